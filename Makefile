@@ -1,0 +1,133 @@
+# cudbg-tui: GNU Make, flags from pkg-config.  See README.md.
+#
+#   make              build $(BUILD)/cudbg-tui
+#   make test         build and run the whole suite
+#   make asan         the suite again with ASan+UBSan (in build-asan/)
+#   make valgrind     the unit suite under valgrind
+#   make fuzz         build libFuzzer targets with clang and run each briefly
+#   make bench        benchmarks, one `measure=` line each
+#   make install      PREFIX=/usr/local DESTDIR=
+#   make gpu-test     needs a GPU, nvcc, cuda-gdb, compute-sanitizer
+
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+MANPREFIX ?= $(PREFIX)/share/man
+DATADIR   ?= $(PREFIX)/share/cudbg-tui
+BUILD     ?= build
+CC        ?= cc
+PKG_CONFIG ?= pkg-config
+
+PKGS := ncursesw expat
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# Debian's readline ships a readline.pc since 8.1; fall back to -lreadline.
+RL_LIBS    := $(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline)
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wwrite-strings -Wundef \
+	-Wpointer-arith -Wcast-qual -Wvla -Wimplicit-fallthrough \
+	-Wno-format-truncation -Werror
+OPT      ?= -O2 -g
+SANFLAGS ?=
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -I. -DCUDBG_DATADIR='"$(DATADIR)"'
+CFLAGS   += -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) -MMD -MP
+LDFLAGS  += $(SANFLAGS)
+LDLIBS   += $(PKG_LIBS) $(RL_LIBS) -lutil -lm
+
+MI_SRC   := $(wildcard mi/*.c)
+DIAG_SRC := $(wildcard diag/*.c)
+TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+BENCH_SRC := $(wildcard tests/bench/bench_*.c)
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+
+MI_OBJ   := $(MI_SRC:%.c=$(BUILD)/%.o)
+DIAG_OBJ := $(DIAG_SRC:%.c=$(BUILD)/%.o)
+TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
+LIBS     := $(BUILD)/libcudbg-tui.a $(BUILD)/libcudbg-diag.a $(BUILD)/libcudbg-mi.a
+BIN      := $(BUILD)/cudbg-tui
+TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+BENCHES  := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+# Fuzz targets also build with the normal compiler against a corpus-replay
+# main, so the committed corpora run in every test pass.
+FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
+
+all: $(BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libcudbg-mi.a: $(MI_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+$(BUILD)/libcudbg-diag.a: $(DIAG_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+$(BUILD)/libcudbg-tui.a: $(TUI_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/tui/main.o $(LIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/harness.o $(LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/tests/harness.o $(LIBS) $(LDLIBS)
+
+$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+
+$(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay_main.o $(LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/tests/fuzz/replay_main.o $(LIBS) $(LDLIBS)
+
+# Test programs the gdb integration tests debug (plain C, -O0 -g).
+$(BUILD)/progs/%: tests/progs/%.c
+	@mkdir -p $(@D)
+	$(CC) -O0 -g -o $@ $<
+PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c))
+
+check-build: $(BIN) $(TESTS) $(FUZZ_REPLAY) $(PROGS) $(BENCHES)
+
+test: check-build
+	BUILD=$(BUILD) ./tests/run.sh
+
+asan:
+	$(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
+		SANFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all' test
+
+valgrind: check-build
+	BUILD=$(BUILD) CUDBG_VALGRIND=1 ./tests/run.sh
+
+FUZZ_CC    ?= clang
+FUZZ_TIME  ?= 20
+FUZZ_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+build-fuzz/%: tests/fuzz/%.c $(MI_SRC) $(DIAG_SRC)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
+		-fsanitize=fuzzer,address,undefined -o $@ $< $(MI_SRC) $(DIAG_SRC) $(PKG_LIBS)
+fuzz: $(FUZZ_BIN)
+	./tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ_BIN)
+
+bench: $(BENCHES) $(BIN)
+	@for b in $(BENCHES); do $$b || exit 1; done
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(DATADIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cudbg-tui
+	if [ -f docs/cudbg-tui.1 ]; then install -m 644 docs/cudbg-tui.1 $(DESTDIR)$(MANPREFIX)/man1/; fi
+	if [ -d data ]; then cp -R data/. $(DESTDIR)$(DATADIR)/; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/cudbg-tui $(DESTDIR)$(MANPREFIX)/man1/cudbg-tui.1
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+.PHONY: all test asan valgrind fuzz bench install uninstall clean check-build
+.SECONDARY:
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,47 @@
+/* Fuzz target: the GDB/MI push parser.  The first byte picks a chunk size
+ * so splitting is fuzzed along with content; every record's tree is walked
+ * so each node is touched. */
+#include "cudbg/mi.h"
+#include "tests/fuzz/fuzz.h"
+
+static size_t walk(const struct mi_node *n)
+{
+	size_t sum = 0;
+	for (; n; n = n->next) {
+		sum += n->name ? (size_t)n->name[0] : 0;
+		if (n->kind == MI_NODE_STRING)
+			sum += n->len ? (unsigned char)n->str[n->len - 1] : 0;
+		else
+			sum += walk(n->child);
+	}
+	return sum;
+}
+
+static void on_record(void *ctx, const struct mi_record *r)
+{
+	size_t *sum = ctx;
+	*sum += walk(r->results) + r->text_len + (size_t)r->kind;
+	if (r->kind == MI_REC_RESULT || r->kind == MI_REC_EXEC) {
+		const char *s = mi_find_str(r->results, "reason");
+		*sum += s ? (size_t)s[0] : 0;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size == 0)
+		return 0;
+	size_t chunk = 1 + data[0] % 64;
+	size_t sum = 0;
+	struct mi_parser *p = mi_parser_new(on_record, &sum);
+	if (!p)
+		return 0;
+	mi_parser_set_max_line(p, 1 << 20);
+	for (size_t off = 1; off < size; off += chunk) {
+		size_t n = size - off < chunk ? size - off : chunk;
+		mi_parser_push(p, (const char *)data + off, n);
+	}
+	mi_parser_finish(p);
+	mi_parser_free(p);
+	return (int)(sum & 0);
+}

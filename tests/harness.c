@@ -1,0 +1,191 @@
+#include "harness.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct test_case {
+	const char *name;
+	test_fn fn;
+	unsigned timeout_s;
+};
+
+static struct test_case *cases;
+static size_t ncases, capcases;
+static const char *suite_name = "test";
+
+void test_register(const char *name, test_fn fn, unsigned timeout_s)
+{
+	if (ncases == capcases) {
+		capcases = capcases ? capcases * 2 : 64;
+		cases = realloc(cases, capcases * sizeof(*cases));
+		if (!cases)
+			abort();
+	}
+	cases[ncases++] = (struct test_case){ name, fn, timeout_s };
+}
+
+/* The child reports its verdict through this pipe, so a child that dies
+ * without writing is a crash, not a pass. */
+static int verdict_fd = -1;
+
+static void write_verdict(const char *text)
+{
+	size_t n = strlen(text);
+	while (n > 0) {
+		ssize_t w = write(verdict_fd, text, n);
+		if (w <= 0)
+			break;
+		text += w;
+		n -= (size_t)w;
+	}
+}
+
+void test_fail(const char *file, int line, const char *fmt, ...)
+{
+	char msg[1024];
+	int off = snprintf(msg, sizeof msg, "F%s:%d: ", file, line);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg + off, sizeof msg - (size_t)off, fmt, ap);
+	va_end(ap);
+	write_verdict(msg);
+	_exit(1);
+}
+
+void test_skip(const char *fmt, ...)
+{
+	char msg[1024] = "S";
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg + 1, sizeof msg - 1, fmt, ap);
+	va_end(ap);
+	write_verdict(msg);
+	_exit(0);
+}
+
+const char *test_root_dir(void)
+{
+	const char *r = getenv("CUDBG_ROOT");
+	return r && *r ? r : ".";
+}
+
+const char *test_fixtures_dir(void)
+{
+	const char *f = getenv("CUDBG_FIXTURES");
+	return f && *f ? f : "../shared/fixtures";
+}
+
+char *test_read_file(const char *path, size_t *len)
+{
+	size_t plen = strlen(path);
+	FILE *f;
+	bool gz = plen > 3 && strcmp(path + plen - 3, ".gz") == 0;
+	if (gz) {
+		char cmd[4096];
+		snprintf(cmd, sizeof cmd, "gzip -dc '%s'", path);
+		f = popen(cmd, "r");
+	} else {
+		f = fopen(path, "rb");
+	}
+	if (!f)
+		test_fail(__FILE__, __LINE__, "cannot open %s: %s", path,
+			  strerror(errno));
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap + 1);
+	for (;;) {
+		if (n == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap + 1);
+		}
+		size_t r = fread(buf + n, 1, cap - n, f);
+		if (r == 0)
+			break;
+		n += r;
+	}
+	if (gz)
+		pclose(f);
+	else
+		fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+static void print_result(const char *name, int status, const char *verdict,
+			 bool timed_out, unsigned timeout_s)
+{
+	if (timed_out)
+		printf("FAIL %s/%s: timed out after %us\n", suite_name, name,
+		       timeout_s);
+	else if (verdict[0] == 'S')
+		printf("SKIP %s/%s: %s\n", suite_name, name, verdict + 1);
+	else if (verdict[0] == 'F')
+		printf("FAIL %s/%s: %s\n", suite_name, name, verdict + 1);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		printf("PASS %s/%s\n", suite_name, name);
+	else if (WIFSIGNALED(status))
+		printf("FAIL %s/%s: died of signal %d\n", suite_name, name,
+		       WTERMSIG(status));
+	else
+		printf("FAIL %s/%s: exit status %d\n", suite_name, name,
+		       WEXITSTATUS(status));
+	fflush(stdout);
+}
+
+static bool run_case(const struct test_case *tc)
+{
+	int fds[2];
+	if (pipe(fds) != 0)
+		abort();
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		verdict_fd = fds[1];
+		setpgid(0, 0);
+		alarm(tc->timeout_s);
+		tc->fn();
+		_exit(0);
+	}
+	close(fds[1]);
+	char verdict[1100] = "";
+	size_t got = 0;
+	ssize_t r;
+	while (got < sizeof verdict - 1 &&
+	       (r = read(fds[0], verdict + got, sizeof verdict - 1 - got)) > 0)
+		got += (size_t)r;
+	verdict[got] = '\0';
+	close(fds[0]);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	/* Kill whatever the test left behind in its process group. */
+	kill(-pid, SIGKILL);
+	bool timed_out = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM;
+	print_result(tc->name, status, verdict, timed_out, tc->timeout_s);
+	return verdict[0] != 'F' && !timed_out && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *slash = strrchr(argv[0], '/');
+	suite_name = slash ? slash + 1 : argv[0];
+	if (strncmp(suite_name, "test_", 5) == 0)
+		suite_name += 5;
+	int failed = 0;
+	for (size_t i = 0; i < ncases; i++) {
+		if (argc > 1 && !strstr(cases[i].name, argv[1]))
+			continue;
+		if (!run_case(&cases[i]))
+			failed++;
+	}
+	return failed ? 1 : 0;
+}

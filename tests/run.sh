@@ -1,0 +1,65 @@
+#!/bin/sh
+# Runs every test binary and shell test, each under a timeout, and prints
+# the closing line "N passed, N failed, N skipped".  Exits non-zero when
+# anything failed.
+#   BUILD        build directory (default build)
+#   CUDBG_VALGRIND=1  run the unit binaries under valgrind
+set -u
+BUILD=${BUILD:-build}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+export CUDBG_ROOT="$ROOT"
+export CUDBG_BUILD="$ROOT/$BUILD"
+export CUDBG_BIN="$ROOT/$BUILD/cudbg-tui"
+if [ -z "${CUDBG_FIXTURES:-}" ]; then
+	export CUDBG_FIXTURES="$ROOT/../shared/fixtures"
+fi
+export CUDBG_EXAMPLES="${CUDBG_EXAMPLES:-$(dirname "$CUDBG_FIXTURES")/examples}"
+cd "$ROOT" || exit 2
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+run_one() { # name timeout cmd...
+	name=$1; secs=$2; shift 2
+	out=$(mktemp)
+	timeout -k 5 "$secs" "$@" >"$out" 2>&1
+	rc=$?
+	cat "$out"
+	if ! grep -qE '^(PASS|FAIL|SKIP) ' "$out"; then
+		if [ $rc -eq 0 ]; then echo "PASS $name"; else echo "FAIL $name: exit $rc"; fi
+	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		echo "FAIL $name: timed out after ${secs}s"
+	elif [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		echo "FAIL $name: exit $rc with no failing test"
+	fi
+	rm -f "$out"
+}
+
+for t in "$BUILD"/tests/test_*; do
+	[ -x "$t" ] || continue
+	if [ "${CUDBG_VALGRIND:-0}" = 1 ]; then
+		run_one "valgrind/$(basename "$t")" 1800 valgrind -q --error-exitcode=99 \
+			--leak-check=full --errors-for-leak-kinds=definite \
+			--trace-children=no "$t"
+	else
+		run_one "$(basename "$t")" 900 "$t"
+	fi
+done | tee -a "$log"
+
+for f in "$BUILD"/fuzz-replay/fuzz_*; do
+	[ -x "$f" ] || continue
+	n=$(basename "$f")
+	run_one "corpus/$n" 300 "$f" "tests/fuzz/corpus/${n#fuzz_}"
+done | tee -a "$log"
+
+if [ "${CUDBG_VALGRIND:-0}" != 1 ]; then
+	for s in tests/sh/*.sh; do
+		[ -f "$s" ] || continue
+		run_one "sh/$(basename "$s" .sh)" 600 sh "$s"
+	done | tee -a "$log"
+fi
+
+p=$(grep -c '^PASS ' "$log")
+f=$(grep -c '^FAIL ' "$log")
+s=$(grep -c '^SKIP ' "$log")
+echo "$p passed, $f failed, $s skipped"
+[ "$f" -eq 0 ] && [ "$p" -gt 0 ]
