@@ -30,7 +30,7 @@ static void draw_too_small(struct ui *ui)
 static const char *state_word(const struct ui_status *st, char *buf, size_t cap)
 {
 	switch (st->state) {
-	case UST_NONE: return "no program";
+	case UST_NONE: return "not started";
 	case UST_STARTING: return "starting";
 	case UST_RUNNING: return "running";
 	case UST_STOPPED: return "stopped";

@@ -8,7 +8,8 @@
 
 static bool program_alive(const struct ui *ui)
 {
-	return ui->status.state == UST_RUNNING || ui->status.state == UST_STOPPED;
+	return !ui->status.core &&
+	       (ui->status.state == UST_RUNNING || ui->status.state == UST_STOPPED);
 }
 
 static void do_quit(struct ui *ui)
