@@ -206,6 +206,10 @@ static int mi_log_main(const struct cudbg_options *o)
 		rc = log_first_stop(&m, ms);
 	if (rc != 0 && session_alive(m.s))
 		printf("timeout after %d s\n", ms / 1000);
+	/* Records that trail the last answer (a replay sends them at once,
+	 * gdb a moment later): print them before closing. */
+	if (rc == 0)
+		session_run_until(m.s, NULL, NULL, 300);
 	bool alive = session_alive(m.s);
 	session_free(m.s);
 	if (m.tlen)
