@@ -1,0 +1,78 @@
+/* Command-line options of cudbg-tui.
+ *
+ * Owner: helper "session" (tui/options.c).  Others read the struct; add a
+ * field by asking the owner (or add it at the end and say so).
+ *
+ * Everything after the first non-option word (or after "--") belongs to
+ * the program: it is kept as an argument vector and later given to the
+ * debugger as separate argv words, never through a shell.
+ */
+#ifndef CUDBG_OPTIONS_H
+#define CUDBG_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cudbg/session.h"
+
+enum cudbg_memcheck {
+	CUDBG_MEMCHECK_AUTO,   /* default: after a live run that failed
+				* without a device stop */
+	CUDBG_MEMCHECK_ALWAYS, /* run the memcheck pass first */
+	CUDBG_MEMCHECK_NEVER,
+};
+
+struct cudbg_options {
+	enum session_backend backend; /* SESSION_NONE with --demo or with
+				       * only --sanitizer-report */
+	char **argv;          /* PROG ARGS... (NULL ended) or NULL; points
+			       * into main's argv (not copied) */
+	int argc;             /* words in argv */
+	long pid;             /* --pid */
+	const char *remote;   /* --remote HOST:PORT */
+	const char *core;     /* --core FILE */
+	const char *replay;   /* --replay FILE */
+	bool replay_realtime; /* --replay-realtime: honour recorded delays */
+	const char *record;   /* --record FILE */
+	bool force;           /* --force: --record may overwrite */
+	const char *debugger; /* --debugger PATH, or NULL */
+	const char **dirs;    /* -d/--directory DIR, in order (malloc'd
+			       * array; strings point into argv) */
+	size_t ndirs;
+	bool batch;           /* --batch */
+	bool json;            /* --json (implies --batch) */
+	enum cudbg_memcheck memcheck; /* --memcheck=auto|always|never */
+	bool memcheck_given;  /* --memcheck was on the command line (a
+			       * config file may change only the default) */
+	const char *sanitizer;        /* --sanitizer PATH, or NULL */
+	const char *sanitizer_report; /* --sanitizer-report FILE.xml */
+	bool demo;            /* --demo */
+	bool keep_temp;       /* --keep-temp: keep the private temp dir */
+	bool help;            /* --help: print options_usage(), exit 0 */
+	bool version;         /* --version */
+	/* Hidden developer mode: --mi-log runs the session to its first
+	 * stop (or through the --mi-exec commands) and prints every record
+	 * as a sanitised line.  Used by tests/sh. */
+	bool mi_log;
+	const char **mi_exec; /* --mi-exec CMD, in order */
+	size_t nmi_exec;
+	int timeout_s;        /* --timeout SECS for --mi-log (0: 60) */
+};
+
+/* Parses argv into *o (zeroed first).  Returns 0, or -1 with a one-line
+ * message in err (the caller prints "cudbg-tui: " err and exits 2).
+ * On success call options_free() later. */
+int options_parse(struct cudbg_options *o, int argc, char **argv,
+		  char *err, size_t cap);
+void options_free(struct cudbg_options *o); /* accepts a zeroed struct */
+
+/* Fills a session_config from the options (pointers into *o). */
+void options_session_config(const struct cudbg_options *o,
+			    struct session_config *cfg);
+
+/* The --help text (static). */
+const char *options_usage(void);
+
+#define CUDBG_VERSION "0.1.0"
+
+#endif

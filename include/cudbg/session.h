@@ -1,0 +1,261 @@
+/* The debugger session: one debugger child process (cuda-gdb, gdb, or a
+ * fake that answers from a transcript), its GDB/MI pipes, the program's
+ * pty, a token table of continuations, and events.
+ *
+ * Owner: helper "session" (mi/session.c, mi/spawn.c, mi/replay.c).
+ *
+ * Shape:
+ *   - session_new() starts the debugger and queues the start sequence
+ *     (-inferior-tty-set, capability probes, settings, source dirs, the
+ *     backend's attach/target/core command).  It never blocks on the
+ *     debugger; on_ready fires when the sequence has been answered.
+ *   - Every command carries a numeric token; its result record (^done,
+ *     ^running, ^connected, ^error, ^exit) goes to the continuation given
+ *     with it.  Async (*, +, =) and stream (~, @, &) records, results with
+ *     no known token and unparseable lines go to on_record, in the order
+ *     the debugger wrote them.  Prompts are dropped.
+ *   - All I/O is non-blocking.  The caller owns the poll loop: it asks for
+ *     pollfds with session_pollfds(), adds its own, polls with a timeout no
+ *     longer than session_timeout_ms(), and hands the revents back with
+ *     session_handle().  session_run_until() is that loop for batch mode
+ *     and tests.
+ *   - The debugger's exit or crash (EOF, EIO, waitpid) becomes one on_exit
+ *     event with a one-line reason; every pending continuation is then
+ *     called with SESSION_REPLY_GONE.  Nothing here exits or prints.
+ *
+ * Handlers are called only from inside session_handle() /
+ * session_run_until() (never from session_new or session_send).  A
+ * handler may call session_send(), but must not call session_free(): free
+ * the session after the loop call returns.
+ *
+ * Error convention of mi/: 0 or positive on success, a negative SESSION_E*
+ * code on failure; session_error() has the text.
+ */
+#ifndef CUDBG_SESSION_H
+#define CUDBG_SESSION_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cudbg/mi.h"
+
+enum {
+	SESSION_ENOMEM = -100,    /* allocation failed */
+	SESSION_EINVAL = -101,    /* bad argument (e.g. a newline in a command) */
+	SESSION_ENOTFOUND = -102, /* debugger not found / not executable */
+	SESSION_ESPAWN = -103,    /* fork/exec/pipe/pty failed */
+	SESSION_EGONE = -104,     /* the debugger has exited */
+	SESSION_ETIMEOUT = -105,  /* session_run_until ran out of time */
+	SESSION_ETRANSCRIPT = -106, /* --replay transcript unreadable/bad */
+	SESSION_ERECORD = -107,   /* --record file cannot be written */
+	SESSION_EIO = -108,       /* poll/read/write failed */
+};
+
+/* How the program is reached. */
+enum session_backend {
+	SESSION_NONE,   /* no session (e.g. only a sanitizer report) */
+	SESSION_LAUNCH, /* debugger --args PROG ARGS; session_run() runs it */
+	SESSION_ATTACH, /* -target-attach PID */
+	SESSION_REMOTE, /* -target-select remote HOST:PORT */
+	SESSION_CORE,   /* target cudacore FILE (GPU) or -target-select core */
+	SESSION_REPLAY, /* a fake debugger answering from a transcript */
+};
+
+/* Kind of a command's result as seen by its continuation. */
+enum session_reply_kind {
+	SESSION_REPLY_DONE,      /* ^done */
+	SESSION_REPLY_RUNNING,   /* ^running (the stop comes later as *stopped) */
+	SESSION_REPLY_CONNECTED, /* ^connected */
+	SESSION_REPLY_ERROR,     /* ^error; msg holds the debugger's text */
+	SESSION_REPLY_EXIT,      /* ^exit */
+	SESSION_REPLY_GONE,      /* never answered: the debugger went away
+				  * (or the session is being freed); msg says
+				  * why, rec is NULL */
+};
+
+/* What a continuation receives.  Everything here is valid only during the
+ * call; copy what you keep. */
+struct session_reply {
+	enum session_reply_kind kind;
+	uint64_t token;
+	const struct mi_record *rec; /* the result record; NULL for GONE */
+	const char *msg;      /* ERROR: decoded msg=; GONE: the reason; else NULL */
+	const char *command;  /* the command as sent, without its token */
+	const char *console;  /* console (~) text captured for this command
+			       * (SESSION_CAPTURE), "" otherwise; NUL ended */
+	size_t console_len;
+	double seconds;       /* from writing the command to this reply */
+};
+
+typedef void (*session_reply_fn)(void *ctx, const struct session_reply *r);
+
+/* How the debugger ended. */
+struct session_exit {
+	bool exited;        /* exited normally: see status */
+	int status;         /* exit status when exited */
+	bool signaled;      /* killed by a signal: see sig */
+	int sig;
+	const char *reason; /* one line for a person, e.g. "gdb was killed by
+			     * signal 9 (Killed) while '-exec-next' was in
+			     * flight" or "cuda-gdb exited with status 1:
+			     * <its last stderr line>" */
+};
+
+struct session_handlers {
+	void *ctx;
+	/* Async, stream and unparseable lines, unknown-token results. */
+	void (*on_record)(void *ctx, const struct mi_record *rec);
+	/* Raw bytes the program wrote to its pty: untrusted, unsanitised. */
+	void (*on_output)(void *ctx, const char *buf, size_t len);
+	/* One line the debugger wrote to stderr (no newline); untrusted. */
+	void (*on_stderr)(void *ctx, const char *line, size_t len);
+	/* The start sequence was answered.  status 0, or negative with msg
+	 * when the backend command failed (attach refused, bad core...);
+	 * the session stays usable either way. */
+	void (*on_ready)(void *ctx, int status, const char *msg);
+	/* The debugger is gone.  Called once. */
+	void (*on_exit)(void *ctx, const struct session_exit *ex);
+};
+
+/* What to start.  Strings are copied by session_new(). */
+struct session_config {
+	enum session_backend backend;
+	/* Debugger to run: a path or a name looked up in PATH.  NULL:
+	 * "cuda-gdb" from PATH, else $CUDA_HOME/bin/cuda-gdb, else
+	 * /usr/local/cuda/bin/cuda-gdb; plain gdb only when named here. */
+	const char *debugger;
+	char *const *argv;     /* LAUNCH: PROG ARGS... (NULL ended); CORE,
+				* ATTACH, REMOTE: optional PROG at argv[0] */
+	long pid;              /* ATTACH */
+	const char *remote;    /* REMOTE: "HOST:PORT" */
+	const char *core;      /* CORE: coredump file */
+	const char *replay;    /* REPLAY: transcript (.mi.log or .mi.log.gz) */
+	bool replay_realtime;  /* REPLAY: honour recorded delays */
+	const char *record;    /* write a transcript here, or NULL */
+	bool record_force;     /* overwrite an existing record file */
+	const char *const *dirs; /* source directories (-environment-directory) */
+	size_t ndirs;
+	int start_timeout_ms;  /* give up when the first answer takes longer
+				* (0: 60000) */
+};
+
+/* What the start probes learned.  Valid once on_ready fired (fields stay
+ * zero/false where a probe failed). */
+struct session_caps {
+	bool probed;            /* the probes were answered */
+	bool is_cuda_gdb;       /* -gdb-version names cuda-gdb */
+	char version[128];      /* first line of -gdb-version, "" if unknown */
+	int gdb_major, gdb_minor;   /* GNU gdb version (the base of cuda-gdb) */
+	int cuda_major, cuda_minor; /* cuda-gdb's own version, 0 for gdb */
+	bool has_cuda_tables;   /* -cuda-info-threads exists (or, in a replay
+				 * that never asked, the debugger is cuda-gdb) */
+	bool has_python;        /* "python" in -list-features */
+	bool async;             /* mi-async accepted */
+};
+
+struct session;
+
+/* Starts the debugger.  On failure returns NULL and writes a one-line
+ * reason into err (cap bytes), e.g. "cuda-gdb not found in PATH or
+ * $CUDA_HOME/bin; install the CUDA toolkit, set CUDA_HOME, or choose a
+ * debugger with --debugger (gdb works for CPU programs)".  *code (may be
+ * NULL) gets the SESSION_E* code. */
+struct session *session_new(const struct session_config *cfg,
+			    const struct session_handlers *h,
+			    char *err, size_t cap, int *code);
+
+/* Ends the session: asks the debugger to exit (-gdb-exit), waits briefly,
+ * then kills its whole process group (and, for LAUNCH, a program the
+ * debugger left behind); pending continuations get SESSION_REPLY_GONE;
+ * the recording is completed and closed.  No handler other than the
+ * continuations runs.  Accepts NULL. */
+void session_free(struct session *s);
+
+/* Sends one MI command (printf format; one line, no newline; the token
+ * is added here).  Returns the token (> 0) or a negative code.  fn may be
+ * NULL (the result is then dropped, except that an ^error reaches
+ * on_record).  Use mi_quote() for user text inside commands. */
+__attribute__((format(printf, 4, 5)))
+int64_t session_send(struct session *s, session_reply_fn fn, void *ctx,
+		     const char *fmt, ...);
+
+enum {
+	SESSION_CAPTURE = 1, /* hand console (~) text that arrives before the
+			      * result to the continuation (reply.console)
+			      * instead of on_record */
+};
+__attribute__((format(printf, 5, 6)))
+int64_t session_send_flags(struct session *s, unsigned flags,
+			   session_reply_fn fn, void *ctx,
+			   const char *fmt, ...);
+
+/* Drops every pending continuation whose ctx is `ctx` (their results then
+ * go nowhere): call when the object they point to is freed. */
+void session_forget(struct session *s, const void *ctx);
+
+/* LAUNCH (and a replay of a launch): runs the program (-exec-run).
+ * Returns the token or a negative code. */
+int64_t session_run(struct session *s, session_reply_fn fn, void *ctx);
+
+/* Interrupts the running program (-exec-interrupt --all).  The debugger
+ * runs in its own session, so a terminal ^C never reaches it. */
+int64_t session_interrupt(struct session *s, session_reply_fn fn, void *ctx);
+
+/* Writes bytes to the program's terminal (its stdin).  Best effort,
+ * non-blocking: returns bytes written or a negative code. */
+long session_write_program(struct session *s, const char *buf, size_t len);
+
+/* Adds a "#" note to the recording (no-op when not recording). */
+void session_note(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The poll loop.  session_pollfds() fills at most `max` entries (never
+ * more than SESSION_MAX_POLLFDS) and returns how many; pass the same
+ * entries, with revents, to session_handle().  Poll no longer than
+ * session_timeout_ms() (-1: no limit from the session), and call
+ * session_handle() after every poll, even when it timed out (it reaps
+ * the child and checks the start timeout).  session_handle() returns 0,
+ * or SESSION_EGONE once the debugger is gone and everything was
+ * delivered. */
+#define SESSION_MAX_POLLFDS 4
+int session_pollfds(struct session *s, struct pollfd *fds, int max);
+int session_handle(struct session *s, const struct pollfd *fds, int n);
+int session_timeout_ms(const struct session *s);
+
+/* Runs the loop until pred(ctx) is true (checked first and after each
+ * round; pred may be NULL to just wait out the time), the debugger is
+ * gone, or timeout_ms passes (-1: no limit).  Returns 1 when pred became
+ * true, SESSION_ETIMEOUT, or SESSION_EGONE. */
+int session_run_until(struct session *s, bool (*pred)(void *ctx), void *ctx,
+		      int timeout_ms);
+
+/* State. */
+const struct session_caps *session_caps(const struct session *s);
+enum session_backend session_backend(const struct session *s);
+bool session_ready(const struct session *s);   /* on_ready has fired */
+bool session_alive(const struct session *s);   /* debugger not gone */
+/* The program is running (a ^running or an async running record came
+ * after the last stopped record).  Tracked from the records; the model keeps the detail. */
+bool session_target_running(const struct session *s);
+unsigned session_stop_count(const struct session *s); /* *stopped seen */
+size_t session_pending(const struct session *s); /* commands in flight */
+/* Seconds since the oldest command in flight was written (0 when none);
+ * *cmd (may be NULL) gets its text.  For the UI's spinner. */
+double session_busy_seconds(const struct session *s, const char **cmd);
+double session_elapsed(const struct session *s); /* since start */
+const char *session_debugger_path(const struct session *s);
+const char *session_tty_name(const struct session *s); /* program's pty */
+pid_t session_debugger_pid(const struct session *s);
+const char *session_error(const struct session *s); /* last error text */
+const char *session_backend_name(enum session_backend b);
+
+/* Writes `rec` as one line of canonical GDB/MI text (strings re-quoted
+ * with mi_quote, so no control bytes; bytes >= 0x80 pass through) into a
+ * malloc'd string; *len (may be NULL) gets its length.  NULL when out of
+ * memory.  For logs and tests that compare record streams. */
+char *session_format_record(const struct mi_record *rec, size_t *len);
+
+#endif

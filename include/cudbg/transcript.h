@@ -1,0 +1,151 @@
+/* Transcripts: the project's record of a debugger session, and the engine
+ * that answers commands from one (the fake debugger behind --replay).
+ *
+ * Owner: helper "session" (mi/transcript.c, mi/replay.c).
+ *
+ * Format (docs in ../shared/fixtures/README.md), one line per event:
+ *
+ *     SECONDS TAG TEXT
+ *
+ * SECONDS since the debugger started (right-aligned, 3 decimals), one
+ * space, TAG, one space, TEXT verbatim to the end of the line:
+ *   '>' a command written to the debugger (with its MI token if it had one)
+ *   '<' a line the debugger wrote on stdout
+ *   'E' a line the debugger wrote on stderr
+ *   'T' a line the program wrote to its terminal
+ *   '#' a note of the recorder
+ * A file whose name ends in ".gz" is read through a `gzip -dc` child.
+ *
+ * Error convention of mi/: 0/positive on success, negative TRANSCRIPT_E*
+ * on failure with a one-line message in the caller's err buffer, which
+ * names the file and line ("seed.mi.log:12: ...").
+ */
+#ifndef CUDBG_TRANSCRIPT_H
+#define CUDBG_TRANSCRIPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+	TRANSCRIPT_ENOMEM = -200,
+	TRANSCRIPT_EOPEN = -201,   /* cannot open / decompress */
+	TRANSCRIPT_EFORMAT = -202, /* a line that is not SECONDS TAG TEXT */
+	TRANSCRIPT_ETRUNC = -203,  /* the file ends in the middle of a line,
+				    * or the .gz stream is cut short */
+	TRANSCRIPT_EEMPTY = -204,  /* no debugger output at all */
+	TRANSCRIPT_EEXIST = -205,  /* writer: file exists and !force */
+	TRANSCRIPT_EWRITE = -206,  /* writer: write failed */
+};
+
+enum transcript_tag {
+	TRANSCRIPT_CMD = '>',
+	TRANSCRIPT_OUT = '<',
+	TRANSCRIPT_ERR = 'E',
+	TRANSCRIPT_TERM = 'T',
+	TRANSCRIPT_NOTE = '#',
+};
+
+struct transcript_entry {
+	double t;          /* SECONDS */
+	char tag;          /* enum transcript_tag */
+	const char *text;  /* TEXT, not NUL ended inside a loaded transcript
+			    * (use len); may hold any byte but '\n' */
+	size_t len;
+	unsigned long line; /* 1-based line number in the file */
+};
+
+/* A whole transcript in memory.  Entries point into one buffer owned by
+ * the transcript. */
+struct transcript {
+	struct transcript_entry *e;
+	size_t n;
+	char *buf;      /* the file's bytes */
+	size_t buf_len;
+	char *name;     /* the path it came from, for messages */
+};
+
+/* Reads and checks a whole file.  Returns 0 and *out, or a negative code
+ * with a message in err. */
+int transcript_load(const char *path, struct transcript **out,
+		    char *err, size_t cap);
+/* The same over bytes in memory (copied); `name` is used in messages. */
+int transcript_parse(const char *buf, size_t len, const char *name,
+		     struct transcript **out, char *err, size_t cap);
+void transcript_free(struct transcript *t); /* accepts NULL */
+
+/* Parses one line (no newline) into *e (text points into `line`).
+ * Returns 0 or TRANSCRIPT_EFORMAT. */
+int transcript_parse_line(const char *line, size_t len,
+			  struct transcript_entry *e);
+
+/* The command without its leading MI token: for "12-exec-run" returns a
+ * pointer to "-exec-run" and sets *token (may be NULL) to 12, or to 0
+ * when there was none.  Also skips leading blanks. */
+const char *transcript_command_body(const char *cmd, size_t len,
+				    size_t *body_len, uint64_t *token);
+
+/* Writer: line by line, each line one write(2), so a crash leaves a
+ * readable file.  Refuses an existing file unless `force` (then it is
+ * truncated).  Returns NULL with a message in err. */
+struct transcript_writer;
+struct transcript_writer *transcript_writer_open(const char *path, bool force,
+						 char *err, size_t cap);
+/* Writes one line; text must not hold '\n' (a '\n' is written as the two
+ * bytes "\n" would be wrong, so the caller splits lines first; any '\n'
+ * here ends the text).  Returns 0 or TRANSCRIPT_EWRITE. */
+int transcript_write(struct transcript_writer *w, double t, char tag,
+		     const char *text, size_t len);
+void transcript_writer_close(struct transcript_writer *w); /* accepts NULL */
+
+/* ---- Replay engine (what the fake debugger answers) ----
+ *
+ * Rules:
+ *  - The banner (everything before the first '>') is emitted at start.
+ *  - A command (compared without its token and without trailing blanks)
+ *    that matches the next recorded command is answered with that
+ *    command's records and the cursor moves past it.
+ *  - Otherwise it is looked up elsewhere: for a command whose recorded
+ *    answer was ^running (it moves the program), the first later
+ *    occurrence, and the cursor moves past it (time goes forward); for
+ *    other commands the occurrence nearest in time: the next one before
+ *    the next running command, else the last earlier one, else the first
+ *    later one; the cursor stays.
+ *  - -inferior-tty-set matches any recorded -inferior-tty-set (the pty
+ *    name differs every run), or gets ^done.
+ *  - Otherwise: ^error,msg="not in this recording: CMD".
+ *  - A command's records are the lines after it up to the next '>', less
+ *    results that carry another recorded command's token; when its own
+ *    result is not among them (pipelined commands in our recordings) the
+ *    later result with its token is used.  The result's token is replaced
+ *    by the token of the command sent (none if none was sent).  A command
+ *    whose recording holds no result is answered with ^error.
+ *  - '<' lines go to stdout, 'E' to stderr, 'T' to the program's pty;
+ *    '#' notes are skipped.
+ */
+struct replay;
+
+/* Takes ownership of t.  NULL when out of memory. */
+struct replay *replay_new(struct transcript *t);
+void replay_free(struct replay *r); /* accepts NULL */
+
+/* Called per emitted line: tag '<', 'E' or 'T'; `t_rec` the recorded
+ * time (for honouring delays). */
+typedef void (*replay_emit_fn)(void *ctx, char tag, const char *text,
+			       size_t len, double t_rec);
+
+void replay_banner(struct replay *r, replay_emit_fn fn, void *ctx);
+/* Answers one command line (no newline, token optional).  Returns the
+ * index of the recorded command used (>= 0) or -1 when it was not found
+ * (the ^error was emitted). */
+long replay_answer(struct replay *r, const char *cmd, size_t len,
+		   replay_emit_fn fn, void *ctx);
+
+/* The fake debugger's main loop, run in the forked child: reads commands
+ * from fd `in`, writes stdout lines to `out`, stderr lines to `err_fd`,
+ * and 'T' lines to the pty named by -inferior-tty-set.  Returns the exit
+ * status for the child (0 at EOF or after -gdb-exit). */
+int replay_serve(struct replay *r, int in, int out, int err_fd,
+		 bool realtime);
+
+#endif

@@ -1,0 +1,130 @@
+/* Command-line parsing: backends, program argv, errors. */
+#include "cudbg/options.h"
+#include "tests/harness.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ARGV(...) words((const char *[]){ "cudbg-tui", __VA_ARGS__, NULL })
+
+/* A mutable copy of a word list (options point into it, so it stays in
+ * static storage; -Wwrite-strings makes literals const). */
+static char **words(const char *const *w)
+{
+	static char store[16][64];
+	static char *argv[17];
+	int i;
+	for (i = 0; w[i] && i < 16; i++) {
+		snprintf(store[i], sizeof store[i], "%s", w[i]);
+		argv[i] = store[i];
+	}
+	argv[i] = NULL;
+	return argv;
+}
+
+static int parse(struct cudbg_options *o, char **argv, int nargs, char *err)
+{
+	return options_parse(o, nargs + 1, argv, err, 256);
+}
+
+TEST(launch_keeps_program_arguments_verbatim)
+{
+	char **a = ARGV("--batch", "-d", "src", "--directory=inc", "./prog",
+			"--pid", "x y", "$HOME", "-d");
+	struct cudbg_options o;
+	char err[256];
+	CHECK_INT(parse(&o, a, 9, err), 0);
+	CHECK_INT(o.backend, SESSION_LAUNCH);
+	CHECK(o.batch);
+	CHECK_INT(o.argc, 5);
+	CHECK_STR(o.argv[0], "./prog");
+	CHECK_STR(o.argv[1], "--pid");
+	CHECK_STR(o.argv[2], "x y");
+	CHECK_STR(o.argv[4], "-d");
+	CHECK(o.argv[5] == NULL);
+	CHECK_INT(o.ndirs, 2);
+	CHECK_STR(o.dirs[0], "src");
+	CHECK_STR(o.dirs[1], "inc");
+	options_free(&o);
+}
+
+TEST(double_dash_ends_options)
+{
+	char **a = ARGV("--", "--help");
+	struct cudbg_options o;
+	char err[256];
+	CHECK_INT(parse(&o, a, 2, err), 0);
+	CHECK(!o.help);
+	CHECK_INT(o.backend, SESSION_LAUNCH);
+	CHECK_STR(o.argv[0], "--help");
+	options_free(&o);
+}
+
+TEST(backends)
+{
+	struct cudbg_options o;
+	char err[256];
+	CHECK_INT(parse(&o, ARGV("--pid", "123"), 2, err), 0);
+	CHECK_INT(o.backend, SESSION_ATTACH);
+	CHECK_INT(o.pid, 123);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--remote=gpu:2345", "./p"), 2, err), 0);
+	CHECK_INT(o.backend, SESSION_REMOTE);
+	CHECK_STR(o.remote, "gpu:2345");
+	CHECK_STR(o.argv[0], "./p");
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--core", "c.nvcudmp", "./p"), 3, err), 0);
+	CHECK_INT(o.backend, SESSION_CORE);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--replay", "x.mi.log", "--json"), 3, err), 0);
+	CHECK_INT(o.backend, SESSION_REPLAY);
+	CHECK(o.json && o.batch);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--sanitizer-report", "r.xml"), 2, err), 0);
+	CHECK_INT(o.backend, SESSION_NONE);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--memcheck=never", "p"), 2, err), 0);
+	CHECK_INT(o.memcheck, CUDBG_MEMCHECK_NEVER);
+	CHECK(o.memcheck_given);
+	options_free(&o);
+}
+
+static void expect_error(char **argv, int argc, const char *part)
+{
+	struct cudbg_options o;
+	char err[256] = "";
+	CHECK_INT(parse(&o, argv, argc, err), -1);
+	CHECK_MSG(strstr(err, part) != NULL, "error '%s' lacks '%s'", err,
+		  part);
+	CHECK(strchr(err, '\n') == NULL);
+}
+
+TEST(usage_errors_are_one_line)
+{
+	expect_error(ARGV("--bogus"), 1, "unknown option '--bogus'");
+	expect_error(ARGV("-x"), 1, "unknown option '-x'");
+	expect_error(ARGV("--pid"), 1, "--pid needs a value");
+	expect_error(ARGV("--pid", "12a"), 2, "process id");
+	expect_error(ARGV("--remote", "host"), 2, "HOST:PORT");
+	expect_error(ARGV("--remote", "host:99999"), 2, "port");
+	expect_error(ARGV("--memcheck=sometimes", "p"), 2, "auto, always");
+	expect_error(ARGV("--pid", "1", "--core", "c"), 4, "choose one");
+	expect_error(ARGV("--replay", "f", "prog"), 3, "takes no program");
+	expect_error(ARGV("--pid", "1", "prog", "arg"), 4, "arguments");
+	expect_error(ARGV("--batch"), 1, "no program given");
+	expect_error(ARGV("--force", "p"), 2, "--record");
+	expect_error(ARGV("--batch=1", "p"), 2, "takes no value");
+}
+
+TEST(help_and_version_need_nothing_else)
+{
+	struct cudbg_options o;
+	char err[256];
+	CHECK_INT(parse(&o, ARGV("--help"), 1, err), 0);
+	CHECK(o.help);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--version"), 1, err), 0);
+	CHECK(o.version);
+	options_free(&o);
+	CHECK(strstr(options_usage(), "--sanitizer-report") != NULL);
+}

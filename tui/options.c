@@ -1,0 +1,363 @@
+/* Command-line parsing for cudbg-tui (see include/cudbg/options.h). */
+#include "cudbg/options.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+"usage: cudbg-tui [options] PROG [ARGS...]     debug PROG (a CUDA program)\n"
+"       cudbg-tui [options] --pid PID [PROG]   attach to a running process\n"
+"       cudbg-tui [options] --remote HOST:PORT [PROG]\n"
+"                                              connect to cuda-gdbserver\n"
+"       cudbg-tui [options] --core FILE [PROG] open a GPU or CPU coredump\n"
+"       cudbg-tui [options] --replay FILE      replay a recorded session\n"
+"       cudbg-tui --demo                       replay the bundled examples\n"
+"\n"
+"Everything after PROG (or after --) is passed to the program unchanged.\n"
+"\n"
+"options:\n"
+"  --batch              no screen: run to the first stop or the end and\n"
+"                       print a report (exit 0 no fault, 1 fault, 2 error)\n"
+"  --json               the batch report as JSON (implies --batch)\n"
+"  --record FILE        write a transcript of the session to FILE\n"
+"  --force              let --record overwrite an existing FILE\n"
+"  --replay-realtime    with --replay, keep the recorded delays\n"
+"  --debugger PATH      the debugger to run (default: cuda-gdb from PATH\n"
+"                       or $CUDA_HOME/bin; gdb works for CPU programs)\n"
+"  -d, --directory DIR  add DIR to the source search path (repeatable)\n"
+"  --memcheck=WHEN      auto (default), always or never: when to run the\n"
+"                       program under compute-sanitizer memcheck\n"
+"  --sanitizer PATH     the compute-sanitizer binary to use\n"
+"  --sanitizer-report FILE.xml\n"
+"                       load a saved compute-sanitizer XML report\n"
+"  --keep-temp          keep the private temporary directory (reports,\n"
+"                       coredumps) and print where it is\n"
+"  --version            print the version and exit\n"
+"  --help               print this help and exit\n";
+
+const char *options_usage(void)
+{
+	return usage_text;
+}
+
+__attribute__((format(printf, 3, 4)))
+static int fail(char *err, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, cap, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int push_str(const char ***arr, size_t *n, const char *s)
+{
+	const char **a = realloc(*arr, (*n + 1) * sizeof **arr);
+	if (!a)
+		return -1;
+	a[(*n)++] = s;
+	*arr = a;
+	return 0;
+}
+
+/* Options that take a value; the rest are flags. */
+static const char *const value_opts[] = {
+	"--pid", "--remote", "--core", "--replay", "--record", "--debugger",
+	"--directory", "--memcheck", "--sanitizer", "--sanitizer-report",
+	"--mi-exec", "--timeout", NULL,
+};
+static const char *const flag_opts[] = {
+	"--batch", "--json", "--demo", "--keep-temp", "--version", "--help",
+	"--force", "--replay-realtime", "--mi-log", NULL,
+};
+
+static bool in_list(const char *const *list, const char *name, size_t len)
+{
+	for (; *list; list++)
+		if (strlen(*list) == len && memcmp(*list, name, len) == 0)
+			return true;
+	return false;
+}
+
+static int parse_pid(struct cudbg_options *o, const char *v, char *err,
+		     size_t cap)
+{
+	char *end;
+	errno = 0;
+	long pid = strtol(v, &end, 10);
+	if (errno || end == v || *end || pid <= 0 || pid > INT_MAX)
+		return fail(err, cap, "--pid needs a process id (a positive "
+			    "number), not '%s'", v);
+	o->pid = pid;
+	return 0;
+}
+
+/* HOST:PORT with a port in 1..65535; HOST may be empty (gdb then means
+ * localhost) or a bracketed IPv6 address. */
+static int check_remote(const char *v, char *err, size_t cap)
+{
+	const char *colon = strrchr(v, ':');
+	char *end;
+	if (!colon || !colon[1])
+		return fail(err, cap, "--remote needs HOST:PORT (e.g. "
+			    "gpuhost:2345), not '%s'", v);
+	errno = 0;
+	long port = strtol(colon + 1, &end, 10);
+	if (errno || *end || port < 1 || port > 65535)
+		return fail(err, cap, "--remote: '%s' is not a port number "
+			    "(1-65535)", colon + 1);
+	return 0;
+}
+
+static int parse_memcheck(struct cudbg_options *o, const char *v, char *err,
+			  size_t cap)
+{
+	if (strcmp(v, "auto") == 0)
+		o->memcheck = CUDBG_MEMCHECK_AUTO;
+	else if (strcmp(v, "always") == 0)
+		o->memcheck = CUDBG_MEMCHECK_ALWAYS;
+	else if (strcmp(v, "never") == 0)
+		o->memcheck = CUDBG_MEMCHECK_NEVER;
+	else
+		return fail(err, cap, "--memcheck takes auto, always or never, "
+			    "not '%s'", v);
+	o->memcheck_given = true;
+	return 0;
+}
+
+static int parse_timeout(struct cudbg_options *o, const char *v, char *err,
+			 size_t cap)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (end == v || *end || n <= 0 || n > 86400)
+		return fail(err, cap, "--timeout needs seconds (1-86400), "
+			    "not '%s'", v);
+	o->timeout_s = (int)n;
+	return 0;
+}
+
+static int set_value(struct cudbg_options *o, const char *name,
+		     const char *v, char *err, size_t cap)
+{
+	if (!*v && strcmp(name, "--remote") != 0)
+		return fail(err, cap, "%s needs a value", name);
+	if (strcmp(name, "--pid") == 0)
+		return parse_pid(o, v, err, cap);
+	if (strcmp(name, "--remote") == 0) {
+		o->remote = v;
+		return check_remote(v, err, cap);
+	}
+	if (strcmp(name, "--core") == 0)
+		o->core = v;
+	else if (strcmp(name, "--replay") == 0)
+		o->replay = v;
+	else if (strcmp(name, "--record") == 0)
+		o->record = v;
+	else if (strcmp(name, "--debugger") == 0)
+		o->debugger = v;
+	else if (strcmp(name, "--directory") == 0) {
+		if (push_str(&o->dirs, &o->ndirs, v))
+			return fail(err, cap, "out of memory");
+	} else if (strcmp(name, "--memcheck") == 0)
+		return parse_memcheck(o, v, err, cap);
+	else if (strcmp(name, "--sanitizer") == 0)
+		o->sanitizer = v;
+	else if (strcmp(name, "--sanitizer-report") == 0)
+		o->sanitizer_report = v;
+	else if (strcmp(name, "--mi-exec") == 0) {
+		if (push_str(&o->mi_exec, &o->nmi_exec, v))
+			return fail(err, cap, "out of memory");
+	} else if (strcmp(name, "--timeout") == 0)
+		return parse_timeout(o, v, err, cap);
+	return 0;
+}
+
+static void set_flag(struct cudbg_options *o, const char *name)
+{
+	if (strcmp(name, "--batch") == 0)
+		o->batch = true;
+	else if (strcmp(name, "--json") == 0)
+		o->json = o->batch = true;
+	else if (strcmp(name, "--demo") == 0)
+		o->demo = true;
+	else if (strcmp(name, "--keep-temp") == 0)
+		o->keep_temp = true;
+	else if (strcmp(name, "--version") == 0)
+		o->version = true;
+	else if (strcmp(name, "--help") == 0)
+		o->help = true;
+	else if (strcmp(name, "--force") == 0)
+		o->force = true;
+	else if (strcmp(name, "--replay-realtime") == 0)
+		o->replay_realtime = true;
+	else if (strcmp(name, "--mi-log") == 0)
+		o->mi_log = true;
+}
+
+/* One "--name[=value]" word at argv[*i]; may consume the next word. */
+static int parse_long(struct cudbg_options *o, int argc, char **argv, int *i,
+		      char *err, size_t cap)
+{
+	const char *word = argv[*i];
+	const char *eq = strchr(word, '=');
+	size_t len = eq ? (size_t)(eq - word) : strlen(word);
+	char name[32];
+	if (len >= sizeof name)
+		len = sizeof name - 1;
+	memcpy(name, word, len);
+	name[len] = 0;
+	if (in_list(flag_opts, word, len)) {
+		if (eq)
+			return fail(err, cap, "%s takes no value", name);
+		set_flag(o, name);
+		return 0;
+	}
+	if (!in_list(value_opts, word, len))
+		return fail(err, cap, "unknown option '%s'; try "
+			    "'cudbg-tui --help'", word);
+	if (eq)
+		return set_value(o, name, eq + 1, err, cap);
+	if (*i + 1 >= argc)
+		return fail(err, cap, "%s needs a value", name);
+	return set_value(o, name, argv[++*i], err, cap);
+}
+
+static int parse_short(struct cudbg_options *o, int argc, char **argv,
+		       int *i, char *err, size_t cap)
+{
+	const char *word = argv[*i];
+	if (strcmp(word, "-h") == 0) {
+		o->help = true;
+		return 0;
+	}
+	if (word[1] != 'd')
+		return fail(err, cap, "unknown option '%s'; try "
+			    "'cudbg-tui --help'", word);
+	if (word[2])
+		return set_value(o, "--directory", word + 2, err, cap);
+	if (*i + 1 >= argc)
+		return fail(err, cap, "-d needs a directory");
+	return set_value(o, "--directory", argv[++*i], err, cap);
+}
+
+/* Exactly one way of reaching a program. */
+static int pick_backend(struct cudbg_options *o, char *err, size_t cap)
+{
+	int ways = (o->pid > 0) + (o->remote != NULL) + (o->core != NULL) +
+		   (o->replay != NULL) + o->demo;
+	if (ways > 1)
+		return fail(err, cap, "choose one of --pid, --remote, --core, "
+			    "--replay and --demo");
+	if (o->replay || o->demo) {
+		if (o->argv)
+			return fail(err, cap, "%s takes no program: the "
+				    "recording has it ('%s' given)",
+				    o->demo ? "--demo" : "--replay",
+				    o->argv[0]);
+		o->backend = o->demo ? SESSION_NONE : SESSION_REPLAY;
+		return 0;
+	}
+	if (ways == 1) {
+		if (o->argc > 1)
+			return fail(err, cap, "program arguments ('%s') apply "
+				    "only when cudbg-tui starts the program",
+				    o->argv[1]);
+		o->backend = o->pid > 0 ? SESSION_ATTACH
+			   : o->remote ? SESSION_REMOTE : SESSION_CORE;
+		return 0;
+	}
+	if (o->argv) {
+		o->backend = SESSION_LAUNCH;
+		return 0;
+	}
+	if (o->sanitizer_report) {
+		o->backend = SESSION_NONE;
+		return 0;
+	}
+	return fail(err, cap, "no program given; usage: cudbg-tui [options] "
+		    "PROG [ARGS...] (try 'cudbg-tui --help' or --demo)");
+}
+
+static int check_combinations(struct cudbg_options *o, char *err, size_t cap)
+{
+	if (o->force && !o->record)
+		return fail(err, cap, "--force only applies to --record FILE");
+	if (o->nmi_exec && !o->mi_log)
+		return fail(err, cap, "--mi-exec needs --mi-log");
+	if (o->replay_realtime && !o->replay)
+		return fail(err, cap, "--replay-realtime needs --replay FILE");
+	if (o->record && o->replay && strcmp(o->record, o->replay) == 0)
+		return fail(err, cap, "--record and --replay name the same "
+			    "file '%s'", o->record);
+	return 0;
+}
+
+int options_parse(struct cudbg_options *o, int argc, char **argv,
+		  char *err, size_t cap)
+{
+	memset(o, 0, sizeof *o);
+	int i;
+	for (i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		int rc;
+		if (strcmp(w, "--") == 0) {
+			i++;
+			break;
+		}
+		if (w[0] != '-' || w[1] == 0)
+			break;
+		if (w[1] == '-')
+			rc = parse_long(o, argc, argv, &i, err, cap);
+		else
+			rc = parse_short(o, argc, argv, &i, err, cap);
+		if (rc) {
+			options_free(o);
+			return -1;
+		}
+	}
+	if (i < argc) {
+		o->argv = argv + i;
+		o->argc = argc - i;
+	}
+	if (o->help || o->version)
+		return 0;
+	if (pick_backend(o, err, cap) || check_combinations(o, err, cap)) {
+		options_free(o);
+		return -1;
+	}
+	return 0;
+}
+
+void options_free(struct cudbg_options *o)
+{
+	if (!o)
+		return;
+	free(o->dirs);
+	free(o->mi_exec);
+	o->dirs = NULL;
+	o->mi_exec = NULL;
+	o->ndirs = o->nmi_exec = 0;
+}
+
+void options_session_config(const struct cudbg_options *o,
+			    struct session_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->backend = o->backend;
+	cfg->debugger = o->debugger;
+	cfg->argv = o->argv;
+	cfg->pid = o->pid;
+	cfg->remote = o->remote;
+	cfg->core = o->core;
+	cfg->replay = o->replay;
+	cfg->replay_realtime = o->replay_realtime;
+	cfg->record = o->record;
+	cfg->record_force = o->force;
+	cfg->dirs = o->dirs;
+	cfg->ndirs = o->ndirs;
+}
