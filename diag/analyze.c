@@ -432,7 +432,11 @@ static void add_notes(struct diag *d)
 			      "fault.", (unsigned long long)f->error_pc,
 			      (unsigned long long)f->stop_pc));
 	}
-	if (d->continued_past)
+	if (d->continued_past && d->exit_signalled)
+		note(d, keepf(d, "The program was continued after the device "
+			      "fault and was then killed (%s).",
+			      d->exit_signal ? d->exit_signal : "a signal"));
+	else if (d->continued_past)
 		note(d, keep(d, strdup(
 			"The program was continued after the device fault and "
 			"ran on: under the debugger the CUDA error was "

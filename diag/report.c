@@ -316,12 +316,12 @@ static void t_hint(struct dbuf *b, const struct diag_hint *h, size_t i)
 	dbuf_printf(b, "\n[%zu] ", i + 1);
 	t_esc(b, h->title);
 	dbuf_printf(b, "  (%s)\n", h->id);
-	dbuf_puts(b, "    What happened: ");
-	t_wrap(b, h->what, 6, 19, 100);
+	dbuf_puts(b, "    What happened:");
+	t_wrap(b, h->what, 6, 18, 100);
 	dbuf_putc(b, '\n');
 	if (h->why) {
-		dbuf_puts(b, "    Why: ");
-		t_wrap(b, h->why, 6, 9, 100);
+		dbuf_puts(b, "    Why:");
+		t_wrap(b, h->why, 6, 8, 100);
 		dbuf_putc(b, '\n');
 	}
 	if (h->n_evidence)
