@@ -1,0 +1,296 @@
+/* Fault diagnosis: one account of what went wrong, built from every source
+ * a session has (the debugger's stop and stacks, the program's terminal,
+ * compute-sanitizer reports, GPU coredumps, the program's exit).
+ *
+ * Owner: helper "diag" (diag/fault.c, diag/collect.c).  Layer rules: no
+ * curses, never exits or prints; functions return 0/positive or a negative
+ * DIAG_E* code.
+ *
+ * Shape: a collector `struct diag` is fed everything as it happens
+ * (diag_on_record for every MI record, diag_on_program_output for the
+ * program's pty bytes, diag_add_sanitizer for a parsed report, ...), and
+ * diag_analyze() turns what it saw into a `struct diag_fault`.  The
+ * collector owns every string in the fault; the fault stays valid until
+ * the next call that feeds or frees the collector.
+ *
+ * Values for hint evidence (n_classes, an index, ...) come from the caller:
+ * diag_wanted() lists the expressions the chosen hints need, the caller
+ * evaluates them with -data-evaluate-expression (synchronously through
+ * diag_evaluate() or asynchronously) and hands the answers back with
+ * diag_set_value().
+ */
+#ifndef CUDBG_DIAG_H
+#define CUDBG_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct mi_record;
+struct diag_san;
+struct diag_asserts;
+struct diag_assert_entry;
+struct diag_san_record;
+struct diag_rules;
+
+enum {
+	DIAG_OK = 0,
+	DIAG_ENOMEM = -1,    /* allocation failed */
+	DIAG_ESYNTAX = -2,   /* malformed input (XML, rules file) */
+	DIAG_EIO = -3,       /* a file could not be read or written */
+	DIAG_ELIMIT = -4,    /* input beyond a documented bound */
+	DIAG_EEXEC = -5,     /* a program could not be started */
+	DIAG_ESTATE = -6,    /* call out of order */
+	DIAG_ENOTFOUND = -7, /* no such file, program or entry */
+};
+const char *diag_strerror(int code);
+
+struct diag_dim3 {
+	uint32_t x, y, z;
+};
+
+/* Facts about a session that hint rules test (`when` / `unless` in
+ * data/hints.rules).  Most are derived by diag_analyze(); the
+ * environment ones are set by the caller with diag_set_flag() (the session
+ * knows when cuda-gdb was not found), some are also recognised in the text
+ * the debugger or the program wrote.  X(ENUM, "rule-name", "meaning"). */
+#define DIAG_FLAGS(X)                                                         \
+	X(DEVICE_STOP, "device-stop", "the debugger stopped in device code on a fault") \
+	X(DEVICE_EXCEPTION, "device-exception", "the stop is a CUDA_EXCEPTION_N") \
+	X(DEVICE_ASSERT, "device-assert", "a device assert() fired (stop or text)") \
+	X(DEVICE_TRAP, "device-trap", "device code executed __trap()")        \
+	X(WARP_LEVEL, "warp-level", "the exception is reported per warp")     \
+	X(LANE_UNKNOWN, "lane-unknown", "the focused lane may not be the faulting thread") \
+	X(ERROR_PC_DIFFERS, "error-pc-differs", "the faulting PC is not the stop PC") \
+	X(COREDUMP, "coredump", "the account comes from a GPU coredump")      \
+	X(ASSERT_OUTPUT, "assert-output", "assertion lines on the program's terminal") \
+	X(SANITIZER, "sanitizer", "a compute-sanitizer report was read")      \
+	X(SANITIZER_CLEAN, "sanitizer-clean", "the sanitizer report has no errors") \
+	X(SANITIZER_PRECISE, "sanitizer-precise", "the report has an invalid access") \
+	X(SANITIZER_IMPRECISE, "sanitizer-imprecise", "the report has a warp exception") \
+	X(SANITIZER_API, "sanitizer-api", "the report has a failing CUDA call") \
+	X(SANITIZER_LEAK, "sanitizer-leak", "the report lists leaked allocations") \
+	X(OOB_AFTER, "oob-after", "the bad access lies after an allocation")  \
+	X(OOB_BEFORE, "oob-before", "the bad access lies before an allocation") \
+	X(NULL_ADDRESS, "null-address", "the bad address is within 64 KiB of zero") \
+	X(PYTHON, "python", "the program is a Python script")                 \
+	X(PYTORCH, "pytorch", "the fault is in PyTorch code")                 \
+	X(EXITED, "exited", "the program ended")                              \
+	X(EXITED_NORMALLY, "exited-normally", "the program ended with status 0") \
+	X(EXIT_FAILED, "exit-failed", "the program ended with a failure status or signal") \
+	X(CONTINUED_PAST_FAULT, "continued-past-fault", "the program was resumed after a device fault") \
+	X(CUDA_ERROR_OUTPUT, "cuda-error-output", "a CUDA error message on the program's terminal") \
+	X(NO_DEVICE_STOP, "no-device-stop", "a live run ended without a device stop") \
+	X(LAUNCH_BLOCKING, "launch-blocking", "CUDA_LAUNCH_BLOCKING=1 was set") \
+	X(CACHING_ALLOCATOR, "caching-allocator", "PyTorch's caching allocator was on") \
+	X(MEMCHECK_RAN, "memcheck-ran", "the memcheck pass ran")              \
+	X(PLAIN_RUN_FAILED, "plain-run-failed", "the program fails when run without the debugger") \
+	X(DEBUGGER_MISSING, "debugger-missing", "cuda-gdb was not found")     \
+	X(SANITIZER_MISSING, "sanitizer-missing", "compute-sanitizer was not found") \
+	X(CUDADEBUGGER_MISSING, "cudadebugger-missing", "libcudadebugger.so.1 could not be loaded") \
+	X(MINIMAL_DEBUGGER, "minimal-debugger", "the cuda-gdb-minimal fallback is in use") \
+	X(NO_GPU, "no-gpu", "no GPU is visible to the program")               \
+	X(VISIBLE_DEVICES_SET, "visible-devices-set", "CUDA_VISIBLE_DEVICES is set") \
+	X(NO_KERNEL_IMAGE, "no-kernel-image", "no kernel image for this GPU")  \
+	X(DRIVER_TOO_OLD, "driver-too-old", "the driver is older than the toolkit")
+
+enum diag_flag {
+#define DIAG_FLAG_ENUM(e, name, text) DIAG_F_##e,
+	DIAG_FLAGS(DIAG_FLAG_ENUM)
+#undef DIAG_FLAG_ENUM
+	DIAG_F_COUNT
+};
+
+const char *diag_flag_name(enum diag_flag f);  /* "device-stop" */
+const char *diag_flag_text(enum diag_flag f);  /* one-line meaning */
+int diag_flag_lookup(const char *name);        /* enum value or -1 */
+
+enum diag_fault_kind {
+	DIAG_FAULT_NONE,         /* nothing went wrong that we saw */
+	DIAG_FAULT_EXCEPTION,    /* a hardware exception (CUDA_EXCEPTION_N) */
+	DIAG_FAULT_ASSERT,       /* a device assert() */
+	DIAG_FAULT_TRAP,         /* a device __trap() */
+	DIAG_FAULT_MEMCHECK,     /* found only by compute-sanitizer */
+	DIAG_FAULT_CUDA_ERROR,   /* a CUDA error reported on the host, no stop */
+	DIAG_FAULT_HOST_SIGNAL,  /* the host process died of a signal */
+	DIAG_FAULT_EXIT,         /* the program failed, nothing more known */
+	DIAG_FAULT_ENVIRONMENT,  /* the tools or the GPU are not usable */
+};
+const char *diag_fault_kind_name(enum diag_fault_kind k); /* "exception", ... */
+
+/* CUDA focus of the faulting thread.  -1 means unknown. */
+struct diag_focus {
+	bool valid;
+	int device, sm, warp, lane, kernel;
+	long long grid;
+	bool has_cluster;
+	struct diag_dim3 block, thread, cluster, cluster_dim;
+};
+
+struct diag_frame {
+	int level;
+	char *func;      /* as the debugger gave it (may be a demangled signature) */
+	char *file;      /* NULL when the frame has no line info */
+	char *fullname;
+	unsigned line;
+	char *from;      /* shared object, for frames without line info */
+	uint64_t addr;
+	bool device;     /* a device frame (cuda-gdb marks them arch="m68k") */
+};
+
+/* Where the fault happened in source, and which source said so. */
+enum diag_loc_source {
+	DIAG_LOC_NONE,
+	DIAG_LOC_EXCEPTION, /* exception_name/filename/line fields of *stopped */
+	DIAG_LOC_FRAME,     /* the first device frame with a file */
+	DIAG_LOC_SANITIZER, /* a sanitizer record's <where> */
+	DIAG_LOC_ASSERTION, /* the assertion text on the terminal */
+};
+struct diag_loc {
+	enum diag_loc_source source;
+	char *file;      /* as given (may be a basename) */
+	char *fullname;  /* absolute path when known */
+	unsigned line;   /* 0 = unknown */
+	char *func;
+};
+
+struct diag_pyframe {
+	char *func; /* "<module>", "test_case" */
+	char *file;
+	unsigned line;
+	char *source; /* the line's text (trimmed) when the file was readable */
+};
+
+/* The user's Python code that launched the faulting kernel, from the
+ * sanitizer host stack's Python frames. */
+struct diag_python {
+	bool found;
+	struct diag_pyframe launch; /* outermost frame outside the Python
+				     * installation: the script line run */
+	struct diag_pyframe call;   /* innermost such frame: the line that
+				     * called into the library */
+};
+
+/* One evaluated expression (from the caller or captured from locals). */
+struct diag_value {
+	char *expr;
+	char *value;
+};
+
+struct diag_fault {
+	enum diag_fault_kind kind;
+	bool flags[DIAG_F_COUNT];
+
+	/* The stop, as the debugger reported it. */
+	char *signal_name;      /* "CUDA_EXCEPTION_14", "SIGTRAP" */
+	char *signal_meaning;   /* "Warp Illegal Address" */
+	int exception_code;     /* N of CUDA_EXCEPTION_N, or -1 */
+	char *exception_name;   /* from the record (exception_name or meaning) */
+	char *exception_message;/* the record's message field, if any */
+	const char *explanation;/* extra text from the built-in table, or NULL */
+	const char *scope;      /* "lane", "warp", "device", "cluster" or NULL */
+	struct diag_focus focus;
+	uint64_t stop_pc, error_pc;
+	bool has_stop_pc, has_error_pc;
+
+	char *kernel;           /* full name or signature */
+	char *kernel_short;     /* unqualified name, no templates or params */
+	struct diag_loc where;
+	struct diag_frame *frames; /* device stack, innermost first */
+	size_t n_frames;
+	struct diag_frame *host_frames; /* the launching host stack */
+	size_t n_host_frames;
+	char *op;               /* ATen operator for PyTorch kernels, or NULL */
+	struct diag_python python;
+
+	/* Assertion lines (aggregated), sanitizer findings (all records). */
+	const struct diag_assert_entry *const *asserts;
+	size_t n_asserts;
+	uint64_t assert_total;  /* lines seen, before aggregation */
+	const struct diag_san_record *const *findings;
+	size_t n_findings;
+	const struct diag_san_record *finding; /* the one the fault is about */
+
+	char *core_path;        /* a GPU coredump this came from / was written */
+	bool exited;
+	int exit_code;          /* when exited and not signalled */
+	char *exit_signal;      /* "SIGKILL" when killed */
+	char *error_line;       /* first CUDA error line from the program */
+	char *program;          /* argv[0] of the debugged program */
+
+	struct diag_value *values;
+	size_t n_values;
+	char **notes;           /* warnings for the user, in order */
+	size_t n_notes;
+	/* Lines from the program and the debugger worth a rule's `output`
+	 * pattern (errors, warnings; bounded). */
+	char *const *output_lines;
+	size_t n_output_lines;
+};
+
+struct diag *diag_new(void);   /* NULL when out of memory */
+void diag_free(struct diag *d); /* accepts NULL */
+
+/* The debugged program's command line (argv[0] first) and the environment
+ * it runs with (NULL: this process's environ).  Copied. */
+int diag_set_program(struct diag *d, char *const argv[], char *const envp[]);
+/* Directories to look in for source files named by a path that does not
+ * exist here (fixtures rewrite paths to /src/examples/...).  Copied. */
+int diag_add_source_dir(struct diag *d, const char *dir);
+
+/* Every record from the debugger, in order (results, async, streams). */
+void diag_on_record(struct diag *d, const struct mi_record *rec);
+/* Bytes the program wrote to its terminal, in any chunking. */
+void diag_on_program_output(struct diag *d, const char *buf, size_t len);
+/* Bytes the debugger wrote to its stderr. */
+void diag_on_debugger_stderr(struct diag *d, const char *buf, size_t len);
+/* The program ended outside a debugger run (memcheck pass, plain run). */
+void diag_on_exit(struct diag *d, bool signalled, int code_or_signal);
+/* Hands a parsed sanitizer report to the collector, which frees it. */
+int diag_add_sanitizer(struct diag *d, struct diag_san *report);
+/* A GPU coredump being examined (target cudacore FILE) or written. */
+int diag_set_core(struct diag *d, const char *path);
+/* A fact known to the caller (environment problems, memcheck ran ...). */
+void diag_set_flag(struct diag *d, enum diag_flag f, bool on);
+/* A value for an expression listed by diag_wanted(). */
+int diag_set_value(struct diag *d, const char *expr, const char *value);
+
+/* Builds the account from everything fed so far.  Cheap enough to call at
+ * every stop.  Returns NULL only when out of memory. */
+const struct diag_fault *diag_analyze(struct diag *d);
+
+/* The assertion aggregator the collector feeds (for panes that list it). */
+const struct diag_asserts *diag_asserts_of(const struct diag *d);
+
+/* Expressions that the hints chosen for the current fault read through
+ * {eval:...} and that have no value yet.  Up to `max` pointers into the
+ * rules; returns how many.  Re-analyses: a fault pointer obtained before
+ * is stale afterwards. */
+size_t diag_wanted(struct diag *d, const struct diag_rules *rules,
+		   const char **exprs, size_t max);
+/* The frame level to evaluate them in: the kernel's own frame (1 when
+ * frame 0 is __assert_fail), or 0. */
+int diag_eval_frame(struct diag *d);
+
+/* A synchronous evaluator: writes the value of `expr` in frame `frame`
+ * into out (NUL ended) and returns 0, or returns negative when the
+ * debugger has no value. */
+typedef int (*diag_eval_fn)(void *ctx, int frame, const char *expr,
+			    char *out, size_t cap);
+/* Calls fn for each wanted expression and stores the answers.  Returns the
+ * number of values read. */
+int diag_evaluate(struct diag *d, const struct diag_rules *rules,
+		  diag_eval_fn fn, void *ctx);
+
+/* Helpers shared with the panes. */
+
+/* The unqualified kernel name of a signature or demangled name:
+ * "void at::native::(anonymous namespace)::k<float>(float*, long)" -> "k".
+ * Writes at most cap bytes (NUL ended); returns the length. */
+size_t diag_kernel_basename(const char *sig, char *out, size_t cap);
+/* Parses "(x,y,z)" (spaces allowed); returns 0 or DIAG_ESYNTAX. */
+int diag_parse_dim3(const char *s, struct diag_dim3 *out);
+/* Text for a built-in exception name ("Warp Illegal Address"), or NULL. */
+const char *diag_exception_explain(const char *name, const char **scope);
+
+#endif

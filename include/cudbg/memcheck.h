@@ -1,0 +1,122 @@
+/* The memcheck pass: runs the program under compute-sanitizer, keeps its
+ * text, parses its XML report and hands back the GPU coredump it wrote.
+ *
+ * Owner: helper "diag" (diag/memcheck.c).  No curses, no printing.
+ *
+ *   compute-sanitizer --tool memcheck --xml --save REPORT
+ *       --generate-coredump --coredump-name CORE --print-limit N PROG ARGS
+ *
+ * The command is an argument vector (never a shell).  REPORT and CORE live
+ * in a private directory made with mkdtemp (mode 0700) and removed by
+ * diag_memcheck_free() unless keep_temp is set.  Python programs run with
+ * PYTORCH_NO_CUDA_MEMORY_CACHING=1 so the caching allocator does not hide
+ * overruns inside its big blocks.
+ *
+ * Non-blocking: diag_memcheck_start() forks and returns; the caller adds
+ * the pass's fds (diag_memcheck_pollfds) to its own poll loop and calls
+ * diag_memcheck_handle() when they are ready; progress comes through a
+ * callback.  diag_memcheck_run() does the same loop itself (batch mode).
+ */
+#ifndef CUDBG_MEMCHECK_H
+#define CUDBG_MEMCHECK_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "cudbg/diag.h"
+
+struct diag_san;
+
+/* --memcheck=auto|always|never */
+enum diag_memcheck_policy {
+	DIAG_MEMCHECK_AUTO,   /* after a live run that failed without a stop */
+	DIAG_MEMCHECK_ALWAYS, /* first, before the debugger run */
+	DIAG_MEMCHECK_NEVER,
+};
+/* Parses "auto", "always", "never"; returns the policy or -1. */
+int diag_memcheck_policy_parse(const char *s);
+const char *diag_memcheck_policy_name(enum diag_memcheck_policy p);
+
+/* Auto policy: whether a live run that ended as `f` describes should be
+ * followed by the memcheck pass (no device stop, and a CUDA error on the
+ * terminal or a failing exit). */
+bool diag_memcheck_wanted(enum diag_memcheck_policy p,
+			  const struct diag_fault *f);
+
+struct diag_memcheck_opts {
+	const char *sanitizer;   /* path; NULL: compute-sanitizer from PATH,
+				  * then $CUDA_HOME/bin, /usr/local/cuda/bin */
+	char *const *argv;       /* program and arguments, NULL ended */
+	char *const *envp;       /* NULL: this process's environment */
+	int python;              /* 1 yes, 0 no, -1 guess from argv */
+	unsigned print_limit;    /* 0: default 100 */
+	bool keep_temp;          /* keep the private directory */
+	const char *tmp_parent;  /* NULL: $TMPDIR or /tmp */
+	const char *tool;        /* NULL: "memcheck" */
+	size_t max_text;         /* text output kept, 0: 4 MiB */
+};
+
+enum diag_memcheck_event {
+	DIAG_MC_STARTED,  /* text: the command line */
+	DIAG_MC_OUTPUT,   /* text: bytes of sanitizer/program output */
+	DIAG_MC_FINDING,  /* text: an "=========" error header line */
+	DIAG_MC_EXITED,   /* text: "exit 1" or "signal SIGKILL" */
+};
+typedef void (*diag_memcheck_fn)(void *ctx, enum diag_memcheck_event ev,
+				 const char *text, size_t len);
+
+struct diag_memcheck;
+
+/* Starts the pass.  On failure returns NULL with a one-line message in err
+ * (sanitizer not found, program missing, cannot make the directory). */
+struct diag_memcheck *diag_memcheck_start(const struct diag_memcheck_opts *o,
+					  diag_memcheck_fn fn, void *ctx,
+					  char *err, size_t errcap);
+/* Kills a running pass (its process group), reaps it, removes the
+ * directory unless kept.  Accepts NULL. */
+void diag_memcheck_free(struct diag_memcheck *m);
+
+/* Fills up to max pollfds (POLLIN on its output); returns how many. */
+int diag_memcheck_pollfds(const struct diag_memcheck *m, struct pollfd *fds,
+			  int max);
+/* Reads what is ready, reaps the child.  Returns 1 when the pass has
+ * finished, 0 while it runs, negative on error. */
+int diag_memcheck_handle(struct diag_memcheck *m);
+/* Runs the loop until the pass ends or timeout_ms passes (<0: no limit).
+ * Returns 1 finished, 0 timed out, negative on error. */
+int diag_memcheck_wait(struct diag_memcheck *m, int timeout_ms);
+/* Stops the pass early (SIGTERM, then SIGKILL on the next call). */
+void diag_memcheck_cancel(struct diag_memcheck *m);
+
+bool diag_memcheck_done(const struct diag_memcheck *m);
+pid_t diag_memcheck_pid(const struct diag_memcheck *m);
+/* After done: exit status of compute-sanitizer (its own exit code follows
+ * the program's unless errors were found). */
+bool diag_memcheck_signalled(const struct diag_memcheck *m);
+int diag_memcheck_status(const struct diag_memcheck *m);
+double diag_memcheck_seconds(const struct diag_memcheck *m);
+
+/* The kept text output (bounded; the middle is cut when too long). */
+const char *diag_memcheck_text(const struct diag_memcheck *m, size_t *len);
+const char *diag_memcheck_dir(const struct diag_memcheck *m);
+const char *diag_memcheck_report_path(const struct diag_memcheck *m);
+/* The coredump when one was written (after done), else NULL. */
+const char *diag_memcheck_core_path(const struct diag_memcheck *m);
+
+/* After done: parses the XML report (plus the text output for allocation
+ * distances).  Returns the report (caller frees, or hands it to
+ * diag_add_sanitizer) or NULL with a message in err. */
+struct diag_san *diag_memcheck_report(struct diag_memcheck *m, char *err,
+				      size_t errcap);
+
+/* Whether argv runs a Python program (python* interpreter, a .py script,
+ * or a script whose #! line names python). */
+bool diag_argv_is_python(char *const *argv);
+
+/* Finds an executable: a path with '/', else $PATH, else the extra dirs
+ * ($CUDA_HOME/bin, /usr/local/cuda/bin).  Writes it into buf. */
+int diag_find_tool(const char *name, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,393 @@
+/* The debugger model and the controller that keeps it fresh.
+ *
+ * Owner: helper "model" (mi/model.c, mi/ctl.c, mi/ctl_refresh.c).
+ *
+ * struct dbg_model is plain state: what the panes and batch mode show.  It
+ * changes only through the model_* functions below (fed with decoded
+ * records) and through the controller.  Every change sets bits in
+ * `changes` (MODEL_CH_*); the UI redraws what changed and clears them with
+ * model_take_changes().
+ *
+ * struct dbg_ctl owns a session (include/cudbg/session.h) and a model.  It
+ * sends the commands (run, continue, step, breakpoints, focus, evaluate,
+ * console) and, on every stop, re-fetches what the panes show: focus,
+ * stack, locals, kernels, the focused block's threads, watches, and
+ * (when wanted) registers and other CUDA tables.  The caller runs the
+ * session's poll loop (session_pollfds/session_handle, or
+ * ctl_run_until()).
+ *
+ * Ownership: the model owns everything it points to (decoded structs with
+ * their arenas, malloc'd strings); callers read it through const pointers
+ * and never keep pointers across a loop iteration (a refresh replaces the
+ * structs).  ctl_free() frees the session and the model.
+ *
+ * Error convention of mi/: 0 or positive on success, negative CTL_E*,
+ * SESSION_E* or MI_E* on failure; model_error() / the console log hold the
+ * text for a person.  Nothing here prints or exits.
+ */
+#ifndef CUDBG_MODEL_H
+#define CUDBG_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cudbg/decode.h"
+#include "cudbg/session.h"
+
+enum {
+	CTL_ESTATE = -300,  /* not possible in this state (text in error) */
+	CTL_EINVAL = -301,  /* bad argument (empty expression, bad number) */
+	CTL_ENOTFOUND = -302, /* no such breakpoint or watch */
+};
+
+/* ---- bounded byte ring (program output, console log) ---- */
+
+struct model_ring {
+	char *buf;
+	size_t cap;      /* bytes kept at most */
+	size_t start;    /* index of the oldest byte */
+	size_t len;      /* bytes held */
+	uint64_t total;  /* bytes ever appended (dropped = total - len) */
+};
+
+/* Appends, dropping the oldest bytes beyond cap.  0 or MI_ENOMEM. */
+int model_ring_append(struct model_ring *r, const char *buf, size_t len);
+/* Copies the held bytes, oldest first, into dst (at most cap bytes, the
+ * newest ones when it does not fit); returns bytes written.  No NUL. */
+size_t model_ring_copy(const struct model_ring *r, char *dst, size_t cap);
+void model_ring_clear(struct model_ring *r);
+
+/* ---- the model ---- */
+
+enum model_state {
+	MODEL_NOT_STARTED, /* debugger up, program not run yet */
+	MODEL_STARTING,    /* debugger starting / run requested */
+	MODEL_RUNNING,
+	MODEL_STOPPED,
+	MODEL_EXITED,      /* see exit_code / exit_signal */
+	MODEL_GONE,        /* the debugger is gone: see gone_reason */
+};
+
+const char *model_state_name(enum model_state s); /* "stopped", ... */
+
+/* What changed since the last model_take_changes(). */
+enum {
+	MODEL_CH_STATE = 1u << 0,
+	MODEL_CH_STOP = 1u << 1,     /* a new stop (last_stop replaced) */
+	MODEL_CH_FOCUS = 1u << 2,
+	MODEL_CH_FRAMES = 1u << 3,
+	MODEL_CH_VARS = 1u << 4,
+	MODEL_CH_BKPTS = 1u << 5,
+	MODEL_CH_WATCHES = 1u << 6,
+	MODEL_CH_KERNELS = 1u << 7,
+	MODEL_CH_BLOCKS = 1u << 8,
+	MODEL_CH_THREADS = 1u << 9,
+	MODEL_CH_TABLES = 1u << 10,  /* devices, sms, warps, lanes, contexts */
+	MODEL_CH_REGS = 1u << 11,
+	MODEL_CH_OUTPUT = 1u << 12,  /* program output */
+	MODEL_CH_CONSOLE = 1u << 13, /* console log */
+	MODEL_CH_BUSY = 1u << 14,    /* commands in flight changed */
+	MODEL_CH_ERROR = 1u << 15,   /* error text changed */
+	MODEL_CH_MEMORY = 1u << 16,
+	MODEL_CH_WARP_WATCH = 1u << 17,
+	MODEL_CH_DISASM = 1u << 18,
+	MODEL_CH_ALL = (1u << 19) - 1,
+};
+
+/* Optional data the controller fetches at each stop only when a pane
+ * shows it (ctl_want). */
+enum {
+	MODEL_WANT_REGS = 1u << 0,
+	MODEL_WANT_BLOCKS = 1u << 1,
+	MODEL_WANT_DEVICES = 1u << 2,
+	MODEL_WANT_SMS = 1u << 3,
+	MODEL_WANT_WARPS = 1u << 4,
+	MODEL_WANT_LANES = 1u << 5,
+	MODEL_WANT_CONTEXTS = 1u << 6,
+	MODEL_WANT_HOST_THREADS = 1u << 7,
+	MODEL_WANT_MEMORY = 1u << 8,
+};
+
+struct model_watch {
+	char *expr;
+	char *value;    /* NULL until evaluated */
+	bool error;     /* value holds the debugger's error text */
+	bool changed;   /* differs from the value at the previous stop */
+	char *prev;     /* the value at the previous stop (or NULL) */
+};
+
+struct model_reg {
+	const char *name; /* borrowed from regnames */
+	char *value;      /* NULL when not fetched / unavailable */
+	bool changed;     /* differs from the value at the previous stop */
+	char *prev;       /* the value at the previous stop (or NULL) */
+};
+
+/* One value of the warp watch: an expression in one lane. */
+struct model_lane_value {
+	int lane;
+	struct dec_dim3 thread;
+	char *value;      /* or the error text */
+	bool error;
+	bool active, divergent;
+};
+
+enum model_table {
+	MODEL_T_DEVICES,
+	MODEL_T_SMS,
+	MODEL_T_WARPS,
+	MODEL_T_LANES,
+	MODEL_T_KERNELS,
+	MODEL_T_BLOCKS,
+	MODEL_T_THREADS,  /* the focused block's threads (paged by block) */
+	MODEL_T_CONTEXTS,
+	MODEL_T_COUNT
+};
+
+struct dbg_model {
+	enum model_state state;
+	unsigned changes;           /* MODEL_CH_* since last take */
+	enum session_backend backend;
+	bool is_core;               /* a coredump: nothing can run */
+	bool cuda;                  /* the debugger is cuda-gdb */
+
+	/* The program's end. */
+	bool exited_signalled;
+	int exit_code;              /* valid in EXITED unless signalled */
+	char *exit_signal;          /* "SIGKILL" when signalled */
+	char *gone_reason;          /* MODEL_GONE: one line */
+
+	/* The last stop, decoded (has_stop false before the first). */
+	bool has_stop;
+	struct dec_stop stop;
+	unsigned stop_count;
+	/* The first device exception seen, kept after the program moves on
+	 * (batch and diagnosis report it even when later stops replace
+	 * `stop`). */
+	bool had_device_exception;
+
+	/* Focus: from the stop, the focus query or a focus switch. */
+	struct dec_focus focus;
+	const char *thread_id;      /* gdb thread of the stop (in stop) */
+
+	/* Stack of the focused thread and the selected frame's variables. */
+	struct dec_stack frames;
+	int selected_frame;         /* level; -1 when there are no frames */
+	struct dec_vars vars;       /* locals and arguments (is_arg) */
+	struct dec_threads host_threads; /* MODEL_WANT_HOST_THREADS */
+
+	/* Breakpoints by number, ascending. */
+	struct dec_bkpts *bkpts;    /* each holds exactly one breakpoint */
+	size_t nbkpts;
+
+	struct model_watch *watches;
+	size_t nwatches;
+
+	/* CUDA tables (arena NULL when not fetched). */
+	struct dec_table tables[MODEL_T_COUNT];
+	struct dec_dim3 threads_block; /* block the threads table is for;
+					* invalid: the whole grid */
+
+	/* Registers of the selected frame (MODEL_WANT_REGS). */
+	struct dec_regnames regnames;
+	char *regnames_arch;        /* arch the names belong to */
+	struct model_reg *regs;     /* [regnames.n] */
+	size_t nregs;
+
+	/* Memory view (MODEL_WANT_MEMORY). */
+	char *mem_expr;             /* address expression, NULL when unset */
+	size_t mem_len;
+	struct dec_memory memory;
+	char *mem_error;
+
+	/* Warp watch: one expression in every lane of the focused warp. */
+	char *warp_expr;
+	struct model_lane_value *lanes;
+	size_t nlanes;
+	bool warp_busy;
+
+	/* Disassembly around the stop, cached per function. */
+	struct dec_disasm disasm;
+	char *disasm_func;
+
+	struct model_ring output;   /* program's terminal bytes (raw) */
+	struct model_ring console;  /* console/log streams, command echoes,
+				     * errors (raw debugger text) */
+	char *error;                /* last error for the status line */
+	unsigned busy;              /* commands in flight from the ctl */
+};
+
+/* Zeroes the model; rings of the given capacities (0: defaults of 4 MiB
+ * output, 1 MiB console).  0 or MI_ENOMEM. */
+int model_init(struct dbg_model *m, size_t output_cap, size_t console_cap);
+void model_free(struct dbg_model *m); /* accepts a zeroed model */
+unsigned model_take_changes(struct dbg_model *m);
+
+/* Applies an async or stream record: *stopped, *running,
+ * =breakpoint-created/-modified/-deleted, =thread-group-exited,
+ * =thread-group-started, console/log streams (appended to the console
+ * ring).  Returns the MODEL_CH_* bits this record set (also those
+ * already pending). */
+unsigned model_on_record(struct dbg_model *m, const struct mi_record *rec);
+/* Appends program output / console text. */
+void model_add_output(struct dbg_model *m, const char *buf, size_t len);
+void model_add_console(struct dbg_model *m, const char *buf, size_t len);
+/* Sets the error line (copied; NULL clears) and logs it to the console. */
+void model_set_error(struct dbg_model *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void model_set_state(struct dbg_model *m, enum model_state s);
+void model_set_gone(struct dbg_model *m, const char *reason);
+
+/* Takes ownership of decoded results (the argument is zeroed). */
+void model_take_frames(struct dbg_model *m, struct dec_stack *s);
+void model_take_vars(struct dbg_model *m, struct dec_vars *v);
+void model_take_table(struct dbg_model *m, enum model_table which,
+		      struct dec_table *t);
+void model_set_focus(struct dbg_model *m, const struct dec_focus *f);
+/* Replaces or adds the breakpoint in `one` (n == 1), or deletes by number. */
+void model_put_bkpt(struct dbg_model *m, struct dec_bkpts *one);
+void model_del_bkpt(struct dbg_model *m, int number);
+/* Replaces the whole list from a -break-list answer.  0 or negative. */
+int model_set_bkpt_list(struct dbg_model *m, const struct mi_node *results);
+/* New register names (the arch changed); values reset. */
+void model_take_regnames(struct dbg_model *m, struct dec_regnames *n,
+			 const char *arch);
+/* Register values; marks changed against the values of the previous
+ * stop. */
+void model_set_regvals(struct dbg_model *m, const struct dec_regvals *v);
+int model_set_watch_value(struct dbg_model *m, size_t i, const char *value,
+			  bool error);
+
+/* Queries. */
+const struct dec_bkpt *model_bkpt(const struct dbg_model *m, size_t i);
+const struct dec_bkpt *model_bkpt_by_number(const struct dbg_model *m,
+					    int number);
+/* The breakpoint at file:line (matched by full path, else by base name),
+ * or NULL. */
+const struct dec_bkpt *model_bkpt_at(const struct dbg_model *m,
+				     const char *file, int line);
+/* The selected frame, or NULL. */
+const struct dec_frame *model_frame(const struct dbg_model *m);
+/* The innermost frame with source (a device assert stops in
+ * __assert_fail; the kernel with its line is frame 1), or NULL. */
+const struct dec_frame *model_source_frame(const struct dbg_model *m);
+/* The last stop was a device exception (CUDA exception or trap) and the
+ * program has not moved since: continuing lets it run on and the error
+ * is lost (cuda-gdb 13).  The UI warns before it continues. */
+bool model_continue_loses_error(const struct dbg_model *m);
+/* The stop is in the outermost frame of a kernel: cuda-gdb refuses
+ * -exec-finish there. */
+bool model_finish_refused(const struct dbg_model *m);
+/* The program can be resumed (stopped, live, not a core). */
+bool model_can_resume(const struct dbg_model *m);
+/* The stop reason in words for the status line, e.g. "Warp Assert in
+ * nll_loss_forward_reduce_cuda_kernel_2d" or "Breakpoint 1 in saxpy2"
+ * or "exited with code 3".  Writes into buf; returns buf. */
+char *model_describe_stop(const struct dbg_model *m, char *buf, size_t cap);
+
+/* ---- the controller ---- */
+
+struct dbg_ctl;
+
+/* Observers of the raw stream (diagnosis, recorder of notes).  Called
+ * before the model applies the record.  Any may be NULL. */
+struct dbg_ctl_hooks {
+	void *ctx;
+	void (*on_record)(void *ctx, const struct mi_record *rec);
+	void (*on_output)(void *ctx, const char *buf, size_t len);
+	void (*on_stderr)(void *ctx, const char *line, size_t len);
+	void (*on_ready)(void *ctx, int status, const char *msg);
+	void (*on_exit)(void *ctx, const struct session_exit *ex);
+};
+
+struct dbg_ctl_config {
+	const struct session_config *session;
+	struct dbg_ctl_hooks hooks;
+	size_t output_cap, console_cap; /* 0: defaults */
+	unsigned want;                  /* MODEL_WANT_* at start */
+};
+
+/* Starts the session.  NULL with a one-line reason in err on failure
+ * (*code, may be NULL, gets the code). */
+struct dbg_ctl *ctl_new(const struct dbg_ctl_config *cfg, char *err,
+			size_t cap, int *code);
+void ctl_free(struct dbg_ctl *c); /* accepts NULL */
+
+struct session *ctl_session(struct dbg_ctl *c);
+const struct dbg_model *ctl_model(const struct dbg_ctl *c);
+/* MODEL_CH_* since the last call; clears them. */
+unsigned ctl_take_changes(struct dbg_ctl *c);
+/* Commands the controller has in flight (the refresh included). */
+bool ctl_busy(const struct dbg_ctl *c);
+/* The stop's refresh has been answered (true also before any stop). */
+bool ctl_refreshed(const struct dbg_ctl *c);
+
+/* Runs the session loop until pred(ctx) (may be NULL), the debugger is
+ * gone, or timeout_ms (-1: none).  As session_run_until(). */
+int ctl_run_until(struct dbg_ctl *c, bool (*pred)(void *ctx), void *ctx,
+		  int timeout_ms);
+
+/* Which optional data to fetch at each stop (MODEL_WANT_*); wanting
+ * something new while stopped fetches it now. */
+void ctl_want(struct dbg_ctl *c, unsigned want);
+
+/* Execution.  Each returns the token or a negative code (CTL_ESTATE with
+ * model->error set when the state does not allow it: not stopped, a core
+ * file, finish in the outermost kernel frame). */
+int64_t ctl_run(struct dbg_ctl *c);       /* -exec-run (launch/replay) */
+int64_t ctl_continue(struct dbg_ctl *c);
+int64_t ctl_next(struct dbg_ctl *c);
+int64_t ctl_step(struct dbg_ctl *c);
+int64_t ctl_next_instruction(struct dbg_ctl *c);
+int64_t ctl_step_instruction(struct dbg_ctl *c);
+int64_t ctl_finish(struct dbg_ctl *c);
+/* -exec-until [FILE:LINE]; file NULL: the next line. */
+int64_t ctl_until(struct dbg_ctl *c, const char *file, int line);
+int64_t ctl_interrupt(struct dbg_ctl *c);
+
+/* Breakpoints.  Toggle deletes the breakpoint at file:line or inserts a
+ * pending-capable one (-break-insert -f). */
+int64_t ctl_break_toggle(struct dbg_ctl *c, const char *file, int line);
+/* location: "file:line", "func", "*0xaddr"; cond may be NULL. */
+int64_t ctl_break_insert(struct dbg_ctl *c, const char *location,
+			 const char *cond);
+int64_t ctl_break_enable(struct dbg_ctl *c, int number, bool enable);
+int64_t ctl_break_delete(struct dbg_ctl *c, int number);
+/* cond NULL or "": remove the condition. */
+int64_t ctl_break_condition(struct dbg_ctl *c, int number, const char *cond);
+
+/* Focus (CUDA) and frame selection; each refreshes what depends on it. */
+int64_t ctl_focus_thread(struct dbg_ctl *c, struct dec_dim3 block,
+			 struct dec_dim3 thread);
+int64_t ctl_focus_lane(struct dbg_ctl *c, int lane);
+int64_t ctl_select_frame(struct dbg_ctl *c, int level);
+/* Re-fetches the threads table for one block (paging) or, with an
+ * invalid block, for the whole grid.  Never uncoalesced. */
+int64_t ctl_threads_page(struct dbg_ctl *c, struct dec_dim3 block);
+
+/* Expressions. */
+typedef void (*ctl_value_fn)(void *ctx, const char *expr, const char *value,
+			     bool error);
+/* -data-evaluate-expression; fn gets the value or the error text. */
+int64_t ctl_evaluate(struct dbg_ctl *c, const char *expr, ctl_value_fn fn,
+		     void *ctx);
+int ctl_watch_add(struct dbg_ctl *c, const char *expr);
+int ctl_watch_remove(struct dbg_ctl *c, size_t index);
+/* Evaluates expr in every lane of the focused warp (switching the lane
+ * focus and back); results in model->lanes. */
+int ctl_warp_watch(struct dbg_ctl *c, const char *expr);
+/* Memory view: reads len bytes at the address expression at each stop. */
+int ctl_memory_view(struct dbg_ctl *c, const char *addr_expr, size_t len);
+/* -interpreter-exec console CMD; its output goes to the console ring;
+ * afterwards what the panes show is refreshed. */
+int64_t ctl_console(struct dbg_ctl *c, const char *command);
+typedef void (*ctl_complete_fn)(void *ctx, const struct dec_complete *done);
+int64_t ctl_complete(struct dbg_ctl *c, const char *text, ctl_complete_fn fn,
+		     void *ctx);
+/* Disassembly around the selected frame's pc (cached per function). */
+int64_t ctl_disassemble(struct dbg_ctl *c);
+/* Re-fetches everything the panes show now. */
+int ctl_refresh(struct dbg_ctl *c);
+
+#endif

@@ -1,0 +1,50 @@
+/* The diagnosis report of batch mode: text for people, JSON for tools
+ * (schema in docs/report-schema.md).
+ *
+ * Owner: helper "diag" (diag/report.c).  The report is rendered into a
+ * malloc'd string; the caller writes it.  Untrusted text (from the
+ * debugger, the program, the sanitizer) is escaped: no control characters,
+ * bidirectional overrides or invalid UTF-8 reach the output.
+ */
+#ifndef CUDBG_REPORT_H
+#define CUDBG_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cudbg/diag.h"
+#include "cudbg/hints.h"
+
+/* Exit codes of batch mode. */
+enum {
+	DIAG_EXIT_NO_FAULT = 0,
+	DIAG_EXIT_FAULT = 1,
+	DIAG_EXIT_USAGE = 2, /* usage or environment error */
+};
+
+struct diag_report_in {
+	const struct diag_fault *fault;
+	const struct diag_hints *hints; /* may be NULL */
+	const char *mode;       /* "live", "core", "replay", "sanitizer-report" */
+	const char *stop_reason;/* the stop's reason in words, may be NULL */
+	const char *memcheck_text; /* the pass's text output, may be NULL */
+	size_t memcheck_text_len;
+	double memcheck_seconds;/* <0 when it did not run */
+	const char *error;      /* an environment/usage error, may be NULL */
+};
+
+/* Renders the report.  Returns a malloc'd NUL-ended string or NULL when
+ * out of memory. */
+char *diag_report_text(const struct diag_report_in *in);
+char *diag_report_json(const struct diag_report_in *in);
+
+/* 0 no fault, 1 fault, 2 environment error (in->error set, or the fault
+ * kind is DIAG_FAULT_ENVIRONMENT). */
+int diag_report_exit_code(const struct diag_report_in *in);
+
+/* Escapes untrusted text for a terminal line into a malloc'd string:
+ * printable UTF-8 kept, controls as \xNN, bidi overrides as \u{XXXX},
+ * invalid bytes as \xNN.  NULL when out of memory. */
+char *diag_escape_text(const char *s, size_t len);
+
+#endif

@@ -1,0 +1,122 @@
+/* compute-sanitizer XML reports (--xml --save FILE), read with expat.
+ *
+ * Owner: helper "diag" (diag/sanitizer.c).  No curses, no printing.
+ *
+ * A report is a <ComputeSanitizerOutput> of <record>s.  Kinds seen with
+ * compute-sanitizer 2025.3: Precise (an invalid access with the exact
+ * thread, block, address, size, direction, func/path/line/pc), Imprecise
+ * (a warp exception such as "Warp assert"), Api (a failing CUDA call).
+ * Host stacks end with the Python frames (function, file, line; no pc or
+ * module) for Python programs.
+ *
+ * The reader is stream fed (diag_san_feed in any chunks, then
+ * diag_san_finish) and bounded: records, frames per stack, text per element
+ * and nesting depth have limits; beyond them the report is cut and says
+ * so.  Malformed XML gives an error with line and column, never a crash.
+ * DTDs and entity declarations are refused (no entity expansion attacks).
+ */
+#ifndef CUDBG_SANITIZER_H
+#define CUDBG_SANITIZER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cudbg/diag.h"
+
+enum diag_san_kind {
+	DIAG_SAN_PRECISE,
+	DIAG_SAN_IMPRECISE,
+	DIAG_SAN_API,
+	DIAG_SAN_LEAK,   /* kind names an allocation leak */
+	DIAG_SAN_OTHER,  /* any other <kind>; kind_text has it */
+};
+
+enum {
+	DIAG_SAN_MAX_RECORDS = 10000,
+	DIAG_SAN_MAX_FRAMES = 512,   /* per stack */
+	DIAG_SAN_MAX_TEXT = 64 * 1024, /* per element */
+	DIAG_SAN_MAX_DEPTH = 64,
+};
+
+struct diag_san_frame {
+	char *func;   /* may be NULL (a pc in a stripped library) */
+	char *path;
+	unsigned line;
+	uint64_t pc;
+	bool has_pc;
+	char *module;
+	bool python;  /* a Python frame: a path ending in .py, no module */
+};
+
+struct diag_san_record {
+	enum diag_san_kind kind;
+	char *kind_text;
+	char *level;            /* "Error" */
+	bool has_who;
+	struct diag_dim3 thread, block;
+
+	char *text;             /* <what><text>, the human sentence */
+	char *space;            /* "__global__" */
+	unsigned size;          /* access size in bytes, 0 unknown */
+	char *direction;        /* "read", "write" */
+	char *error;            /* "out of bounds", "cudaErrorAssert" */
+	char *exception;        /* Imprecise: "Warp assert" */
+	char *api;              /* Api: "cudaDeviceSynchronize" */
+	char *message;          /* Api: "device-side assert triggered" */
+	long result;            /* Api: the error number */
+	uint64_t address;
+	bool has_address;
+
+	char *func;             /* <where> */
+	char *path;
+	unsigned line;
+	uint64_t pc;
+	bool has_pc;
+
+	/* From the text output (diag_san_add_text), when it names the
+	 * nearest allocation of a bad access. */
+	bool has_alloc;
+	uint64_t alloc_address, alloc_size;
+	long long distance;     /* bytes after (>0) or before (<0) it */
+
+	char *save_location;    /* "kernel launch time", "error" */
+	struct diag_san_frame *host;
+	size_t n_host;
+	struct diag_san_frame *device;
+	size_t n_device;
+};
+
+struct diag_san;
+
+struct diag_san *diag_san_new(void); /* NULL when out of memory */
+void diag_san_free(struct diag_san *s); /* accepts NULL */
+
+/* Feeds XML bytes.  Returns DIAG_OK, or DIAG_ESYNTAX (see diag_san_error)
+ * after which further feeding is ignored. */
+int diag_san_feed(struct diag_san *s, const char *buf, size_t len);
+/* Ends the document; an unfinished document is an error. */
+int diag_san_finish(struct diag_san *s);
+/* Reads a whole file.  On failure returns a negative code and writes a
+ * one-line message naming the file into err. */
+int diag_san_load_file(const char *path, struct diag_san **out, char *err,
+		       size_t errcap);
+
+/* "line 12, column 3: mismatched tag", or "" when fine. */
+const char *diag_san_error(const struct diag_san *s);
+bool diag_san_truncated(const struct diag_san *s); /* a bound was hit */
+
+size_t diag_san_count(const struct diag_san *s);
+const struct diag_san_record *diag_san_get(const struct diag_san *s, size_t i);
+/* Records that describe errors (everything but leaks summaries). */
+size_t diag_san_errors(const struct diag_san *s);
+
+/* Scans compute-sanitizer's text output for the allocation sentences
+ * ("Access to 0x... is out of bounds", "and is N bytes after the nearest
+ * allocation at 0x... of size M bytes") and attaches them to the matching
+ * Precise record by address.  Returns how many records it completed. */
+int diag_san_add_text(struct diag_san *s, const char *text, size_t len);
+
+const char *diag_san_kind_name(enum diag_san_kind k); /* "Precise" */
+
+#endif

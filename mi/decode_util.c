@@ -1,0 +1,276 @@
+/* Decoder support: the arena that owns decoded strings, number and dim3
+ * parsing, function base names. */
+#include "cudbg/decode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Chunks grow geometrically, so a table of any size costs O(log n)
+ * mallocs and no copying. */
+struct dec_chunk {
+	struct dec_chunk *next;
+	size_t cap, used;
+	_Alignas(16) unsigned char data[];
+};
+
+struct dec_arena {
+	struct dec_chunk *head;
+	size_t next_cap;
+	size_t total;
+};
+
+enum { ARENA_FIRST = 1024, ARENA_MAX_STEP = 4u << 20 };
+
+struct dec_arena *dec_arena_new(void)
+{
+	struct dec_arena *a = calloc(1, sizeof *a);
+	if (a)
+		a->next_cap = ARENA_FIRST;
+	return a;
+}
+
+void dec_arena_free(struct dec_arena *a)
+{
+	if (!a)
+		return;
+	struct dec_chunk *c = a->head;
+	while (c) {
+		struct dec_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	free(a);
+}
+
+size_t dec_arena_size(const struct dec_arena *a)
+{
+	return a ? a->total : 0;
+}
+
+static void *arena_raw(struct dec_arena *a, size_t size, size_t align)
+{
+	struct dec_chunk *c = a->head;
+	if (c) {
+		size_t at = (c->used + align - 1) & ~(align - 1);
+		if (at <= c->cap && size <= c->cap - at) {
+			c->used = at + size;
+			return c->data + at;
+		}
+	}
+	size_t cap = a->next_cap;
+	if (cap < size)
+		cap = size;
+	if (size > SIZE_MAX / 2 - sizeof *c)
+		return NULL;
+	c = malloc(sizeof *c + cap);
+	if (!c)
+		return NULL;
+	c->cap = cap;
+	c->used = size;
+	c->next = a->head;
+	a->head = c;
+	a->total += cap;
+	if (a->next_cap < ARENA_MAX_STEP)
+		a->next_cap *= 2;
+	return c->data;
+}
+
+void *dec_arena_alloc(struct dec_arena *a, size_t size)
+{
+	if (!a)
+		return NULL;
+	void *p = arena_raw(a, size ? size : 1, 16);
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+char *dec_arena_strndup(struct dec_arena *a, const char *s, size_t len)
+{
+	if (!a || len == SIZE_MAX)
+		return NULL;
+	char *p = arena_raw(a, len + 1, 1);
+	if (!p)
+		return NULL;
+	if (len)
+		memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+bool dec_u64_parse(const char *s, uint64_t *out)
+{
+	if (!s || !*s)
+		return false;
+	uint64_t v = 0;
+	unsigned base = 10;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		if (!*s)
+			return false;
+	} else if (s[0] == '0' && s[1]) {
+		base = 8; /* gdb prints exit-code="01" in octal */
+		s++;
+	}
+	for (; *s; s++) {
+		unsigned d;
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned)(*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			d = (unsigned)(*s - 'a' + 10);
+		else if (*s >= 'A' && *s <= 'F')
+			d = (unsigned)(*s - 'A' + 10);
+		else
+			return false;
+		if (d >= base || v > (UINT64_MAX - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = v;
+	return true;
+}
+
+int dec_int_or(const char *s, int def)
+{
+	uint64_t v;
+	if (!dec_u64_parse(s, &v) || v > INT32_MAX)
+		return def;
+	return (int)v;
+}
+
+static const char *dim_part(const char *s, uint32_t *out, char end)
+{
+	uint64_t v = 0;
+	const char *p = s;
+	while (*p >= '0' && *p <= '9') {
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > UINT32_MAX)
+			return NULL;
+		p++;
+	}
+	if (p == s || *p != end)
+		return NULL;
+	*out = (uint32_t)v;
+	return p + 1;
+}
+
+bool dec_dim3_parse(const char *s, struct dec_dim3 *out)
+{
+	struct dec_dim3 d = { 0 };
+	*out = d;
+	if (!s || *s != '(')
+		return false;
+	s = dim_part(s + 1, &d.x, ',');
+	if (s)
+		s = dim_part(s, &d.y, ',');
+	if (s)
+		s = dim_part(s, &d.z, ')');
+	if (!s || *s)
+		return false;
+	d.valid = true;
+	*out = d;
+	return true;
+}
+
+bool dec_dim3_eq(struct dec_dim3 a, struct dec_dim3 b)
+{
+	return a.valid && b.valid && a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+/* End of the name part: the '(' that opens the parameter list at
+ * template depth 0, skipping "(anonymous namespace)". */
+static size_t name_end(const char *f, size_t n)
+{
+	static const char anon[] = "(anonymous namespace)";
+	int depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = f[i];
+		if (c == '<')
+			depth++;
+		else if (c == '>' && depth > 0)
+			depth--;
+		else if (c == '(' && depth == 0) {
+			if (strncmp(f + i, anon, sizeof anon - 1) == 0) {
+				i += sizeof anon - 2;
+				continue;
+			}
+			if (i >= 8 && strncmp(f + i - 8, "operator", 8) == 0 &&
+			    f[i + 1] == ')') {
+				i++; /* operator() */
+				continue;
+			}
+			return i;
+		}
+	}
+	return n;
+}
+
+/* Drops a trailing <...> (template arguments) from f[0..n). */
+static size_t strip_template(const char *f, size_t n)
+{
+	if (n == 0 || f[n - 1] != '>')
+		return n;
+	int depth = 0;
+	for (size_t i = n; i-- > 0;) {
+		if (f[i] == '>')
+			depth++;
+		else if (f[i] == '<' && --depth == 0)
+			return i > 0 ? i : n;
+	}
+	return n;
+}
+
+/* Start of the last component: after the last "::" or space at template
+ * depth 0 (a space separates the return type). */
+static size_t last_component(const char *f, size_t n)
+{
+	int depth = 0;
+	size_t start = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = f[i];
+		if (c == '<' || c == '(')
+			depth++;
+		else if ((c == '>' || c == ')') && depth > 0)
+			depth--;
+		else if (depth == 0 && c == ' ')
+			start = i + 1;
+		else if (depth == 0 && c == ':' && i + 1 < n && f[i + 1] == ':')
+			start = i + 2;
+	}
+	return start;
+}
+
+char *dec_func_basename(const char *func, char *buf, size_t cap)
+{
+	if (!buf || cap == 0)
+		return buf;
+	buf[0] = '\0';
+	if (!func)
+		return buf;
+	size_t n = strlen(func);
+	size_t end = strip_template(func, name_end(func, n));
+	size_t start = last_component(func, end);
+	if (start >= end) {
+		start = 0;
+		end = n;
+	}
+	size_t len = end - start;
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(buf, func + start, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+const char *dec_strerror(int code)
+{
+	switch (code) {
+	case DEC_EMISSING:
+		return "the record lacks the expected field";
+	case DEC_ESHAPE:
+		return "a field has an unexpected shape";
+	default:
+		return mi_strerror(code);
+	}
+}

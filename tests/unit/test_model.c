@@ -1,0 +1,293 @@
+/* The debugger model fed with the records of real cuda-gdb transcripts
+ * (no session): states, stops, breakpoints, rings, changed marks. */
+#include "cudbg/model.h"
+#include "tests/harness.h"
+#include "tests/unit/fixture.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+TEST(ring_keeps_newest_bytes)
+{
+	struct model_ring r = { .cap = 8 };
+	char out[16];
+	CHECK_INT(model_ring_append(&r, "abc", 3), 0);
+	CHECK_INT(model_ring_copy(&r, out, sizeof out), 3);
+	CHECK(memcmp(out, "abc", 3) == 0);
+	model_ring_append(&r, "defghij", 7); /* wraps: keeps cdefghij */
+	CHECK_INT(r.len, 8);
+	CHECK_INT(model_ring_copy(&r, out, sizeof out), 8);
+	CHECK(memcmp(out, "cdefghij", 8) == 0);
+	CHECK_INT(model_ring_copy(&r, out, 3), 3);
+	CHECK(memcmp(out, "hij", 3) == 0);
+	model_ring_append(&r, "0123456789XY", 12); /* larger than cap */
+	CHECK_INT(model_ring_copy(&r, out, sizeof out), 8);
+	CHECK(memcmp(out, "456789XY", 8) == 0);
+	CHECK_INT(r.total, 22);
+	model_ring_clear(&r);
+	CHECK_INT(model_ring_copy(&r, out, sizeof out), 0);
+	free(r.buf);
+}
+
+TEST(ring_bounded_under_load)
+{
+	struct dbg_model m;
+	model_init(&m, 4096, 1024);
+	char chunk[1000];
+	memset(chunk, 'x', sizeof chunk);
+	for (int i = 0; i < 10000; i++)
+		model_add_output(&m, chunk, sizeof chunk);
+	CHECK_INT(m.output.len, 4096);
+	CHECK(m.output.total == 10000ull * 1000);
+	CHECK(model_take_changes(&m) & MODEL_CH_OUTPUT);
+	CHECK_INT(model_take_changes(&m), 0);
+	model_free(&m);
+}
+
+/* Feeds every record of a fixture to the model, as the controller would
+ * (including the results it handles itself), and samples the model at
+ * the nth stop. */
+struct feed {
+	struct dbg_model m;
+	int want_stop;      /* sample at this stop (1-based), 0: none */
+	char at_stop[256];  /* model_describe_stop there */
+	bool loses_error;   /* model_continue_loses_error there */
+	enum model_state state_at_stop;
+	struct dec_focus focus_at_stop;
+};
+
+static void feed_record(const struct mi_record *rec, void *out)
+{
+	struct feed *f = out;
+	struct dec_bkpts one;
+	if (rec->kind == MI_REC_RESULT && strcmp(rec->klass, "done") == 0 &&
+	    dec_bkpt_decode(rec->results, &one) == 0)
+		model_put_bkpt(&f->m, &one); /* -break-insert answer */
+	unsigned ch = model_on_record(&f->m, rec);
+	if ((ch & MODEL_CH_STOP) && (int)f->m.stop_count == f->want_stop) {
+		model_describe_stop(&f->m, f->at_stop, sizeof f->at_stop);
+		f->loses_error = model_continue_loses_error(&f->m);
+		f->state_at_stop = f->m.state;
+		f->focus_at_stop = f->m.focus;
+	}
+}
+
+static void feed(const char *fixture, int want_stop, struct feed *f)
+{
+	memset(f, 0, sizeof *f);
+	model_init(&f->m, 0, 0);
+	f->want_stop = want_stop;
+	fx_each(fixture, feed_record, f);
+}
+
+TEST(seed_py_stop_then_exit)
+{
+	struct feed f;
+	feed("seed_py.mi.log", 1, &f);
+	CHECK_STR(f.at_stop, "Warp Assert in nll_loss_forward_reduce_cuda_kernel_2d");
+	CHECK_INT(f.state_at_stop, MODEL_STOPPED);
+	CHECK(f.loses_error);
+	CHECK(f.focus_at_stop.valid);
+	CHECK_INT(f.focus_at_stop.thread.x, 23);
+	/* cuda-gdb let the program run on after -exec-continue */
+	CHECK_INT(f.m.state, MODEL_EXITED);
+	CHECK_INT(f.m.exit_code, 0);
+	CHECK(f.m.had_device_exception);
+	CHECK(!model_continue_loses_error(&f.m));
+	CHECK(!model_can_resume(&f.m));
+	char buf[64];
+	CHECK_STR(model_describe_stop(&f.m, buf, sizeof buf), "exited normally");
+	CHECK(!f.m.focus.valid);
+	/* the console ring holds the stream records */
+	char *con = malloc(f.m.console.len + 1);
+	con[model_ring_copy(&f.m.console, con, f.m.console.len)] = '\0';
+	CHECK(strstr(con, "received signal CUDA_EXCEPTION_12"));
+	free(con);
+	model_free(&f.m);
+}
+
+TEST(null_write_killed)
+{
+	struct feed f;
+	feed("null_write.mi.log", 1, &f);
+	CHECK_STR(f.at_stop, "Warp Illegal Address in apply");
+	CHECK_INT(f.m.state, MODEL_EXITED);
+	CHECK(f.m.exited_signalled);
+	CHECK_STR(f.m.exit_signal, "SIGKILL");
+	char buf[64];
+	CHECK_STR(model_describe_stop(&f.m, buf, sizeof buf),
+		  "killed by SIGKILL (Killed)");
+	/* the last answer was ^error: it is the model's error line */
+	CHECK_STR(f.m.error, "The program is not being run.");
+	model_free(&f.m);
+}
+
+TEST(trap_and_recursion_and_attach_stops)
+{
+	struct feed f;
+	feed("trap.mi.log", 1, &f);
+	CHECK_STR(f.at_stop, "Trace/breakpoint trap");
+	CHECK(f.loses_error);
+	model_free(&f.m);
+	feed("recursion.mi.log", 1, &f);
+	CHECK_STR(f.at_stop, "Lane User Stack Overflow in depth");
+	model_free(&f.m);
+	feed("attach.mi.log", 1, &f);
+	CHECK_STR(f.at_stop, "0 (Signal 0) in clock_nanosleep");
+	CHECK(!f.loses_error);
+	model_free(&f.m);
+	feed("remote.mi.log", 1, &f);
+	CHECK_STR(f.at_stop, "Stopped in ??");
+	model_free(&f.m);
+}
+
+TEST(step_kernel_breakpoints_and_steps)
+{
+	struct feed f;
+	feed("step_kernel.mi.log", 1, &f);
+	CHECK_STR(f.at_stop, "Breakpoint 1 in saxpy2");
+	CHECK(!f.loses_error);
+	model_free(&f.m);
+	feed("step_kernel.mi.log", 2, &f);
+	CHECK_STR(f.at_stop, "Step in saxpy2");
+	/* -break-delete by MI sends no notification: both remain known */
+	CHECK_INT(f.m.nbkpts, 2);
+	const struct dec_bkpt *b = model_bkpt_at(&f.m, "step_kernel.cu", 11);
+	CHECK(b && b->number == 2);
+	CHECK(model_bkpt_at(&f.m, "/elsewhere/step_kernel.cu", 11) == b);
+	CHECK(model_bkpt_at(&f.m, "step_kernel.cu", 12) == NULL);
+	CHECK(model_bkpt_at(&f.m, "other.cu", 11) == NULL);
+	b = model_bkpt_by_number(&f.m, 1);
+	CHECK(b && b->times == 1);
+	CHECK(model_bkpt(&f.m, 0) == b);
+	CHECK(model_bkpt(&f.m, 2) == NULL);
+	model_del_bkpt(&f.m, 1);
+	CHECK_INT(f.m.nbkpts, 1);
+	CHECK(model_bkpt(&f.m, 0)->number == 2);
+	model_del_bkpt(&f.m, 42);
+	CHECK_INT(f.m.nbkpts, 1);
+	model_free(&f.m);
+}
+
+static void do_stack(const struct mi_record *r, void *out)
+{
+	CHECK_INT(dec_stack_decode(r->results, out), 0);
+}
+
+TEST(source_frame_and_finish)
+{
+	struct feed f;
+	feed("assert_label.mi.log", 1, &f);
+	CHECK_STR(f.at_stop, "Warp Assert");
+	struct dec_stack st;
+	fx_decode("assert_label.mi.log", "-stack-list-frames", "^done", 0,
+		  do_stack, &st);
+	/* pretend we are still at the stop */
+	f.m.state = MODEL_STOPPED;
+	f.m.focus.valid = true;
+	model_take_frames(&f.m, &st);
+	CHECK(st.arena == NULL);
+	CHECK_INT(f.m.selected_frame, 0);
+	const struct dec_frame *src = model_source_frame(&f.m);
+	CHECK(src && src->level == 1);
+	CHECK_STR(src->file, "assert_label.cu");
+	CHECK(!model_finish_refused(&f.m)); /* frame 0 can finish */
+	f.m.selected_frame = 1;
+	CHECK(model_finish_refused(&f.m));  /* the kernel's own frame */
+	CHECK(model_frame(&f.m) == src);
+	char buf[128];
+	model_describe_stop(&f.m, buf, sizeof buf);
+	CHECK_STR(buf, "exited normally");
+	model_free(&f.m);
+}
+
+static void do_regnames(const struct mi_record *r, void *out)
+{
+	CHECK_INT(dec_regnames_decode(r->results, out), 0);
+}
+
+static void do_regvals(const struct mi_record *r, void *out)
+{
+	CHECK_INT(dec_regvals_decode(r->results, out), 0);
+}
+
+static void apply(const struct mi_record *r, void *out)
+{
+	model_on_record(out, r);
+}
+
+TEST(registers_and_watches_changed_since_last_stop)
+{
+	struct dbg_model m;
+	model_init(&m, 0, 0);
+	struct dec_regnames n;
+	fx_decode("assert_label.mi.log", "-data-list-register-names", "^done",
+		  0, do_regnames, &n);
+	model_take_regnames(&m, &n, "m68k");
+	CHECK(m.nregs > 256);
+	CHECK_STR(m.regs[2].name, "R0");
+	CHECK_STR(m.regnames_arch, "m68k");
+	m.watches = calloc(1, sizeof *m.watches);
+	m.watches[0].expr = strdup("i");
+	m.nwatches = 1;
+
+	fx_with_record("*stopped,reason=\"end-stepping-range\"", apply, &m);
+	struct dec_regvals v;
+	fx_with_record("^done,register-values=[{number=\"2\",value=\"0x1\"},"
+		       "{number=\"3\",value=\"0x5\"}]", do_regvals, &v);
+	model_set_regvals(&m, &v);
+	dec_regvals_free(&v);
+	model_set_watch_value(&m, 0, "1", false);
+	CHECK(!m.regs[2].changed && !m.regs[3].changed);
+	CHECK(!m.watches[0].changed);
+
+	fx_with_record("*stopped,reason=\"end-stepping-range\"", apply, &m);
+	CHECK(m.regs[2].value == NULL); /* aged: fetched again per stop */
+	fx_with_record("^done,register-values=[{number=\"2\",value=\"0x1\"},"
+		       "{number=\"3\",value=\"0x6\"},{number=\"99999\","
+		       "value=\"0\"}]", do_regvals, &v);
+	model_set_regvals(&m, &v);
+	dec_regvals_free(&v);
+	CHECK(!m.regs[2].changed);
+	CHECK(m.regs[3].changed);
+	CHECK_STR(m.regs[3].value, "0x6");
+	model_set_watch_value(&m, 0, "2", false);
+	CHECK(m.watches[0].changed);
+	CHECK_INT(model_set_watch_value(&m, 5, "x", false), CTL_ENOTFOUND);
+	/* an error is not a change */
+	fx_with_record("*stopped,reason=\"end-stepping-range\"", apply, &m);
+	model_set_watch_value(&m, 0, "No symbol \"i\" in current context.",
+			      true);
+	CHECK(m.watches[0].error && !m.watches[0].changed);
+	CHECK(model_take_changes(&m) & MODEL_CH_REGS);
+	model_free(&m);
+}
+
+TEST(gone_and_errors)
+{
+	struct dbg_model m;
+	model_init(&m, 0, 0);
+	CHECK_STR(model_state_name(m.state), "not started");
+	model_set_error(&m, "bad %d", 7);
+	CHECK_STR(m.error, "bad 7");
+	model_set_error(&m, NULL);
+	CHECK(m.error == NULL);
+	model_set_gone(&m, "gdb was killed by signal 9");
+	CHECK_INT(m.state, MODEL_GONE);
+	model_set_state(&m, MODEL_RUNNING); /* gone is final */
+	CHECK_INT(m.state, MODEL_GONE);
+	char buf[64];
+	CHECK_STR(model_describe_stop(&m, buf, sizeof buf),
+		  "gdb was killed by signal 9");
+	fx_with_record("*stopped,reason=\"exited\",exit-code=\"03\"", apply, &m);
+	model_free(&m);
+	model_init(&m, 0, 0);
+	fx_with_record("=thread-group-exited,id=\"i1\",exit-code=\"03\"", apply,
+		       &m);
+	fx_with_record("*stopped,reason=\"exited\",exit-code=\"03\"", apply, &m);
+	CHECK_INT(m.state, MODEL_EXITED);
+	CHECK_INT(m.exit_code, 3);
+	CHECK_STR(model_describe_stop(&m, buf, sizeof buf), "exited with code 3");
+	model_free(&m);
+	model_free(&m);
+}

@@ -1,0 +1,63 @@
+/* The scrolling list every list pane shares. */
+#include "tui/keys.h"
+#include "tui/pane.h"
+
+void listview_fit(struct listview *lv, int height)
+{
+	if (height < 1)
+		height = 1;
+	lv->height = height;
+	if (lv->count <= 0) {
+		lv->cursor = -1;
+		lv->top = 0;
+		return;
+	}
+	if (lv->cursor < 0)
+		lv->cursor = 0;
+	if (lv->cursor >= lv->count)
+		lv->cursor = lv->count - 1;
+	if (lv->top > lv->cursor)
+		lv->top = lv->cursor;
+	if (lv->cursor >= lv->top + height)
+		lv->top = lv->cursor - height + 1;
+	if (lv->top > lv->count - height)
+		lv->top = lv->count - height;
+	if (lv->top < 0)
+		lv->top = 0;
+}
+
+void listview_select(struct listview *lv, long row)
+{
+	lv->cursor = row;
+	listview_fit(lv, lv->height);
+}
+
+int listview_key(struct listview *lv, int key)
+{
+	long page = lv->height > 1 ? lv->height - 1 : 1;
+	long old = lv->cursor, old_top = lv->top;
+
+	switch (key) {
+	case TK_UP: case 'k': lv->cursor--; break;
+	case TK_DOWN: case 'j': lv->cursor++; break;
+	case TK_PGUP: lv->cursor -= page; lv->top -= page; break;
+	case TK_PGDN: lv->cursor += page; lv->top += page; break;
+	case TK_HOME: lv->cursor = 0; break;
+	case TK_END: lv->cursor = lv->count - 1; break;
+	default: return PR_IGNORED;
+	}
+	if (lv->cursor < 0)
+		lv->cursor = 0;
+	listview_fit(lv, lv->height);
+	return (lv->cursor != old || lv->top != old_top) ? PR_REDRAW : PR_HANDLED;
+}
+
+int listview_click(struct listview *lv, int y)
+{
+	long row = lv->top + y;
+
+	if (y < 0 || row >= lv->count)
+		return PR_IGNORED;
+	lv->cursor = row;
+	return PR_REDRAW;
+}

@@ -1,0 +1,372 @@
+/* The console pane: the debugger's console transcript and a GNU readline
+ * line editor driven through its callback interface from the key loop
+ * (as gdb's TUI does).  Curses owns the terminal: readline's signal,
+ * SIGWINCH and terminal handling are off, its output goes nowhere, and
+ * this pane draws its prompt and line.  Commands go to the debugger as
+ * `-interpreter-exec console`; their output comes back as stream records
+ * (ui_console_text). */
+#include "tui/keys.h"
+#include "tui/sanitize.h"
+#include "tui/ui.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#define HISTORY_MAX 1000
+#define CONSOLE_PROMPT "(gdb) "
+
+struct console_state {
+	long scroll;        /* lines scrolled back from the end; 0 follows */
+	char *histfile;     /* NULL: no history file */
+	FILE *devnull;      /* readline's streams: it must never write to the tty */
+	enum area back;     /* where Esc returns the focus */
+};
+
+/* Readline is one per process: these connect its callbacks to the UI. */
+static struct ui *rl_ui;
+static int rl_pending = EOF;
+
+static int console_getc(FILE *f)
+{
+	int c = rl_pending;
+
+	(void)f;
+	rl_pending = EOF;
+	return c;
+}
+
+/* Readline batches typed characters when it thinks more input is
+ * waiting on rl_instream (/dev/null here, always "readable"); the only
+ * input is the byte being fed. */
+static int console_no_input(void)
+{
+	return 0;
+}
+
+static void console_redisplay(void)
+{
+	if (rl_ui)
+		rl_ui->dirty = true;
+}
+
+static void console_prep(int meta)
+{
+	(void)meta; /* curses has the terminal in the mode we need */
+}
+
+static void console_deprep(void)
+{
+}
+
+static void console_line(char *line)
+{
+	struct ui *ui = rl_ui;
+
+	if (!ui) {
+		free(line);
+		return;
+	}
+	if (!line) { /* C-d on an empty line: leave the console */
+		ui->console_input = false;
+		ui->dirty = true;
+		return;
+	}
+	if (*line)
+		add_history(line);
+	textlog_flush_line(&ui->console);
+	ui_console_text(ui, CONSOLE_PROMPT, strlen(CONSOLE_PROMPT), 'u');
+	ui_console_text(ui, line, strlen(line), 'u');
+	ui_console_text(ui, "\n", 1, 'u');
+	if (*line) {
+		if (ui->actions && ui->actions->console)
+			ui->actions->console(ui, line);
+		else
+			ui_message(ui, UC_WARN, "no debugger is connected");
+	}
+	free(line);
+}
+
+/* $CUDBG_HISTORY ("" turns it off), else $XDG_STATE_HOME/cudbg-tui/history,
+ * else ~/.local/state/cudbg-tui/history. */
+static char *history_path(void)
+{
+	const char *env = getenv("CUDBG_HISTORY"), *base = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+	char dir[4096], *path;
+
+	if (env)
+		return *env ? strdup(env) : NULL;
+	if (base && *base)
+		snprintf(dir, sizeof dir, "%s/cudbg-tui", base);
+	else if (home && *home)
+		snprintf(dir, sizeof dir, "%s/.local/state/cudbg-tui", home);
+	else
+		return NULL;
+	/* mkdir -p of the last two levels; errors show up when writing. */
+	char *slash = strrchr(dir, '/');
+	*slash = '\0';
+	mkdir(dir, 0700);
+	*slash = '/';
+	mkdir(dir, 0700);
+	if (asprintf(&path, "%s/history", dir) < 0)
+		return NULL;
+	return path;
+}
+
+static int console_init(struct pane *p, struct ui *ui)
+{
+	struct console_state *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -1;
+	p->state = s;
+	s->devnull = fopen("/dev/null", "r+");
+	if (!s->devnull)
+		return -1;
+	rl_ui = ui;
+	rl_readline_name = "cudbg-tui";
+	rl_instream = s->devnull;
+	rl_outstream = s->devnull;
+	rl_catch_signals = 0;
+	rl_catch_sigwinch = 0;
+	rl_change_environment = 0;
+	rl_prep_term_function = console_prep;
+	rl_deprep_term_function = console_deprep;
+	rl_getc_function = console_getc;
+	rl_input_available_hook = console_no_input;
+	rl_redisplay_function = console_redisplay;
+	rl_inhibit_completion = 1; /* Tab asks the debugger (-complete) */
+	rl_callback_handler_install(CONSOLE_PROMPT, console_line);
+	rl_variable_bind("enable-bracketed-paste", "off");
+	rl_variable_bind("bell-style", "none");
+	using_history();
+	stifle_history(HISTORY_MAX);
+	s->histfile = history_path();
+	if (s->histfile)
+		read_history(s->histfile); /* a missing file is fine */
+	return 0;
+}
+
+static void console_free(struct pane *p)
+{
+	struct console_state *s = p->state;
+
+	if (!s)
+		return;
+	rl_callback_handler_remove();
+	if (s->histfile) {
+		write_history(s->histfile);
+		history_truncate_file(s->histfile, HISTORY_MAX);
+	}
+	clear_history();
+	rl_ui = NULL;
+	rl_instream = rl_outstream = NULL;
+	if (s->devnull)
+		fclose(s->devnull);
+	free(s->histfile);
+	free(s);
+	p->state = NULL;
+}
+
+static struct style kind_style(uint8_t kind)
+{
+	switch (kind) {
+	case 'u': return STYLE(UC_ACCENT, CA_BOLD);
+	case 'l': return STYLE(UC_MUTED, 0);
+	case 'e': return STYLE(UC_ERROR, CA_BOLD);
+	case 'i': return STYLE(UC_MUTED, 0);
+	}
+	return STYLE(UC_DEFAULT, 0);
+}
+
+/* The input line: prompt and text, scrolled so the cursor shows. */
+static void draw_input(struct ui *ui, const struct canvas *c, int y)
+{
+	const char *prompt = rl_display_prompt ? rl_display_prompt : CONSOLE_PROMPT;
+	const char *line = rl_line_buffer ? rl_line_buffer : "";
+	size_t point = rl_point > 0 ? (size_t)rl_point : 0, len = strlen(line);
+	size_t pw = sanitize_width(prompt, strlen(prompt));
+	size_t cw = sanitize_width(line, point < len ? point : len);
+	size_t room = c->r.w > (int)pw + 1 ? (size_t)c->r.w - pw - 1 : 1;
+	size_t skip = cw >= room ? cw - room + 1 : 0;
+	int x;
+
+	x = canvas_str(c, 0, y, prompt, STYLE(UC_ACCENT, CA_BOLD));
+	canvas_text_skip(c, x, y, line, len, skip, STYLE(UC_DEFAULT, 0));
+	if (ui->console_input)
+		canvas_cursor(c, x + (int)(cw - skip), y);
+}
+
+static void console_draw(struct pane *p, struct ui *ui, const struct canvas *c)
+{
+	struct console_state *s = p->state;
+	long n = (long)textlog_count(&ui->console), rows = c->r.h - 1;
+	long first = n - rows - s->scroll;
+	struct textlog_line tmp;
+
+	if (s->scroll > n - rows)
+		s->scroll = n - rows > 0 ? n - rows : 0;
+	first = n - rows - s->scroll;
+	for (long y = 0; y < rows; y++) {
+		const struct textlog_line *l;
+		if (first + y < 0)
+			continue;
+		l = textlog_get(&ui->console, (size_t)(first + y), &tmp);
+		if (l)
+			canvas_text(c, 0, (int)y, l->text, l->len, kind_style(l->kind));
+	}
+	if (s->scroll)
+		canvas_printf(c, c->r.w - 14, 0, STYLE(UC_MUTED, CA_REVERSE), " %ld more ↓ ", s->scroll);
+	draw_input(ui, c, c->r.h - 1);
+}
+
+static void console_leave(struct ui *ui, struct console_state *s)
+{
+	struct pane *back;
+
+	ui->console_input = false;
+	if (ui->area_pane[s->back] >= 0 && s->back != AREA_CONSOLE) {
+		back = &ui->panes[ui->area_pane[s->back]];
+		ui_focus(ui, back);
+	}
+}
+
+static void feed(int byte)
+{
+	rl_pending = byte;
+	rl_callback_read_char();
+	rl_pending = EOF;
+}
+
+static int console_scroll(struct console_state *s, struct ui *ui, int key, int page)
+{
+	long n = (long)textlog_count(&ui->console);
+
+	if (key == TK_PGUP)
+		s->scroll += page;
+	else if (key == TK_PGDN)
+		s->scroll -= page;
+	if (s->scroll > n)
+		s->scroll = n;
+	if (s->scroll < 0)
+		s->scroll = 0;
+	return PR_REDRAW;
+}
+
+/* Keys while the line editor has the keyboard.  Curses keys above 255
+ * are mapped onto readline commands here; bytes go to readline. */
+static int console_edit_key(struct pane *p, struct ui *ui, int key)
+{
+	struct console_state *s = p->state;
+	int page = p->rect.h > 2 ? p->rect.h - 2 : 1;
+
+	switch (key) {
+	case TK_ESC: console_leave(ui, s); return PR_REDRAW;
+	case TK_BTAB: return PR_IGNORED;
+	case TK_UP: rl_get_previous_history(1, 0); break;
+	case TK_DOWN: rl_get_next_history(1, 0); break;
+	case TK_LEFT: rl_backward_char(1, 0); break;
+	case TK_RIGHT: rl_forward_char(1, 0); break;
+	case TK_HOME: rl_beg_of_line(1, 0); break;
+	case TK_END: rl_end_of_line(1, 0); break;
+	case TK_DELETE: rl_delete(1, 0); break;
+	case TK_PGUP: case TK_PGDN: return console_scroll(s, ui, key, page);
+	case TK_TAB:
+		if (ui->actions && ui->actions->complete)
+			ui->actions->complete(ui, rl_line_buffer);
+		else
+			ui_message(ui, UC_WARN, "no debugger is connected to complete from");
+		break;
+	case TK_CTRL('c'):
+		/* ^C clears a typed line; on an empty line it interrupts. */
+		if (rl_end > 0) {
+			rl_replace_line("", 0);
+			rl_point = 0;
+		} else {
+			ui_act(ui, UA_INTERRUPT, NULL);
+		}
+		break;
+	default:
+		if (key < 0 || key > 255)
+			return PR_HANDLED;
+		s->scroll = 0;
+		feed(key == '\n' ? '\r' : key);
+		break;
+	}
+	return PR_REDRAW;
+}
+
+static int console_key(struct pane *p, struct ui *ui, int key)
+{
+	struct console_state *s = p->state;
+
+	if (ui->console_input)
+		return console_edit_key(p, ui, key);
+	if (key == TK_ENTER || key == 'i' || key == ':') {
+		ui_console_enter(ui);
+		return PR_REDRAW;
+	}
+	if (key == TK_PGUP || key == TK_PGDN)
+		return console_scroll(s, ui, key, p->rect.h > 2 ? p->rect.h - 2 : 1);
+	if (key == TK_UP || key == TK_DOWN)
+		return console_scroll(s, ui, key == TK_UP ? TK_PGUP : TK_PGDN, 1);
+	return PR_IGNORED;
+}
+
+static int console_on_change(struct pane *p, struct ui *ui, unsigned what)
+{
+	struct console_state *s = p->state;
+
+	/* Entering the console remembers where to return to on Esc. */
+	if ((what & UCH_LAYOUT) && ui->lreq.focus != AREA_CONSOLE)
+		s->back = ui->lreq.focus;
+	return PR_HANDLED;
+}
+
+void pane_console_completion(struct ui *ui, const char *completion,
+			     const char *const *matches, size_t n)
+{
+	if (completion && rl_line_buffer && strcmp(completion, rl_line_buffer) != 0) {
+		rl_replace_line(completion, 0);
+		rl_point = rl_end;
+	}
+	if (n == 0) {
+		ui_message(ui, UC_MUTED, "no completions");
+	} else if (n > 1) {
+		textlog_flush_line(&ui->console);
+		for (size_t i = 0; i < n; i++) {
+			ui_console_text(ui, matches[i], strlen(matches[i]), 'i');
+			ui_console_text(ui, "\n", 1, 'i');
+		}
+	}
+	ui->dirty = true;
+}
+
+static const struct key_help console_help[] = {
+	{ ":  i  Enter", "start typing a debugger command" },
+	{ "Esc", "leave the console" },
+	{ "Tab", "complete (asks the debugger)" },
+	{ "Up Down", "history" },
+	{ "C-r", "search the history" },
+	{ "C-c", "clear the line; on an empty line interrupt" },
+	{ "PgUp PgDn", "scroll the transcript" },
+	{ NULL, NULL },
+};
+
+const struct pane_ops pane_console_ops = {
+	.name = "console",
+	.title = "Console",
+	.home = AREA_CONSOLE,
+	.init = console_init,
+	.draw = console_draw,
+	.key = console_key,
+	.on_change = console_on_change,
+	.free = console_free,
+	.help = console_help,
+};

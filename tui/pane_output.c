@@ -1,0 +1,116 @@
+/* The program's output: its terminal (pty) bytes, bounded scrollback,
+ * sanitised when drawn.  Follows the end until the user scrolls up. */
+#include "tui/keys.h"
+#include "tui/ui.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct output_state {
+	struct listview lv;
+	bool follow; /* keep the last line in view */
+	size_t hscroll;
+};
+
+static int output_init(struct pane *p, struct ui *ui)
+{
+	struct output_state *s = calloc(1, sizeof(*s));
+
+	(void)ui;
+	if (!s)
+		return -1;
+	s->follow = true;
+	s->lv.cursor = -1;
+	p->state = s;
+	return 0;
+}
+
+static void output_free(struct pane *p)
+{
+	free(p->state);
+	p->state = NULL;
+}
+
+static void output_draw(struct pane *p, struct ui *ui, const struct canvas *c)
+{
+	struct output_state *s = p->state;
+	struct textlog_line tmp;
+
+	s->lv.count = (long)textlog_count(&ui->output);
+	if (s->follow)
+		s->lv.cursor = s->lv.count - 1;
+	listview_fit(&s->lv, c->r.h);
+	if (s->lv.count == 0) {
+		canvas_str(c, 1, 0, "(no output from the program yet)", STYLE(UC_MUTED, 0));
+		return;
+	}
+	for (int y = 0; y < c->r.h; y++) {
+		const struct textlog_line *l = textlog_get(&ui->output, (size_t)(s->lv.top + y), &tmp);
+		if (!l)
+			break;
+		canvas_text_skip(c, 0, y, l->text, l->len, s->hscroll, STYLE(UC_DEFAULT, 0));
+		if (!s->follow && s->lv.top + y == s->lv.cursor && ui_focus_pane(ui) == p)
+			canvas_set_style(c, 0, y, c->r.w, STYLE(UC_CURSOR, 0));
+	}
+}
+
+static int output_key(struct pane *p, struct ui *ui, int key)
+{
+	struct output_state *s = p->state;
+	int r;
+
+	(void)ui;
+	if (key == TK_LEFT || key == TK_RIGHT) {
+		if (key == TK_LEFT)
+			s->hscroll = s->hscroll >= 8 ? s->hscroll - 8 : 0;
+		else
+			s->hscroll += 8;
+		return PR_REDRAW;
+	}
+	r = listview_key(&s->lv, key);
+	if (r != PR_IGNORED)
+		s->follow = s->lv.cursor >= s->lv.count - 1;
+	return r;
+}
+
+static int output_click(struct pane *p, struct ui *ui, int x, int y)
+{
+	struct output_state *s = p->state;
+
+	(void)ui;
+	(void)x;
+	if (listview_click(&s->lv, y) == PR_IGNORED)
+		return PR_IGNORED;
+	s->follow = s->lv.cursor >= s->lv.count - 1;
+	return PR_REDRAW;
+}
+
+static void output_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
+{
+	struct output_state *s = p->state;
+
+	if (ui->output.dropped)
+		snprintf(buf, cap, "(%llu earlier lines dropped)%s",
+			 (unsigned long long)ui->output.dropped, s->follow ? "" : " scrolled");
+	else if (!s->follow)
+		snprintf(buf, cap, "scrolled");
+}
+
+static const struct key_help output_help[] = {
+	{ "Up Down PgUp PgDn", "scroll (End follows the output again)" },
+	{ "Left Right", "scroll sideways" },
+	{ NULL, NULL },
+};
+
+const struct pane_ops pane_output_ops = {
+	.name = "output",
+	.title = "Program output",
+	.home = AREA_OUTPUT,
+	.init = output_init,
+	.draw = output_draw,
+	.key = output_key,
+	.click = output_click,
+	.title_info = output_title,
+	.free = output_free,
+	.help = output_help,
+};

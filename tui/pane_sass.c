@@ -1,0 +1,281 @@
+/* The SASS pane: the disassembly of the stopped function beside the
+ * source, current and error PC marked.  Fetched lazily (cuda-gdb takes
+ * about half a second the first time in a function) only while the pane is
+ * on screen, and cached per function. */
+#include "tui/keys.h"
+#include "tui/ui.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SASS_CACHE 16
+
+struct sass_insn {
+	uint64_t addr;
+	char *offset;
+	char *text;
+};
+
+struct sass_fn {
+	char *func;
+	struct sass_insn *v;
+	size_t n;
+	char *err;    /* the fetch failed */
+	bool pending; /* asked, no answer yet */
+};
+
+struct sass_state {
+	struct sass_fn cache[SASS_CACHE]; /* most recent first */
+	struct listview lv;
+	uint64_t follow_pc; /* the PC the cursor was put on */
+	bool centre;
+	size_t hscroll;
+};
+
+static void fn_clear(struct sass_fn *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->v[i].offset);
+		free(f->v[i].text);
+	}
+	free(f->v);
+	free(f->func);
+	free(f->err);
+	memset(f, 0, sizeof(*f));
+}
+
+static int sass_init(struct pane *p, struct ui *ui)
+{
+	struct sass_state *s = calloc(1, sizeof(*s));
+
+	(void)ui;
+	if (!s)
+		return -1;
+	s->lv.cursor = -1;
+	s->lv.height = 20;
+	p->state = s;
+	return 0;
+}
+
+static void sass_free(struct pane *p)
+{
+	struct sass_state *s = p->state;
+
+	if (!s)
+		return;
+	for (int i = 0; i < SASS_CACHE; i++)
+		fn_clear(&s->cache[i]);
+	free(s);
+	p->state = NULL;
+}
+
+/* The cache slot of func, moved to the front; created when `make`. */
+static struct sass_fn *fn_get(struct sass_state *s, const char *func, bool make)
+{
+	int i;
+	struct sass_fn tmp;
+
+	for (i = 0; i < SASS_CACHE; i++)
+		if (s->cache[i].func && strcmp(s->cache[i].func, func) == 0)
+			break;
+	if (i == SASS_CACHE) {
+		if (!make)
+			return NULL;
+		i = SASS_CACHE - 1;
+		fn_clear(&s->cache[i]);
+		s->cache[i].func = strdup(func);
+		if (!s->cache[i].func)
+			return NULL;
+	}
+	tmp = s->cache[i];
+	memmove(&s->cache[1], &s->cache[0], (size_t)i * sizeof(tmp));
+	s->cache[0] = tmp;
+	return &s->cache[0];
+}
+
+static struct pane *sass_pane(struct ui *ui)
+{
+	return ui_pane(ui, "sass");
+}
+
+/* Puts the cursor on the instruction at pc. */
+static void follow_pc(struct sass_state *s, const struct sass_fn *f, uint64_t pc)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i].addr == pc) {
+			s->lv.count = (long)f->n;
+			s->lv.cursor = (long)i;
+			s->centre = true;
+			break;
+		}
+	s->follow_pc = pc;
+}
+
+/* Asks for the disassembly when the pane shows and it is not cached. */
+static void sass_fetch(struct pane *p, struct ui *ui)
+{
+	struct sass_state *s = p->state;
+	struct sass_fn *f;
+
+	if (!ui_pane_visible(ui, p) || !ui->where.func[0])
+		return;
+	f = fn_get(s, ui->where.func, true);
+	if (!f)
+		return;
+	if (f->n > 0 || f->err) {
+		if (ui->where.has_pc && s->follow_pc != ui->where.pc)
+			follow_pc(s, f, ui->where.pc);
+		return;
+	}
+	if (f->pending || !ui->actions || !ui->actions->disassemble)
+		return;
+	f->pending = true;
+	ui->actions->disassemble(ui, ui->where.func, ui->where.pc);
+}
+
+void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,
+		     size_t n, const char *err)
+{
+	struct pane *p = sass_pane(ui);
+	struct sass_state *s;
+	struct sass_fn *f;
+
+	if (!p || !(f = fn_get(s = p->state, func, true)))
+		return;
+	free(f->err);
+	f->err = NULL;
+	f->pending = false;
+	f->v = n ? calloc(n, sizeof(*f->v)) : NULL;
+	f->n = f->v ? n : 0;
+	for (size_t i = 0; i < f->n; i++) {
+		f->v[i].addr = v[i].addr;
+		f->v[i].offset = v[i].offset ? strdup(v[i].offset) : NULL;
+		f->v[i].text = strdup(v[i].text ? v[i].text : "");
+	}
+	if (f->n == 0)
+		f->err = strdup(err ? err : "no instructions");
+	s->follow_pc = 0;
+	if (ui->where.has_pc && strcmp(ui->where.func, func) == 0)
+		follow_pc(s, f, ui->where.pc);
+	ui->dirty = true;
+}
+
+static int sass_on_change(struct pane *p, struct ui *ui, unsigned what)
+{
+	if (what & (UCH_STOP | UCH_FRAME | UCH_LAYOUT)) {
+		if (what & UCH_STOP)
+			((struct sass_state *)p->state)->follow_pc = 0;
+		sass_fetch(p, ui);
+		return PR_REDRAW;
+	}
+	return what & UCH_BREAKPOINTS ? PR_REDRAW : PR_HANDLED;
+}
+
+static bool bp_at(const struct ui *ui, uint64_t addr)
+{
+	for (size_t i = 0; i < ui->nbps; i++)
+		if (ui->bps[i].addr == addr && ui->bps[i].enabled)
+			return true;
+	return false;
+}
+
+static void draw_insn(struct pane *p, struct ui *ui, const struct canvas *c,
+		      const struct sass_insn *in, int y, long row)
+{
+	struct sass_state *s = p->state;
+	const struct ui_where *w = &ui->where;
+	bool cur = w->has_pc && in->addr == w->pc;
+	bool err = w->has_error_pc && in->addr == w->error_pc && !cur;
+	char head[64];
+	int x;
+
+	if (bp_at(ui, in->addr))
+		canvas_str(c, 0, y, "●", STYLE(UC_BREAK, CA_BOLD));
+	if (cur || err)
+		canvas_str(c, 1, y, cur ? "▶" : "✖", STYLE(cur ? UC_CURRENT : UC_FAULT, CA_BOLD));
+	snprintf(head, sizeof head, "%llx", (unsigned long long)in->addr);
+	x = canvas_str(c, 2, y, head, STYLE(UC_LINENO, row == s->lv.cursor && ui_focus_pane(ui) == p ? CA_REVERSE : 0));
+	if (in->offset)
+		x = canvas_printf(c, x + 1, y, STYLE(UC_MUTED, 0), "%-7s", in->offset);
+	canvas_text_skip(c, x + 1, y, in->text, strlen(in->text), s->hscroll, STYLE(UC_DEFAULT, 0));
+	if (cur || err)
+		canvas_set_style(c, 2, y, c->r.w - 2, STYLE(cur ? UC_CURRENT : UC_FAULT, CA_BOLD));
+}
+
+static void sass_draw(struct pane *p, struct ui *ui, const struct canvas *c)
+{
+	struct sass_state *s = p->state;
+	struct sass_fn *f = ui->where.func[0] ? fn_get(s, ui->where.func, false) : NULL;
+
+	if (!ui->where.func[0]) {
+		canvas_str(c, 1, 0, "No function to disassemble.", STYLE(UC_MUTED, 0));
+		return;
+	}
+	if (!f || (f->pending && !f->n)) {
+		canvas_str(c, 1, 0, "Fetching the disassembly…", STYLE(UC_MUTED, 0));
+		return;
+	}
+	if (!f->n && !f->err) {
+		canvas_str(c, 1, 0, ui->actions && ui->actions->disassemble
+				    ? "Not fetched yet." : "No debugger to disassemble with.",
+			   STYLE(UC_MUTED, 0));
+		return;
+	}
+	if (f->err) {
+		canvas_wrap(c, 1, 0, c->r.w - 2, f->err, STYLE(UC_WARN, 0), true);
+		return;
+	}
+	s->lv.count = (long)f->n;
+	if (s->centre) {
+		if (s->lv.cursor < s->lv.top || s->lv.cursor >= s->lv.top + c->r.h)
+			s->lv.top = s->lv.cursor - c->r.h / 2;
+		s->centre = false;
+	}
+	listview_fit(&s->lv, c->r.h);
+	for (int y = 0; y < c->r.h && s->lv.top + y < s->lv.count; y++)
+		draw_insn(p, ui, c, &f->v[s->lv.top + y], y, s->lv.top + y);
+}
+
+static int sass_key(struct pane *p, struct ui *ui, int key)
+{
+	struct sass_state *s = p->state;
+
+	(void)ui;
+	if (key == TK_LEFT || key == TK_RIGHT) {
+		s->hscroll = key == TK_RIGHT ? s->hscroll + 8 : s->hscroll >= 8 ? s->hscroll - 8 : 0;
+		return PR_REDRAW;
+	}
+	if (key == '.') {
+		s->follow_pc = 0;
+		sass_fetch(p, ui);
+		return PR_REDRAW;
+	}
+	return listview_key(&s->lv, key);
+}
+
+static int sass_click(struct pane *p, struct ui *ui, int x, int y)
+{
+	(void)ui;
+	(void)x;
+	return listview_click(&((struct sass_state *)p->state)->lv, y);
+}
+
+static const struct key_help sass_help[] = {
+	{ ".", "back to the current PC" },
+	{ "Left Right", "scroll sideways" },
+	{ NULL, NULL },
+};
+
+const struct pane_ops pane_sass_ops = {
+	.name = "sass",
+	.title = "SASS",
+	.home = AREA_SASS,
+	.init = sass_init,
+	.draw = sass_draw,
+	.key = sass_key,
+	.click = sass_click,
+	.on_change = sass_on_change,
+	.free = sass_free,
+	.help = sass_help,
+};

@@ -1,0 +1,483 @@
+/* The source pane: the stopped frame's file with line numbers, the
+ * current line, the faulting line when the error PC is elsewhere,
+ * breakpoint marks, syntax colours and search.  When there is no source it
+ * says so and shows what is known instead. */
+#include "tui/keys.h"
+#include "tui/sanitize.h"
+#include "tui/source.h"
+#include "tui/ui.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define SRC_CACHE 8
+
+struct src_state {
+	struct srcfile *cache[SRC_CACHE]; /* most recent first */
+	struct srcfile *f;      /* the file shown, NULL when none */
+	char key[1600];         /* the where it was looked up for */
+	bool not_found;         /* the frame has a file we could not find */
+	int load_err;           /* errno of a failed load */
+	struct listview lv;     /* one row per line; cursor = line - 1 */
+	bool centre;            /* bring the cursor into view at the next draw */
+	size_t hscroll;
+	char search[256];
+	bool search_on;         /* n/N go to matches until Esc */
+};
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+static int src_init(struct pane *p, struct ui *ui)
+{
+	struct src_state *s = calloc(1, sizeof(*s));
+
+	(void)ui;
+	if (!s)
+		return -1;
+	s->lv.cursor = -1;
+	s->lv.height = 20;
+	p->state = s;
+	return 0;
+}
+
+static void src_free(struct pane *p)
+{
+	struct src_state *s = p->state;
+
+	if (!s)
+		return;
+	for (int i = 0; i < SRC_CACHE; i++)
+		srcfile_free(s->cache[i]);
+	free(s);
+	p->state = NULL;
+}
+
+/* The file at path from the cache (moved to the front) or loaded. */
+static struct srcfile *src_get(struct src_state *s, const char *path, int *err)
+{
+	struct srcfile *f = NULL;
+	int i;
+
+	for (i = 0; i < SRC_CACHE; i++)
+		if (s->cache[i] && strcmp(s->cache[i]->path, path) == 0) {
+			f = s->cache[i];
+			break;
+		}
+	if (!f) {
+		f = srcfile_load(path, err);
+		if (!f)
+			return NULL;
+		i = SRC_CACHE - 1;
+		srcfile_free(s->cache[i]);
+	}
+	memmove(&s->cache[1], &s->cache[0], (size_t)i * sizeof(s->cache[0]));
+	s->cache[0] = f;
+	return f;
+}
+
+/* Shows the file of ui->where, and puts the cursor on its line. */
+static void src_follow(struct src_state *s, struct ui *ui)
+{
+	const struct ui_where *w = &ui->where;
+	char key[sizeof s->key], path[4096];
+
+	snprintf(key, sizeof key, "%s\n%s", w->file, w->fullname);
+	if (strcmp(key, s->key) != 0) {
+		strcpy(s->key, key);
+		s->f = NULL;
+		s->not_found = false;
+		s->load_err = 0;
+		s->hscroll = 0;
+		if (w->file[0] || w->fullname[0]) {
+			if (source_find(w->file, w->fullname, ui->source_dirs, path, sizeof path) < 0)
+				s->not_found = true;
+			else
+				s->f = src_get(s, path, &s->load_err);
+		}
+	}
+	s->lv.count = s->f ? (long)s->f->nlines : 0;
+	if (s->f && w->line > 0) {
+		s->lv.cursor = w->line - 1;
+		s->centre = true;
+	}
+}
+
+static int src_on_change(struct pane *p, struct ui *ui, unsigned what)
+{
+	if (what & (UCH_STOP | UCH_FRAME | UCH_SOURCE)) {
+		struct src_state *s = p->state;
+		if (what & UCH_SOURCE)
+			s->key[0] = '\0'; /* the directories changed: look again */
+		src_follow(s, ui);
+		return PR_REDRAW;
+	}
+	return what & UCH_BREAKPOINTS ? PR_REDRAW : PR_HANDLED;
+}
+
+/* 0: no breakpoint on the line, 1: an enabled one, 2: only disabled. */
+static int bp_mark(struct ui *ui, const struct srcfile *f, long line)
+{
+	int mark = 0;
+	const char *b = base_name(f->path);
+
+	for (size_t i = 0; i < ui->nbps; i++) {
+		const struct ui_bp *bp = &ui->bps[i];
+		if (bp->line != line || !bp->file[0] || strcmp(base_name(bp->file), b) != 0)
+			continue;
+		if (bp->enabled)
+			return 1;
+		mark = 2;
+	}
+	return mark;
+}
+
+/* Byte offsets to display columns, walking forward (tabs every 8). */
+struct colwalk {
+	const char *s;
+	size_t len, pos, col;
+};
+
+static size_t colwalk_to(struct colwalk *cw, size_t byte)
+{
+	while (cw->pos < byte && cw->pos < cw->len) {
+		struct san_glyph g;
+		size_t k = sanitize_next(cw->s + cw->pos, cw->len - cw->pos, &g);
+		if (g.cls == SAN_TAB)
+			cw->col = (cw->col / 8 + 1) * 8;
+		else
+			cw->col += (size_t)g.width;
+		cw->pos += k;
+	}
+	return cw->col;
+}
+
+struct paint {
+	const struct canvas *c;
+	struct colwalk cw;
+	int x, y;
+	size_t skip;
+};
+
+/* Sets the style of text bytes [a, a+n) of the line being drawn. */
+static void paint_range(struct paint *pt, size_t a, size_t n, struct style st)
+{
+	long ca = (long)colwalk_to(&pt->cw, a) - (long)pt->skip;
+	long cb = (long)colwalk_to(&pt->cw, a + n) - (long)pt->skip;
+
+	if (ca < 0)
+		ca = 0;
+	if (cb > ca)
+		canvas_set_style(pt->c, pt->x + (int)ca, pt->y, (int)(cb - ca), st);
+}
+
+static void paint_token(void *ctx, size_t start, size_t len, enum syn_class cls)
+{
+	static const uint8_t colour[] = {
+		[SYN_KEYWORD] = UC_KEYWORD, [SYN_TYPE] = UC_TYPE,
+		[SYN_STRING] = UC_STRING,   [SYN_COMMENT] = UC_COMMENT,
+		[SYN_NUMBER] = UC_NUMBER,   [SYN_PREPROC] = UC_PREPROC,
+	};
+	paint_range(ctx, start, len, STYLE(colour[cls], cls == SYN_KEYWORD ? CA_BOLD : 0));
+}
+
+/* Finds pat in s (case-insensitive when pat has no capitals). */
+static const char *find_in(const char *s, size_t len, const char *pat)
+{
+	size_t n = strlen(pat);
+	bool fold = true;
+
+	for (const char *q = pat; *q; q++)
+		if (*q >= 'A' && *q <= 'Z')
+			fold = false;
+	for (size_t i = 0; n && i + n <= len; i++)
+		if (fold ? strncasecmp(s + i, pat, n) == 0 : memcmp(s + i, pat, n) == 0)
+			return s + i;
+	return NULL;
+}
+
+static void paint_matches(struct paint *pt, const char *l, size_t len, const char *pat)
+{
+	size_t n = strlen(pat), at = 0;
+	const char *m;
+
+	while (n && at < len && (m = find_in(l + at, len - at, pat)) != NULL) {
+		size_t off = (size_t)(m - l);
+		pt->cw = (struct colwalk){ l, len, 0, 0 };
+		paint_range(pt, off, n, STYLE(UC_MATCH, CA_REVERSE));
+		at = off + n;
+	}
+}
+
+static void draw_line(struct pane *p, struct ui *ui, const struct canvas *c,
+		      int y, long row, int nw)
+{
+	struct src_state *s = p->state;
+	long line = row + 1;
+	size_t len;
+	const char *l = srcfile_line(s->f, (size_t)line, &len);
+	const struct ui_where *w = &ui->where;
+	bool cur = line == w->line, fault = w->fault_line > 0 && line == w->fault_line && !cur;
+	int bp = bp_mark(ui, s->f, line), tx = 3 + nw;
+	bool focused = ui_focus_pane(ui) == p;
+
+	if (bp)
+		canvas_str(c, 0, y, bp == 1 ? "●" : "○", STYLE(UC_BREAK, CA_BOLD));
+	if (cur || fault)
+		canvas_str(c, 1, y, cur ? "▶" : "✖", STYLE(cur ? UC_CURRENT : UC_FAULT, CA_BOLD));
+	canvas_printf(c, 2, y, STYLE(UC_LINENO, row == s->lv.cursor && focused ? CA_REVERSE : 0),
+		      "%*ld", nw, line);
+	if (!l)
+		return;
+	canvas_text_skip(c, tx, y, l, len, s->hscroll, STYLE(UC_DEFAULT, 0));
+	if (cur || fault) {
+		canvas_set_style(c, tx - 1, y, c->r.w - tx + 1,
+				 STYLE(cur ? UC_CURRENT : UC_FAULT, CA_BOLD));
+	} else if (s->f->lang != LANG_NONE) {
+		struct paint pt = { c, { l, len, 0, 0 }, tx, y, s->hscroll };
+		syntax_line(s->f->lang, s->f->state[row], l, len, paint_token, &pt);
+	}
+	if (s->search_on && s->search[0]) {
+		struct paint pt = { c, { l, len, 0, 0 }, tx, y, s->hscroll };
+		paint_matches(&pt, l, len, s->search);
+	}
+}
+
+static void draw_nosource(struct pane *p, struct ui *ui, const struct canvas *c)
+{
+	struct src_state *s = p->state;
+	const struct ui_where *w = &ui->where;
+	char buf[2048];
+	int y = 0;
+	struct style st = STYLE(UC_DEFAULT, 0);
+
+	if (!w->file[0] && !w->func[0] && !w->has_pc && !w->assert_loc[0]) {
+		canvas_str(c, 1, 0, "No program is stopped yet: r runs it.", STYLE(UC_MUTED, 0));
+		return;
+	}
+	canvas_str(c, 1, y++, "No source for this frame.", STYLE(UC_WARN, CA_BOLD));
+	if (w->func[0]) {
+		snprintf(buf, sizeof buf, "Function: %s", w->func);
+		y += canvas_wrap(c, 1, y, c->r.w - 2, buf, st, true);
+	}
+	if (w->has_pc) {
+		snprintf(buf, sizeof buf, "PC: 0x%llx", (unsigned long long)w->pc);
+		y += canvas_wrap(c, 1, y, c->r.w - 2, buf, st, true);
+	}
+	if (w->has_error_pc && (!w->has_pc || w->error_pc != w->pc)) {
+		snprintf(buf, sizeof buf, "Error PC: 0x%llx", (unsigned long long)w->error_pc);
+		y += canvas_wrap(c, 1, y, c->r.w - 2, buf, STYLE(UC_FAULT, 0), true);
+	}
+	if (w->file[0]) {
+		if (s->load_err)
+			snprintf(buf, sizeof buf, "Source: %s:%d (cannot read it: %s)", w->file,
+				 w->line, strerror(s->load_err));
+		else
+			snprintf(buf, sizeof buf,
+				 "Source: %s:%d (not found; add its directory with -d DIR)",
+				 w->file, w->line);
+		y += canvas_wrap(c, 1, y, c->r.w - 2, buf, st, true);
+	} else {
+		y += canvas_wrap(c, 1, y, c->r.w - 2,
+				 "The debugger has no line information for this code.",
+				 STYLE(UC_MUTED, 0), true);
+	}
+	if (w->assert_loc[0]) {
+		snprintf(buf, sizeof buf, "The assertion message names: %s", w->assert_loc);
+		y += canvas_wrap(c, 1, y, c->r.w - 2, buf, STYLE(UC_ACCENT, CA_BOLD), true);
+	}
+	if (w->assert_expr[0]) {
+		snprintf(buf, sizeof buf, "Assertion: `%s` failed", w->assert_expr);
+		canvas_wrap(c, 1, y, c->r.w - 2, buf, STYLE(UC_ACCENT, 0), true);
+	}
+}
+
+static int digits(size_t n)
+{
+	int d = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
+static void src_draw(struct pane *p, struct ui *ui, const struct canvas *c)
+{
+	struct src_state *s = p->state;
+	int nw;
+
+	if (!s->f) {
+		draw_nosource(p, ui, c);
+		return;
+	}
+	s->lv.count = (long)s->f->nlines;
+	if (s->centre) {
+		/* A new stop: centre the line unless it is already in view. */
+		if (s->lv.cursor < s->lv.top || s->lv.cursor >= s->lv.top + c->r.h)
+			s->lv.top = s->lv.cursor - c->r.h / 2;
+		s->centre = false;
+	}
+	listview_fit(&s->lv, c->r.h);
+	nw = digits(s->f->nlines);
+	if (nw < 3)
+		nw = 3;
+	for (int y = 0; y < c->r.h && s->lv.top + y < s->lv.count; y++)
+		draw_line(p, ui, c, y, s->lv.top + y, nw);
+}
+
+/* Moves the cursor to the next (dir 1) or previous (-1) line matching the
+ * search, wrapping around. */
+static void search_go(struct src_state *s, struct ui *ui, int dir)
+{
+	long n = (long)s->f->nlines, from = s->lv.cursor;
+
+	for (long i = 1; i <= n; i++) {
+		long row = ((from + dir * i) % n + n) % n;
+		size_t len;
+		const char *l = srcfile_line(s->f, (size_t)row + 1, &len);
+		if (l && find_in(l, len, s->search)) {
+			listview_select(&s->lv, row);
+			if ((dir > 0 && row <= from) || (dir < 0 && row >= from))
+				ui_message(ui, UC_MUTED, "search wrapped");
+			return;
+		}
+	}
+	ui_message(ui, UC_WARN, "not found: %s", s->search);
+}
+
+static void search_done(struct ui *ui, struct pane *p, const char *text)
+{
+	struct src_state *s = p->state;
+
+	if (!text[0] || !s->f)
+		return;
+	snprintf(s->search, sizeof s->search, "%s", text);
+	s->search_on = true;
+	search_go(s, ui, 1);
+}
+
+/* "file:line" for the cursor line, as the debugger named the file. */
+static void cursor_location(struct src_state *s, struct ui *ui, char *buf, size_t cap)
+{
+	const char *name = ui->where.fullname[0] ? ui->where.fullname
+			 : ui->where.file[0]       ? ui->where.file
+						   : s->f->path;
+	snprintf(buf, cap, "%s:%ld", name, s->lv.cursor + 1);
+}
+
+static int src_toggle_break(struct src_state *s, struct ui *ui)
+{
+	const char *name;
+
+	if (!s->f || s->lv.cursor < 0) {
+		ui_message(ui, UC_WARN, "no source line here to put a breakpoint on");
+		return PR_REDRAW;
+	}
+	if (!ui->actions || !ui->actions->break_toggle) {
+		ui_message(ui, UC_WARN, "no debugger is connected");
+		return PR_REDRAW;
+	}
+	name = ui->where.fullname[0] ? ui->where.fullname : ui->where.file[0] ? ui->where.file : s->f->path;
+	ui->actions->break_toggle(ui, name, (int)s->lv.cursor + 1);
+	return PR_REDRAW;
+}
+
+static int src_key(struct pane *p, struct ui *ui, int key)
+{
+	struct src_state *s = p->state;
+	char loc[1200];
+
+	switch (key) {
+	case '/':
+		if (!s->f)
+			return PR_IGNORED;
+		ui_prompt_open(ui, p, "/", search_done);
+		return PR_REDRAW;
+	case 'n':
+	case 'N':
+		if (!s->search_on || !s->f)
+			return PR_IGNORED; /* n is `next` when no search is on */
+		search_go(s, ui, key == 'n' ? 1 : -1);
+		return PR_REDRAW;
+	case TK_ESC:
+		if (!s->search_on)
+			return PR_IGNORED;
+		s->search_on = false;
+		return PR_REDRAW;
+	case 'b':
+		return src_toggle_break(s, ui);
+	case 'u':
+		if (!s->f || s->lv.cursor + 1 == ui->where.line)
+			return PR_IGNORED;
+		cursor_location(s, ui, loc, sizeof loc);
+		ui_act(ui, UA_UNTIL, loc);
+		return PR_REDRAW;
+	case '.':
+		if (s->f && ui->where.line > 0) {
+			s->lv.cursor = ui->where.line - 1;
+			s->centre = true;
+		}
+		return PR_REDRAW;
+	case TK_LEFT:
+		s->hscroll = s->hscroll >= 8 ? s->hscroll - 8 : 0;
+		return PR_REDRAW;
+	case TK_RIGHT:
+		s->hscroll += 8;
+		return PR_REDRAW;
+	}
+	return s->f ? listview_key(&s->lv, key) : PR_IGNORED;
+}
+
+static int src_click(struct pane *p, struct ui *ui, int x, int y)
+{
+	struct src_state *s = p->state;
+
+	if (!s->f || listview_click(&s->lv, y) == PR_IGNORED)
+		return PR_IGNORED;
+	if (x == 0) /* the breakpoint column */
+		src_toggle_break(s, ui);
+	return PR_REDRAW;
+}
+
+static void src_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
+{
+	struct src_state *s = p->state;
+
+	(void)ui;
+	if (s->f)
+		snprintf(buf, cap, "%s:%ld%s%s", base_name(s->f->path), s->lv.cursor + 1,
+			 s->search_on ? "  /" : "", s->search_on ? s->search : "");
+}
+
+static const struct key_help src_help[] = {
+	{ "/", "search (case-insensitive unless it has capitals)" },
+	{ "n  N", "next / previous match while a search is on" },
+	{ "Esc", "end the search (n is `next` again)" },
+	{ "b  click gutter", "toggle a breakpoint on the cursor line" },
+	{ "u", "run until the cursor line" },
+	{ ".", "back to the current line" },
+	{ "Left Right", "scroll sideways" },
+	{ NULL, NULL },
+};
+
+const struct pane_ops pane_source_ops = {
+	.name = "source",
+	.title = "Source",
+	.home = AREA_SOURCE,
+	.init = src_init,
+	.draw = src_draw,
+	.key = src_key,
+	.click = src_click,
+	.on_change = src_on_change,
+	.title_info = src_title,
+	.free = src_free,
+	.help = src_help,
+};

@@ -1,0 +1,47 @@
+/* Test scripts, in the style of tig's test hooks: keys and commands from a
+ * file drive the real UI (headless), and screen dumps come out.  Owner:
+ * tui.
+ *
+ * One step per line:
+ *   # comment, or an empty line
+ *   KEYS               typed as written; <Name> for special keys (see
+ *                      tk_parse: <Enter> <Esc> <Down> <F5> <C-c> <Lt>...)
+ *   :type TEXT         TEXT typed literally (spaces included)
+ *   :wait-stop         until a new stop (since the last wait) and idle
+ *   :wait-idle         until no command is in flight
+ *   :wait-state NAME   until the state is starting/running/stopped/exited/gone
+ *   :wait-text TEXT    until TEXT is on the screen
+ *   :resize COLS ROWS  the terminal changes size
+ *   :click X Y         a left click at screen cell (X, Y)
+ *   :dump FILE         writes the screen as text (relative paths under
+ *                      $CUDBG_TEST_DUMP_DIR when set)
+ *   :quit              ends the run now (without asking)
+ * Waits are on events with a bound ($CUDBG_TEST_WAIT seconds, default 30);
+ * a wait that runs out fails the script and dumps the screen to stderr. */
+#ifndef CUDBG_TUI_SCRIPT_H
+#define CUDBG_TUI_SCRIPT_H
+
+#include <stddef.h>
+
+struct loop;
+struct script;
+
+enum script_status {
+	SCRIPT_RUN,  /* more steps to run now */
+	SCRIPT_WAIT, /* waiting for an event */
+	SCRIPT_DONE,
+	SCRIPT_FAIL,
+};
+
+/* Returns NULL with a message in err on failure. */
+struct script *script_load(const char *path, char *err, size_t cap);
+void script_free(struct script *s); /* accepts NULL */
+
+/* Runs steps until one has to wait, or the end. */
+enum script_status script_run(struct script *s, struct loop *L);
+/* Milliseconds until the current wait runs out, -1 when not waiting. */
+int script_timeout_ms(const struct script *s);
+/* Why it failed. */
+const char *script_error(const struct script *s);
+
+#endif

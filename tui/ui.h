@@ -1,0 +1,216 @@
+/* The screen: panes, focus, overlays, drawing and key dispatch.  Owner:
+ * tui.  One `struct ui` per run; the main loop (tui/loop.c) owns it and is
+ * the only caller of ui_draw(). */
+#ifndef CUDBG_TUI_UI_H
+#define CUDBG_TUI_UI_H
+
+#include "tui/cells.h"
+#include "tui/layout.h"
+#include "tui/pane.h"
+#include "tui/textlog.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+struct ui;
+
+/* A yes/no question shown over the screen (quit with a live program,
+ * continue past a device exception). */
+struct ui_question {
+	bool open;
+	char text[512];
+	void (*yes)(struct ui *ui); /* run when answered y */
+};
+
+/* Mouse event details for TK_MOUSE. */
+struct ui_mouse {
+	int x, y;
+	int button; /* 1 left, 2 middle, 3 right, 4/5 wheel up/down */
+};
+
+/* An action the UI asks of the debugger side (model/controller).  The
+ * glue in tui/actions.c turns each into controller calls. */
+enum ui_action {
+	UA_CONTINUE,
+	UA_NEXT,
+	UA_STEP,
+	UA_FINISH,
+	UA_UNTIL,
+	UA_RUN,
+	UA_INTERRUPT,
+};
+
+/* What the status line shows; filled by the glue from the model (or by
+ * tests).  Strings are untrusted (sanitised when drawn). */
+enum ui_state {
+	UST_NONE,     /* no program yet */
+	UST_STARTING, /* debugger starting, program not yet running */
+	UST_RUNNING,
+	UST_STOPPED,
+	UST_EXITED,
+	UST_GONE,     /* the debugger exited or crashed */
+};
+
+struct ui_status {
+	char program[128];
+	enum ui_state state;
+	int exit_code;     /* UST_EXITED */
+	char reason[256];  /* "Warp Assert in nll_loss_forward_..." */
+	bool fault;        /* stopped on a device exception */
+	char focus[256];   /* "kernel 0 block (0,0,0) thread (23,0,0) ..." */
+};
+
+/* Where the program is stopped, for the source and SASS panes; filled by
+ * the glue at each stop (or by tests).  Strings are untrusted. */
+struct ui_where {
+	char file[512];      /* as the debugger names it ("step_kernel.cu") */
+	char fullname[1024]; /* the debugger's absolute path, may not exist here */
+	int line;            /* 0: no line */
+	char func[1024];     /* the function (kernel) full name */
+	uint64_t pc;
+	bool has_pc;
+	/* The error PC of a device exception, when it is not the stop PC,
+	 * and its line. */
+	uint64_t error_pc;
+	bool has_error_pc;
+	int fault_line;      /* 0: none or the same as line */
+	/* What else is known when there is no source: the assertion text's
+	 * "FILE:LINE" ("/pytorch/aten/.../Loss.cu:245") and expression. */
+	char assert_loc[512];
+	char assert_expr[256];
+};
+
+/* A breakpoint, for the marks in source and SASS. */
+struct ui_bp {
+	int number;
+	char file[512];     /* as set or resolved; matched by base name too */
+	int line;
+	uint64_t addr;      /* 0 when unknown */
+	bool enabled;
+	bool pending;
+};
+
+/* A one-line prompt on the hint line ("/" search, an expression...). */
+struct ui_prompt {
+	bool open;
+	char label[32];
+	char buf[256];
+	size_t len;
+	struct pane *pane; /* handed back to done */
+	void (*done)(struct ui *ui, struct pane *p, const char *text);
+};
+
+/* What the screen asks of the debugger side.  The glue (tui/glue.c) fills
+ * this with controller calls; tests fill it with recorders.  Each returns
+ * 0, or -1 after setting a message with ui_message().  All are
+ * asynchronous: they send a command and return at once. */
+struct ui_actions {
+	/* UA_*; arg: a location for UA_UNTIL ("file:line") or NULL. */
+	int (*act)(struct ui *ui, enum ui_action a, const char *arg);
+	int (*break_toggle)(struct ui *ui, const char *file, int line);
+	int (*console)(struct ui *ui, const char *line); /* a console command */
+	int (*complete)(struct ui *ui, const char *line); /* -complete */
+	/* Fetches the disassembly of the function around pc; the answer comes
+	 * back through pane_sass_store(). */
+	int (*disassemble)(struct ui *ui, const char *func, uint64_t pc);
+};
+
+struct ui {
+	struct grid grid;
+	struct layout layout;
+	struct layout_req lreq;
+
+	struct pane *panes;         /* every pane of tui/panes.def */
+	int npanes;
+	int area_pane[AREA__PANES]; /* the pane each area shows, -1 none */
+
+	bool console_input;  /* keys go to the console's line editor */
+	bool help_open;
+	int help_top;        /* first help line shown */
+	struct ui_question ask;
+	char message[256];   /* shown on the hint line until the next key */
+	uint8_t message_color;
+	bool mono;           /* no colours (NO_COLOR or the terminal) */
+	bool quit;
+	int exit_code;
+	bool dirty;          /* a redraw is due */
+
+	struct textlog output;  /* the program's terminal (pty) */
+	struct textlog console; /* the debugger console transcript */
+
+	/* Source search directories (-d), in order; NULL ended. */
+	const char *const *source_dirs;
+
+	struct ui_status status;
+	unsigned long stops; /* stops seen, counted by the glue (:wait-stop) */
+	struct ui_where where;
+	struct ui_bp *bps;  /* the breakpoints (the glue's array) */
+	size_t nbps;
+	struct ui_prompt prompt;
+
+	/* A command in flight, for the spinner on the status line. */
+	bool busy;
+	char busy_what[64];
+	struct timespec busy_since;
+	unsigned spin;
+
+	const struct ui_actions *actions; /* NULL: no debugger behind */
+	void *actions_ctx;                /* theirs */
+};
+
+/* Creates every pane; returns 0 or -1. */
+int ui_init(struct ui *ui);
+void ui_free(struct ui *ui); /* accepts a zeroed ui */
+
+/* Sets the screen size; re-lays out and marks the screen dirty. */
+void ui_resize(struct ui *ui, int cols, int rows);
+/* Draws everything into ui->grid. */
+void ui_draw(struct ui *ui);
+
+/* One key (TK_* or a byte); m for TK_MOUSE.  Returns PR_* flags. */
+int ui_key(struct ui *ui, int key, const struct ui_mouse *m);
+/* Tells every pane what changed (enum ui_change bits). */
+void ui_changed(struct ui *ui, unsigned what);
+
+/* The focused pane, or NULL. */
+struct pane *ui_focus_pane(struct ui *ui);
+/* Whether p is on screen now. */
+bool ui_pane_visible(const struct ui *ui, const struct pane *p);
+/* Finds a pane by its ops name. */
+struct pane *ui_pane(struct ui *ui, const char *name);
+/* Shows pane p in its area and focuses it. */
+void ui_focus(struct ui *ui, struct pane *p);
+void ui_set_code_mode(struct ui *ui, enum code_mode m);
+
+/* A message on the hint line (sanitised when drawn). */
+void ui_message(struct ui *ui, uint8_t color, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Opens a yes/no question. */
+void ui_ask(struct ui *ui, void (*yes)(struct ui *), const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Opens the hint-line prompt; done runs on Enter (not on Esc). */
+void ui_prompt_open(struct ui *ui, struct pane *p, const char *label,
+		    void (*done)(struct ui *, struct pane *, const char *));
+
+/* Appends program output / console text (raw bytes, sanitised at draw). */
+void ui_output(struct ui *ui, const char *s, size_t len);
+void ui_console_text(struct ui *ui, const char *s, size_t len, uint8_t kind);
+
+/* Runs an action through ui->actions, or says there is no debugger. */
+int ui_act(struct ui *ui, enum ui_action a, const char *arg);
+
+/* Focuses the console and starts line input. */
+void ui_console_enter(struct ui *ui);
+
+/* Lines in the help overlay. */
+int ui_help_count(struct ui *ui);
+
+/* Global key table, for the help overlay. */
+extern const struct key_help ui_global_help[];
+
+/* Elapsed seconds since ts (monotonic). */
+double ui_elapsed(const struct timespec *ts);
+
+#endif

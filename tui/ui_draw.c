@@ -1,0 +1,279 @@
+/* Drawing the screen: status line, area title bars, panes, separators,
+ * the hint line, and the overlays (help, question, too small). */
+#include "tui/sanitize.h"
+#include "tui/ui.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const spinner_frames[] = {
+	"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏",
+};
+
+static bool area_shown_draw(const struct ui *ui, int a)
+{
+	return ui->layout.area[a].w > 0 && ui->area_pane[a] >= 0;
+}
+
+static void draw_too_small(struct ui *ui)
+{
+	struct canvas c = canvas_of(&ui->grid, (struct rect){ 0, 0, ui->grid.w, ui->grid.h });
+	char msg[160];
+
+	snprintf(msg, sizeof msg,
+		 "Terminal too small (%dx%d): cudbg-tui needs at least %dx%d. "
+		 "Enlarge the window, or press q to quit.",
+		 ui->grid.w, ui->grid.h, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+	canvas_wrap(&c, 0, 0, c.r.w, msg, STYLE(UC_WARN, CA_BOLD), true);
+}
+
+static const char *state_word(const struct ui_status *st, char *buf, size_t cap)
+{
+	switch (st->state) {
+	case UST_NONE: return "no program";
+	case UST_STARTING: return "starting";
+	case UST_RUNNING: return "running";
+	case UST_STOPPED: return "stopped";
+	case UST_EXITED:
+		snprintf(buf, cap, "exited with code %d", st->exit_code);
+		return buf;
+	case UST_GONE: return "debugger gone";
+	}
+	return "?";
+}
+
+static void draw_status(struct ui *ui)
+{
+	const struct ui_status *st = &ui->status;
+	struct canvas c = canvas_of(&ui->grid, ui->layout.area[AREA_STATUS]);
+	struct style s = STYLE(st->fault ? UC_STATUS_ALERT : UC_STATUS, 0);
+	char buf[64], right[128] = "";
+	int x;
+
+	canvas_fill(&c, 0, 0, c.r.w, 1, ' ', s);
+	if (ui->busy) {
+		snprintf(right, sizeof right, " %s %.1fs %s ",
+			 spinner_frames[ui->spin % 10], ui_elapsed(&ui->busy_since),
+			 ui->busy_what);
+		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
+	}
+	/* Keep the spinner visible: the left part stops before it. */
+	struct canvas left = canvas_sub(&c, 0, 0,
+					c.r.w - (int)sanitize_width(right, strlen(right)), 1);
+	x = canvas_printf(&left, 0, 0, STYLE(s.color, CA_BOLD), " %s ",
+			  st->program[0] ? st->program : "cudbg-tui");
+	x = canvas_str(&left, x, 0, state_word(st, buf, sizeof buf), STYLE(s.color, CA_BOLD));
+	if (st->reason[0]) {
+		x = canvas_str(&left, x, 0, ": ", s);
+		x = canvas_str(&left, x, 0, st->reason, s);
+	}
+	if (st->focus[0]) {
+		x = canvas_str(&left, x, 0, "  │ ", s);
+		canvas_str(&left, x, 0, st->focus, s);
+	}
+}
+
+static void draw_title(struct ui *ui, int a, const struct canvas *c)
+{
+	bool focused = (int)ui->lreq.focus == a;
+	struct style ts = STYLE(focused ? UC_TITLE_FOCUS : UC_TITLE, focused ? CA_BOLD : 0);
+	int x;
+
+	canvas_fill(c, 0, 0, c->r.w, 1, ' ', ts);
+	x = canvas_str(c, 0, 0, focused ? "▶" : " ", ts);
+	for (int i = 0; i < ui->npanes; i++) {
+		struct pane *p = &ui->panes[i];
+		p->tab_w = 0;
+		if ((int)p->ops->home != a || (p->hidden && ui->area_pane[a] != i))
+			continue;
+		p->tab_x = c->r.x + x;
+		if (ui->area_pane[a] == i)
+			x = canvas_printf(c, x, 0, STYLE(UC_TAB_ACTIVE, CA_BOLD), "[%s]",
+					  p->ops->title);
+		else
+			x = canvas_printf(c, x, 0, ts, " %s ", p->ops->title);
+		p->tab_w = c->r.x + x - p->tab_x;
+	}
+	struct pane *vis = &ui->panes[ui->area_pane[a]];
+	if (vis->ops->title_info) {
+		char info[256] = "";
+		vis->ops->title_info(vis, ui, info, sizeof info);
+		if (info[0]) {
+			x = canvas_str(c, x, 0, " ", ts);
+			canvas_str(c, x, 0, info, ts);
+		}
+	}
+}
+
+static void draw_area(struct ui *ui, int a)
+{
+	struct canvas c = canvas_of(&ui->grid, ui->layout.area[a]);
+	struct pane *p = &ui->panes[ui->area_pane[a]];
+	struct canvas body = canvas_sub(&c, 0, 1, c.r.w, c.r.h - 1);
+
+	draw_title(ui, a, &c);
+	p->rect = body.r;
+	if (p->ops->draw && body.r.h > 0)
+		p->ops->draw(p, ui, &body);
+}
+
+/* Cells of the body not covered by any area are the gaps the layout left
+ * between areas: draw them as separator lines. */
+static void draw_separators(struct ui *ui)
+{
+	int top = 1, bottom = ui->grid.h - 1;
+
+	for (int y = top; y < bottom; y++)
+		for (int x = 0; x < ui->grid.w; x++)
+			if (layout_area_at(&ui->layout, x, y) < 0) {
+				struct cell *cell = grid_at(&ui->grid, x, y);
+				*cell = (struct cell){ 0x2502, 0, UC_TITLE, 0, 1 };
+			}
+}
+
+static void draw_hints(struct ui *ui)
+{
+	struct canvas c = canvas_of(&ui->grid, ui->layout.area[AREA_HINTS]);
+	const char *hints = ui->console_input
+		? " Esc leave console  Enter run  Tab complete  Up/Down history  C-c clear"
+		: " ? help  c cont  n next  s step  f finish  b break  v code  : console  q quit";
+
+	canvas_fill(&c, 0, 0, c.r.w, 1, ' ', STYLE(UC_HINT, 0));
+	if (ui->prompt.open) {
+		int x = canvas_str(&c, 0, 0, ui->prompt.label, STYLE(UC_HINT, CA_BOLD));
+		x = canvas_str(&c, x, 0, ui->prompt.buf, STYLE(UC_HINT, 0));
+		canvas_cursor(&c, x, 0);
+	} else if (ui->message[0])
+		canvas_str(&c, 1, 0, ui->message, STYLE(ui->message_color, CA_BOLD));
+	else
+		canvas_str(&c, 0, 0, hints, STYLE(UC_HINT, 0));
+}
+
+/* A framed box centred on the screen; returns its inner canvas. */
+static struct canvas draw_box(struct ui *ui, int w, int h, const char *title)
+{
+	int x = (ui->grid.w - w) / 2, y = (ui->grid.h - h) / 2;
+	struct canvas c = canvas_of(&ui->grid, (struct rect){ x, y, w, h });
+	struct style st = STYLE(UC_OVERLAY, 0);
+
+	canvas_fill(&c, 0, 0, w, h, ' ', st);
+	canvas_fill(&c, 1, 0, w - 2, 1, 0x2500, st);
+	canvas_fill(&c, 1, h - 1, w - 2, 1, 0x2500, st);
+	canvas_fill(&c, 0, 1, 1, h - 2, 0x2502, st);
+	canvas_fill(&c, w - 1, 1, 1, h - 2, 0x2502, st);
+	canvas_fill(&c, 0, 0, 1, 1, 0x250C, st);
+	canvas_fill(&c, w - 1, 0, 1, 1, 0x2510, st);
+	canvas_fill(&c, 0, h - 1, 1, 1, 0x2514, st);
+	canvas_fill(&c, w - 1, h - 1, 1, 1, 0x2518, st);
+	canvas_printf(&c, 2, 0, STYLE(UC_OVERLAY, CA_BOLD), " %s ", title);
+	return canvas_sub(&c, 2, 1, w - 4, h - 2);
+}
+
+static void draw_question(struct ui *ui)
+{
+	int w = ui->grid.w - 4 < 64 ? ui->grid.w - 4 : 64;
+	struct canvas probe = canvas_of(&ui->grid, (struct rect){ 0, 0, w - 4, ui->grid.h });
+	int lines = canvas_wrap(&probe, 0, 0, w - 4, ui->ask.text, STYLE(0, 0), false);
+	int h = lines + 4;
+
+	if (h > ui->grid.h)
+		h = ui->grid.h;
+	struct canvas in = draw_box(ui, w, h, "Question");
+	canvas_wrap(&in, 0, 0, in.r.w, ui->ask.text, STYLE(UC_OVERLAY, 0), true);
+	canvas_str(&in, 0, in.r.h - 1, "y: yes    n or Esc: no", STYLE(UC_OVERLAY, CA_BOLD));
+}
+
+/* The help text, line by line: the global keys, then every pane's keys.
+ * Calls fn for each line; returns the count. */
+static int help_lines(struct ui *ui, void (*fn)(void *, int, const char *, const char *),
+		      void *ctx)
+{
+	int n = 0;
+
+	fn(ctx, n++, "Global keys", NULL);
+	for (const struct key_help *k = ui_global_help; k->keys; k++)
+		fn(ctx, n++, k->keys, k->what);
+	for (int i = 0; i < ui->npanes; i++) {
+		const struct pane_ops *o = ui->panes[i].ops;
+		if (!o->help || !o->help[0].keys)
+			continue;
+		fn(ctx, n++, "", NULL);
+		fn(ctx, n++, o->title, NULL);
+		for (const struct key_help *k = o->help; k->keys; k++)
+			fn(ctx, n++, k->keys, k->what);
+	}
+	return n;
+}
+
+struct help_draw {
+	const struct canvas *c;
+	int top;
+};
+
+static void help_line_draw(void *ctx, int i, const char *keys, const char *what)
+{
+	struct help_draw *h = ctx;
+	int y = i - h->top;
+
+	if (y < 0 || y >= h->c->r.h)
+		return;
+	if (!what) {
+		canvas_str(h->c, 0, y, keys, STYLE(UC_OVERLAY, CA_BOLD | CA_UNDERLINE));
+		return;
+	}
+	canvas_str(h->c, 2, y, keys, STYLE(UC_OVERLAY, CA_BOLD));
+	canvas_str(h->c, 22, y, what, STYLE(UC_OVERLAY, 0));
+}
+
+static void help_line_count(void *ctx, int i, const char *keys, const char *what)
+{
+	(void)ctx; (void)i; (void)keys; (void)what;
+}
+
+int ui_help_count(struct ui *ui)
+{
+	return help_lines(ui, help_line_count, NULL);
+}
+
+static void draw_help(struct ui *ui)
+{
+	int n = ui_help_count(ui);
+	int w = ui->grid.w - 2 < 78 ? ui->grid.w - 2 : 78;
+	int h = n + 2 < ui->grid.h - 2 ? n + 2 : ui->grid.h - 2;
+	struct canvas in;
+	struct help_draw hd;
+
+	if (ui->help_top > n - (h - 2))
+		ui->help_top = n - (h - 2);
+	if (ui->help_top < 0)
+		ui->help_top = 0;
+	in = draw_box(ui, w, h, "Help: keys (Esc closes, Up/Down/PgDn scroll)");
+	hd = (struct help_draw){ &in, ui->help_top };
+	help_lines(ui, help_line_draw, &hd);
+	if (ui->help_top + in.r.h < n)
+		canvas_str_right(&in, in.r.h - 1, "more ↓", STYLE(UC_OVERLAY, CA_BOLD));
+}
+
+void ui_draw(struct ui *ui)
+{
+	grid_clear(&ui->grid);
+	ui->dirty = false;
+	if (ui->layout.kind == LAYOUT_TOO_SMALL) {
+		draw_too_small(ui);
+		return;
+	}
+	draw_status(ui);
+	for (int a = 0; a < AREA__PANES; a++) {
+		if (area_shown_draw(ui, a))
+			draw_area(ui, a);
+		else if (ui->area_pane[a] >= 0)
+			ui->panes[ui->area_pane[a]].rect = (struct rect){ 0, 0, 0, 0 };
+	}
+	if (ui->layout.kind == LAYOUT_FULL)
+		draw_separators(ui);
+	draw_hints(ui);
+	if (ui->help_open)
+		draw_help(ui);
+	if (ui->ask.open)
+		draw_question(ui);
+}

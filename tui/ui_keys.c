@@ -1,0 +1,302 @@
+/* Key and mouse dispatch: overlays first, then the focused pane, then the
+ * global keys.  Handlers only change state; the main loop redraws. */
+#include "tui/keys.h"
+#include "tui/ui.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool program_alive(const struct ui *ui)
+{
+	return ui->status.state == UST_RUNNING || ui->status.state == UST_STOPPED;
+}
+
+static void do_quit(struct ui *ui)
+{
+	ui->quit = true;
+}
+
+static void do_continue(struct ui *ui)
+{
+	ui_act(ui, UA_CONTINUE, NULL);
+}
+
+static void do_run(struct ui *ui)
+{
+	ui_act(ui, UA_RUN, NULL);
+}
+
+static int ask_key(struct ui *ui, int key)
+{
+	if (key == 'y' || key == 'Y') {
+		ui->ask.open = false;
+		if (ui->ask.yes)
+			ui->ask.yes(ui);
+	} else if (key == 'n' || key == 'N' || key == TK_ESC || key == 'q' ||
+		   key == TK_CTRL('c')) {
+		ui->ask.open = false;
+		ui_message(ui, UC_MUTED, "cancelled");
+	}
+	return PR_REDRAW | (ui->quit ? PR_QUIT : 0);
+}
+
+void ui_prompt_open(struct ui *ui, struct pane *p, const char *label,
+		    void (*done)(struct ui *, struct pane *, const char *))
+{
+	struct ui_prompt *pr = &ui->prompt;
+
+	snprintf(pr->label, sizeof pr->label, "%s", label);
+	pr->len = 0;
+	pr->buf[0] = '\0';
+	pr->pane = p;
+	pr->done = done;
+	pr->open = true;
+	ui->dirty = true;
+}
+
+/* Removes the last UTF-8 character of the prompt. */
+static void prompt_backspace(struct ui_prompt *pr)
+{
+	while (pr->len > 0) {
+		unsigned char c = (unsigned char)pr->buf[--pr->len];
+		if ((c & 0xC0) != 0x80)
+			break;
+	}
+	pr->buf[pr->len] = '\0';
+}
+
+static int prompt_key(struct ui *ui, int key)
+{
+	struct ui_prompt *pr = &ui->prompt;
+
+	if (key == TK_ENTER || key == '\n') {
+		pr->open = false;
+		if (pr->done)
+			pr->done(ui, pr->pane, pr->buf);
+	} else if (key == TK_ESC || key == TK_CTRL('c') || key == TK_CTRL('g')) {
+		pr->open = false;
+	} else if (key == TK_BACKSPACE || key == TK_CTRL('h')) {
+		prompt_backspace(pr);
+	} else if (key == TK_CTRL('u')) {
+		pr->len = 0;
+		pr->buf[0] = '\0';
+	} else if (key >= 32 && key < 256 && key != 127 && pr->len + 1 < sizeof pr->buf) {
+		pr->buf[pr->len++] = (char)key;
+		pr->buf[pr->len] = '\0';
+	}
+	return PR_REDRAW;
+}
+
+static int help_key(struct ui *ui, int key)
+{
+	switch (key) {
+	case TK_UP: case 'k': ui->help_top--; break;
+	case TK_DOWN: case 'j': ui->help_top++; break;
+	case TK_PGUP: ui->help_top -= 10; break;
+	case TK_PGDN: case ' ': ui->help_top += 10; break;
+	case TK_HOME: ui->help_top = 0; break;
+	case TK_END: ui->help_top = ui_help_count(ui); break;
+	default: ui->help_open = false; break;
+	}
+	if (ui->help_top < 0)
+		ui->help_top = 0;
+	return PR_REDRAW;
+}
+
+/* Areas in Tab order that the layout shows. */
+static void focus_cycle(struct ui *ui, int dir)
+{
+	int a = (int)ui->lreq.focus;
+
+	for (int i = 0; i < AREA__PANES; i++) {
+		a = (a + dir + AREA__PANES) % AREA__PANES;
+		if (ui->area_pane[a] < 0)
+			continue;
+		if (ui->layout.kind == LAYOUT_SINGLE) {
+			/* One area at a time: Tab walks every area (SASS
+			 * only when the code mode shows it). */
+			if ((a == AREA_SASS && ui->lreq.code == CODE_SOURCE) ||
+			    (a == AREA_SOURCE && ui->lreq.code == CODE_SASS))
+				continue;
+		} else if (ui->layout.area[a].w == 0) {
+			continue;
+		}
+		ui->lreq.focus = (enum area)a;
+		ui_resize(ui, ui->lreq.cols, ui->lreq.rows);
+		return;
+	}
+}
+
+/* The previous/next pane of the focused area. */
+static void tab_cycle(struct ui *ui, int dir)
+{
+	int a = (int)ui->lreq.focus, cur = ui->area_pane[a];
+
+	if (cur < 0)
+		return;
+	for (int i = 1; i <= ui->npanes; i++) {
+		int j = (cur + dir * i + ui->npanes * 2) % ui->npanes;
+		struct pane *p = &ui->panes[j];
+		if ((int)p->ops->home == a && !p->hidden) {
+			ui->area_pane[a] = j;
+			ui_changed(ui, UCH_LAYOUT);
+			return;
+		}
+	}
+}
+
+void ui_console_enter(struct ui *ui)
+{
+	struct pane *p = ui_pane(ui, "console");
+
+	if (!p)
+		return;
+	ui_focus(ui, p);
+	ui->console_input = true;
+}
+
+static int key_continue(struct ui *ui)
+{
+	if (ui->status.fault) {
+		ui_ask(ui, do_continue,
+		       "The program is stopped on a device exception (%s). "
+		       "cuda-gdb lets it run on after a continue and the error is "
+		       "lost. Continue anyway?",
+		       ui->status.reason[0] ? ui->status.reason : "fault");
+		return PR_REDRAW;
+	}
+	ui_act(ui, UA_CONTINUE, NULL);
+	return PR_REDRAW;
+}
+
+static int key_quit(struct ui *ui)
+{
+	if (program_alive(ui)) {
+		ui_ask(ui, do_quit, "The program is still alive. Quit, and kill it?");
+		return PR_REDRAW;
+	}
+	ui->quit = true;
+	return PR_QUIT;
+}
+
+static int key_run(struct ui *ui)
+{
+	if (program_alive(ui)) {
+		ui_ask(ui, do_run, "Restart the program from the beginning?");
+		return PR_REDRAW;
+	}
+	ui_act(ui, UA_RUN, NULL);
+	return PR_REDRAW;
+}
+
+static int key_breakpoint(struct ui *ui)
+{
+	struct pane *p = ui_focus_pane(ui);
+
+	if (p && p->ops->key && strcmp(p->ops->name, "sass") == 0 &&
+	    p->ops->key(p, ui, 'b'))
+		return PR_REDRAW;
+	p = ui_pane(ui, "source");
+	if (p && p->ops->key)
+		p->ops->key(p, ui, 'b');
+	return PR_REDRAW;
+}
+
+static int global_key(struct ui *ui, int key)
+{
+	switch (key) {
+	case 'q': return key_quit(ui);
+	case '?': case TK_F(1): ui->help_open = true; ui->help_top = 0; return PR_REDRAW;
+	case TK_TAB: focus_cycle(ui, 1); return PR_REDRAW;
+	case TK_BTAB: focus_cycle(ui, -1); return PR_REDRAW;
+	case ']': tab_cycle(ui, 1); return PR_REDRAW;
+	case '[': tab_cycle(ui, -1); return PR_REDRAW;
+	case 'v':
+		ui_set_code_mode(ui, (enum code_mode)((ui->lreq.code + 1) % 3));
+		return PR_REDRAW;
+	case 'z':
+		ui->lreq.zoom = !ui->lreq.zoom;
+		ui_resize(ui, ui->lreq.cols, ui->lreq.rows);
+		return PR_REDRAW;
+	case ':': case 'i': ui_console_enter(ui); return PR_REDRAW;
+	case 'c': case TK_F(5): return key_continue(ui);
+	case 'n': case TK_F(10): ui_act(ui, UA_NEXT, NULL); return PR_REDRAW;
+	case 's': case TK_F(11): ui_act(ui, UA_STEP, NULL); return PR_REDRAW;
+	case 'f': case TK_F(23): ui_act(ui, UA_FINISH, NULL); return PR_REDRAW;
+	case 'u': ui_act(ui, UA_UNTIL, NULL); return PR_REDRAW;
+	case 'r': return key_run(ui);
+	case TK_CTRL('c'): ui_act(ui, UA_INTERRUPT, NULL); return PR_REDRAW;
+	case 'b': case TK_F(9): return key_breakpoint(ui);
+	case TK_ESC: return PR_HANDLED;
+	}
+	return PR_IGNORED;
+}
+
+static int title_click(struct ui *ui, int a, int x)
+{
+	for (int i = 0; i < ui->npanes; i++) {
+		struct pane *p = &ui->panes[i];
+		if ((int)p->ops->home == a && p->tab_w > 0 && x >= p->tab_x &&
+		    x < p->tab_x + p->tab_w) {
+			ui_focus(ui, p);
+			return PR_REDRAW;
+		}
+	}
+	return PR_REDRAW;
+}
+
+static int mouse_key(struct ui *ui, const struct ui_mouse *m)
+{
+	int a = layout_area_at(&ui->layout, m->x, m->y);
+	struct pane *p;
+
+	if (a < 0 || a >= AREA__PANES || ui->area_pane[a] < 0)
+		return PR_IGNORED;
+	p = &ui->panes[ui->area_pane[a]];
+	if (ui->lreq.focus != (enum area)a) {
+		ui->console_input = false;
+		ui_focus(ui, p);
+	}
+	if (m->button == 4 || m->button == 5) {
+		int k = m->button == 4 ? TK_UP : TK_DOWN;
+		for (int i = 0; i < 3 && p->ops->key; i++)
+			p->ops->key(p, ui, k);
+		return PR_REDRAW;
+	}
+	if (m->y == ui->layout.area[a].y)
+		return title_click(ui, a, m->x);
+	if (a == AREA_CONSOLE)
+		ui->console_input = true;
+	if (p->ops->click)
+		p->ops->click(p, ui, m->x - p->rect.x, m->y - p->rect.y);
+	return PR_REDRAW;
+}
+
+int ui_key(struct ui *ui, int key, const struct ui_mouse *m)
+{
+	struct pane *p;
+	int r;
+
+	if (ui->ask.open)
+		return ask_key(ui, key);
+	if (ui->help_open)
+		return help_key(ui, key);
+	if (ui->prompt.open && key != TK_MOUSE && key != TK_RESIZE)
+		return prompt_key(ui, key);
+	if (ui->message[0]) {
+		ui->message[0] = '\0';
+		ui->dirty = true;
+	}
+	if (ui->layout.kind == LAYOUT_TOO_SMALL)
+		return key == 'q' ? key_quit(ui) : PR_IGNORED;
+	if (key == TK_MOUSE)
+		return m ? mouse_key(ui, m) : PR_IGNORED;
+	p = ui_focus_pane(ui);
+	if (p && p->ops->key) {
+		r = p->ops->key(p, ui, key);
+		if (r != PR_IGNORED)
+			return r | (ui->quit ? PR_QUIT : 0);
+	}
+	r = global_key(ui, key);
+	return r | (ui->quit ? PR_QUIT : 0);
+}
