@@ -1,0 +1,361 @@
+/* The batch report (collect + text/JSON printers) on models fed from the
+ * fixtures, escaping of hostile text, and JSON validity. */
+#include "cudbg/batch.h"
+#include "cudbg/model.h"
+#include "tests/harness.h"
+#include "tests/unit/fixture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a small strict JSON checker ---- */
+
+struct js {
+	const char *p;
+	int depth;
+};
+
+static void js_ws(struct js *j)
+{
+	while (*j->p == ' ' || *j->p == '\n' || *j->p == '\t' || *j->p == '\r')
+		j->p++;
+}
+
+static bool js_value(struct js *j);
+
+static bool js_string(struct js *j)
+{
+	if (*j->p++ != '"')
+		return false;
+	while (*j->p != '"') {
+		unsigned char c = (unsigned char)*j->p;
+		if (c < 0x20 || c == 0)
+			return false;
+		if (c == '\\') {
+			j->p++;
+			if (*j->p == 'u') {
+				for (int i = 1; i <= 4; i++)
+					if (!strchr("0123456789abcdefABCDEF", j->p[i]) ||
+					    !j->p[i])
+						return false;
+				j->p += 4;
+			} else if (!strchr("\"\\/bfnrt", *j->p) || !*j->p) {
+				return false;
+			}
+		}
+		j->p++;
+	}
+	j->p++;
+	return true;
+}
+
+static bool js_members(struct js *j, char close, bool keys)
+{
+	j->p++;
+	js_ws(j);
+	if (*j->p == close) {
+		j->p++;
+		return true;
+	}
+	for (;;) {
+		js_ws(j);
+		if (keys) {
+			if (!js_string(j))
+				return false;
+			js_ws(j);
+			if (*j->p++ != ':')
+				return false;
+		}
+		if (!js_value(j))
+			return false;
+		js_ws(j);
+		if (*j->p == close) {
+			j->p++;
+			return true;
+		}
+		if (*j->p++ != ',')
+			return false;
+	}
+}
+
+static bool js_value(struct js *j)
+{
+	js_ws(j);
+	if (++j->depth > 64)
+		return false;
+	bool ok;
+	if (*j->p == '{')
+		ok = js_members(j, '}', true);
+	else if (*j->p == '[')
+		ok = js_members(j, ']', false);
+	else if (*j->p == '"')
+		ok = js_string(j);
+	else if (!strncmp(j->p, "true", 4) || !strncmp(j->p, "null", 4))
+		ok = (j->p += 4, true);
+	else if (!strncmp(j->p, "false", 5))
+		ok = (j->p += 5, true);
+	else {
+		const char *s = j->p;
+		if (*j->p == '-')
+			j->p++;
+		while (*j->p >= '0' && *j->p <= '9')
+			j->p++;
+		ok = j->p > s && j->p[-1] != '-';
+	}
+	j->depth--;
+	return ok;
+}
+
+static bool json_valid(const char *s)
+{
+	struct js j = { s, 0 };
+	if (!js_value(&j))
+		return false;
+	js_ws(&j);
+	return *j.p == '\0';
+}
+
+TEST(json_checker_works)
+{
+	CHECK(json_valid("{\"a\":[1,-2,null,true,false,\"x\\u0001\"]}\n"));
+	CHECK(!json_valid("{\"a\":\"\x01\"}"));
+	CHECK(!json_valid("{\"a\":1,}"));
+	CHECK(!json_valid("{\"a\" 1}"));
+	CHECK(!json_valid("[\"\\x\"]"));
+}
+
+/* ---- models from fixtures ---- */
+
+struct feed {
+	struct dbg_model m;
+	int stops_wanted;   /* stop after this many *stopped */
+	bool done;
+};
+
+static void feed_record(const struct mi_record *rec, void *out)
+{
+	struct feed *f = out;
+	if (f->done)
+		return;
+	model_on_record(&f->m, rec);
+	if ((int)f->m.stop_count >= f->stops_wanted)
+		f->done = true;
+}
+
+static void do_stack(const struct mi_record *r, void *out)
+{
+	struct dec_stack st;
+	CHECK_INT(dec_stack_decode(r->results, &st), 0);
+	model_take_frames(out, &st);
+}
+
+/* The model as the controller leaves it after the first stop's refresh:
+ * stop, focus query, stack. */
+static void model_at_stop(const char *fixture, struct dbg_model *m,
+			  bool with_stack)
+{
+	struct feed f = { .stops_wanted = 1 };
+	model_init(&f.m, 0, 0);
+	f.m.backend = SESSION_REPLAY;
+	f.m.cuda = true;
+	fx_each(fixture, feed_record, &f);
+	CHECK_INT(f.m.state, MODEL_STOPPED);
+	if (with_stack)
+		fx_decode(fixture, "-stack-list-frames", "^done", 0, do_stack,
+			  &f.m);
+	*m = f.m;
+}
+
+static char *print(const struct batch_report *r, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (json)
+		batch_print_json(f, r);
+	else
+		batch_print_text(f, r);
+	fclose(f);
+	return buf;
+}
+
+TEST(seed_py_report)
+{
+	struct dbg_model m;
+	model_at_stop("seed_py.mi.log", &m, false);
+	struct batch_report r;
+	CHECK_INT(batch_collect(&m, &r), 0);
+	CHECK(r.fault);
+	CHECK_INT(batch_exit_code(&r), 1);
+	CHECK_STR(r.kernel, "nll_loss_forward_reduce_cuda_kernel_2d");
+	CHECK_STR(r.signal_name, "CUDA_EXCEPTION_12");
+	CHECK(r.has_block && r.block[0] == 0);
+	CHECK(r.has_thread && r.thread[0] == 23);
+	char *t = print(&r, false);
+	CHECK(strstr(t, "stop:      Warp Assert in "
+			"nll_loss_forward_reduce_cuda_kernel_2d\n"));
+	CHECK(strstr(t, "signal:    CUDA_EXCEPTION_12 (Warp Assert)\n"));
+	CHECK(strstr(t, "focus:     kernel 0, grid 5, block (0,0,0), "
+			"thread (23,0,0), device 0, sm 124, warp 0, lane 23\n"));
+	CHECK(strstr(t, "kernel:    nll_loss_forward_reduce_cuda_kernel_2d\n"));
+	CHECK(strstr(t, "(no source)"));
+	CHECK(strstr(t, "fault:     yes\n"));
+	free(t);
+	char *j = print(&r, true);
+	CHECK_MSG(json_valid(j), "invalid JSON: %s", j);
+	CHECK(strstr(j, "\"fault\":true"));
+	CHECK(strstr(j, "\"block\":[0,0,0]"));
+	CHECK(strstr(j, "\"thread\":[23,0,0]"));
+	CHECK(strstr(j, "\"kernel\":\"nll_loss_forward_reduce_cuda_kernel_2d\""));
+	free(j);
+	batch_report_free(&r);
+	model_free(&m);
+}
+
+TEST(assert_label_kernel_frame_one)
+{
+	struct dbg_model m;
+	model_at_stop("assert_label.mi.log", &m, true);
+	struct batch_report r;
+	batch_collect(&m, &r);
+	CHECK_STR(r.frame.func, "__assert_fail");
+	CHECK(r.kernel_frame.valid);
+	CHECK_INT(r.kernel_frame.level, 1);
+	CHECK_STR(r.kernel_frame.func, "nll_loss");
+	CHECK_STR(r.kernel_frame.file, "assert_label.cu");
+	CHECK_INT(r.kernel_frame.line, 10);
+	char *t = print(&r, false);
+	CHECK(strstr(t, "stop:      Warp Assert in nll_loss\n"));
+	CHECK(strstr(t, "frame:     #0 __assert_fail (no source)\n"));
+	CHECK(strstr(t, "kernel at: #1 nll_loss at assert_label.cu:10\n"));
+	free(t);
+	char *j = print(&r, true);
+	CHECK(json_valid(j));
+	CHECK(strstr(j, "\"kernel_frame\":{\"level\":1,\"function\":\"nll_loss\","
+			"\"file\":\"assert_label.cu\""));
+	free(j);
+	batch_report_free(&r);
+	model_free(&m);
+}
+
+TEST(null_write_exception_fields)
+{
+	struct dbg_model m;
+	model_at_stop("null_write.mi.log", &m, true);
+	struct batch_report r;
+	batch_collect(&m, &r);
+	char *t = print(&r, false);
+	CHECK(strstr(t, "exception: Warp Illegal Address at pc 0x7ffddb7a1e80 "
+			"in apply(Params, float*) at null_write.cu:10\n"));
+	CHECK(strstr(t, "frame:     #0 apply at null_write.cu:10\n"));
+	free(t);
+	char *j = print(&r, true);
+	CHECK(json_valid(j));
+	CHECK(strstr(j, "\"pc\":\"0x7ffddb7a1e80\""));
+	free(j);
+	batch_report_free(&r);
+	model_free(&m);
+}
+
+TEST(step_kernel_breakpoint_is_no_fault)
+{
+	struct dbg_model m;
+	model_at_stop("step_kernel.mi.log", &m, true);
+	struct batch_report r;
+	batch_collect(&m, &r);
+	CHECK(!r.fault);
+	CHECK_INT(batch_exit_code(&r), 0);
+	CHECK_INT(r.bkptno, 1);
+	char *t = print(&r, false);
+	CHECK(strstr(t, "stop:      Breakpoint 1 in saxpy2\n"));
+	CHECK(strstr(t, "frame:     #0 saxpy2 at step_kernel.cu:8\n"));
+	CHECK(strstr(t, "fault:     no\n"));
+	free(t);
+	char *j = print(&r, true);
+	CHECK(json_valid(j));
+	CHECK(strstr(j, "\"breakpoint\":1"));
+	free(j);
+	batch_report_free(&r);
+	model_free(&m);
+}
+
+static void apply(const struct mi_record *r, void *out)
+{
+	model_on_record(out, r);
+}
+
+TEST(exits_and_gone)
+{
+	struct dbg_model m;
+	struct batch_report r;
+	model_init(&m, 0, 0);
+	fx_with_record("*stopped,reason=\"exited\",exit-code=\"03\"", apply, &m);
+	model_set_gone(&m, "gdb exited with status 0");
+	batch_collect(&m, &r);
+	CHECK(r.exited);
+	CHECK(!r.error);
+	CHECK_INT(r.exit_code, 3);
+	CHECK_INT(batch_exit_code(&r), 1);
+	char *t = print(&r, false);
+	CHECK(strstr(t, "stop:      exited with code 3\n"));
+	CHECK(strstr(t, "exit:      code 3\n"));
+	free(t);
+	batch_report_free(&r);
+	model_free(&m);
+
+	model_init(&m, 0, 0);
+	fx_with_record("*stopped,reason=\"exited-normally\"", apply, &m);
+	batch_collect(&m, &r);
+	CHECK_INT(batch_exit_code(&r), 0);
+	char *j = print(&r, true);
+	CHECK(json_valid(j));
+	CHECK(strstr(j, "\"exit\":{\"code\":0,\"signal\":null}"));
+	free(j);
+	batch_report_free(&r);
+	model_free(&m);
+
+	model_init(&m, 0, 0);
+	model_set_gone(&m, "cuda-gdb exited with status 1: bad\x1b");
+	batch_collect(&m, &r);
+	CHECK_INT(batch_exit_code(&r), 2);
+	j = print(&r, true);
+	CHECK(json_valid(j));
+	CHECK(strstr(j, "\"fault\":null"));
+	CHECK(strstr(j, "bad\\u001b"));
+	free(j);
+	batch_report_free(&r);
+	model_free(&m);
+}
+
+TEST(hostile_text_is_escaped)
+{
+	struct batch_report r = { .mode = "live", .state = "stopped",
+				  .bkptno = -1 };
+	r.summary = strdup("evil \x1b[2J\x1b]0;title\x07 \xe2\x80\xae"
+			   "rev \xc2\x9b bad\xff\xfe end \"q\" \\");
+	r.frame.valid = true;
+	r.frame.func = strdup("f\r\nx");
+	char *t = print(&r, false);
+	CHECK(!strchr(t, '\x1b'));
+	CHECK(!strchr(t, '\x07'));
+	CHECK(!strchr(t, '\r'));
+	CHECK(!strstr(t, "\xe2\x80\xae"));
+	CHECK(!strstr(t, "\xc2\x9b"));
+	CHECK(!strstr(t, "\xff"));
+	CHECK(strstr(t, "\\x1b[2J"));
+	CHECK(strstr(t, "\\u{202e}rev"));
+	CHECK(strstr(t, "\\x9b"));
+	CHECK(strstr(t, "bad\\xff\\xfe end"));
+	CHECK(strstr(t, "#0 f\\x0d\\x0ax (no source)"));
+	free(t);
+	char *j = print(&r, true);
+	CHECK_MSG(json_valid(j), "invalid JSON: %s", j);
+	CHECK(!strchr(j, '\x1b'));
+	CHECK(strstr(j, "\\u001b[2J"));
+	CHECK(strstr(j, "\\u202erev"));
+	CHECK(strstr(j, "bad\\ufffd\\ufffd end \\\"q\\\" \\\\"));
+	CHECK(strstr(j, "f\\u000d\\nx"));
+	free(j);
+	batch_report_free(&r);
+}

@@ -1,0 +1,160 @@
+/* Batch mode: run to the first stop or the program's end, print the
+ * report.  See include/cudbg/batch.h. */
+#include "cudbg/batch.h"
+#include "cudbg/model.h"
+#include "cudbg/options.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile sig_atomic_t batch_signalled;
+
+static void on_signal(int sig)
+{
+	batch_signalled = sig;
+}
+
+/* SIGINT/SIGTERM/SIGHUP end the wait; the session is then freed, which
+ * stops the debugger's whole process group (no orphans). */
+static void signals_catch(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+struct wait {
+	struct dbg_ctl *c;
+	bool want_ready;
+};
+
+static bool settled(const struct dbg_model *m)
+{
+	return m->state == MODEL_EXITED || m->state == MODEL_GONE ||
+	       m->state == MODEL_STOPPED;
+}
+
+static bool wait_pred(void *ctx)
+{
+	struct wait *w = ctx;
+	const struct dbg_model *m = ctl_model(w->c);
+	if (batch_signalled || !session_alive(ctl_session(w->c)))
+		return true;
+	if (w->want_ready)
+		return session_ready(ctl_session(w->c));
+	/* a stop counts once what it shows has been fetched */
+	return settled(m) && !ctl_busy(w->c) && ctl_refreshed(w->c);
+}
+
+/* The first stop of an attach (signal "0") or of a remote target (in
+ * ld.so, no reason) only says the debugger got hold of the program:
+ * batch mode continues past it to find the fault. */
+static bool initial_stop(const struct dbg_model *m)
+{
+	if (m->state != MODEL_STOPPED || m->stop_count != 1 || !m->has_stop)
+		return false;
+	if (m->backend != SESSION_ATTACH && m->backend != SESSION_REMOTE)
+		return false;
+	const char *sig = m->stop.signal_name;
+	return m->stop.reason == DEC_REASON_NONE || (sig && !strcmp(sig, "0"));
+}
+
+static int batch_wait(struct dbg_ctl *c, bool want_ready, int timeout_ms)
+{
+	struct wait w = { c, want_ready };
+	return ctl_run_until(c, wait_pred, &w, timeout_ms);
+}
+
+static int run_to_stop(struct dbg_ctl *c, int timeout_ms)
+{
+	const struct dbg_model *m = ctl_model(c);
+	int rc = batch_wait(c, true, timeout_ms);
+	if (rc < 0 || batch_signalled || m->state == MODEL_GONE)
+		return rc;
+	if (m->backend == SESSION_LAUNCH || m->backend == SESSION_REPLAY) {
+		int64_t tok = ctl_run(c);
+		if (tok < 0)
+			return (int)tok;
+	}
+	rc = batch_wait(c, false, timeout_ms);
+	if (rc >= 0 && !batch_signalled && initial_stop(m) &&
+	    ctl_continue(c) > 0)
+		rc = batch_wait(c, false, timeout_ms);
+	return rc;
+}
+
+static void print_report(const struct cudbg_options *o,
+			 const struct batch_report *r)
+{
+	if (o->json)
+		batch_print_json(stdout, r);
+	else
+		batch_print_text(stdout, r);
+	fflush(stdout);
+}
+
+/* An environment error still gets a report (and JSON stays parseable). */
+static int report_error(const struct cudbg_options *o, const char *msg)
+{
+	fprintf(stderr, "cudbg-tui: %s\n", msg);
+	if (o->json) {
+		struct batch_report r = { .mode = "live", .state = "error",
+					  .bkptno = -1 };
+		r.error = strdup(msg);
+		print_report(o, &r);
+		batch_report_free(&r);
+	}
+	return 2;
+}
+
+static char *program_name(const struct cudbg_options *o)
+{
+	if (o->backend == SESSION_REPLAY && o->replay)
+		return strdup(o->replay);
+	return o->argv && o->argv[0] ? strdup(o->argv[0]) : NULL;
+}
+
+int batch_main(const struct cudbg_options *o)
+{
+	if (o->backend == SESSION_NONE)
+		return report_error(o, "batch mode needs a program, --pid, "
+				    "--remote, --core or --replay");
+	struct session_config scfg;
+	options_session_config(o, &scfg);
+	struct dbg_ctl_config cfg = { .session = &scfg };
+	char err[512] = "";
+	signals_catch();
+	struct dbg_ctl *c = ctl_new(&cfg, err, sizeof err, NULL);
+	if (!c)
+		return report_error(o, err[0] ? err : "cannot start the debugger");
+	int timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : -1;
+	int rc = run_to_stop(c, timeout_ms);
+	struct batch_report r;
+	batch_collect(ctl_model(c), &r);
+	r.program = program_name(o);
+	if (batch_signalled && !r.error) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "interrupted by signal %d before the "
+			 "program stopped", (int)batch_signalled);
+		r.error = strdup(msg);
+	} else if (rc == SESSION_ETIMEOUT && !r.error) {
+		r.error = strdup("timed out waiting for the program to stop "
+				 "(--timeout)");
+	} else if (rc < 0 && rc != SESSION_EGONE && !r.error) {
+		const char *e = session_error(ctl_session(c));
+		r.error = strdup(e && *e ? e : "the session failed");
+	}
+	if (r.error)
+		fprintf(stderr, "cudbg-tui: %s\n", r.error);
+	print_report(o, &r);
+	int code = batch_exit_code(&r);
+	batch_report_free(&r);
+	ctl_free(c);
+	return code;
+}
