@@ -18,8 +18,7 @@ struct glue {
 	uint64_t con_seen;
 	struct ui_bp *bps;
 	size_t capbps;
-	const char *disasm_seen; /* model->disasm_func last stored */
-	size_t disasm_n;
+	char *disasm_want;       /* asked for this function, no answer yet */
 };
 
 static const char *base_name(const char *p)
@@ -123,10 +122,12 @@ static void store_disasm(struct glue *g)
 			v[i].offset = offs[i];
 		}
 	}
-	pane_sass_store(g->ui, m->disasm_func, v, m->disasm.n,
-			m->disasm.n ? NULL : "the debugger returned no instructions");
-	g->disasm_seen = m->disasm_func;
-	g->disasm_n = m->disasm.n;
+	/* Stored under the name the pane asked with: the stop record and
+	 * the stack may spell the function differently. */
+	pane_sass_store(g->ui, g->disasm_want ? g->disasm_want : m->disasm_func, v,
+			m->disasm.n, m->disasm.n ? NULL : "the debugger returned no instructions");
+	free(g->disasm_want);
+	g->disasm_want = NULL;
 	free(v);
 	free(offs);
 }
@@ -137,10 +138,19 @@ static int glue_disassemble(struct ui *ui, const char *func, uint64_t pc)
 	int64_t r;
 
 	(void)pc;
+	free(g->disasm_want);
+	g->disasm_want = strdup(func);
 	r = ctl_disassemble(g->ctl);
 	if (r == 0) { /* the model already holds it */
 		store_disasm(g);
 		return 0;
+	}
+	if (r == CTL_ESTATE && ui->model->state == MODEL_STOPPED && !model_frame(ui->model)) {
+		/* Just stopped: the stack is still being fetched.  The pane
+		 * asks again when the frames arrive. */
+		free(g->disasm_want);
+		g->disasm_want = NULL;
+		return 1;
 	}
 	if (r < 0) {
 		const struct dbg_model *m = ui->model;
@@ -194,23 +204,32 @@ static void put_int(char *buf, size_t cap, const char *what, long long v)
 		snprintf(buf + n, cap - n, "%s%s %lld", n ? " " : "", what, v);
 }
 
-static void sync_focus(struct ui_status *st, const struct dec_focus *f)
+/* The focus in words; `labels` are the long or the short names. */
+static void focus_text(char *b, size_t cap, const struct dec_focus *f,
+		       const char *const labels[9])
 {
-	char *b = st->focus;
-	size_t cap = sizeof st->focus;
-
 	b[0] = '\0';
 	if (!f->valid)
 		return;
-	put_int(b, cap, "kernel", f->kernel);
-	put_int(b, cap, "grid", f->grid);
-	put_dim3(b, cap, "cluster", f->cluster_idx);
-	put_dim3(b, cap, "block", f->block);
-	put_dim3(b, cap, "thread", f->thread);
-	put_int(b, cap, "dev", f->device);
-	put_int(b, cap, "sm", f->sm);
-	put_int(b, cap, "warp", f->warp);
-	put_int(b, cap, "lane", f->lane);
+	put_int(b, cap, labels[0], f->kernel);
+	put_int(b, cap, labels[1], f->grid);
+	put_dim3(b, cap, labels[2], f->cluster_idx);
+	put_dim3(b, cap, labels[3], f->block);
+	put_dim3(b, cap, labels[4], f->thread);
+	put_int(b, cap, labels[5], f->device);
+	put_int(b, cap, labels[6], f->sm);
+	put_int(b, cap, labels[7], f->warp);
+	put_int(b, cap, labels[8], f->lane);
+}
+
+static void sync_focus(struct ui_status *st, const struct dec_focus *f)
+{
+	static const char *const lng[9] = { "kernel", "grid", "cluster", "block", "thread",
+					    "dev", "sm", "warp", "lane" };
+	static const char *const shrt[9] = { "k", "g", "clu", "blk", "thr", "d", "sm", "w", "l" };
+
+	focus_text(st->focus, sizeof st->focus, f, lng);
+	focus_text(st->focus_short, sizeof st->focus_short, f, shrt);
 }
 
 static void sync_status(struct glue *g, const struct dbg_model *m)
@@ -239,7 +258,7 @@ static void sync_status(struct glue *g, const struct dbg_model *m)
 	if (m->state == MODEL_STOPPED)
 		sync_focus(st, &m->focus);
 	else
-		st->focus[0] = '\0';
+		st->focus[0] = st->focus_short[0] = '\0';
 }
 
 static void copy_str(char *dst, size_t cap, const char *s)
@@ -260,10 +279,37 @@ static int fault_line_of(const struct dec_stop *s, const struct ui_where *w)
 	return s->line;
 }
 
+static bool same_focus(const struct dec_focus *a, const struct dec_focus *b)
+{
+	if (!a->valid || !b->valid)
+		return a->valid == b->valid;
+	return a->kernel == b->kernel && dec_dim3_eq(a->block, b->block) &&
+	       dec_dim3_eq(a->thread, b->thread);
+}
+
+/* The frame the screen shows as current.  While the focus is the stop's
+ * and the innermost frame is selected, the *stopped record's own frame is
+ * the truth: a stack fetched for an earlier stop (a replay answers a
+ * command it did not record with another stop's answer) must not move the
+ * current line back. */
+static const struct dec_frame *current_frame(const struct dbg_model *m,
+					     const struct dec_frame **src)
+{
+	const struct dec_frame *f = model_frame(m), *sf = &m->stop.frame;
+
+	*src = model_source_frame(m);
+	if (!m->has_stop || !m->stop.has_frame || m->selected_frame > 0 ||
+	    !same_focus(&m->focus, &m->stop.focus))
+		return f;
+	if (sf->line > 0 && (sf->file || sf->fullname))
+		*src = sf;
+	return sf;
+}
+
 static void sync_where(struct glue *g, const struct dbg_model *m)
 {
 	struct ui_where *w = &g->ui->where;
-	const struct dec_frame *f = model_frame(m), *src = model_source_frame(m);
+	const struct dec_frame *src, *f = current_frame(m, &src);
 	char assert_loc[sizeof w->assert_loc], assert_expr[sizeof w->assert_expr];
 
 	/* The assertion text comes from the program's output (set below
@@ -340,6 +386,21 @@ static void sync_busy(struct glue *g)
 	ui->busy = busy;
 }
 
+/* The controller drops a failed disassembly silently: once it is idle
+ * with the answer still missing, the pane says why. */
+static void disasm_failed(struct glue *g, const struct dbg_model *m)
+{
+	char msg[512];
+
+	if (!g->disasm_want || ctl_busy(g->ctl))
+		return;
+	snprintf(msg, sizeof msg, "The debugger could not disassemble %s%s%s", g->disasm_want,
+		 m->error ? ": " : ".", m->error ? m->error : "");
+	pane_sass_store(g->ui, g->disasm_want, NULL, 0, msg);
+	free(g->disasm_want);
+	g->disasm_want = NULL;
+}
+
 void glue_sync(struct glue *g)
 {
 	const struct dbg_model *m = ctl_model(g->ctl);
@@ -347,8 +408,10 @@ void glue_sync(struct glue *g)
 	struct ui *ui = g->ui;
 
 	sync_busy(g);
-	if (!ch)
+	if (!ch) {
+		disasm_failed(g, m);
 		return;
+	}
 	if (ch & MODEL_CH_OUTPUT) {
 		copy_ring(&m->output, &g->out_seen, &ui->output);
 		what |= UCH_OUTPUT;
@@ -380,6 +443,7 @@ void glue_sync(struct glue *g)
 		ui_changed(ui, what);
 	if ((ch & MODEL_CH_DISASM) && m->disasm_func)
 		store_disasm(g);
+	disasm_failed(g, m);
 }
 
 /* ---- the loop source ---- */
@@ -430,8 +494,10 @@ static void program_name(struct ui *ui, const struct cudbg_options *o)
 
 	if (o->argv && o->argv[0])
 		snprintf(p, cap, "%s", base_name(o->argv[0]));
-	else if (o->replay)
-		snprintf(p, cap, "%s (replay)", base_name(o->replay));
+	else if (o->replay) {
+		const char *b = base_name(o->replay), *ext = strstr(b, ".mi.log");
+		snprintf(p, cap, "%.*s (replay)", ext ? (int)(ext - b) : (int)strlen(b), b);
+	}
 	else if (o->core)
 		snprintf(p, cap, "%s (core)", base_name(o->core));
 	else if (o->backend == SESSION_ATTACH)
@@ -486,5 +552,6 @@ void glue_free(struct glue *g)
 	g->ui->nbps = 0;
 	free(g->bps);
 	free(g->dirs);
+	free(g->disasm_want);
 	free(g);
 }

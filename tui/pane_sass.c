@@ -132,7 +132,9 @@ static void sass_fetch(struct pane *p, struct ui *ui)
 	if (f->pending || !ui->actions || !ui->actions->disassemble)
 		return;
 	f->pending = true;
-	ui->actions->disassemble(ui, ui->where.func, ui->where.pc);
+	/* 1: not possible yet (no stack); the next frame change asks again. */
+	if (ui->actions->disassemble(ui, ui->where.func, ui->where.pc) > 0)
+		f->pending = false;
 }
 
 void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,

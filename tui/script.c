@@ -21,6 +21,8 @@ struct script {
 	unsigned long stop_mark; /* ui->stops when the last wait ended */
 	double wait_s;
 	bool mask_hex;         /* dumps show 0x… for addresses */
+	char masks[8][64];     /* :mask PREFIX: digits after it become N */
+	int nmasks;
 	char error[1024];
 };
 
@@ -184,6 +186,24 @@ static void mask_hex(char *d)
 	*w = '\0';
 }
 
+/* Digits right after each prefix become one "N" (pids, times). */
+static void mask_prefixes(const struct script *s, char *d)
+{
+	for (int i = 0; i < s->nmasks; i++) {
+		size_t pl = strlen(s->masks[i]);
+		for (char *p = strstr(d, s->masks[i]); p; p = strstr(p, s->masks[i])) {
+			char *digits = p + pl, *end = digits;
+			while (*end >= '0' && *end <= '9')
+				end++;
+			if (end > digits) {
+				*digits = 'N';
+				memmove(digits + 1, end, strlen(end) + 1);
+			}
+			p = digits;
+		}
+	}
+}
+
 static enum script_status do_dump(struct script *s, struct loop *L, const char *file)
 {
 	const char *dir = getenv("CUDBG_TEST_DUMP_DIR");
@@ -200,6 +220,8 @@ static enum script_status do_dump(struct script *s, struct loop *L, const char *
 	d = grid_dump(&L->ui->grid);
 	if (d && s->mask_hex)
 		mask_hex(d);
+	if (d)
+		mask_prefixes(s, d);
 	f = fopen(path, "w");
 	if (!d || !f) {
 		free(d);
@@ -248,6 +270,12 @@ static enum script_status command(struct script *s, struct loop *L, const char *
 		return do_dump(s, L, arg);
 	if (IS("mask-hex")) {
 		s->mask_hex = true;
+		return SCRIPT_RUN;
+	}
+	if (IS("mask")) {
+		if (!*arg || s->nmasks == 8)
+			return fail(s, "bad :mask \"%s\" (want PREFIX; at most 8)", arg);
+		snprintf(s->masks[s->nmasks++], sizeof s->masks[0], "%s", arg);
 		return SCRIPT_RUN;
 	}
 	if (IS("assert-text")) {
