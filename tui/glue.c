@@ -2,6 +2,7 @@
 #include "tui/glue.h"
 #include "tui/sanitize.h"
 
+#include "cudbg/assertline.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
 #include "cudbg/session.h"
@@ -19,6 +20,7 @@ struct glue {
 	struct ui_bp *bps;
 	size_t capbps;
 	char *disasm_want;       /* asked for this function, no answer yet */
+	struct diag_asserts *asserts; /* assertion lines in the program's output */
 };
 
 static const char *base_name(const char *p)
@@ -173,8 +175,10 @@ static const struct ui_actions glue_actions = {
 
 /* ---- model to UI ---- */
 
-/* Copies the bytes appended to a model ring since *seen into a log. */
-static void copy_ring(const struct model_ring *r, uint64_t *seen, struct textlog *log)
+/* Copies the bytes appended to a model ring since *seen into a log (and
+ * the assertion collector, when given). */
+static void copy_ring(const struct model_ring *r, uint64_t *seen, struct textlog *log,
+		      struct diag_asserts *asserts)
 {
 	uint64_t fresh = r->total - *seen;
 	size_t n = fresh > r->len ? r->len : (size_t)fresh;
@@ -185,7 +189,32 @@ static void copy_ring(const struct model_ring *r, uint64_t *seen, struct textlog
 		return;
 	model_ring_copy(r, buf, n); /* the newest n bytes */
 	textlog_append(log, buf, n, 0);
+	if (asserts)
+		diag_asserts_feed(asserts, buf, n);
 	free(buf);
+}
+
+/* What the program's assertion message says, for a frame without source
+ * (PyTorch kernels have no device line info: the message is the only
+ * place that names Loss.cu:245). */
+static void sync_assert(struct glue *g)
+{
+	const struct diag_assert_entry *e;
+	struct ui_where *w = &g->ui->where;
+
+	if (!g->asserts || diag_asserts_count(g->asserts) == 0)
+		return;
+	e = diag_asserts_get(g->asserts, 0);
+	if (!e)
+		return;
+	snprintf(w->assert_loc, sizeof w->assert_loc, "%s:%u", e->file ? e->file : "?", e->line);
+	snprintf(w->assert_expr, sizeof w->assert_expr, "%s", e->expr ? e->expr : "");
+}
+
+/* Labels of one or two letters are written without a space ("sm124"). */
+static const char *label_gap(const char *what)
+{
+	return strlen(what) > 2 ? " " : "";
 }
 
 static void put_dim3(char *buf, size_t cap, const char *what, struct dec_dim3 d)
@@ -193,7 +222,8 @@ static void put_dim3(char *buf, size_t cap, const char *what, struct dec_dim3 d)
 	size_t n = strlen(buf);
 
 	if (d.valid)
-		snprintf(buf + n, cap - n, "%s%s (%u,%u,%u)", n ? " " : "", what, d.x, d.y, d.z);
+		snprintf(buf + n, cap - n, "%s%s%s(%u,%u,%u)", n ? " " : "", what,
+			 label_gap(what), d.x, d.y, d.z);
 }
 
 static void put_int(char *buf, size_t cap, const char *what, long long v)
@@ -201,7 +231,7 @@ static void put_int(char *buf, size_t cap, const char *what, long long v)
 	size_t n = strlen(buf);
 
 	if (v >= 0)
-		snprintf(buf + n, cap - n, "%s%s %lld", n ? " " : "", what, v);
+		snprintf(buf + n, cap - n, "%s%s%s%lld", n ? " " : "", what, label_gap(what), v);
 }
 
 /* The focus in words; `labels` are the long or the short names. */
@@ -226,7 +256,7 @@ static void sync_focus(struct ui_status *st, const struct dec_focus *f)
 {
 	static const char *const lng[9] = { "kernel", "grid", "cluster", "block", "thread",
 					    "dev", "sm", "warp", "lane" };
-	static const char *const shrt[9] = { "k", "g", "clu", "blk", "thr", "d", "sm", "w", "l" };
+	static const char *const shrt[9] = { "k", "g", "c", "b", "t", "d", "sm", "w", "l" };
 
 	focus_text(st->focus, sizeof st->focus, f, lng);
 	focus_text(st->focus_short, sizeof st->focus_short, f, shrt);
@@ -413,11 +443,11 @@ void glue_sync(struct glue *g)
 		return;
 	}
 	if (ch & MODEL_CH_OUTPUT) {
-		copy_ring(&m->output, &g->out_seen, &ui->output);
+		copy_ring(&m->output, &g->out_seen, &ui->output, g->asserts);
 		what |= UCH_OUTPUT;
 	}
 	if (ch & MODEL_CH_CONSOLE) {
-		copy_ring(&m->console, &g->con_seen, &ui->console);
+		copy_ring(&m->console, &g->con_seen, &ui->console, NULL);
 		what |= UCH_CONSOLE;
 	}
 	if (ch & (MODEL_CH_STATE | MODEL_CH_STOP | MODEL_CH_FOCUS))
@@ -438,6 +468,13 @@ void glue_sync(struct glue *g)
 	sync_status(g, m);
 	if (what & UCH_STOP)
 		sync_where(g, m);
+	if (what & (UCH_STOP | UCH_OUTPUT)) {
+		char before[sizeof ui->where.assert_loc];
+		snprintf(before, sizeof before, "%s", ui->where.assert_loc);
+		sync_assert(g);
+		if (strcmp(before, ui->where.assert_loc) != 0)
+			what |= UCH_STOP;
+	}
 	ui->stops = m->stop_count;
 	if (what)
 		ui_changed(ui, what);
@@ -521,15 +558,18 @@ struct glue *glue_new(struct ui *ui, const struct cudbg_options *o, char *err,
 	for (size_t i = 0; i < o->ndirs; i++)
 		g->dirs[i] = o->dirs[i];
 	g->ui = ui;
+	g->asserts = diag_asserts_new(); /* NULL: no assertion text, no harm */
 	options_session_config(o, &sc);
 	memset(&cc, 0, sizeof cc);
 	cc.session = &sc;
 	g->ctl = ctl_new(&cc, err, cap, NULL);
 	if (!g->ctl) {
+		diag_asserts_free(g->asserts);
 		free(g->dirs);
 		free(g);
 		return NULL;
 	}
+	loop_set_crash_pgid(session_debugger_pid(ctl_session(g->ctl)));
 	ui->source_dirs = g->dirs;
 	ui->actions = &glue_actions;
 	ui->actions_ctx = g;
@@ -544,6 +584,7 @@ void glue_free(struct glue *g)
 {
 	if (!g)
 		return;
+	loop_set_crash_pgid(0);
 	ctl_free(g->ctl);
 	g->ui->model = NULL;
 	g->ui->ctl = NULL;
@@ -553,5 +594,6 @@ void glue_free(struct glue *g)
 	free(g->bps);
 	free(g->dirs);
 	free(g->disasm_want);
+	diag_asserts_free(g->asserts);
 	free(g);
 }

@@ -8,6 +8,7 @@
 #include "tui/ui.h"
 
 #include <poll.h>
+#include <sys/types.h>
 
 /* Where the debugger side plugs in (the glue over session.h; tests use
  * fakes).  All optional. */
@@ -41,6 +42,9 @@ struct loop {
 /* Installs the signal handlers (flags and a self-pipe only) and the
  * crash handlers that restore the terminal.  Returns 0 or -1. */
 int loop_signals_init(void);
+/* The process group a crash must kill (the debugger's; 0: none). */
+void loop_set_crash_pgid(pid_t pgid);
+
 /* Runs until the UI quits, a terminating signal, or the script ends.
  * Returns the exit status: 0, 1 when a script failed, 128+N after signal
  * N. */
