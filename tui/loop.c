@@ -200,11 +200,19 @@ static void loop_wait(struct loop *L, int timeout_ms)
 		L->src.ready(L->src.ctx, pfd + src_at, nsrc);
 }
 
-void loop_pump(struct loop *L)
+void loop_step(struct loop *L, int max_ms)
 {
+	int timeout = max_ms;
+
 	loop_signals(L);
 	loop_keys(L);
-	loop_wait(L, 0);
+	loop_redraw(L);
+	if (L->ui->busy)
+		timeout = min_timeout(timeout, SPIN_MS);
+	if (L->src.timeout_ms)
+		timeout = min_timeout(timeout, L->src.timeout_ms(L->src.ctx));
+	loop_wait(L, timeout);
+	loop_keys(L);
 	loop_redraw(L);
 }
 

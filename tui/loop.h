@@ -50,8 +50,9 @@ void loop_set_crash_pgid(pid_t pgid);
  * N. */
 int loop_run(struct loop *L);
 
-/* One pass of the loop with a zero timeout (for benchmarks and tests):
- * reads what is ready, runs keys, redraws when dirty. */
-void loop_pump(struct loop *L);
+/* One pass of the loop waiting at most max_ms (-1: until something
+ * happens), for benchmarks and tests: keys, redraw, one poll, what it
+ * brought, keys and redraw again. */
+void loop_step(struct loop *L, int max_ms);
 
 #endif
