@@ -186,7 +186,26 @@ static void mask_hex(char *d)
 	*w = '\0';
 }
 
-/* Digits right after each prefix become one "N" (pids, times). */
+/* Squeezes runs of blanks in the line holding p to one, so a masked
+ * number of any length leaves the line the same. */
+static void squeeze_line(char *d, char *p)
+{
+	char *start = p, *end, *w;
+
+	while (start > d && start[-1] != '\n')
+		start--;
+	end = strchr(p, '\n');
+	if (!end)
+		end = p + strlen(p);
+	w = start;
+	for (char *r = start; r < end; r++)
+		if (!(*r == ' ' && r > start && r[-1] == ' '))
+			*w++ = *r;
+	memmove(w, end, strlen(end) + 1);
+}
+
+/* Digits right after each prefix become one "N" (pids, times); the
+ * line's blanks are squeezed so the width of the number does not show. */
 static void mask_prefixes(const struct script *s, char *d)
 {
 	for (int i = 0; i < s->nmasks; i++) {
@@ -198,6 +217,7 @@ static void mask_prefixes(const struct script *s, char *d)
 			if (end > digits) {
 				*digits = 'N';
 				memmove(digits + 1, end, strlen(end) + 1);
+				squeeze_line(d, digits);
 			}
 			p = digits;
 		}
