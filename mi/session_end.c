@@ -83,8 +83,7 @@ static void exit_reason(struct session *s, char *buf, size_t cap)
 		snprintf(buf, cap, "'%s' does not speak GDB/MI (its first line "
 			 "was '%s'); is it a debugger?", s->path,
 			 s->first_line);
-	} else if (!s->answered && s->out_eof_at == 0 &&
-		   session_elapsed(s) >= s->start_timeout) {
+	} else if (s->timed_out) {
 		snprintf(buf, cap, "no answer from %s within %.0f s; is it a "
 			 "debugger?", s->name, s->start_timeout);
 	} else if (WIFSIGNALED(st)) {
@@ -153,6 +152,7 @@ void session_check_child(struct session *s)
 	double now = session_elapsed(s);
 	bool too_slow = !s->answered && now >= s->start_timeout;
 	bool lingering = s->out_eof_at > 0 && now - s->out_eof_at > EOF_GRACE;
+	s->timed_out |= too_slow && s->out_eof_at == 0;
 	if (s->not_mi || too_slow || lingering)
 		kill_group(s); /* the next check reaps it */
 }

@@ -69,6 +69,7 @@ struct session {
 	/* the end */
 	bool spoke;            /* a valid MI line was seen */
 	bool not_mi;           /* the first line was not MI */
+	bool timed_out;        /* killed for not answering at start */
 	char first_line[96];   /* printable copy, for that message */
 	double out_eof_at;     /* stdout EOF time, 0 while open */
 	bool reaped;

@@ -242,11 +242,23 @@ static void send_backend(struct session *s, const struct session_config *cfg)
 		send_file(s, cfg);
 		s->gpu_core = is_gpu_core(cfg->core);
 		if (!s->gpu_core) {
-			char *q = quoted(cfg->core);
+			/* -target-select passes its words on unparsed, so
+			 * a quoted path keeps its quotes; a path with
+			 * blanks goes through the console command. */
+			if (!strpbrk(cfg->core, " \t\"\\")) {
+				start_cmd(s, on_backend,
+					  "-target-select core %s", cfg->core);
+				break;
+			}
+			char *console = NULL;
+			if (asprintf(&console, "core-file %s", cfg->core) < 0)
+				break;
+			char *q = quoted(console);
 			if (q)
 				start_cmd(s, on_backend,
-					  "-target-select core %s", q);
+					  "-interpreter-exec console %s", q);
 			free(q);
+			free(console);
 			break;
 		}
 		char *console = NULL;

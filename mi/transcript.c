@@ -189,9 +189,10 @@ static int source_close(struct source *src, const char *path, bool early,
 		close(src->fd);
 	if (!src->gz)
 		return 0;
-	char msg[256] = "";
-	ssize_t n = read(src->gz_err, msg, sizeof msg - 1);
-	msg[n > 0 ? n : 0] = 0;
+	char buf[256] = "";
+	ssize_t n = read(src->gz_err, buf, sizeof buf - 1);
+	buf[n > 0 ? n : 0] = 0;
+	char *msg = buf + strspn(buf, "\n "); /* gzip may start with \n */
 	char *nl = strchr(msg, '\n');
 	if (nl)
 		*nl = 0;
@@ -410,7 +411,7 @@ static int scan_end_line(struct scanner *sc, const char *path, size_t keep,
 		e.len = keep;
 	e.line = sc->line;
 	sc->outs += e.tag == '<';
-	return fn(ctx, &e, full);
+	return fn ? fn(ctx, &e, full) : 0;
 }
 
 static void scan_take(struct scanner *sc, const char *s, size_t n)

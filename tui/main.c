@@ -1,5 +1,6 @@
 /* cudbg-tui entry point: options, then the screen, batch mode, or the
  * developer's --mi-log mode. */
+#include "cudbg/batch.h"
 #include "cudbg/options.h"
 #include "cudbg/session.h"
 
@@ -206,6 +207,10 @@ static int mi_log_main(const struct cudbg_options *o)
 		rc = log_first_stop(&m, ms);
 	if (rc != 0 && session_alive(m.s))
 		printf("timeout after %d s\n", ms / 1000);
+	/* Records that trail the last answer (a replay sends them at once,
+	 * gdb a moment later): print them before closing. */
+	if (rc == 0)
+		session_run_until(m.s, NULL, NULL, 300);
 	bool alive = session_alive(m.s);
 	session_free(m.s);
 	if (m.tlen)
@@ -217,16 +222,8 @@ static int mi_log_main(const struct cudbg_options *o)
 
 /* ---- dispatch ---------------------------------------------------------- */
 
-/* Batch mode (tui/batch.c, helper "model") and the screen (helper "tui")
- * are wired here once they are on main; see include/cudbg/batch.h and
- * include/cudbg/tui.h. */
-static int run_batch(const struct cudbg_options *o)
-{
-	(void)o;
-	fputs("cudbg-tui: batch mode is not built yet\n", stderr);
-	return 2;
-}
-
+/* The screen (helper "tui", include/cudbg/tui.h) is wired here once
+ * tui_main() is on main. */
 static int run_screen(const struct cudbg_options *o)
 {
 	(void)o;
@@ -257,7 +254,7 @@ int main(int argc, char **argv)
 	} else if (o.mi_log) {
 		rc = mi_log_main(&o);
 	} else if (o.batch) {
-		rc = run_batch(&o);
+		rc = batch_main(&o);
 	} else {
 		rc = run_screen(&o);
 	}
