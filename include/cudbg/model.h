@@ -267,6 +267,13 @@ const struct dec_bkpt *model_bkpt_by_number(const struct dbg_model *m,
  * or NULL. */
 const struct dec_bkpt *model_bkpt_at(const struct dbg_model *m,
 				     const char *file, int line);
+/* The kernels-table row of the focused kernel (the "*" row, else the
+ * one whose number is focus.kernel), or -1. */
+long model_focus_kernel_row(const struct dbg_model *m);
+/* The row of the threads table whose (coalesced) range holds block/thread
+ * (grid and block sizes from the kernels table), or -1. */
+long model_threads_find(const struct dbg_model *m, struct dec_dim3 block,
+			struct dec_dim3 thread);
 /* The selected frame, or NULL. */
 const struct dec_frame *model_frame(const struct dbg_model *m);
 /* The innermost frame with source (a device assert stops in
