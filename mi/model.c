@@ -691,7 +691,7 @@ bool model_can_resume(const struct dbg_model *m)
 
 bool model_finish_refused(const struct dbg_model *m)
 {
-	if (!m->focus.valid || m->frames.n == 0)
+	if (m->frames.n == 0)
 		return false;
 	const struct dec_frame *outer = &m->frames.frames[m->frames.n - 1];
 	return m->selected_frame == outer->level;

@@ -283,8 +283,8 @@ const struct dec_frame *model_source_frame(const struct dbg_model *m);
  * program has not moved since: continuing lets it run on and the error
  * is lost (cuda-gdb 13).  The UI warns before it continues. */
 bool model_continue_loses_error(const struct dbg_model *m);
-/* The stop is in the outermost frame of a kernel: cuda-gdb refuses
- * -exec-finish there. */
+/* The selected frame is the outermost one (a kernel's own frame, or
+ * main): cuda-gdb 13 and gdb refuse -exec-finish there. */
 bool model_finish_refused(const struct dbg_model *m);
 /* The program can be resumed (stopped, live, not a core). */
 bool model_can_resume(const struct dbg_model *m);

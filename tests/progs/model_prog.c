@@ -33,6 +33,8 @@ int main(int argc, char **argv)
 {
 	struct point p = { 3, 4 }; /* MARK_MAIN */
 	if (argc > 1 && strcmp(argv[1], "spin") == 0) {
+		puts("spinning");
+		fflush(stdout);
 		while (spinning)
 			usleep(1000); /* MARK_SPIN */
 		return 0;
