@@ -72,6 +72,7 @@ struct diag_dim3 {
 	X(SANITIZER_LEAK, "sanitizer-leak", "the report lists leaked allocations") \
 	X(OOB_AFTER, "oob-after", "the bad access lies after an allocation")  \
 	X(OOB_BEFORE, "oob-before", "the bad access lies before an allocation") \
+	X(NULL_ADDRESS, "null-address", "the bad address is within 64 KiB of zero") \
 	X(PYTHON, "python", "the program is a Python script")                 \
 	X(PYTORCH, "pytorch", "the fault is in PyTorch code")                 \
 	X(EXITED, "exited", "the program ended")                              \
@@ -221,6 +222,10 @@ struct diag_fault {
 	size_t n_values;
 	char **notes;           /* warnings for the user, in order */
 	size_t n_notes;
+	/* Lines from the program and the debugger worth a rule's `output`
+	 * pattern (errors, warnings; bounded). */
+	char *const *output_lines;
+	size_t n_output_lines;
 };
 
 struct diag *diag_new(void);   /* NULL when out of memory */
@@ -259,7 +264,8 @@ const struct diag_asserts *diag_asserts_of(const struct diag *d);
 
 /* Expressions that the hints chosen for the current fault read through
  * {eval:...} and that have no value yet.  Up to `max` pointers into the
- * rules; returns how many. */
+ * rules; returns how many.  Re-analyses: a fault pointer obtained before
+ * is stale afterwards. */
 size_t diag_wanted(struct diag *d, const struct diag_rules *rules,
 		   const char **exprs, size_t max);
 /* The frame level to evaluate them in: the kernel's own frame (1 when

@@ -66,8 +66,9 @@ void diag_refault_free(struct diag_refault *r); /* accepts NULL */
 /* The next command to send (no token, no newline), or NULL when the
  * machine waits for a record.  Each command is handed out once. */
 const char *diag_refault_next(struct diag_refault *r);
-/* Every record the debugger writes after the first command.  Returns the
- * state after it. */
+/* The results (^done/^error) of the commands it handed out and every
+ * async record (*stopped ...), in order; results of other commands the
+ * caller sends meanwhile must not be fed.  Returns the state after it. */
 enum diag_refault_state diag_refault_on_record(struct diag_refault *r,
 					       const struct mi_record *rec);
 enum diag_refault_state diag_refault_state(const struct diag_refault *r);

@@ -1,0 +1,545 @@
+/* Builds the fault account from what the collector saw.  Each source
+ * fills what it knows best: the stop names the exception and the focus,
+ * the device stack the kernel and line, the assertion text the expression
+ * (and the only source line PyTorch kernels have), the sanitizer the exact
+ * thread and address, the host stack the operator and Python line. */
+#include "diag/state.h"
+#include "cudbg/assertline.h"
+#include "cudbg/hints.h"
+#include "cudbg/memcheck.h"
+#include "cudbg/sanitizer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static char *keep(struct diag *d, char *s)
+{
+	if (!s)
+		return NULL;
+	if (d->n_scratch == d->cap_scratch) {
+		size_t cap = d->cap_scratch ? d->cap_scratch * 2 : 32;
+		void *v = realloc(d->scratch, cap * sizeof *d->scratch);
+		if (!v) {
+			free(s);
+			return NULL;
+		}
+		d->scratch = v;
+		d->cap_scratch = cap;
+	}
+	d->scratch[d->n_scratch++] = s;
+	return s;
+}
+
+static char *keepf(struct diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static char *keepf(struct diag *d, const char *fmt, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return keep(d, s);
+}
+
+void diag_fault_reset(struct diag *d)
+{
+	for (size_t i = 0; i < d->n_scratch; i++)
+		free(d->scratch[i]);
+	d->n_scratch = 0;
+	free(d->fault.values);
+	free(d->fault.notes);
+	memset(&d->fault, 0, sizeof d->fault);
+}
+
+static void note(struct diag *d, char *text)
+{
+	struct diag_fault *f = &d->fault;
+	if (!text)
+		return;
+	void *v = realloc(f->notes, (f->n_notes + 1) * sizeof *f->notes);
+	if (!v)
+		return;
+	f->notes = v;
+	f->notes[f->n_notes++] = text;
+}
+
+static bool is_helper_frame(const char *func)
+{
+	return func && (strcmp(func, "__assert_fail") == 0 ||
+			strcmp(func, "__assertfail") == 0 ||
+			strcmp(func, "__trap") == 0 || strcmp(func, "_trap") == 0);
+}
+
+static void collect_findings(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	size_t n = 0;
+	for (size_t i = 0; i < d->n_sans; i++)
+		n += diag_san_count(d->sans[i]);
+	free(d->finding_ptrs);
+	d->finding_ptrs = n ? calloc(n, sizeof *d->finding_ptrs) : NULL;
+	if (!d->finding_ptrs)
+		n = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < d->n_sans && n; i++)
+		for (size_t j = 0; j < diag_san_count(d->sans[i]); j++)
+			d->finding_ptrs[k++] = diag_san_get(d->sans[i], j);
+	f->findings = d->finding_ptrs;
+	f->n_findings = k;
+	/* The finding the account is about: an exact access first, then a
+	 * warp exception, then a failing call. */
+	static const enum diag_san_kind order[] = {
+		DIAG_SAN_PRECISE, DIAG_SAN_IMPRECISE, DIAG_SAN_API,
+		DIAG_SAN_LEAK, DIAG_SAN_OTHER,
+	};
+	for (size_t o = 0; o < 5 && !f->finding; o++)
+		for (size_t i = 0; i < k && !f->finding; i++)
+			if (f->findings[i]->kind == order[o])
+				f->finding = f->findings[i];
+}
+
+static void fill_stop(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	const struct stop_info *s = &d->stop;
+	f->signal_name = s->signal_name;
+	f->signal_meaning = s->signal_meaning;
+	f->exception_message = s->message;
+	f->focus = s->focus;
+	if (s->signal_name &&
+	    strncmp(s->signal_name, "CUDA_EXCEPTION_", 15) == 0) {
+		unsigned n;
+		if (parse_uint(s->signal_name + 15, &n) && n < 1000)
+			f->exception_code = (int)n;
+		f->exception_name = s->exception_name ? s->exception_name
+						      : s->signal_meaning;
+	} else {
+		f->exception_name = s->exception_name;
+	}
+	f->explanation = diag_exception_explain(f->exception_name, &f->scope);
+	if (s->has_frame) {
+		f->stop_pc = s->frame.addr;
+		f->has_stop_pc = s->frame.addr != 0;
+	} else if (d->n_frames) {
+		f->stop_pc = d->frames[0].addr;
+		f->has_stop_pc = true;
+	}
+	f->error_pc = s->error_pc;
+	f->has_error_pc = s->has_error_pc;
+}
+
+static const struct diag_frame *frame0(const struct diag *d)
+{
+	if (d->n_frames)
+		return &d->frames[0];
+	return d->stop.has_frame ? &d->stop.frame : NULL;
+}
+
+static enum diag_fault_kind stop_kind(struct diag *d)
+{
+	const struct stop_info *s = &d->stop;
+	const struct diag_frame *f0 = frame0(d);
+	const char *name = d->fault.exception_name;
+	if (s->assert_text || (name && ci_strstr(name, "assert")) ||
+	    (f0 && f0->func && strcmp(f0->func, "__assert_fail") == 0))
+		return DIAG_FAULT_ASSERT;
+	if (s->signal_name && strcmp(s->signal_name, "SIGTRAP") == 0) {
+		/* compute-sanitizer's coredumps end with SIGTRAP at the first
+		 * error it found: that is no __trap(). */
+		if (s->from_core && !(f0 && f0->func &&
+				      strcmp(f0->func, "__trap") == 0))
+			return d->fault.finding ? DIAG_FAULT_MEMCHECK
+						: DIAG_FAULT_EXCEPTION;
+		return DIAG_FAULT_TRAP;
+	}
+	return DIAG_FAULT_EXCEPTION;
+}
+
+static bool env_problem(const struct diag *d)
+{
+	static const enum diag_flag env[] = {
+		DIAG_F_DEBUGGER_MISSING, DIAG_F_SANITIZER_MISSING,
+		DIAG_F_CUDADEBUGGER_MISSING, DIAG_F_NO_GPU,
+		DIAG_F_NO_KERNEL_IMAGE, DIAG_F_DRIVER_TOO_OLD,
+	};
+	for (size_t i = 0; i < sizeof env / sizeof env[0]; i++)
+		if (d->set_flags[env[i]])
+			return true;
+	return false;
+}
+
+static enum diag_fault_kind pick_kind(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	if (d->stop.have)
+		return stop_kind(d);
+	if (f->finding && f->finding->kind == DIAG_SAN_IMPRECISE &&
+	    f->finding->exception && ci_strstr(f->finding->exception, "assert"))
+		return DIAG_FAULT_ASSERT;
+	if (f->finding && (f->finding->kind == DIAG_SAN_PRECISE ||
+			   f->finding->kind == DIAG_SAN_IMPRECISE))
+		return DIAG_FAULT_MEMCHECK;
+	if (f->n_asserts)
+		return DIAG_FAULT_ASSERT;
+	if (env_problem(d))
+		return DIAG_FAULT_ENVIRONMENT;
+	if (f->finding && f->finding->kind == DIAG_SAN_API)
+		return DIAG_FAULT_CUDA_ERROR;
+	if (d->error_line)
+		return DIAG_FAULT_CUDA_ERROR;
+	if (d->host_signal || (d->exited && d->exit_signalled))
+		return DIAG_FAULT_HOST_SIGNAL;
+	if (d->exited && d->exit_code != 0)
+		return DIAG_FAULT_EXIT;
+	if (f->finding && f->finding->kind == DIAG_SAN_LEAK)
+		return DIAG_FAULT_MEMCHECK;
+	return DIAG_FAULT_NONE;
+}
+
+/* The kernel is the outermost device frame (frame 0 may be a device
+ * function or __assert_fail). */
+static void pick_kernel(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	char *k = NULL;
+	for (size_t i = d->n_frames; i-- > 0 && !k;)
+		if (d->frames[i].device && d->frames[i].func &&
+		    !is_helper_frame(d->frames[i].func))
+			k = d->frames[i].func;
+	if (!k && d->stop.has_frame && !is_helper_frame(d->stop.frame.func))
+		k = d->stop.frame.func;
+	if (!k && f->n_asserts)
+		k = f->asserts[0]->kernel;
+	if (!k && f->finding) {
+		for (size_t i = 0; i + 1 < f->finding->n_host && !k; i++) {
+			char *stub = diag_stub_kernel(f->finding->host[i].func);
+			k = keep(d, stub);
+		}
+		if (!k && f->finding->func &&
+		    !is_helper_frame(f->finding->func))
+			k = f->finding->func;
+	}
+	if (!k)
+		return;
+	/* A hardware fault's record has the signature ("apply(Params,
+	 * float*)"); prefer it when it names the same function. */
+	f->kernel = k;
+	size_t n = diag_kernel_basename(k, NULL, 0);
+	char *b = malloc(n + 1);
+	if (b)
+		diag_kernel_basename(k, b, n + 1);
+	f->kernel_short = keep(d, b);
+}
+
+static void set_where(struct diag_fault *f, enum diag_loc_source src,
+		      char *file, char *full, unsigned line, char *func)
+{
+	f->where.source = src;
+	f->where.file = file;
+	f->where.fullname = full;
+	f->where.line = line;
+	f->where.func = func;
+}
+
+static void pick_where(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	const struct stop_info *s = &d->stop;
+	if (s->exc_file && s->exc_line) {
+		char *full = s->has_frame && s->frame.file &&
+					     strcmp(s->frame.file, s->exc_file) == 0
+				     ? s->frame.fullname
+				     : NULL;
+		set_where(f, DIAG_LOC_EXCEPTION, s->exc_file, full, s->exc_line,
+			  s->exc_function);
+		return;
+	}
+	for (size_t i = 0; i < d->n_frames; i++) {
+		const struct diag_frame *fr = &d->frames[i];
+		if (fr->device && fr->file && fr->line) {
+			set_where(f, DIAG_LOC_FRAME, fr->file, fr->fullname,
+				  fr->line, fr->func);
+			return;
+		}
+	}
+	if (s->has_frame && s->frame.file && s->frame.line) {
+		set_where(f, DIAG_LOC_FRAME, s->frame.file, s->frame.fullname,
+			  s->frame.line, s->frame.func);
+		return;
+	}
+	const struct diag_san_record *r = f->finding;
+	if (r && r->path && r->line) {
+		set_where(f, DIAG_LOC_SANITIZER, r->path, NULL, r->line,
+			  r->func);
+		return;
+	}
+	if (f->n_asserts) {
+		const struct diag_assert_entry *e = f->asserts[0];
+		set_where(f, DIAG_LOC_ASSERTION, e->file, NULL, e->line,
+			  e->kernel);
+	}
+}
+
+static void fill_values(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	if (!d->n_vals)
+		return;
+	f->values = calloc(d->n_vals, sizeof *f->values);
+	if (!f->values)
+		return;
+	for (size_t i = 0; i < d->n_vals; i++) {
+		f->values[i].expr = d->vals[i].name;
+		f->values[i].value = d->vals[i].value;
+	}
+	f->n_values = d->n_vals;
+}
+
+static const struct diag_san_record *python_record(struct diag_fault *f)
+{
+	if (f->finding)
+		for (size_t i = 0; i < f->finding->n_host; i++)
+			if (f->finding->host[i].python)
+				return f->finding;
+	for (size_t i = 0; i < f->n_findings; i++)
+		for (size_t j = 0; j < f->findings[i]->n_host; j++)
+			if (f->findings[i]->host[j].python)
+				return f->findings[i];
+	return NULL;
+}
+
+static bool any_torch_module(const struct diag_san_record *r)
+{
+	for (size_t i = 0; r && i < r->n_host; i++)
+		if (r->host[i].module && strstr(r->host[i].module, "libtorch"))
+			return true;
+	return false;
+}
+
+static void set_derived_flags(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	bool *fl = f->flags;
+	memcpy(fl, d->set_flags, sizeof f->flags);
+	fl[DIAG_F_DEVICE_STOP] |= d->stop.have;
+	fl[DIAG_F_DEVICE_EXCEPTION] |= f->exception_code >= 0;
+	fl[DIAG_F_DEVICE_ASSERT] |= f->kind == DIAG_FAULT_ASSERT;
+	fl[DIAG_F_DEVICE_TRAP] |= f->kind == DIAG_FAULT_TRAP;
+	fl[DIAG_F_COREDUMP] |= d->stop.from_core || d->in_core;
+	fl[DIAG_F_ASSERT_OUTPUT] |= f->n_asserts > 0;
+	fl[DIAG_F_SANITIZER] |= d->n_sans > 0;
+	bool any_err = false;
+	for (size_t i = 0; i < f->n_findings; i++) {
+		const struct diag_san_record *r = f->findings[i];
+		fl[DIAG_F_SANITIZER_PRECISE] |= r->kind == DIAG_SAN_PRECISE;
+		fl[DIAG_F_SANITIZER_IMPRECISE] |= r->kind == DIAG_SAN_IMPRECISE;
+		fl[DIAG_F_SANITIZER_API] |= r->kind == DIAG_SAN_API;
+		fl[DIAG_F_SANITIZER_LEAK] |= r->kind == DIAG_SAN_LEAK;
+		any_err = true;
+	}
+	fl[DIAG_F_SANITIZER_CLEAN] |= d->n_sans > 0 && !any_err;
+	fl[DIAG_F_NULL_ADDRESS] |= f->finding && f->finding->has_address &&
+				   f->finding->address < 0x10000;
+	if (f->finding && f->finding->has_alloc) {
+		fl[DIAG_F_OOB_AFTER] |= f->finding->distance > 0;
+		fl[DIAG_F_OOB_BEFORE] |= f->finding->distance < 0;
+	}
+	fl[DIAG_F_PYTHON] |= (d->argv && diag_argv_is_python(d->argv)) ||
+			     f->python.found;
+	fl[DIAG_F_PYTORCH] |= f->op != NULL ||
+			      (f->kernel && strstr(f->kernel, "at::native")) ||
+			      (f->n_asserts &&
+			       strstr(f->asserts[0]->file, "/ATen/")) ||
+			      any_torch_module(f->finding);
+	fl[DIAG_F_EXITED] |= d->exited;
+	fl[DIAG_F_EXITED_NORMALLY] |= d->exited && !d->exit_signalled &&
+				      d->exit_code == 0;
+	fl[DIAG_F_EXIT_FAILED] |= d->exited &&
+				  (d->exit_signalled || d->exit_code != 0);
+	fl[DIAG_F_CONTINUED_PAST_FAULT] |= d->continued_past;
+	fl[DIAG_F_CUDA_ERROR_OUTPUT] |= d->error_line != NULL;
+	fl[DIAG_F_NO_DEVICE_STOP] |= d->exit_live && !d->device_stop_seen;
+	const char *lb = diag_env_get(d, "CUDA_LAUNCH_BLOCKING");
+	fl[DIAG_F_LAUNCH_BLOCKING] |= lb && strcmp(lb, "1") == 0;
+	const char *nc = diag_env_get(d, "PYTORCH_NO_CUDA_MEMORY_CACHING");
+	fl[DIAG_F_CACHING_ALLOCATOR] |= fl[DIAG_F_PYTHON] &&
+					!(nc && strcmp(nc, "1") == 0);
+	fl[DIAG_F_VISIBLE_DEVICES_SET] |=
+		diag_env_get(d, "CUDA_VISIBLE_DEVICES") != NULL;
+}
+
+static void dim_text(char *buf, size_t cap, struct diag_dim3 v)
+{
+	snprintf(buf, cap, "(%u,%u,%u)", v.x, v.y, v.z);
+}
+
+static void lane_analysis(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	const char *name = f->exception_name;
+	bool warp = (f->scope && strcmp(f->scope, "warp") == 0) ||
+		    (name && strncasecmp(name, "Warp ", 5) == 0);
+	bool device = f->scope && strcmp(f->scope, "device") == 0;
+	f->flags[DIAG_F_WARP_LEVEL] = warp;
+	if (!(warp || device) || f->kind == DIAG_FAULT_ASSERT ||
+	    !d->stop.have || d->stop.from_core)
+		return;
+	/* cuda-gdb names a lane only when exactly the focused lane carries
+	 * the exception in the lanes table; a null write by thread 5 was
+	 * reported with focus on lane 0 (cuda-gdb 13, null_write). */
+	if (d->lanes_seen && d->lanes_with_exc == 1 && d->focus_lane_has_exc)
+		return;
+	f->flags[DIAG_F_LANE_UNKNOWN] = true;
+	char t[48], b[48];
+	dim_text(t, sizeof t, f->focus.thread);
+	dim_text(b, sizeof b, f->focus.block);
+	if (d->lanes_seen && d->lanes_with_exc > 1)
+		note(d, keepf(d, "%s is a %s-level exception: %d lanes of the "
+			      "warp carry it, and the focus (lane %d, thread %s "
+			      "of block %s) is not necessarily the thread that "
+			      "faulted.", name ? name : "This", warp ? "warp" : "device",
+			      d->lanes_with_exc, f->focus.lane, t, b));
+	else
+		note(d, keepf(d, "%s is a %s-level exception: the debugger does "
+			      "not say which lane faulted; the focus (lane %d, "
+			      "thread %s of block %s) may be another thread.",
+			      name ? name : "This", warp ? "warp" : "device",
+			      f->focus.lane, t, b));
+	const struct diag_san_record *r = f->finding;
+	if (r && r->kind == DIAG_SAN_PRECISE && r->has_who) {
+		dim_text(t, sizeof t, r->thread);
+		dim_text(b, sizeof b, r->block);
+		note(d, keepf(d, "compute-sanitizer names the faulting thread: "
+			      "%s of block %s.", t, b));
+	} else {
+		note(d, keep(d, strdup("The memcheck pass names the exact "
+				       "thread and address.")));
+	}
+}
+
+static void add_notes(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	if (f->has_error_pc && f->has_stop_pc && f->error_pc != f->stop_pc) {
+		f->flags[DIAG_F_ERROR_PC_DIFFERS] = true;
+		note(d, keepf(d, "The faulting instruction is at 0x%llx (error "
+			      "PC); the warp stopped at 0x%llx, after it: the "
+			      "line shown for the stop may be one past the "
+			      "fault.", (unsigned long long)f->error_pc,
+			      (unsigned long long)f->stop_pc));
+	}
+	if (d->continued_past && d->exit_signalled)
+		note(d, keepf(d, "The program was continued after the device "
+			      "fault and was then killed (%s).",
+			      d->exit_signal ? d->exit_signal : "a signal"));
+	else if (d->continued_past)
+		note(d, keep(d, strdup(
+			"The program was continued after the device fault and "
+			"ran on: under the debugger the CUDA error was "
+			"swallowed, so its exit status says nothing.")));
+	uint64_t dropped = diag_asserts_dropped(d->asserts);
+	if (dropped)
+		note(d, keepf(d, "%llu assertion lines beyond the first %d "
+			      "distinct asserts were counted but not kept.",
+			      (unsigned long long)dropped,
+			      DIAG_ASSERT_MAX_ENTRIES));
+	for (size_t i = 0; i < d->n_sans; i++)
+		if (diag_san_truncated(d->sans[i]))
+			note(d, keep(d, strdup("The sanitizer report was cut "
+					       "at its size limits.")));
+}
+
+const struct diag_fault *diag_analyze(struct diag *d)
+{
+	diag_fault_reset(d);
+	struct diag_fault *f = &d->fault;
+	f->exception_code = -1;
+	diag_focus_clear(&f->focus);
+	f->program = d->argv ? d->argv[0] : NULL;
+	f->asserts = diag_asserts_all(d->asserts);
+	f->n_asserts = diag_asserts_count(d->asserts);
+	f->assert_total = diag_asserts_total(d->asserts);
+	collect_findings(d);
+	if (d->stop.have)
+		fill_stop(d);
+	f->frames = d->frames;
+	f->n_frames = d->n_frames;
+	f->host_frames = d->host_frames;
+	f->n_host_frames = d->n_host_frames;
+	f->kind = pick_kind(d);
+	if (f->kind == DIAG_FAULT_HOST_SIGNAL && d->host_signal) {
+		f->signal_name = d->host_signal_name;
+		f->signal_meaning = d->host_signal_meaning;
+	}
+	if (!d->stop.have && f->finding && f->finding->has_who) {
+		f->focus.valid = true;
+		f->focus.block = f->finding->block;
+		f->focus.thread = f->finding->thread;
+	}
+	pick_kernel(d);
+	pick_where(d);
+	diag_python_find(d, python_record(f), &f->python);
+	keep(d, f->python.launch.source);
+	keep(d, f->python.call.source);
+	f->op = keep(d, diag_aten_op(f->finding, d->host_frames,
+				     d->n_host_frames));
+	f->core_path = d->core_path;
+	f->exited = d->exited;
+	f->exit_code = d->exit_code;
+	f->exit_signal = d->exit_signal;
+	f->error_line = d->error_line;
+	f->output_lines = d->lines;
+	f->n_output_lines = d->n_lines;
+	fill_values(d);
+	set_derived_flags(d);
+	lane_analysis(d);
+	add_notes(d);
+	return f;
+}
+
+const struct diag_asserts *diag_asserts_of(const struct diag *d)
+{
+	return d->asserts;
+}
+
+int diag_eval_frame(struct diag *d)
+{
+	for (size_t i = 0; i < d->n_frames; i++)
+		if (d->frames[i].device && !is_helper_frame(d->frames[i].func))
+			return (int)i;
+	return 0;
+}
+
+size_t diag_wanted(struct diag *d, const struct diag_rules *rules,
+		   const char **exprs, size_t max)
+{
+	const struct diag_fault *f = diag_analyze(d);
+	return rules ? diag_hints_wanted(rules, f, exprs, max) : 0;
+}
+
+int diag_evaluate(struct diag *d, const struct diag_rules *rules,
+		  diag_eval_fn fn, void *ctx)
+{
+	const char *want[64];
+	size_t n = diag_wanted(d, rules, want, 64);
+	/* Copies: setting a value re-analyses nothing, but keep the
+	 * expressions stable regardless. */
+	char *copy[64];
+	for (size_t i = 0; i < n; i++)
+		copy[i] = strdup(want[i]);
+	int got = 0, frame = diag_eval_frame(d);
+	for (size_t i = 0; i < n; i++) {
+		char out[512];
+		if (copy[i] && fn(ctx, frame, copy[i], out, sizeof out) == 0) {
+			out[sizeof out - 1] = '\0';
+			if (diag_set_value(d, copy[i], out) == 0)
+				got++;
+		}
+		free(copy[i]);
+	}
+	return got;
+}

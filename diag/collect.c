@@ -1,0 +1,730 @@
+/* The diagnosis collector: watches every MI record, the program's terminal
+ * and the debugger's stderr, and keeps what a fault account needs.
+ *
+ * It reads MI results by their own names (stack=, variables=, stack-args=,
+ * CudaFocus=, InfoCudaLanesTable=) rather than by which command produced
+ * them, so it works the same behind the controller, in a replay and in
+ * tests that push a transcript.
+ */
+#include "diag/state.h"
+#include "cudbg/assertline.h"
+#include "cudbg/mi.h"
+#include "cudbg/sanitizer.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern char **environ;
+
+static void on_line(void *ctx, const char *s, size_t n);
+
+struct diag *diag_new(void)
+{
+	struct diag *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	d->asserts = diag_asserts_new();
+	if (!d->asserts) {
+		free(d);
+		return NULL;
+	}
+	diag_asserts_set_line_hook(d->asserts, on_line, d);
+	diag_focus_clear(&d->stop.focus);
+	diag_focus_clear(&d->query_focus);
+	return d;
+}
+
+void diag_frames_free(struct diag_frame *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(f[i].func);
+		free(f[i].file);
+		free(f[i].fullname);
+		free(f[i].from);
+	}
+	free(f);
+}
+
+static void strv_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void stop_clear(struct stop_info *s)
+{
+	free(s->reason);
+	free(s->signal_name);
+	free(s->signal_meaning);
+	free(s->exception_name);
+	free(s->message);
+	free(s->exc_function);
+	free(s->exc_file);
+	free(s->frame.func);
+	free(s->frame.file);
+	free(s->frame.fullname);
+	free(s->frame.from);
+	memset(s, 0, sizeof *s);
+	diag_focus_clear(&s->focus);
+}
+
+void diag_free(struct diag *d)
+{
+	if (!d)
+		return;
+	diag_fault_reset(d);
+	free(d->scratch);
+	free(d->assert_ptrs);
+	free(d->finding_ptrs);
+	diag_asserts_free(d->asserts);
+	for (size_t i = 0; i < d->n_sans; i++)
+		diag_san_free(d->sans[i]);
+	free(d->sans);
+	strv_free(d->argv);
+	strv_free(d->envp);
+	for (size_t i = 0; i < d->n_src_dirs; i++)
+		free(d->src_dirs[i]);
+	free(d->src_dirs);
+	stop_clear(&d->stop);
+	free(d->exit_signal);
+	free(d->host_signal_name);
+	free(d->host_signal_meaning);
+	diag_frames_free(d->frames, d->n_frames);
+	diag_frames_free(d->host_frames, d->n_host_frames);
+	free(d->core_path);
+	for (size_t i = 0; i < d->n_vals; i++) {
+		free(d->vals[i].name);
+		free(d->vals[i].value);
+	}
+	free(d->vals);
+	for (size_t i = 0; i < d->n_lines; i++)
+		free(d->lines[i]);
+	free(d->lines);
+	free(d->error_line);
+	free(d);
+}
+
+void diag_focus_clear(struct diag_focus *f)
+{
+	memset(f, 0, sizeof *f);
+	f->device = f->sm = f->warp = f->lane = f->kernel = -1;
+	f->grid = -1;
+}
+
+static char **strv_copy(char *const *v)
+{
+	size_t n = 0;
+	while (v[n])
+		n++;
+	char **c = calloc(n + 1, sizeof *c);
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!(c[i] = strdup(v[i]))) {
+			strv_free(c);
+			return NULL;
+		}
+	return c;
+}
+
+int diag_set_program(struct diag *d, char *const argv[], char *const envp[])
+{
+	char **a = argv ? strv_copy(argv) : NULL;
+	char **e = envp ? strv_copy(envp) : NULL;
+	if ((argv && !a) || (envp && !e)) {
+		strv_free(a);
+		strv_free(e);
+		return DIAG_ENOMEM;
+	}
+	strv_free(d->argv);
+	strv_free(d->envp);
+	d->argv = a;
+	d->envp = e;
+	return DIAG_OK;
+}
+
+const char *diag_env_get(const struct diag *d, const char *name)
+{
+	char *const *env = d->envp ? d->envp : environ;
+	size_t n = strlen(name);
+	for (size_t i = 0; env && env[i]; i++)
+		if (strncmp(env[i], name, n) == 0 && env[i][n] == '=')
+			return env[i] + n + 1;
+	return NULL;
+}
+
+int diag_add_source_dir(struct diag *d, const char *dir)
+{
+	void *v = realloc(d->src_dirs, (d->n_src_dirs + 1) * sizeof(char *));
+	if (!v)
+		return DIAG_ENOMEM;
+	d->src_dirs = v;
+	if (!(d->src_dirs[d->n_src_dirs] = strdup(dir)))
+		return DIAG_ENOMEM;
+	d->n_src_dirs++;
+	return DIAG_OK;
+}
+
+/* ---- program and debugger text ------------------------------------------ */
+
+/* Messages the CUDA runtime and PyTorch print for device-side failures
+ * (cudaGetErrorString texts and PyTorch's wrappers). */
+static const char *const cuda_errors[] = {
+	"device-side assert triggered",
+	"an illegal memory access was encountered",
+	"misaligned address",
+	"unspecified launch failure",
+	"an illegal instruction was encountered",
+	"invalid program counter",
+	"operation not supported on global/shared address space",
+	"the launch timed out and was terminated",
+	"too many resources requested for launch",
+	"no kernel image is available for execution",
+	"CUDA driver version is insufficient",
+	"no CUDA-capable device is detected",
+	"CUDA-capable device(s) is/are busy or unavailable",
+	"hardware stack error",
+	"uncorrectable ECC error",
+	"CUDA error",
+	"cudaError",
+	"CUBLAS_STATUS_",
+	"CUDNN_STATUS_",
+	"AcceleratorError",
+	NULL,
+};
+
+/* Words that make a line worth keeping for rules' `output` patterns. */
+static const char *const notable[] = {
+	"error", "Error", "ERROR", "CUDA", "cuda", "dtype", "scalar type",
+	"Assertion", "warning", "failed", "Traceback", "libcudadebugger",
+	"minimal", "driver", NULL,
+};
+
+/* Text recognised as an environment problem, whoever printed it. */
+static void scan_environment(struct diag *d, const char *l)
+{
+	if (ci_strstr(l, "libcudadebugger") &&
+	    (ci_strstr(l, "not found") || ci_strstr(l, "cannot") ||
+	     ci_strstr(l, "could not") || ci_strstr(l, "failed") ||
+	     ci_strstr(l, "no such file") || ci_strstr(l, "missing")))
+		d->set_flags[DIAG_F_CUDADEBUGGER_MISSING] = true;
+	if (ci_strstr(l, "cuda-gdb-minimal"))
+		d->set_flags[DIAG_F_MINIMAL_DEBUGGER] = true;
+	if (strstr(l, "no CUDA-capable device is detected") ||
+	    strstr(l, "Found no NVIDIA driver") ||
+	    strstr(l, "cudaErrorNoDevice"))
+		d->set_flags[DIAG_F_NO_GPU] = true;
+	if (strstr(l, "no kernel image is available"))
+		d->set_flags[DIAG_F_NO_KERNEL_IMAGE] = true;
+	if (strstr(l, "driver version is insufficient") ||
+	    strstr(l, "cudaErrorInsufficientDriver") ||
+	    ci_strstr(l, "driver is too old"))
+		d->set_flags[DIAG_F_DRIVER_TOO_OLD] = true;
+}
+
+static void keep_line(struct diag *d, const char *s, size_t n)
+{
+	if (n > 1000)
+		n = 1000;
+	char *l = dstrndup(s, n);
+	if (!l)
+		return;
+	bool is_err = false;
+	for (size_t i = 0; cuda_errors[i]; i++)
+		if (strstr(l, cuda_errors[i]))
+			is_err = true;
+	/* "sync: no error" and friends are fine. */
+	if (strstr(l, "no error"))
+		is_err = false;
+	bool keep = is_err;
+	for (size_t i = 0; !keep && notable[i]; i++)
+		if (strstr(l, notable[i]))
+			keep = true;
+	scan_environment(d, l);
+	if (is_err && !d->error_line)
+		d->error_line = strdup(l);
+	if (!keep || d->n_lines >= DIAG_MAX_LINES) {
+		free(l);
+		return;
+	}
+	if ((d->n_lines & (d->n_lines - 1)) == 0) {
+		void *v = realloc(d->lines, (d->n_lines ? d->n_lines * 2 : 1) *
+						    sizeof(char *));
+		if (!v) {
+			free(l);
+			return;
+		}
+		d->lines = v;
+	}
+	d->lines[d->n_lines++] = l;
+}
+
+static void on_line(void *ctx, const char *s, size_t n)
+{
+	keep_line(ctx, s, n);
+}
+
+void diag_on_program_output(struct diag *d, const char *buf, size_t len)
+{
+	diag_asserts_feed(d->asserts, buf, len);
+}
+
+/* Splits text into lines for keep_line (debugger stderr and streams). */
+static void scan_text(struct diag *d, const char *s, size_t len)
+{
+	while (len) {
+		const char *nl = memchr(s, '\n', len);
+		size_t n = nl ? (size_t)(nl - s) : len;
+		if (n)
+			keep_line(d, s, n);
+		if (!nl)
+			break;
+		s += n + 1;
+		len -= n + 1;
+	}
+}
+
+void diag_on_debugger_stderr(struct diag *d, const char *buf, size_t len)
+{
+	scan_text(d, buf, len);
+}
+
+void diag_on_exit(struct diag *d, bool signalled, int code_or_signal)
+{
+	diag_asserts_finish(d->asserts);
+	d->exited = true;
+	d->exit_signalled = signalled;
+	d->exit_code = signalled ? -1 : code_or_signal;
+	if (signalled) {
+		char name[32];
+		snprintf(name, sizeof name, "signal %d", code_or_signal);
+		dstrset(&d->exit_signal, name);
+	}
+}
+
+int diag_add_sanitizer(struct diag *d, struct diag_san *report)
+{
+	if (!report)
+		return DIAG_OK;
+	void *v = realloc(d->sans, (d->n_sans + 1) * sizeof *d->sans);
+	if (!v) {
+		diag_san_free(report);
+		return DIAG_ENOMEM;
+	}
+	d->sans = v;
+	d->sans[d->n_sans++] = report;
+	return DIAG_OK;
+}
+
+int diag_set_core(struct diag *d, const char *path)
+{
+	d->in_core = true;
+	return dstrset(&d->core_path, path) ? DIAG_OK : DIAG_ENOMEM;
+}
+
+void diag_set_flag(struct diag *d, enum diag_flag f, bool on)
+{
+	if ((unsigned)f < DIAG_F_COUNT)
+		d->set_flags[f] = on;
+}
+
+static int value_put(struct diag *d, const char *name, const char *value,
+		     int frame)
+{
+	for (size_t i = 0; i < d->n_vals; i++)
+		if (strcmp(d->vals[i].name, name) == 0) {
+			/* The kernel's own frame wins over frame 0's. */
+			if (frame >= 0 && d->vals[i].frame > frame)
+				return DIAG_OK;
+			d->vals[i].frame = frame;
+			return dstrset(&d->vals[i].value, value) ? DIAG_OK
+								 : DIAG_ENOMEM;
+		}
+	if (d->n_vals >= DIAG_MAX_VALUES)
+		return DIAG_ELIMIT;
+	if (d->n_vals == d->cap_vals) {
+		size_t cap = d->cap_vals ? d->cap_vals * 2 : 16;
+		void *v = realloc(d->vals, cap * sizeof *d->vals);
+		if (!v)
+			return DIAG_ENOMEM;
+		d->vals = v;
+		d->cap_vals = cap;
+	}
+	struct named_value *nv = &d->vals[d->n_vals];
+	nv->name = strdup(name);
+	nv->value = strdup(value);
+	nv->frame = frame;
+	if (!nv->name || !nv->value) {
+		free(nv->name);
+		free(nv->value);
+		return DIAG_ENOMEM;
+	}
+	d->n_vals++;
+	return DIAG_OK;
+}
+
+int diag_set_value(struct diag *d, const char *expr, const char *value)
+{
+	return value_put(d, expr, value, 1 << 20);
+}
+
+/* ---- MI records -------------------------------------------------------- */
+
+static int num_or(const char *s, int dflt)
+{
+	unsigned v;
+	return s && parse_uint(s, &v) && v < 0x7fffffff ? (int)v : dflt;
+}
+
+static int num_or_prefix(const char *s)
+{
+	long v = 0;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	while (isdigit((unsigned char)*s) && v < 0x7fffffff)
+		v = v * 10 + (*s++ - '0');
+	return (int)v;
+}
+
+/* "(x,y,z)" at the start of s, followed by anything. */
+static bool dim3_prefix(const char *s, struct diag_dim3 *out)
+{
+	const char *close = strchr(s, ')');
+	if (!close || close - s > 40)
+		return false;
+	char tmp[48];
+	memcpy(tmp, s, (size_t)(close - s + 1));
+	tmp[close - s + 1] = '\0';
+	return diag_parse_dim3(tmp, out) == 0;
+}
+
+static void focus_from(const struct mi_node *t, struct diag_focus *f)
+{
+	diag_focus_clear(f);
+	const char *s;
+	f->device = num_or(mi_find_str(t, "device"), -1);
+	f->sm = num_or(mi_find_str(t, "sm"), -1);
+	f->warp = num_or(mi_find_str(t, "warp"), -1);
+	f->lane = num_or(mi_find_str(t, "lane"), -1);
+	f->kernel = num_or(mi_find_str(t, "kernel"), -1);
+	f->grid = num_or(mi_find_str(t, "grid"), -1);
+	bool b = (s = mi_find_str(t, "blockIdx")) &&
+		 diag_parse_dim3(s, &f->block) == 0;
+	bool th = (s = mi_find_str(t, "threadIdx")) &&
+		  diag_parse_dim3(s, &f->thread) == 0;
+	/* Hopper clusters put clusterIdx/clusterDim between grid and
+	 * blockIdx (cuda-gdb 13): found by name, never by position. */
+	if ((s = mi_find_str(t, "clusterIdx")) &&
+	    diag_parse_dim3(s, &f->cluster) == 0) {
+		f->has_cluster = true;
+		if ((s = mi_find_str(t, "clusterDim")))
+			diag_parse_dim3(s, &f->cluster_dim);
+	}
+	f->valid = b && th;
+}
+
+static bool frame_from(const struct mi_node *t, struct diag_frame *f)
+{
+	memset(f, 0, sizeof *f);
+	const char *s;
+	f->level = num_or(mi_find_str(t, "level"), 0);
+	f->func = dstrdup(mi_find_str(t, "func"));
+	f->file = dstrdup(mi_find_str(t, "file"));
+	f->fullname = dstrdup(mi_find_str(t, "fullname"));
+	f->from = dstrdup(mi_find_str(t, "from"));
+	f->line = (unsigned)num_or(mi_find_str(t, "line"), 0);
+	if ((s = mi_find_str(t, "addr")))
+		parse_u64(s, &f->addr);
+	/* cuda-gdb 13 labels device frames with arch="m68k". */
+	s = mi_find_str(t, "arch");
+	f->device = s && strcmp(s, "m68k") == 0;
+	return true;
+}
+
+static void capture_args(struct diag *d, const struct mi_node *args,
+			 int frame)
+{
+	for (const struct mi_node *a = args; a; a = a->next) {
+		if (a->kind != MI_NODE_TUPLE)
+			continue;
+		const char *n = mi_find_str(a->child, "name");
+		const char *v = mi_find_str(a->child, "value");
+		if (n && v)
+			value_put(d, n, v, frame);
+	}
+}
+
+/* Device frames replace nothing once a fault's stack is known: a user
+ * walking other threads must not change the account. */
+static void on_stack(struct diag *d, const struct mi_node *list)
+{
+	size_t n = 0;
+	for (const struct mi_node *c = list; c; c = c->next)
+		n++;
+	if (n == 0)
+		return;
+	if (n > DIAG_MAX_FRAMES)
+		n = DIAG_MAX_FRAMES;
+	struct diag_frame *v = calloc(n, sizeof *v);
+	if (!v)
+		return;
+	/* A deep recursion is cut in the middle: the innermost frames and
+	 * the outermost one (the kernel) are what a person reads. */
+	const struct mi_node *last = list;
+	while (last->next)
+		last = last->next;
+	size_t i = 0;
+	for (const struct mi_node *c = list; c && i < n - 1; c = c->next)
+		if (c->kind == MI_NODE_TUPLE)
+			frame_from(c->child, &v[i++]);
+	if (last->kind == MI_NODE_TUPLE)
+		frame_from(last->child, &v[i++]);
+	bool device = i && v[0].device;
+	if (device && d->stop.have && !d->frames) {
+		d->frames = v;
+		d->n_frames = i;
+	} else if (!device && i > 1 && !d->host_frames) {
+		d->host_frames = v;
+		d->n_host_frames = i;
+	} else {
+		diag_frames_free(v, i);
+	}
+}
+
+static void on_lanes(struct diag *d, const struct mi_node *table)
+{
+	const struct mi_node *body = mi_find_children(table, "body");
+	if (!d->stop.have || d->lanes_seen)
+		return;
+	d->lanes_seen = true;
+	for (const struct mi_node *r = body; r; r = r->next) {
+		if (r->kind != MI_NODE_TUPLE)
+			continue;
+		const char *exc = mi_find_str(r->child, "exception");
+		const char *cur = mi_find_str(r->child, "current");
+		if (!exc || !*exc || strcmp(exc, "None") == 0)
+			continue;
+		d->lanes_with_exc++;
+		if (cur && cur[0] == '*')
+			d->focus_lane_has_exc = true;
+	}
+}
+
+static void on_done(struct diag *d, const struct mi_node *res)
+{
+	const struct mi_node *n;
+	if ((n = mi_find(res, "stack")) && n->kind == MI_NODE_LIST)
+		on_stack(d, n->child);
+	if ((n = mi_find(res, "variables")) && n->kind == MI_NODE_LIST &&
+	    d->stop.have)
+		capture_args(d, n->child, 0);
+	if ((n = mi_find(res, "stack-args")) && n->kind == MI_NODE_LIST &&
+	    d->stop.have) {
+		for (const struct mi_node *f = n->child; f; f = f->next) {
+			if (f->kind != MI_NODE_TUPLE)
+				continue;
+			int level = num_or(mi_find_str(f->child, "level"), 0);
+			capture_args(d, mi_find_children(f->child, "args"),
+				     level);
+		}
+	}
+	if ((n = mi_find(res, "CudaFocus")) && n->kind == MI_NODE_TUPLE) {
+		focus_from(n->child, &d->query_focus);
+		if (d->in_core && d->stop.have && !d->stop.focus.valid)
+			d->stop.focus = d->query_focus;
+	}
+	if ((n = mi_find(res, "InfoCudaLanesTable")) && n->kind == MI_NODE_TUPLE)
+		on_lanes(d, n->child);
+}
+
+static void stop_fill(struct stop_info *s, const struct mi_node *res)
+{
+	const char *v;
+	s->have = true;
+	s->reason = dstrdup(mi_find_str(res, "reason"));
+	s->signal_name = dstrdup(mi_find_str(res, "signal-name"));
+	s->signal_meaning = dstrdup(mi_find_str(res, "signal-meaning"));
+	s->exception_name = dstrdup(mi_find_str(res, "exception_name"));
+	s->message = dstrdup(mi_find_str(res, "message"));
+	s->exc_function = dstrdup(mi_find_str(res, "function"));
+	s->exc_file = dstrdup(mi_find_str(res, "filename"));
+	s->exc_line = (unsigned)num_or(mi_find_str(res, "line"), 0);
+	if ((v = mi_find_str(res, "pc")))
+		s->has_error_pc = parse_u64(v, &s->error_pc);
+	const struct mi_node *f = mi_find(res, "CudaFocus");
+	if (f && f->kind == MI_NODE_TUPLE)
+		focus_from(f->child, &s->focus);
+	f = mi_find(res, "frame");
+	if (f && f->kind == MI_NODE_TUPLE)
+		s->has_frame = frame_from(f->child, &s->frame);
+}
+
+/* gdb prints exit-code in octal ("01", "0377"): mi_cmd "exited" uses %o. */
+static int octal_code(const char *s)
+{
+	if (!s)
+		return 0;
+	long v = strtol(s, NULL, 8);
+	return (int)(v & 0xff);
+}
+
+static void on_stopped(struct diag *d, const struct mi_node *res)
+{
+	const char *reason = mi_find_str(res, "reason");
+	bool device = mi_find(res, "CudaFocus") != NULL;
+	if (reason && strncmp(reason, "exited", 6) == 0) {
+		diag_asserts_finish(d->asserts);
+		d->exited = true;
+		d->exit_live = true;
+		if (strcmp(reason, "exited-signalled") == 0) {
+			d->exit_signalled = true;
+			dstrset(&d->exit_signal, mi_find_str(res, "signal-name"));
+		} else {
+			d->exit_code = octal_code(mi_find_str(res, "exit-code"));
+		}
+		if (d->running_after_fault)
+			d->continued_past = true;
+		return;
+	}
+	if (!reason || strcmp(reason, "signal-received") != 0)
+		return;
+	const char *sig = mi_find_str(res, "signal-name");
+	if (!device) {
+		/* attach's first stop is signal "0": not a fault. */
+		if (sig && strcmp(sig, "0") != 0 && strcmp(sig, "SIGINT") != 0 &&
+		    !d->host_signal) {
+			d->host_signal = true;
+			dstrset(&d->host_signal_name, sig);
+			dstrset(&d->host_signal_meaning,
+				mi_find_str(res, "signal-meaning"));
+		}
+		return;
+	}
+	d->device_stop_seen = true;
+	if (d->stop.have) /* keep the first fault */
+		return;
+	stop_fill(&d->stop, res);
+}
+
+/* Parses the console's "[Current focus set to CUDA kernel 0, grid 1,
+ * block (0,0,0), thread (99,0,0), device 0, sm 124, warp 3, lane 3]". */
+static void focus_from_text(const char *t, struct diag_focus *f)
+{
+	struct diag_focus g;
+	diag_focus_clear(&g);
+	const char *p;
+	if ((p = strstr(t, "kernel ")))
+		g.kernel = num_or_prefix(p + 7);
+	if ((p = strstr(t, "grid ")))
+		g.grid = num_or_prefix(p + 5);
+	if ((p = strstr(t, "device ")))
+		g.device = num_or_prefix(p + 7);
+	if ((p = strstr(t, "sm ")))
+		g.sm = num_or_prefix(p + 3);
+	if ((p = strstr(t, "warp ")))
+		g.warp = num_or_prefix(p + 5);
+	if ((p = strstr(t, "lane ")))
+		g.lane = num_or_prefix(p + 5);
+	bool b = (p = strstr(t, "block (")) && dim3_prefix(p + 6, &g.block);
+	bool th = (p = strstr(t, "thread (")) && dim3_prefix(p + 7, &g.thread);
+	g.valid = b && th;
+	if (g.valid)
+		*f = g;
+}
+
+static void core_stop(struct diag *d)
+{
+	if (d->stop.have)
+		return;
+	d->stop.have = true;
+	d->stop.from_core = true;
+	d->stop.reason = strdup("coredump");
+	if (d->query_focus.valid)
+		d->stop.focus = d->query_focus;
+	d->device_stop_seen = true;
+}
+
+/* A coredump's story comes as console text (cuda-gdb 13, target
+ * cudacore): "Opening GPU coredump: F", "[Current focus set to ...]", then
+ * "Program terminated with signal SIGTRAP, Trace/breakpoint trap." (a
+ * coredump compute-sanitizer wrote) or "Assertion failed." (a device
+ * assert, no signal line at all). */
+static void on_console(struct diag *d, const char *t, size_t len)
+{
+	static const char open_msg[] = "Opening GPU coredump: ";
+	static const char term_msg[] = "Program terminated with signal ";
+	const size_t on = sizeof open_msg - 1, tn = sizeof term_msg - 1;
+	if (len > on && strncmp(t, open_msg, on) == 0) {
+		size_t n = len - on;
+		while (n && t[on + n - 1] == '\n')
+			n--;
+		char *p = dstrndup(t + on, n);
+		if (p) {
+			diag_set_core(d, p);
+			free(p);
+		}
+		return;
+	}
+	if (!d->in_core)
+		return;
+	if (strncmp(t, "[Current focus set to ", 22) == 0) {
+		focus_from_text(t, &d->query_focus);
+		if (d->stop.have && !d->stop.focus.valid)
+			d->stop.focus = d->query_focus;
+	} else if (len > tn && strncmp(t, term_msg, tn) == 0 &&
+		   !(d->stop.have && d->stop.signal_name)) {
+		core_stop(d);
+		const char *s = t + tn;
+		const char *end = memchr(s, '\n', len - tn);
+		if (!end)
+			end = t + len;
+		const char *comma = memchr(s, ',', (size_t)(end - s));
+		if (!comma)
+			comma = end;
+		while (end > comma && (end[-1] == '.' || end[-1] == ' '))
+			end--;
+		d->stop.signal_name = dstrndup(s, (size_t)(comma - s));
+		if (comma + 2 < end)
+			d->stop.signal_meaning =
+				dstrndup(comma + 2, (size_t)(end - comma - 2));
+	} else if (strstr(t, "Assertion failed.")) {
+		core_stop(d);
+		d->stop.assert_text = true;
+	}
+}
+
+void diag_on_record(struct diag *d, const struct mi_record *rec)
+{
+	const char *msg;
+	if (!rec)
+		return;
+	switch (rec->kind) {
+	case MI_REC_EXEC:
+		if (strcmp(rec->klass, "stopped") == 0)
+			on_stopped(d, rec->results);
+		else if (strcmp(rec->klass, "running") == 0 && d->stop.have &&
+			 !d->stop.from_core)
+			d->running_after_fault = true;
+		break;
+	case MI_REC_RESULT:
+		if (strcmp(rec->klass, "done") == 0)
+			on_done(d, rec->results);
+		else if (strcmp(rec->klass, "error") == 0 &&
+			 (msg = mi_find_str(rec->results, "msg")))
+			scan_text(d, msg, strlen(msg));
+		break;
+	case MI_REC_CONSOLE:
+		on_console(d, rec->text, rec->text_len);
+		scan_text(d, rec->text, rec->text_len);
+		break;
+	case MI_REC_LOG:
+	case MI_REC_TARGET:
+		scan_text(d, rec->text, rec->text_len);
+		break;
+	default:
+		break;
+	}
+}

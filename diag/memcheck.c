@@ -1,0 +1,648 @@
+/* The memcheck pass: compute-sanitizer as a child process, read through
+ * one non-blocking pipe, its files in a private directory. */
+#include "cudbg/memcheck.h"
+#include "cudbg/sanitizer.h"
+#include "diag/internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+struct diag_memcheck {
+	pid_t pid;
+	int fd;                  /* sanitizer stdout+stderr, -1 after EOF */
+	char dir[PATH_MAX];
+	char report[PATH_MAX + 16];
+	char core[PATH_MAX + 16];
+	bool core_found;
+	bool keep;
+	bool done, signalled;
+	int status;
+	int kill_stage;
+	struct timespec t0;
+	double secs;
+	diag_memcheck_fn fn;
+	void *ctx;
+	/* Kept text: the head, then a sliding tail. */
+	size_t max_text;
+	struct dbuf head, tail, joined;
+	unsigned long long cut;
+	char line[512];          /* partial line, for FINDING events */
+	size_t line_len;
+};
+
+int diag_memcheck_policy_parse(const char *s)
+{
+	if (!s)
+		return -1;
+	if (strcmp(s, "auto") == 0)
+		return DIAG_MEMCHECK_AUTO;
+	if (strcmp(s, "always") == 0)
+		return DIAG_MEMCHECK_ALWAYS;
+	if (strcmp(s, "never") == 0)
+		return DIAG_MEMCHECK_NEVER;
+	return -1;
+}
+
+const char *diag_memcheck_policy_name(enum diag_memcheck_policy p)
+{
+	switch (p) {
+	case DIAG_MEMCHECK_AUTO: return "auto";
+	case DIAG_MEMCHECK_ALWAYS: return "always";
+	case DIAG_MEMCHECK_NEVER: return "never";
+	}
+	return "?";
+}
+
+bool diag_memcheck_wanted(enum diag_memcheck_policy p,
+			  const struct diag_fault *f)
+{
+	if (!f || f->flags[DIAG_F_MEMCHECK_RAN] || f->flags[DIAG_F_SANITIZER])
+		return false;
+	switch (p) {
+	case DIAG_MEMCHECK_ALWAYS:
+		return true;
+	case DIAG_MEMCHECK_NEVER:
+		return false;
+	case DIAG_MEMCHECK_AUTO:
+		break;
+	}
+	/* A live run that ended without a device stop, yet something went
+	 * wrong: a CUDA error on the terminal or a failing exit. */
+	return f->flags[DIAG_F_EXITED] && !f->flags[DIAG_F_DEVICE_STOP] &&
+	       (f->flags[DIAG_F_CUDA_ERROR_OUTPUT] ||
+		f->flags[DIAG_F_EXIT_FAILED]);
+}
+
+/* ---- finding programs -------------------------------------------------- */
+
+static bool executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, X_OK) == 0;
+}
+
+static int search_dirs(const char *name, const char *dirs, char *buf,
+		       size_t cap)
+{
+	const char *p = dirs;
+	while (p && *p) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		if (n) {
+			snprintf(buf, cap, "%.*s/%s", (int)n, p, name);
+			if (executable(buf))
+				return DIAG_OK;
+		}
+		p = colon ? colon + 1 : NULL;
+	}
+	return DIAG_ENOTFOUND;
+}
+
+int diag_find_tool(const char *name, char *buf, size_t cap)
+{
+	if (!name || !*name)
+		return DIAG_ENOTFOUND;
+	if (strchr(name, '/')) {
+		snprintf(buf, cap, "%s", name);
+		return executable(buf) ? DIAG_OK : DIAG_ENOTFOUND;
+	}
+	if (search_dirs(name, getenv("PATH"), buf, cap) == DIAG_OK)
+		return DIAG_OK;
+	const char *home = getenv("CUDA_HOME");
+	if (home && *home) {
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof dir, "%s/bin", home);
+		if (search_dirs(name, dir, buf, cap) == DIAG_OK)
+			return DIAG_OK;
+	}
+	return search_dirs(name, "/usr/local/cuda/bin", buf, cap);
+}
+
+bool diag_argv_is_python(char *const *argv)
+{
+	if (!argv || !argv[0])
+		return false;
+	const char *base = strrchr(argv[0], '/');
+	base = base ? base + 1 : argv[0];
+	if (strncmp(base, "python", 6) == 0)
+		return true;
+	size_t n = strlen(base);
+	if (n > 3 && strcmp(base + n - 3, ".py") == 0)
+		return true;
+	/* A script with a "#!.../python3" line. */
+	char path[PATH_MAX];
+	if (diag_find_tool(argv[0], path, sizeof path) != DIAG_OK)
+		return false;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	char head[256] = {0};
+	size_t got = fread(head, 1, sizeof head - 1, f);
+	fclose(f);
+	head[got] = '\0';
+	char *nl = strchr(head, '\n');
+	if (nl)
+		*nl = '\0';
+	return head[0] == '#' && head[1] == '!' && strstr(head, "python");
+}
+
+/* ---- text kept --------------------------------------------------------- */
+
+static void keep_text(struct diag_memcheck *m, const char *s, size_t n)
+{
+	size_t half = m->max_text / 2;
+	if (m->head.len < half) {
+		size_t k = half - m->head.len < n ? half - m->head.len : n;
+		dbuf_put(&m->head, s, k);
+		s += k;
+		n -= k;
+	}
+	if (!n)
+		return;
+	dbuf_put(&m->tail, s, n);
+	if (m->tail.len > 2 * half && !m->tail.oom) {
+		size_t drop = m->tail.len - half;
+		memmove(m->tail.s, m->tail.s + drop, m->tail.len - drop + 1);
+		m->tail.len -= drop;
+		m->cut += drop;
+	}
+}
+
+/* Error headers start with "========= " and a capital (Invalid, Program,
+ * Error, Leaked); the indented detail lines do not. */
+static void scan_lines(struct diag_memcheck *m, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '\n') {
+			if (m->line_len < sizeof m->line - 1)
+				m->line[m->line_len++] = s[i];
+			continue;
+		}
+		m->line[m->line_len] = '\0';
+		const char *l = m->line;
+		if (strncmp(l, "========= ", 10) == 0 && l[10] >= 'A' &&
+		    l[10] <= 'Z' && strncmp(l + 10, "ERROR SUMMARY", 13) != 0 &&
+		    strncmp(l + 10, "COMPUTE-SANITIZER", 17) != 0 && m->fn)
+			m->fn(m->ctx, DIAG_MC_FINDING, l, m->line_len);
+		m->line_len = 0;
+	}
+}
+
+/* ---- starting ---------------------------------------------------------- */
+
+static char **build_env(char *const *envp, bool python)
+{
+	char *const *src = envp ? envp : environ;
+	size_t n = 0;
+	while (src && src[n])
+		n++;
+	char **env = calloc(n + 2, sizeof *env);
+	if (!env)
+		return NULL;
+	size_t k = 0;
+	static const char nc[] = "PYTORCH_NO_CUDA_MEMORY_CACHING=";
+	for (size_t i = 0; i < n; i++)
+		if (!(python && strncmp(src[i], nc, sizeof nc - 1) == 0))
+			env[k++] = src[i];
+	/* The caching allocator hands out slices of big blocks, so a small
+	 * overrun lands in memory that is valid to the sanitizer. */
+	static char no_cache[] = "PYTORCH_NO_CUDA_MEMORY_CACHING=1";
+	if (python)
+		env[k++] = no_cache;
+	env[k] = NULL;
+	return env;
+}
+
+/* execve wants char *const[]: the fixed words live in writable arrays. */
+static char w_tool[] = "--tool", w_xml[] = "--xml", w_save[] = "--save",
+	    w_gen[] = "--generate-coredump", w_core[] = "--coredump-name",
+	    w_limit[] = "--print-limit";
+
+static char **build_argv(struct diag_memcheck *m, char *san, char *tool,
+			 const struct diag_memcheck_opts *o, char *limit)
+{
+	size_t n = 0;
+	while (o->argv[n])
+		n++;
+	char **a = calloc(n + 16, sizeof *a);
+	if (!a)
+		return NULL;
+	size_t k = 0;
+	a[k++] = san;
+	a[k++] = w_tool;
+	a[k++] = tool;
+	a[k++] = w_xml;
+	a[k++] = w_save;
+	a[k++] = m->report;
+	a[k++] = w_gen;
+	a[k++] = w_core;
+	a[k++] = m->core;
+	a[k++] = w_limit;
+	a[k++] = limit;
+	for (size_t i = 0; i < n; i++)
+		a[k++] = o->argv[i];
+	a[k] = NULL;
+	return a;
+}
+
+static int make_dir(struct diag_memcheck *m, const char *parent, char *err,
+		    size_t cap)
+{
+	if (!parent)
+		parent = getenv("TMPDIR");
+	if (!parent || !*parent)
+		parent = "/tmp";
+	snprintf(m->dir, sizeof m->dir, "%s/cudbg-memcheck-XXXXXX", parent);
+	if (!mkdtemp(m->dir)) { /* mode 0700 */
+		snprintf(err, cap, "%s: cannot make a private directory for "
+			 "the memcheck pass: %s", parent, strerror(errno));
+		m->dir[0] = '\0';
+		return DIAG_EIO;
+	}
+	snprintf(m->report, sizeof m->report, "%s/report.xml", m->dir);
+	snprintf(m->core, sizeof m->core, "%s/core.nvcudmp", m->dir);
+	return DIAG_OK;
+}
+
+/* The child: own session (so cancelling kills the program too), output to
+ * the pipe, no terminal input.  An exec failure reports errno through the
+ * close-on-exec pipe. */
+static void child(int out, int errp, const char *path, char **argv,
+		  char **env)
+{
+	setsid();
+	int devnull = open("/dev/null", O_RDONLY);
+	if (devnull >= 0)
+		dup2(devnull, 0);
+	dup2(out, 1);
+	dup2(out, 2);
+	signal(SIGPIPE, SIG_DFL);
+	execve(path, argv, env);
+	int e = errno;
+	if (write(errp, &e, sizeof e) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static int spawn(struct diag_memcheck *m, const char *path, char **argv,
+		 char **env, char *err, size_t cap)
+{
+	int out[2], ep[2];
+	if (pipe2(out, O_CLOEXEC) < 0)
+		return DIAG_EIO;
+	if (pipe2(ep, O_CLOEXEC) < 0) {
+		close(out[0]);
+		close(out[1]);
+		return DIAG_EIO;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &m->t0);
+	m->pid = fork();
+	if (m->pid == 0)
+		child(out[1], ep[1], path, argv, env);
+	close(out[1]);
+	close(ep[1]);
+	if (m->pid < 0) {
+		close(out[0]);
+		close(ep[0]);
+		snprintf(err, cap, "cannot fork: %s", strerror(errno));
+		return DIAG_EEXEC;
+	}
+	int e = 0;
+	ssize_t r;
+	while ((r = read(ep[0], &e, sizeof e)) < 0 && errno == EINTR)
+		;
+	close(ep[0]);
+	if (r == (ssize_t)sizeof e) {
+		waitpid(m->pid, NULL, 0);
+		m->pid = -1;
+		close(out[0]);
+		snprintf(err, cap, "%s: cannot run the sanitizer: %s", path,
+			 strerror(e));
+		return DIAG_EEXEC;
+	}
+	m->fd = out[0];
+	fcntl(m->fd, F_SETFL, fcntl(m->fd, F_GETFL) | O_NONBLOCK);
+	return DIAG_OK;
+}
+
+static int check_program(char *const *argv, char *err, size_t cap)
+{
+	char path[PATH_MAX];
+	if (!argv || !argv[0]) {
+		snprintf(err, cap, "memcheck: no program to run");
+		return DIAG_ENOTFOUND;
+	}
+	if (diag_find_tool(argv[0], path, sizeof path) != DIAG_OK) {
+		snprintf(err, cap, "%s: program not found or not executable",
+			 argv[0]);
+		return DIAG_ENOTFOUND;
+	}
+	return DIAG_OK;
+}
+
+struct diag_memcheck *diag_memcheck_start(const struct diag_memcheck_opts *o,
+					  diag_memcheck_fn fn, void *ctx,
+					  char *err, size_t errcap)
+{
+	char san[PATH_MAX];
+	const char *want = o->sanitizer ? o->sanitizer : "compute-sanitizer";
+	if (diag_find_tool(want, san, sizeof san) != DIAG_OK) {
+		snprintf(err, errcap, "%s: compute-sanitizer not found (install "
+			 "the CUDA toolkit, add its bin directory to PATH or set "
+			 "CUDA_HOME, or name it with --sanitizer PATH)", want);
+		return NULL;
+	}
+	if (check_program(o->argv, err, errcap) < 0)
+		return NULL;
+	struct diag_memcheck *m = calloc(1, sizeof *m);
+	if (!m) {
+		snprintf(err, errcap, "memcheck: out of memory");
+		return NULL;
+	}
+	m->fd = -1;
+	m->pid = -1;
+	m->keep = o->keep_temp;
+	m->fn = fn;
+	m->ctx = ctx;
+	m->max_text = o->max_text ? o->max_text : 4u << 20;
+	if (make_dir(m, o->tmp_parent, err, errcap) < 0) {
+		free(m);
+		return NULL;
+	}
+	char limit[16];
+	snprintf(limit, sizeof limit, "%u", o->print_limit ? o->print_limit : 100);
+	bool py = o->python < 0 ? diag_argv_is_python(o->argv) : o->python > 0;
+	char tool[64];
+	snprintf(tool, sizeof tool, "%s", o->tool ? o->tool : "memcheck");
+	char **argv = build_argv(m, san, tool, o, limit);
+	char **env = build_env(o->envp, py);
+	int rc = argv && env ? spawn(m, san, argv, env, err, errcap)
+			     : DIAG_ENOMEM;
+	if (rc == DIAG_OK && fn) {
+		struct dbuf cmd = {0};
+		for (size_t i = 0; argv[i]; i++) {
+			if (i)
+				dbuf_putc(&cmd, ' ');
+			dbuf_puts(&cmd, argv[i]);
+		}
+		if (!cmd.oom)
+			fn(ctx, DIAG_MC_STARTED, cmd.s, cmd.len);
+		dbuf_free(&cmd);
+	}
+	free(argv);
+	free(env);
+	if (rc < 0) {
+		if (rc == DIAG_ENOMEM)
+			snprintf(err, errcap, "memcheck: out of memory");
+		diag_memcheck_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* ---- running ----------------------------------------------------------- */
+
+int diag_memcheck_pollfds(const struct diag_memcheck *m, struct pollfd *fds,
+			  int max)
+{
+	if (!m || m->fd < 0 || max < 1)
+		return 0;
+	fds[0].fd = m->fd;
+	fds[0].events = POLLIN;
+	fds[0].revents = 0;
+	return 1;
+}
+
+static void reaped(struct diag_memcheck *m, int st)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	m->secs = (double)(t1.tv_sec - m->t0.tv_sec) +
+		  (double)(t1.tv_nsec - m->t0.tv_nsec) / 1e9;
+	m->pid = -1;
+	m->done = true;
+	m->signalled = WIFSIGNALED(st);
+	m->status = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st);
+	struct stat sb;
+	m->core_found = stat(m->core, &sb) == 0 && S_ISREG(sb.st_mode);
+	if (m->fn) {
+		char msg[64];
+		int n = snprintf(msg, sizeof msg, m->signalled ? "signal %d"
+							       : "exit %d",
+				 m->status);
+		m->fn(m->ctx, DIAG_MC_EXITED, msg, (size_t)n);
+	}
+}
+
+static int drain(struct diag_memcheck *m)
+{
+	char buf[65536];
+	for (int rounds = 0; m->fd >= 0 && rounds < 64; rounds++) {
+		ssize_t n = read(m->fd, buf, sizeof buf);
+		if (n > 0) {
+			keep_text(m, buf, (size_t)n);
+			scan_lines(m, buf, (size_t)n);
+			if (m->fn)
+				m->fn(m->ctx, DIAG_MC_OUTPUT, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			break;
+		close(m->fd); /* EOF or an error: nothing more comes */
+		m->fd = -1;
+	}
+	return DIAG_OK;
+}
+
+int diag_memcheck_handle(struct diag_memcheck *m)
+{
+	if (m->done)
+		return 1;
+	drain(m);
+	int st;
+	pid_t r = waitpid(m->pid, &st, WNOHANG);
+	if (r == m->pid) {
+		drain(m); /* what the last writes left in the pipe */
+		if (m->fd >= 0) {
+			close(m->fd);
+			m->fd = -1;
+		}
+		reaped(m, st);
+		return 1;
+	}
+	if (r < 0 && errno == ECHILD) { /* reaped by someone else */
+		m->pid = -1;
+		m->done = true;
+		m->status = -1;
+		return 1;
+	}
+	return 0;
+}
+
+int diag_memcheck_wait(struct diag_memcheck *m, int timeout_ms)
+{
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		int rc = diag_memcheck_handle(m);
+		if (rc != 0)
+			return rc;
+		int left = 100;
+		if (timeout_ms >= 0) {
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			long ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+				  (t1.tv_nsec - t0.tv_nsec) / 1000000;
+			if (ms >= timeout_ms)
+				return 0;
+			if (timeout_ms - ms < left)
+				left = (int)(timeout_ms - ms);
+		}
+		struct pollfd p;
+		/* After EOF there is no fd: wake every 10 ms to reap. */
+		if (diag_memcheck_pollfds(m, &p, 1) == 1)
+			poll(&p, 1, left);
+		else
+			poll(NULL, 0, left < 10 ? left : 10);
+	}
+}
+
+void diag_memcheck_cancel(struct diag_memcheck *m)
+{
+	if (!m || m->done || m->pid <= 0)
+		return;
+	/* The child leads its own process group: the sanitizer and the
+	 * program it runs go together. */
+	kill(-m->pid, m->kill_stage++ == 0 ? SIGTERM : SIGKILL);
+}
+
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			if (strcmp(de->d_name, ".") == 0 ||
+			    strcmp(de->d_name, "..") == 0)
+				continue;
+			char p[PATH_MAX + 256];
+			snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+			unlink(p);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+void diag_memcheck_free(struct diag_memcheck *m)
+{
+	if (!m)
+		return;
+	if (!m->done && m->pid > 0) {
+		diag_memcheck_cancel(m);
+		if (diag_memcheck_wait(m, 2000) == 0) {
+			diag_memcheck_cancel(m);
+			int st;
+			waitpid(m->pid, &st, 0);
+		}
+	}
+	if (m->fd >= 0)
+		close(m->fd);
+	if (m->dir[0] && !m->keep)
+		remove_dir(m->dir);
+	dbuf_free(&m->head);
+	dbuf_free(&m->tail);
+	dbuf_free(&m->joined);
+	free(m);
+}
+
+bool diag_memcheck_done(const struct diag_memcheck *m)
+{
+	return m->done;
+}
+
+pid_t diag_memcheck_pid(const struct diag_memcheck *m)
+{
+	return m->pid;
+}
+
+bool diag_memcheck_signalled(const struct diag_memcheck *m)
+{
+	return m->signalled;
+}
+
+int diag_memcheck_status(const struct diag_memcheck *m)
+{
+	return m->status;
+}
+
+double diag_memcheck_seconds(const struct diag_memcheck *m)
+{
+	return m->secs;
+}
+
+const char *diag_memcheck_text(const struct diag_memcheck *m, size_t *len)
+{
+	struct diag_memcheck *w = (struct diag_memcheck *)(uintptr_t)m;
+	w->joined.len = 0;
+	dbuf_put(&w->joined, "", 0);
+	if (m->head.s)
+		dbuf_put(&w->joined, m->head.s, m->head.len);
+	if (m->cut)
+		dbuf_printf(&w->joined, "\n[... %llu bytes of output cut ...]\n",
+			    m->cut);
+	if (m->tail.s)
+		dbuf_put(&w->joined, m->tail.s, m->tail.len);
+	if (len)
+		*len = w->joined.oom ? 0 : w->joined.len;
+	return w->joined.oom ? "" : w->joined.s;
+}
+
+const char *diag_memcheck_dir(const struct diag_memcheck *m)
+{
+	return m->dir;
+}
+
+const char *diag_memcheck_report_path(const struct diag_memcheck *m)
+{
+	return m->report;
+}
+
+const char *diag_memcheck_core_path(const struct diag_memcheck *m)
+{
+	return m->done && m->core_found ? m->core : NULL;
+}
+
+struct diag_san *diag_memcheck_report(struct diag_memcheck *m, char *err,
+				      size_t errcap)
+{
+	if (!m->done) {
+		snprintf(err, errcap, "memcheck: the pass has not finished");
+		return NULL;
+	}
+	struct diag_san *s = NULL;
+	if (access(m->report, R_OK) != 0) {
+		snprintf(err, errcap, "memcheck: compute-sanitizer wrote no "
+			 "report (it ended with %s %d); see its output",
+			 m->signalled ? "signal" : "status", m->status);
+		return NULL;
+	}
+	if (diag_san_load_file(m->report, &s, err, errcap) < 0)
+		return NULL;
+	size_t len;
+	const char *text = diag_memcheck_text(m, &len);
+	diag_san_add_text(s, text, len);
+	return s;
+}

@@ -1,0 +1,191 @@
+/* Host-side context of a fault: the user's Python line that launched the
+ * kernel, the ATen operator, a kernel name from a launch stub, and source
+ * lines read from disk. */
+#include "diag/state.h"
+#include "cudbg/sanitizer.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Frames of the Python installation itself: its packages and standard
+ * library (site-packages, dist-packages, lib/pythonX.Y, frozen modules).
+ * Whatever is left is the user's code. */
+static bool python_installation(const char *path)
+{
+	if (!path || path[0] == '<')
+		return true;
+	if (strstr(path, "/site-packages/") || strstr(path, "/dist-packages/"))
+		return true;
+	for (const char *p = strstr(path, "/python"); p;
+	     p = strstr(p + 1, "/python")) {
+		/* ".../lib/python3.12/..." or ".../lib64/python3/..." */
+		bool lib = (p - path >= 4 && strncmp(p - 4, "/lib", 4) == 0) ||
+			   (p - path >= 6 && strncmp(p - 6, "/lib64", 6) == 0);
+		if (lib && isdigit((unsigned char)p[7]))
+			return true;
+	}
+	return false;
+}
+
+static void pyframe_set(struct diag *d, struct diag_pyframe *out,
+			const struct diag_san_frame *f)
+{
+	out->func = f->func;
+	out->file = f->path;
+	out->line = f->line;
+	out->source = diag_read_source_line(d, f->path, f->line);
+}
+
+/* Python frames come last in a host stack, innermost first (compute-
+ * sanitizer 2025.3): "cross_entropy" functional.py, "test_case" script:9,
+ * "<module>" script:12. */
+void diag_python_find(struct diag *d, const struct diag_san_record *r,
+		      struct diag_python *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!r)
+		return;
+	const struct diag_san_frame *inner = NULL, *outer = NULL;
+	for (size_t i = 0; i < r->n_host; i++) {
+		const struct diag_san_frame *f = &r->host[i];
+		if (!f->python || python_installation(f->path) || !f->line)
+			continue;
+		if (!inner)
+			inner = f;
+		outer = f;
+	}
+	if (!inner)
+		return;
+	out->found = true;
+	pyframe_set(d, &out->launch, outer);
+	pyframe_set(d, &out->call, inner);
+}
+
+static char *line_of(const char *path, unsigned line)
+{
+	size_t len;
+	char *text = read_small_file(path, 16u << 20, &len);
+	if (!text)
+		return NULL;
+	const char *p = text, *end = text + len;
+	for (unsigned n = 1; n < line && p < end; n++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	char *out = NULL;
+	if (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		while (e > p && isspace((unsigned char)e[-1]))
+			e--;
+		size_t n = (size_t)(e - p);
+		out = dstrndup(p, n > 300 ? 300 : n);
+	}
+	free(text);
+	return out;
+}
+
+/* The path as given, else its basename in each source directory (paths in
+ * recordings are rewritten to /src/examples/...). */
+char *diag_read_source_line(const struct diag *d, const char *path,
+			    unsigned line)
+{
+	if (!path || !line)
+		return NULL;
+	char *s = line_of(path, line);
+	if (s)
+		return s;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	for (size_t i = 0; i < d->n_src_dirs && !s; i++) {
+		char buf[4096];
+		snprintf(buf, sizeof buf, "%s/%s", d->src_dirs[i], base);
+		s = line_of(buf, line);
+	}
+	return s;
+}
+
+static size_t ident_len(const char *s)
+{
+	size_t n = 0;
+	while (isalnum((unsigned char)s[n]) || s[n] == '_')
+		n++;
+	return n;
+}
+
+static char *op_in(const char *func)
+{
+	const char *p;
+	if (!func)
+		return NULL;
+	if ((p = strstr(func, "at::native::"))) {
+		p += 12;
+		size_t n = ident_len(p);
+		if (n)
+			return dstrndup(p, n);
+	}
+	if ((p = strstr(func, "at::_ops::"))) {
+		p += 10;
+		size_t n = ident_len(p);
+		if (n)
+			return dstrndup(p, n);
+	}
+	return NULL;
+}
+
+/* The first (innermost) frame naming an ATen function: from cuda-gdb's
+ * host stack "at::native::nll_loss_forward_out_cuda_template(...)", or
+ * from the sanitizer's, where the innermost at::native names are cut
+ * ("at::native::") and "at::_ops::nll_loss_forward::redispatch" is the
+ * first full one. */
+char *diag_aten_op(const struct diag_san_record *r,
+		   const struct diag_frame *host, size_t n_host)
+{
+	for (size_t i = 0; i < n_host; i++) {
+		char *op = op_in(host[i].func);
+		if (op)
+			return op;
+	}
+	for (size_t i = 0; r && i < r->n_host; i++) {
+		char *op = op_in(r->host[i].func);
+		if (op)
+			return op;
+	}
+	return NULL;
+}
+
+/* "__device_stub__Z8nll_lossPKfPKiPfii" -> "nll_loss";
+ * "__device_stub__ZN2ns6kernelEPf" -> "kernel". */
+char *diag_stub_kernel(const char *stub)
+{
+	static const char pre[] = "__device_stub__";
+	if (!stub || strncmp(stub, pre, sizeof pre - 1) != 0)
+		return NULL;
+	const char *p = stub + sizeof pre - 1;
+	if (*p == '_')
+		p++;
+	if (*p++ != 'Z')
+		return NULL;
+	bool nested = *p == 'N';
+	if (nested)
+		p++;
+	const char *name = NULL;
+	size_t name_len = 0;
+	while (isdigit((unsigned char)*p)) {
+		size_t n = 0;
+		while (isdigit((unsigned char)*p) && n < 100000)
+			n = n * 10 + (size_t)(*p++ - '0');
+		if (n == 0 || strnlen(p, n) < n)
+			return NULL;
+		name = p;
+		name_len = n;
+		p += n;
+		if (!nested)
+			break;
+	}
+	return name ? dstrndup(name, name_len) : NULL;
+}

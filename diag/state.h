@@ -1,0 +1,96 @@
+/* The collector's state, shared by diag/collect.c (feeding) and
+ * diag/analyze.c (building the fault).  Internal to diag/. */
+#ifndef CUDBG_DIAG_STATE_H
+#define CUDBG_DIAG_STATE_H
+
+#include "cudbg/diag.h"
+#include "diag/internal.h"
+
+/* A device fault stop as the debugger reported it (live *stopped, or the
+ * stream text and focus query of a coredump). */
+struct stop_info {
+	bool have;
+	bool from_core;
+	char *reason;
+	char *signal_name, *signal_meaning;
+	char *exception_name, *message;
+	char *exc_function, *exc_file; /* hardware fault fields */
+	unsigned exc_line;
+	uint64_t error_pc;
+	bool has_error_pc;
+	struct diag_focus focus;
+	struct diag_frame frame; /* the stop's frame */
+	bool has_frame;
+	bool assert_text;        /* "Assertion failed." in a core's story */
+};
+
+struct named_value {
+	char *name, *value;
+	int frame;               /* -1 unknown */
+};
+
+struct diag {
+	struct diag_asserts *asserts;
+	struct diag_san **sans;
+	size_t n_sans;
+	char **argv;             /* copies, NULL ended */
+	char **envp;             /* copies, NULL ended; NULL = environ */
+	char **src_dirs;
+	size_t n_src_dirs;
+
+	struct stop_info stop;   /* the first device fault */
+	bool device_stop_seen;
+	bool running_after_fault;
+	bool continued_past;
+	bool exited, exit_signalled, exit_live;
+	int exit_code;
+	char *exit_signal;
+	bool host_signal;        /* stopped on a host signal (SIGSEGV ...) */
+	char *host_signal_name, *host_signal_meaning;
+
+	struct diag_frame *frames;      /* device stack at the fault */
+	size_t n_frames;
+	struct diag_frame *host_frames; /* host stack */
+	size_t n_host_frames;
+	bool lanes_seen;
+	int lanes_with_exc;             /* rows naming an exception */
+	bool focus_lane_has_exc;
+
+	struct diag_focus query_focus;  /* last -cuda-focus-query answer */
+	char *core_path;
+	bool in_core;                   /* target cudacore seen */
+
+	struct named_value *vals;
+	size_t n_vals, cap_vals;
+
+	char **lines;                   /* notable output lines, bounded */
+	size_t n_lines;
+	char *error_line;               /* first CUDA error line */
+	bool set_flags[DIAG_F_COUNT];   /* from diag_set_flag / text */
+
+	struct diag_fault fault;
+	char **scratch;                 /* strings owned by `fault` */
+	size_t n_scratch, cap_scratch;
+	const struct diag_assert_entry **assert_ptrs;
+	const struct diag_san_record **finding_ptrs;
+	size_t n_finding_ptrs;
+};
+
+enum { DIAG_MAX_LINES = 200, DIAG_MAX_VALUES = 256, DIAG_MAX_FRAMES = 256 };
+
+/* analyze.c */
+void diag_fault_reset(struct diag *d);
+/* collect.c */
+void diag_frames_free(struct diag_frame *f, size_t n);
+void diag_focus_clear(struct diag_focus *f);
+const char *diag_env_get(const struct diag *d, const char *name);
+/* python.c */
+void diag_python_find(struct diag *d, const struct diag_san_record *r,
+		      struct diag_python *out);
+char *diag_read_source_line(const struct diag *d, const char *path,
+			    unsigned line);
+char *diag_aten_op(const struct diag_san_record *r,
+		   const struct diag_frame *host, size_t n_host);
+char *diag_stub_kernel(const char *stub);
+
+#endif

@@ -1,0 +1,616 @@
+/* Every shared transcript and sanitizer report gives the expected
+ * diagnosis: exception, kernel, block and thread, expression, file:line,
+ * Python line, and the hint chosen.  The transcript's records go through
+ * the real MI parser into the collector, its T lines in as terminal
+ * bytes, as a live session would feed them. */
+#include "cudbg/assertline.h"
+#include "cudbg/diag.h"
+#include "cudbg/hints.h"
+#include "cudbg/mi.h"
+#include "cudbg/report.h"
+#include "cudbg/sanitizer.h"
+#include "tests/harness.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct run {
+	struct diag *d;
+	struct diag_rules *rules;
+	const struct diag_fault *f;
+	struct diag_hints hints;
+};
+
+static void on_rec(void *ctx, const struct mi_record *rec)
+{
+	diag_on_record(ctx, rec);
+}
+
+/* One transcript line: "SECONDS TAG TEXT" (../shared/fixtures/README.md). */
+static void feed_line(struct diag *d, const char *l, size_t n)
+{
+	size_t i = 0;
+	while (i < n && l[i] == ' ')
+		i++;
+	while (i < n && l[i] != ' ')
+		i++;
+	if (i + 2 >= n)
+		return;
+	char tag = l[i + 1];
+	const char *text = l + i + 3;
+	size_t len = i + 3 <= n ? n - (i + 3) : 0;
+	if (tag == '<') {
+		mi_parse_line(text, len, on_rec, d);
+	} else if (tag == 'T') {
+		diag_on_program_output(d, text, len);
+		diag_on_program_output(d, "\r\n", 2);
+	} else if (tag == 'E') {
+		diag_on_debugger_stderr(d, text, len);
+		diag_on_debugger_stderr(d, "\n", 1);
+	}
+}
+
+static void feed_log(struct diag *d, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", test_fixtures_dir(), name);
+	size_t len;
+	char *buf = test_read_file(path, &len);
+	for (size_t off = 0; off < len;) {
+		char *nl = memchr(buf + off, '\n', len - off);
+		size_t n = nl ? (size_t)(nl - buf - off) : len - off;
+		feed_line(d, buf + off, n);
+		off += n + 1;
+	}
+	free(buf);
+}
+
+static void add_xml(struct diag *d, const char *name)
+{
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/%s", test_fixtures_dir(), name);
+	struct diag_san *s;
+	CHECK_MSG(diag_san_load_file(path, &s, err, sizeof err) == 0, "%s", err);
+	CHECK_INT(diag_add_sanitizer(d, s), 0);
+}
+
+static struct diag_rules *load_rules(void)
+{
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/data/hints.rules", test_root_dir());
+	struct diag_rules *r;
+	CHECK_MSG(diag_rules_load_file(path, &r, err, sizeof err) == 0, "%s",
+		  err);
+	return r;
+}
+
+static void run_start(struct run *r, const char *argv0)
+{
+	memset(r, 0, sizeof *r);
+	r->d = diag_new();
+	CHECK(r->d);
+	char *argv[] = {(char *)(uintptr_t)argv0, NULL};
+	char *envp[] = {NULL};
+	diag_set_program(r->d, argv, envp);
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/../examples", test_fixtures_dir());
+	diag_add_source_dir(r->d, dir);
+	r->rules = load_rules();
+}
+
+static void run_finish(struct run *r)
+{
+	r->f = diag_analyze(r->d);
+	CHECK(r->f);
+	CHECK(diag_hints_match(r->rules, r->f, &r->hints) >= 0);
+}
+
+static void run_free(struct run *r)
+{
+	diag_hints_clear(&r->hints);
+	diag_rules_free(r->rules);
+	diag_free(r->d);
+}
+
+static void check_dim(struct diag_dim3 v, unsigned x, unsigned y, unsigned z)
+{
+	CHECK_MSG(v.x == x && v.y == y && v.z == z, "(%u,%u,%u) want (%u,%u,%u)",
+		  v.x, v.y, v.z, x, y, z);
+}
+
+static const char *top_hint(const struct run *r)
+{
+	return r->hints.n ? r->hints.v[0].id : "(none)";
+}
+
+static bool has_hint(const struct run *r, const char *id)
+{
+	for (size_t i = 0; i < r->hints.n; i++)
+		if (strcmp(r->hints.v[i].id, id) == 0)
+			return true;
+	return false;
+}
+
+static const struct diag_hint *hint(const struct run *r, const char *id)
+{
+	for (size_t i = 0; i < r->hints.n; i++)
+		if (strcmp(r->hints.v[i].id, id) == 0)
+			return &r->hints.v[i];
+	return NULL;
+}
+
+static bool evidence_has(const struct diag_hint *h, const char *needle)
+{
+	for (size_t i = 0; h && i < h->n_evidence; i++)
+		if (strstr(h->evidence[i], needle))
+			return true;
+	return false;
+}
+
+TEST(seed_py_transcript)
+{
+	struct run r;
+	run_start(&r, "python3");
+	feed_log(r.d, "seed_py.mi.log");
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->kind, DIAG_FAULT_ASSERT);
+	CHECK_STR(f->signal_name, "CUDA_EXCEPTION_12");
+	CHECK_INT(f->exception_code, 12);
+	CHECK_STR(f->exception_name, "Warp Assert");
+	CHECK_STR(f->kernel_short, "nll_loss_forward_reduce_cuda_kernel_2d");
+	CHECK(f->focus.valid);
+	check_dim(f->focus.block, 0, 0, 0);
+	check_dim(f->focus.thread, 23, 0, 0);
+	CHECK_INT(f->focus.lane, 23);
+	CHECK_INT(f->n_asserts, 1);
+	CHECK_STR(f->asserts[0]->expr, "t >= 0 && t < n_classes");
+	CHECK_INT(f->where.source, DIAG_LOC_ASSERTION);
+	CHECK_STR(f->where.file, "/pytorch/aten/src/ATen/native/cuda/Loss.cu");
+	CHECK_INT(f->where.line, 245);
+	CHECK(f->flags[DIAG_F_PYTORCH]);
+	CHECK(f->flags[DIAG_F_PYTHON]);
+	CHECK(f->flags[DIAG_F_CONTINUED_PAST_FAULT]);
+	CHECK(!f->flags[DIAG_F_LANE_UNKNOWN]);
+	CHECK(f->exited);
+	CHECK_INT(f->exit_code, 0);
+	CHECK_STR(top_hint(&r), "pytorch-class-index");
+	CHECK(has_hint(&r, "continued-past-fault"));
+	CHECK(has_hint(&r, "device-assert"));
+	run_free(&r);
+}
+
+TEST(seed_py_with_sanitizer_report_names_the_script_line)
+{
+	struct run r;
+	run_start(&r, "python3");
+	feed_log(r.d, "seed_py.mi.log");
+	add_xml(r.d, "seed_py.sanitizer.xml");
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->kind, DIAG_FAULT_ASSERT);
+	CHECK(f->python.found);
+	CHECK_STR(f->python.launch.file, "/src/examples/seed_repro.py");
+	CHECK_INT(f->python.launch.line, 12);
+	CHECK_STR(f->python.launch.func, "<module>");
+	CHECK_STR(f->python.launch.source, "test_case()");
+	CHECK_INT(f->python.call.line, 9);
+	CHECK_STR(f->python.call.func, "test_case");
+	CHECK_STR(f->python.call.source,
+		  "loss = torch.nn.functional.cross_entropy(outputs, labels)");
+	CHECK_STR(f->op, "nll_loss_forward");
+	CHECK_INT(f->n_findings, 3);
+	CHECK_INT(f->finding->kind, DIAG_SAN_IMPRECISE);
+	CHECK_STR(top_hint(&r), "pytorch-class-index");
+	const struct diag_hint *h = hint(&r, "pytorch-class-index");
+	CHECK(evidence_has(h, "seed_repro.py:9: loss = torch.nn.functional"));
+	CHECK(evidence_has(h, "ATen operator nll_loss_forward"));
+	CHECK(evidence_has(h, "Threads that failed it: 1 (blocks (0,0,0)"));
+	bool run_step = false;
+	for (size_t i = 0; i < h->n_steps; i++)
+		if (h->steps[i].kind == DIAG_STEP_RUN &&
+		    strstr(h->steps[i].text, "CUDA_LAUNCH_BLOCKING=1 python3 "
+					     "/src/examples/seed_repro.py"))
+			run_step = true;
+	CHECK(run_step);
+	run_free(&r);
+}
+
+TEST(seed_sanitizer_report_alone)
+{
+	struct run r;
+	run_start(&r, "python3");
+	add_xml(r.d, "seed_py.sanitizer.xml");
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+	check_dim(r.f->focus.thread, 23, 0, 0);
+	CHECK_INT(r.f->python.call.line, 9);
+	CHECK_STR(r.f->op, "nll_loss_forward");
+	CHECK(r.f->flags[DIAG_F_PYTORCH]);
+	CHECK_STR(top_hint(&r), "device-assert");
+	run_free(&r);
+}
+
+TEST(assert_label_transcript)
+{
+	struct run r;
+	run_start(&r, "./assert_label");
+	feed_log(r.d, "assert_label.mi.log");
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->kind, DIAG_FAULT_ASSERT);
+	CHECK_STR(f->exception_name, "Warp Assert");
+	CHECK_STR(f->kernel_short, "nll_loss");
+	check_dim(f->focus.block, 1, 0, 0);
+	check_dim(f->focus.thread, 5, 0, 0);
+	CHECK_STR(f->asserts[0]->expr, "t >= 0 && t < num_classes");
+	CHECK(f->asserts[0]->full_signature);
+	CHECK_INT(f->where.source, DIAG_LOC_FRAME);
+	CHECK_STR(f->where.file, "assert_label.cu");
+	CHECK_INT(f->where.line, 10);
+	CHECK(!f->flags[DIAG_F_PYTORCH]);
+	CHECK_STR(top_hint(&r), "label-range-assert");
+	/* num_classes came from -stack-list-arguments of frame 1. */
+	CHECK(evidence_has(hint(&r, "label-range-assert"),
+			   "Number of classes in the kernel: 10"));
+	CHECK_INT(diag_eval_frame(r.d), 1);
+	run_free(&r);
+}
+
+TEST(null_write_transcript_warns_about_the_lane)
+{
+	struct run r;
+	run_start(&r, "./null_write");
+	feed_log(r.d, "null_write.mi.log");
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->kind, DIAG_FAULT_EXCEPTION);
+	CHECK_STR(f->signal_name, "CUDA_EXCEPTION_14");
+	CHECK_STR(f->exception_name, "Warp Illegal Address");
+	CHECK_STR(f->scope, "warp");
+	CHECK_STR(f->kernel_short, "apply");
+	check_dim(f->focus.block, 1, 0, 0);
+	check_dim(f->focus.thread, 0, 0, 0);
+	CHECK_INT(f->where.source, DIAG_LOC_EXCEPTION);
+	CHECK_STR(f->where.file, "null_write.cu");
+	CHECK_INT(f->where.line, 10);
+	CHECK(f->has_error_pc && f->error_pc == 0x7ffddb7a1e80ULL);
+	CHECK(f->has_stop_pc && f->stop_pc == 0x7ffddb7a1e90ULL);
+	CHECK(f->flags[DIAG_F_LANE_UNKNOWN]);
+	CHECK(f->flags[DIAG_F_ERROR_PC_DIFFERS]);
+	CHECK(f->n_notes >= 2);
+	CHECK(strstr(f->notes[0], "32 lanes"));
+	CHECK_STR(top_hint(&r), "exc-warp-illegal-address");
+	CHECK(has_hint(&r, "lane-unknown"));
+	CHECK(has_hint(&r, "error-pc-differs"));
+	CHECK_STR(f->exit_signal, "SIGKILL");
+	run_free(&r);
+}
+
+TEST(recursion_transcript)
+{
+	struct run r;
+	run_start(&r, "./trap_recursion");
+	feed_log(r.d, "recursion.mi.log");
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->kind, DIAG_FAULT_EXCEPTION);
+	CHECK_STR(f->signal_name, "CUDA_EXCEPTION_2");
+	CHECK_STR(f->exception_name, "Lane User Stack Overflow");
+	CHECK(strstr(f->exception_message, "exceeds stack memory limit"));
+	CHECK_STR(f->kernel_short, "recurse");
+	CHECK_STR(f->where.file, "trap_recursion.cu");
+	CHECK_INT(f->where.line, 5);
+	CHECK(!f->flags[DIAG_F_LANE_UNKNOWN]);
+	CHECK_STR(top_hint(&r), "exc-stack-overflow");
+	run_free(&r);
+}
+
+TEST(trap_transcript)
+{
+	struct run r;
+	run_start(&r, "./trap_recursion");
+	feed_log(r.d, "trap.mi.log");
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_TRAP);
+	CHECK_STR(r.f->signal_name, "SIGTRAP");
+	CHECK_STR(r.f->kernel_short, "check_trap");
+	CHECK_STR(r.f->where.file, "trap_recursion.cu");
+	CHECK_INT(r.f->where.line, 13);
+	CHECK_STR(top_hint(&r), "device-trap");
+	run_free(&r);
+}
+
+TEST(cluster_transcript)
+{
+	struct run r;
+	run_start(&r, "./cluster");
+	feed_log(r.d, "cluster.mi.log");
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->kind, DIAG_FAULT_ASSERT);
+	CHECK(f->focus.has_cluster);
+	check_dim(f->focus.cluster, 3, 0, 0);
+	check_dim(f->focus.cluster_dim, 2, 1, 1);
+	check_dim(f->focus.block, 6, 0, 0);
+	check_dim(f->focus.thread, 9, 0, 0);
+	CHECK_STR(f->kernel_short, "pairwise");
+	CHECK_STR(f->asserts[0]->expr, "v >= 0");
+	CHECK_STR(f->where.file, "cluster.cu");
+	CHECK_INT(f->where.line, 14);
+	CHECK_STR(top_hint(&r), "device-assert");
+	run_free(&r);
+}
+
+TEST_TIMEOUT(big_grid_and_filters_transcripts, 120)
+{
+	const char *logs[] = {"big_grid.mi.log.gz", "filters.mi.log"};
+	for (int i = 0; i < 2; i++) {
+		struct run r;
+		run_start(&r, "./big_grid");
+		feed_log(r.d, logs[i]);
+		run_finish(&r);
+		CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+		check_dim(r.f->focus.block, 132, 0, 0);
+		check_dim(r.f->focus.thread, 77, 0, 0);
+		CHECK_STR(r.f->kernel_short, "busy");
+		CHECK_STR(r.f->asserts[0]->expr, "acc == -1");
+		CHECK_INT(r.f->where.line, 16);
+		CHECK_STR(top_hint(&r), "device-assert");
+		run_free(&r);
+	}
+}
+
+TEST(attach_and_remote_transcripts)
+{
+	struct {
+		const char *log, *kernel;
+		unsigned bx, tx;
+	} c[] = {{"attach.mi.log", "late", 0, 0},
+		 {"remote.mi.log", "nll_loss", 1, 5}};
+	for (int i = 0; i < 2; i++) {
+		struct run r;
+		run_start(&r, "./prog");
+		feed_log(r.d, c[i].log);
+		run_finish(&r);
+		CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+		CHECK_STR(r.f->kernel_short, c[i].kernel);
+		check_dim(r.f->focus.block, c[i].bx, 0, 0);
+		check_dim(r.f->focus.thread, c[i].tx, 0, 0);
+		/* attach's first stop (signal "0") is not a fault. */
+		CHECK(!r.f->flags[DIAG_F_EXIT_FAILED]);
+		CHECK_MSG(strcmp(top_hint(&r), "device-assert") == 0 ||
+			  strcmp(top_hint(&r), "label-range-assert") == 0,
+			  "%s: %s", c[i].log, top_hint(&r));
+		run_free(&r);
+	}
+}
+
+TEST(core_small_oob_alone_and_with_its_report)
+{
+	struct run r;
+	run_start(&r, "./small_oob");
+	feed_log(r.d, "core_small_oob.mi.log");
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK(f->flags[DIAG_F_COREDUMP]);
+	CHECK_STR(f->core_path, "cores/small_oob.nvcudmp");
+	CHECK_STR(f->signal_name, "SIGTRAP");
+	CHECK_INT(f->kind, DIAG_FAULT_EXCEPTION);
+	check_dim(f->focus.thread, 99, 0, 0);
+	CHECK_STR(f->kernel_short, "sum_next");
+	CHECK_STR(f->where.file, "small_oob.cu");
+	CHECK_INT(f->where.line, 7);
+	CHECK_STR(top_hint(&r), "coredump-unknown");
+	bool i99 = false, n100 = false;
+	for (size_t i = 0; i < f->n_values; i++) {
+		i99 |= !strcmp(f->values[i].expr, "i") &&
+		       !strcmp(f->values[i].value, "99");
+		n100 |= !strcmp(f->values[i].expr, "n") &&
+			!strcmp(f->values[i].value, "100");
+	}
+	CHECK(i99 && n100);
+	run_free(&r);
+
+	run_start(&r, "./small_oob");
+	feed_log(r.d, "core_small_oob.mi.log");
+	add_xml(r.d, "small_oob.sanitizer.xml");
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_MEMCHECK);
+	CHECK_STR(top_hint(&r), "san-oob");
+	CHECK(evidence_has(hint(&r, "san-oob"), "small_oob.cu:7"));
+	run_free(&r);
+}
+
+TEST(small_oob_report_with_text_is_one_past_the_end)
+{
+	struct run r;
+	run_start(&r, "./small_oob");
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/small_oob.sanitizer.xml",
+		 test_fixtures_dir());
+	struct diag_san *s;
+	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
+	const char *text = "=========     Access to 0x7fa670800190 is out of "
+			   "bounds\n=========     and is 1 bytes after the nearest "
+			   "allocation at 0x7fa670800000 of size 400 bytes\n";
+	CHECK_INT(diag_san_add_text(s, text, strlen(text)), 1);
+	diag_add_sanitizer(r.d, s);
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->kind, DIAG_FAULT_MEMCHECK);
+	check_dim(f->focus.thread, 99, 0, 0);
+	CHECK_STR(f->kernel_short, "sum_next");
+	CHECK_INT(f->where.source, DIAG_LOC_SANITIZER);
+	CHECK_INT(f->where.line, 7);
+	CHECK(f->flags[DIAG_F_OOB_AFTER]);
+	CHECK_STR(top_hint(&r), "san-oob-after");
+	const struct diag_hint *h = hint(&r, "san-oob-after");
+	CHECK(strstr(h->title, "1 bytes past the end"));
+	CHECK(strstr(h->what, "allocation of 400 bytes at 0x7fa670800000"));
+	run_free(&r);
+}
+
+TEST(core_seed_py_with_report)
+{
+	struct run r;
+	run_start(&r, "python3");
+	feed_log(r.d, "core_seed_py.mi.log");
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+	CHECK(r.f->flags[DIAG_F_COREDUMP]);
+	check_dim(r.f->focus.thread, 23, 0, 0);
+	CHECK_STR(r.f->kernel_short, "nll_loss_forward_reduce_cuda_kernel_2d");
+	CHECK_STR(top_hint(&r), "pytorch-nll-kernel");
+	run_free(&r);
+
+	run_start(&r, "python3");
+	feed_log(r.d, "core_seed_py.mi.log");
+	add_xml(r.d, "seed_py.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "pytorch-nll-kernel");
+	CHECK_INT(r.f->python.call.line, 9);
+	CHECK(evidence_has(hint(&r, "pytorch-nll-kernel"), "seed_repro.py:9"));
+	run_free(&r);
+}
+
+TEST(assert_label_report_alone_finds_the_kernel_from_the_stub)
+{
+	struct run r;
+	run_start(&r, "./assert_label");
+	add_xml(r.d, "assert_label.sanitizer.xml");
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+	CHECK_STR(r.f->kernel_short, "nll_loss");
+	check_dim(r.f->focus.block, 1, 0, 0);
+	check_dim(r.f->focus.thread, 5, 0, 0);
+	CHECK(!r.f->python.found);
+	run_free(&r);
+}
+
+TEST(clean_runs_have_no_fault)
+{
+	const char *logs[] = {"step_kernel.mi.log", "replay_to_fault.mi.log",
+			      "late_condition.mi.log", "warp_watch.mi.log"};
+	for (int i = 0; i < 4; i++) {
+		struct run r;
+		run_start(&r, "./prog");
+		feed_log(r.d, logs[i]);
+		run_finish(&r);
+		CHECK_MSG(r.f->kind == DIAG_FAULT_NONE, "%s: kind %s", logs[i],
+			  diag_fault_kind_name(r.f->kind));
+		CHECK_MSG(r.hints.n == 0, "%s: hint %s", logs[i], top_hint(&r));
+		struct diag_report_in in = {.fault = r.f, .hints = &r.hints,
+					    .memcheck_seconds = -1};
+		CHECK_INT(diag_report_exit_code(&in), 0);
+		run_free(&r);
+	}
+}
+
+/* The auto memcheck policy's signal: a live run that ended without a
+ * device stop but printed a CUDA error. */
+TEST(cuda_error_without_stop)
+{
+	struct run r;
+	run_start(&r, "./small_oob");
+	const char *lines[] = {
+		"*running,thread-id=\"all\"",
+		"*stopped,reason=\"exited\",exit-code=\"01\"",
+	};
+	diag_on_program_output(r.d, "sync: unspecified launch failure\r\n", 34);
+	for (int i = 0; i < 2; i++)
+		mi_parse_line(lines[i], strlen(lines[i]), on_rec, r.d);
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_CUDA_ERROR);
+	CHECK_INT(r.f->exit_code, 1);
+	CHECK(r.f->flags[DIAG_F_NO_DEVICE_STOP]);
+	CHECK(r.f->flags[DIAG_F_CUDA_ERROR_OUTPUT]);
+	CHECK_STR(r.f->error_line, "sync: unspecified launch failure");
+	CHECK_STR(top_hint(&r), "cuda-error-no-stop");
+	CHECK(has_hint(&r, "async-error"));
+	run_free(&r);
+}
+
+TEST(environment_problems_from_text_and_flags)
+{
+	struct run r;
+	run_start(&r, "./prog");
+	diag_on_debugger_stderr(r.d, "warning: libcudadebugger.so.1 could not "
+				"be loaded\n", 52);
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_ENVIRONMENT);
+	CHECK_STR(top_hint(&r), "env-cudadebugger-missing");
+	struct diag_report_in in = {.fault = r.f, .memcheck_seconds = -1};
+	CHECK_INT(diag_report_exit_code(&in), 2);
+	run_free(&r);
+
+	run_start(&r, "./prog");
+	char *envp[] = {(char *)(uintptr_t)"CUDA_VISIBLE_DEVICES=", NULL};
+	char *argv[] = {(char *)(uintptr_t)"./prog", NULL};
+	diag_set_program(r.d, argv, envp);
+	diag_on_program_output(r.d, "CUDA error: no CUDA-capable device is "
+			       "detected\n", 47);
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "env-no-gpu-visible-devices");
+	run_free(&r);
+
+	run_start(&r, "./prog");
+	diag_set_flag(r.d, DIAG_F_DEBUGGER_MISSING, true);
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "env-debugger-missing");
+	run_free(&r);
+}
+
+TEST(dtype_mismatch_from_output)
+{
+	struct run r;
+	run_start(&r, "python3");
+	const char *t = "RuntimeError: expected scalar type Float but found "
+			"Half\n";
+	diag_on_program_output(r.d, t, strlen(t));
+	const char *rec = "*stopped,reason=\"exited\",exit-code=\"01\"";
+	mi_parse_line(rec, strlen(rec), on_rec, r.d);
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "dtype-mismatch");
+	CHECK(strstr(hint(&r, "dtype-mismatch")->what, "found Half"));
+	run_free(&r);
+}
+
+/* An evaluate hook supplies values the evidence asks for. */
+static int fake_eval(void *ctx, int frame, const char *expr, char *out,
+		     size_t cap)
+{
+	int *calls = ctx;
+	(*calls)++;
+	if (frame != 1)
+		return -1;
+	if (strcmp(expr, "t") == 0) {
+		snprintf(out, cap, "10");
+		return 0;
+	}
+	return -1;
+}
+
+TEST(evaluate_hook_fills_evidence)
+{
+	struct run r;
+	run_start(&r, "./assert_label");
+	feed_log(r.d, "assert_label.mi.log");
+	const char *want[16];
+	size_t n = diag_wanted(r.d, r.rules, want, 16);
+	bool wants_t = false, wants_num = false;
+	for (size_t i = 0; i < n; i++) {
+		wants_t |= strcmp(want[i], "t") == 0;
+		wants_num |= strcmp(want[i], "num_classes") == 0;
+	}
+	CHECK(wants_t);
+	CHECK(!wants_num); /* already captured from the frame's args */
+	int calls = 0;
+	CHECK(diag_evaluate(r.d, r.rules, fake_eval, &calls) >= 1);
+	CHECK(calls >= 1);
+	run_finish(&r);
+	CHECK(evidence_has(hint(&r, "label-range-assert"),
+			   "The failing label: 10"));
+	run_free(&r);
+}

@@ -1,0 +1,259 @@
+/* Sanitizer XML reader: every shared report, any chunking, the text
+ * output's allocation sentences, malformed input and bounds. */
+#include "cudbg/sanitizer.h"
+#include "tests/harness.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct diag_san *load_chunked(const char *name, size_t chunk)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", test_fixtures_dir(), name);
+	size_t len;
+	char *xml = test_read_file(path, &len);
+	struct diag_san *s = diag_san_new();
+	for (size_t off = 0; off < len; off += chunk) {
+		size_t n = len - off < chunk ? len - off : chunk;
+		CHECK_MSG(diag_san_feed(s, xml + off, n) == 0, "%s: %s", name,
+			  diag_san_error(s));
+	}
+	CHECK_MSG(diag_san_finish(s) == 0, "%s: %s", name, diag_san_error(s));
+	free(xml);
+	return s;
+}
+
+TEST(small_oob_precise_and_api)
+{
+	struct diag_san *s = load_chunked("small_oob.sanitizer.xml", 1 << 20);
+	CHECK_INT(diag_san_count(s), 2);
+	const struct diag_san_record *r = diag_san_get(s, 0);
+	CHECK_INT(r->kind, DIAG_SAN_PRECISE);
+	CHECK_STR(r->level, "Error");
+	CHECK(r->has_who);
+	CHECK_INT(r->thread.x, 99);
+	CHECK_INT(r->block.x, 0);
+	CHECK_INT(r->size, 4);
+	CHECK_STR(r->direction, "read");
+	CHECK_STR(r->space, "__global__");
+	CHECK_STR(r->error, "out of bounds");
+	CHECK(r->has_address);
+	CHECK(r->address == 0x7fa670800190ULL);
+	CHECK_STR(r->func, "sum_next");
+	CHECK_STR(r->path, "/src/examples/small_oob.cu");
+	CHECK_INT(r->line, 7);
+	CHECK(r->has_pc && r->pc == 0x430);
+	CHECK_STR(r->save_location, "kernel launch time");
+	CHECK_INT(r->n_host, 10);
+	CHECK_STR(r->host[0].func, "cuLaunchKernel");
+	CHECK_STR(r->host[0].module, "/usr/local/nvidia/lib64/libcuda.so.1");
+	CHECK(r->host[7].func == NULL);
+	CHECK_STR(r->host[6].func, "main");
+	CHECK_INT(r->host[6].line, 16);
+	CHECK_INT(r->host[6].python, 0);
+	r = diag_san_get(s, 1);
+	CHECK_INT(r->kind, DIAG_SAN_API);
+	CHECK_STR(r->api, "cudaDeviceSynchronize");
+	CHECK_STR(r->error, "cudaErrorLaunchFailure");
+	CHECK_STR(r->message, "unspecified launch failure");
+	CHECK_INT(r->result, 719);
+	CHECK_INT(r->has_who, 0);
+	CHECK(strstr(r->text, "\"unspecified launch failure\""));
+	CHECK_INT(diag_san_errors(s), 2);
+	diag_san_free(s);
+}
+
+TEST(seed_py_python_frames_in_any_chunking)
+{
+	size_t chunks[] = {1, 3, 64, 1 << 20};
+	for (size_t c = 0; c < 4; c++) {
+		struct diag_san *s =
+			load_chunked("seed_py.sanitizer.xml", chunks[c]);
+		CHECK_INT(diag_san_count(s), 3);
+		const struct diag_san_record *r = diag_san_get(s, 0);
+		CHECK_INT(r->kind, DIAG_SAN_IMPRECISE);
+		CHECK_STR(r->exception, "Warp assert");
+		CHECK_INT(r->thread.x, 23);
+		CHECK_STR(r->func, "__assertfail");
+		CHECK_INT(r->n_device, 1);
+		CHECK_STR(r->device[0].func, "__assertfail");
+		size_t py = 0;
+		const struct diag_san_frame *last = NULL;
+		for (size_t i = 0; i < r->n_host; i++)
+			if (r->host[i].python) {
+				py++;
+				last = &r->host[i];
+			}
+		CHECK_INT(py, 3);
+		CHECK_STR(last->func, "<module>");
+		CHECK_STR(last->path, "/src/examples/seed_repro.py");
+		CHECK_INT(last->line, 12);
+		/* Entities decoded: &lt; in C++ templates. */
+		int templ = 0;
+		for (size_t i = 0; i < r->n_host; i++)
+			if (r->host[i].func && strstr(r->host[i].func, "_<c10::"))
+				templ = 1;
+		CHECK(templ);
+		CHECK_INT(diag_san_get(s, 1)->kind, DIAG_SAN_API);
+		CHECK_STR(diag_san_get(s, 1)->error, "cudaErrorAssert");
+		diag_san_free(s);
+	}
+}
+
+TEST(assert_label_report)
+{
+	struct diag_san *s = load_chunked("assert_label.sanitizer.xml", 100);
+	CHECK_INT(diag_san_count(s), 2);
+	CHECK_INT(diag_san_get(s, 0)->block.x, 1);
+	CHECK_INT(diag_san_get(s, 0)->thread.x, 5);
+	diag_san_free(s);
+}
+
+TEST(allocation_distance_from_text)
+{
+	struct diag_san *s = load_chunked("small_oob.sanitizer.xml", 1 << 20);
+	const char *text =
+		"========= Invalid __global__ read of size 4 bytes\n"
+		"=========     at sum_next(const float *, float *, int)+0x430 in "
+		"/src/examples/small_oob.cu:7\n"
+		"=========     by thread (99,0,0) in block (0,0,0)\n"
+		"=========     Access to 0x7fa670800190 is out of bounds\n"
+		"=========     and is 1 bytes after the nearest allocation at "
+		"0x7fa670800000 of size 400 bytes\n";
+	CHECK_INT(diag_san_add_text(s, text, strlen(text)), 1);
+	const struct diag_san_record *r = diag_san_get(s, 0);
+	CHECK(r->has_alloc);
+	CHECK_INT(r->distance, 1);
+	CHECK_INT(r->alloc_size, 400);
+	CHECK(r->alloc_address == 0x7fa670800000ULL);
+	/* Unrelated addresses and garbage do nothing. */
+	const char *other = "Access to 0x1234 is out of bounds and is 8 bytes "
+			    "before the nearest allocation at 0x2000 of size 4 "
+			    "bytes\n 99 bytes after the nearest allocation at 0x";
+	CHECK_INT(diag_san_add_text(s, other, strlen(other)), 0);
+	diag_san_free(s);
+}
+
+static int parse_text(const char *xml, char *err, size_t cap)
+{
+	struct diag_san *s = diag_san_new();
+	int rc = diag_san_feed(s, xml, strlen(xml));
+	if (rc == 0)
+		rc = diag_san_finish(s);
+	snprintf(err, cap, "%s", diag_san_error(s));
+	diag_san_free(s);
+	return rc;
+}
+
+TEST(malformed_xml_gives_clear_errors)
+{
+	char err[256];
+	struct {
+		const char *xml, *want;
+	} cases[] = {
+		{"", "no element found"},
+		{"<ComputeSanitizerOutput><record><kind>Precise</kind>", "line 1"},
+		{"<ComputeSanitizerOutput></Other>", "mismatched tag"},
+		{"<Other/>", "not a compute-sanitizer report"},
+		{"<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY a \"aaaa\">]>"
+		 "<ComputeSanitizerOutput>&a;</ComputeSanitizerOutput>",
+		 "DOCTYPE"},
+		{"<ComputeSanitizerOutput>\x01</ComputeSanitizerOutput>", "line"},
+		{"<ComputeSanitizerOutput><record><what><size>&#0;</size>", "line"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int rc = parse_text(cases[i].xml, err, sizeof err);
+		CHECK_MSG(rc < 0, "case %zu accepted", i);
+		CHECK_MSG(strstr(err, cases[i].want), "case %zu: error '%s'", i,
+			  err);
+	}
+}
+
+TEST(unknown_elements_and_bad_numbers_are_skipped)
+{
+	const char *xml =
+		"<ComputeSanitizerOutput><record><kind>Precise</kind>"
+		"<newThing><x>5</x><record>1</record></newThing>"
+		"<who><threadIdx><x>-3</x><y>zz</y><z>99999999999999999999</z>"
+		"</threadIdx></who><what><address>0xZZ</address><size>4</size>"
+		"</what></record></ComputeSanitizerOutput>";
+	struct diag_san *s = diag_san_new();
+	CHECK_INT(diag_san_feed(s, xml, strlen(xml)), 0);
+	CHECK_INT(diag_san_finish(s), 0);
+	CHECK_INT(diag_san_count(s), 1);
+	const struct diag_san_record *r = diag_san_get(s, 0);
+	CHECK_INT(r->thread.x, 0);
+	CHECK_INT(r->has_address, 0);
+	CHECK_INT(r->size, 4);
+	diag_san_free(s);
+}
+
+TEST(bounds_cut_the_report)
+{
+	size_t cap = 64 << 20, len = 0;
+	char *xml = malloc(cap);
+	len += (size_t)snprintf(xml, cap, "<ComputeSanitizerOutput>");
+	for (int i = 0; i < DIAG_SAN_MAX_RECORDS + 5; i++)
+		len += (size_t)snprintf(xml + len, cap - len,
+					"<record><kind>Api</kind></record>");
+	len += (size_t)snprintf(xml + len, cap - len,
+				"<record><kind>Api</kind><hostStack>");
+	for (int i = 0; i < DIAG_SAN_MAX_FRAMES + 5; i++)
+		len += (size_t)snprintf(xml + len, cap - len,
+					"<frame><func>f</func></frame>");
+	len += (size_t)snprintf(xml + len, cap - len,
+				"</hostStack></record></ComputeSanitizerOutput>");
+	struct diag_san *s = diag_san_new();
+	CHECK_INT(diag_san_feed(s, xml, len), 0);
+	CHECK_INT(diag_san_finish(s), 0);
+	CHECK_INT(diag_san_count(s), DIAG_SAN_MAX_RECORDS);
+	CHECK(diag_san_truncated(s));
+	diag_san_free(s);
+
+	/* Frames per stack. */
+	len = (size_t)snprintf(xml, cap,
+			       "<ComputeSanitizerOutput><record><hostStack>");
+	for (int i = 0; i < DIAG_SAN_MAX_FRAMES + 5; i++)
+		len += (size_t)snprintf(xml + len, cap - len,
+					"<frame><func>f%d</func></frame>", i);
+	len += (size_t)snprintf(xml + len, cap - len,
+				"</hostStack></record></ComputeSanitizerOutput>");
+	s = diag_san_new();
+	CHECK_INT(diag_san_feed(s, xml, len), 0);
+	CHECK_INT(diag_san_finish(s), 0);
+	CHECK_INT(diag_san_get(s, 0)->n_host, DIAG_SAN_MAX_FRAMES);
+	CHECK_STR(diag_san_get(s, 0)->host[DIAG_SAN_MAX_FRAMES - 1].func, "f511");
+	CHECK(diag_san_truncated(s));
+	diag_san_free(s);
+
+	/* Nesting depth. */
+	len = 0;
+	for (int i = 0; i < 200; i++)
+		len += (size_t)snprintf(xml + len, cap - len, "%s",
+					i ? "<a>" : "<ComputeSanitizerOutput>");
+	s = diag_san_new();
+	CHECK(diag_san_feed(s, xml, len) < 0);
+	CHECK(strstr(diag_san_error(s), "deep"));
+	diag_san_free(s);
+	free(xml);
+}
+
+TEST(load_file_errors_name_the_file)
+{
+	struct diag_san *s;
+	char err[512];
+	CHECK(diag_san_load_file("/nonexistent/r.xml", &s, err, sizeof err) < 0);
+	CHECK(s == NULL);
+	CHECK(strstr(err, "/nonexistent/r.xml"));
+	char path[4096];
+	snprintf(path, sizeof path, "%s/README.md", test_fixtures_dir());
+	CHECK(diag_san_load_file(path, &s, err, sizeof err) < 0);
+	CHECK(strstr(err, "README.md") && strstr(err, "--xml"));
+	snprintf(path, sizeof path, "%s/seed_py.sanitizer.xml",
+		 test_fixtures_dir());
+	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
+	CHECK_INT(diag_san_count(s), 3);
+	diag_san_free(s);
+}
