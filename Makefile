@@ -104,10 +104,18 @@ valgrind: check-build
 FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 20
 FUZZ_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
-build-fuzz/%: tests/fuzz/%.c $(MI_SRC) $(DIAG_SRC)
+FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
+	-fsanitize=fuzzer-no-link,address,undefined
+FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o)
+build-fuzz/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
-		-fsanitize=fuzzer,address,undefined -o $@ $< $(MI_SRC) $(DIAG_SRC) $(PKG_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
+# An archive, so each target pulls in only the objects it uses.
+build-fuzz/libfuzzlibs.a: $(FUZZ_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+build-fuzz/%: tests/fuzz/%.c build-fuzz/libfuzzlibs.a
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< \
+		build-fuzz/libfuzzlibs.a $(PKG_LIBS)
 fuzz: $(FUZZ_BIN)
 	./tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ_BIN)
 

@@ -8,7 +8,8 @@
  *   - session_new() starts the debugger and queues the start sequence
  *     (-inferior-tty-set, capability probes, settings, source dirs, the
  *     backend's attach/target/core command).  It never blocks on the
- *     debugger; on_ready fires when the sequence has been answered.
+ *     debugger; on_ready fires when the sequence has been answered (not
+ *     at all when the debugger dies first: on_exit fires instead).
  *   - Every command carries a numeric token; its result record (^done,
  *     ^running, ^connected, ^error, ^exit) goes to the continuation given
  *     with it.  Async (*, +, =) and stream (~, @, &) records, results with
@@ -196,8 +197,9 @@ int64_t session_send_flags(struct session *s, unsigned flags,
  * go nowhere): call when the object they point to is freed. */
 void session_forget(struct session *s, const void *ctx);
 
-/* LAUNCH (and a replay of a launch): runs the program (-exec-run).
- * Returns the token or a negative code. */
+/* LAUNCH (and a replay of a launch): runs the program (-exec-run; in a
+ * replay the recorded run command).  Returns the token or a negative
+ * code (SESSION_EINVAL when session_needs_run() is false). */
 int64_t session_run(struct session *s, session_reply_fn fn, void *ctx);
 
 /* Interrupts the running program (-exec-interrupt --all).  The debugger
@@ -235,6 +237,16 @@ int session_run_until(struct session *s, bool (*pred)(void *ctx), void *ctx,
 /* State. */
 const struct session_caps *session_caps(const struct session *s);
 enum session_backend session_backend(const struct session *s);
+/* For a REPLAY: the backend the recording used (LAUNCH when it ran the
+ * program with -exec-run, ATTACH, REMOTE, CORE; NONE when it did none of
+ * these); otherwise the same as session_backend(). */
+enum session_backend session_replay_of(const struct session *s);
+/* The program must be started with session_run() once ready (LAUNCH, or
+ * a replay of a launch); the other backends stop by themselves: ATTACH
+ * and REMOTE with a *stopped record, CORE with none at all (cuda-gdb's
+ * `target cudacore` answers ^done; the target is stopped once on_ready
+ * reports status 0). */
+bool session_needs_run(const struct session *s);
 bool session_ready(const struct session *s);   /* on_ready has fired */
 bool session_alive(const struct session *s);   /* debugger not gone */
 /* The program is running (a ^running or an async running record came
@@ -246,6 +258,7 @@ size_t session_pending(const struct session *s); /* commands in flight */
  * *cmd (may be NULL) gets its text.  For the UI's spinner. */
 double session_busy_seconds(const struct session *s, const char **cmd);
 double session_elapsed(const struct session *s); /* since start */
+/* The debugger binary (for a replay: the transcript). */
 const char *session_debugger_path(const struct session *s);
 const char *session_tty_name(const struct session *s); /* program's pty */
 pid_t session_debugger_pid(const struct session *s);

@@ -74,6 +74,16 @@ int transcript_parse(const char *buf, size_t len, const char *name,
 		     struct transcript **out, char *err, size_t cap);
 void transcript_free(struct transcript *t); /* accepts NULL */
 
+/* Streams a file without holding it: calls fn once per line with at most
+ * `keep` bytes of its text in e->text/e->len (full_len is the real
+ * length), so a 60 MB line costs `keep` bytes.  fn returns 0 to go on,
+ * non-zero to stop (that value is returned).  Same checks and messages
+ * as transcript_load. */
+int transcript_scan(const char *path, size_t keep,
+		    int (*fn)(void *ctx, const struct transcript_entry *e,
+			      size_t full_len),
+		    void *ctx, char *err, size_t cap);
+
 /* Parses one line (no newline) into *e (text points into `line`).
  * Returns 0 or TRANSCRIPT_EFORMAT. */
 int transcript_parse_line(const char *line, size_t len,
@@ -91,9 +101,8 @@ const char *transcript_command_body(const char *cmd, size_t len,
 struct transcript_writer;
 struct transcript_writer *transcript_writer_open(const char *path, bool force,
 						 char *err, size_t cap);
-/* Writes one line; text must not hold '\n' (a '\n' is written as the two
- * bytes "\n" would be wrong, so the caller splits lines first; any '\n'
- * here ends the text).  Returns 0 or TRANSCRIPT_EWRITE. */
+/* Writes one line.  The caller splits text into lines first; a '\n'
+ * inside `text` ends it there.  Returns 0 or TRANSCRIPT_EWRITE. */
 int transcript_write(struct transcript_writer *w, double t, char tag,
 		     const char *text, size_t len);
 void transcript_writer_close(struct transcript_writer *w); /* accepts NULL */
@@ -114,12 +123,17 @@ void transcript_writer_close(struct transcript_writer *w); /* accepts NULL */
  *  - -inferior-tty-set matches any recorded -inferior-tty-set (the pty
  *    name differs every run), or gets ^done.
  *  - Otherwise: ^error,msg="not in this recording: CMD".
- *  - A command's records are the lines after it up to the next '>', less
- *    results that carry another recorded command's token; when its own
- *    result is not among them (pipelined commands in our recordings) the
- *    later result with its token is used.  The result's token is replaced
- *    by the token of the command sent (none if none was sent).  A command
- *    whose recording holds no result is answered with ^error.
+ *  - A command's result is the first later result line with its token
+ *    (our recordings), or the first untokened result after it that no
+ *    earlier command took (the fixtures: gdb answers in order).
+ *  - A command's records are the lines after it up to the next '>' (so
+ *    the async records after ^running, *stopped included, come with
+ *    it).  When the next command was written before this one's result
+ *    (pipelined, as our start sequence is), the lines after the previous
+ *    command's result up to its own result.  Results of other commands
+ *    are left out.  The result's token is replaced by the token of the
+ *    command sent (none if none was sent).  A command whose recording
+ *    holds no result is answered with ^error.
  *  - '<' lines go to stdout, 'E' to stderr, 'T' to the program's pty;
  *    '#' notes are skipped.
  */

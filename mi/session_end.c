@@ -1,0 +1,224 @@
+/* The end of a session: noticing the debugger is gone, the exit event,
+ * session_free(), no orphans. */
+#include "cudbg/session.h"
+#include "cudbg/transcript.h"
+#include "mi/session_int.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Seconds a debugger may live on after closing its stdout. */
+#define EOF_GRACE 2.0
+/* Seconds session_free() waits for -gdb-exit. */
+#define EXIT_GRACE 1.5
+
+static void printable(char *dst, size_t cap, const char *s)
+{
+	size_t i = 0;
+	for (; s[i] && i < cap - 1; i++) {
+		unsigned char c = (unsigned char)s[i];
+		dst[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	dst[i] = 0;
+}
+
+/* Kills what is left of the debugger's process group.  Only while the
+ * debugger is unreaped: its pid (the group id) cannot be reused then. */
+static void kill_group(struct session *s)
+{
+	if (s->child.pid > 0 && !s->reaped)
+		kill(-s->child.pid, SIGKILL);
+}
+
+/* True when the child has exited (it stays a zombie: WNOWAIT). */
+static bool child_exited(struct session *s)
+{
+	if (s->child.pid <= 0 || s->reaped)
+		return true;
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	if (waitid(P_PID, (id_t)s->child.pid, &si,
+		   WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno == ECHILD;
+	return si.si_pid == s->child.pid;
+}
+
+static void reap(struct session *s)
+{
+	if (s->child.pid <= 0 || s->reaped)
+		return;
+	int st = 0;
+	pid_t r;
+	while ((r = waitpid(s->child.pid, &st, 0)) < 0 && errno == EINTR)
+		;
+	s->reaped = true;
+	s->wstatus = r == s->child.pid ? st : 0;
+}
+
+/* A program launched by the debugger lives in a session of its own (gdb
+ * gives it the pty as controlling terminal), so the group kill misses
+ * it; gdb kills it on -gdb-exit, but not when gdb itself was killed. */
+static void kill_orphan_program(struct session *s)
+{
+	if (s->backend != SESSION_LAUNCH || s->inferior_pid <= 0)
+		return;
+	if (kill((pid_t)s->inferior_pid, 0) == 0)
+		kill((pid_t)s->inferior_pid, SIGKILL);
+	s->inferior_pid = 0;
+}
+
+static void exit_reason(struct session *s, char *buf, size_t cap)
+{
+	char last[sizeof s->last_stderr];
+	printable(last, sizeof last, s->last_stderr);
+	int st = s->wstatus;
+	if (s->not_mi) {
+		snprintf(buf, cap, "'%s' does not speak GDB/MI (its first line "
+			 "was '%s'); is it a debugger?", s->path,
+			 s->first_line);
+	} else if (s->timed_out) {
+		snprintf(buf, cap, "no answer from %s within %.0f s; is it a "
+			 "debugger?", s->name, s->start_timeout);
+	} else if (WIFSIGNALED(st)) {
+		const char *cmd = s->npend ? s->pend[0].command : NULL;
+		snprintf(buf, cap, "%s was killed by signal %d (%s)%s%s%s",
+			 s->name, WTERMSIG(st), strsignal(WTERMSIG(st)),
+			 cmd ? " while '" : "", cmd ? cmd : "", cmd ? "' was "
+			 "in flight" : "");
+	} else if (!s->answered) {
+		snprintf(buf, cap, "%s exited with status %d before answering"
+			 "%s%s", s->name, WEXITSTATUS(st), last[0] ? ": " : "",
+			 last);
+	} else if (WEXITSTATUS(st) != 0) {
+		snprintf(buf, cap, "%s exited with status %d%s%s", s->name,
+			 WEXITSTATUS(st), last[0] ? ": " : "", last);
+	} else {
+		snprintf(buf, cap, "%s exited", s->name);
+	}
+}
+
+/* Everything that was read is delivered; now the end. */
+static void report_gone(struct session *s)
+{
+	char why[600];
+	exit_reason(s, why, sizeof why);
+	session_flush_side_lines(s);
+	session_note(s, "%s", why);
+	s->gone_reported = true;
+	session_fail_pending(s, why);
+	struct session_exit ex = {
+		.exited = WIFEXITED(s->wstatus),
+		.status = WIFEXITED(s->wstatus) ? WEXITSTATUS(s->wstatus) : 0,
+		.signaled = WIFSIGNALED(s->wstatus),
+		.sig = WIFSIGNALED(s->wstatus) ? WTERMSIG(s->wstatus) : 0,
+		.reason = why,
+	};
+	if (s->h.on_exit && !s->closing)
+		s->h.on_exit(s->h.ctx, &ex);
+}
+
+/* The debugger has exited: finish reading, reap, report. */
+static void finish(struct session *s)
+{
+	kill_group(s); /* helpers it left behind */
+	reap(s);
+	/* What it wrote before dying is in the pipes: deliver it first.
+	 * Nothing can write any more, so this ends. */
+	session_read_stdout(s, (size_t)1 << 30);
+	session_read_stderr(s, (size_t)1 << 30);
+	s->gone = true;
+	kill_orphan_program(s);
+	report_gone(s);
+}
+
+void session_check_child(struct session *s)
+{
+	if (s->gone) {
+		if (!s->gone_reported)
+			report_gone(s);
+		return;
+	}
+	if (child_exited(s)) {
+		finish(s);
+		return;
+	}
+	double now = session_elapsed(s);
+	bool too_slow = !s->answered && now >= s->start_timeout;
+	bool lingering = s->out_eof_at > 0 && now - s->out_eof_at > EOF_GRACE;
+	s->timed_out |= too_slow && s->out_eof_at == 0;
+	if (s->not_mi || too_slow || lingering)
+		kill_group(s); /* the next check reaps it */
+}
+
+void session_not_mi(struct session *s)
+{
+	s->not_mi = true;
+	kill_group(s);
+}
+
+/* ---- session_free ------------------------------------------------------- */
+
+/* Lets the debugger exit on its own for a moment after -gdb-exit. */
+static void wait_exit(struct session *s, double grace)
+{
+	double until = session_elapsed(s) + grace;
+	while (!s->gone && session_elapsed(s) < until) {
+		struct pollfd fds[SESSION_MAX_POLLFDS];
+		int n = session_pollfds(s, fds, SESSION_MAX_POLLFDS);
+		int ms = (int)((until - session_elapsed(s)) * 1000) + 1;
+		if (ms > 20)
+			ms = 20;
+		if (poll(fds, (nfds_t)n, ms) < 0 && errno != EINTR)
+			break;
+		session_handle(s, fds, n);
+	}
+}
+
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	s->closing = true;
+	if (!s->gone && s->child.pid > 0) {
+		session_send(s, NULL, NULL, "-gdb-exit");
+		wait_exit(s, EXIT_GRACE);
+	}
+	if (!s->gone) {
+		kill_group(s);
+		reap(s);
+		s->gone = true;
+	}
+	kill_orphan_program(s);
+	session_fail_pending(s, "the session was closed");
+	session_flush_side_lines(s);
+	spawn_close(&s->child);
+	if (s->pty_master >= 0)
+		close(s->pty_master);
+	if (s->pty_slave >= 0)
+		close(s->pty_slave);
+	transcript_writer_close(s->rec);
+	mi_parser_free(s->parser);
+	free(s->ob);
+	free(s->pend);
+	free(s->capture.buf);
+	free(s->errline.buf);
+	free(s->ttyline.buf);
+	free(s->path);
+	free(s->replay_run);
+	free_strings(s->replay_start, s->nreplay_start);
+	free(s);
+}

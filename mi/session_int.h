@@ -1,0 +1,99 @@
+/* Private to mi/session*.c: the session's state.  Owner: helper "session". */
+#ifndef CUDBG_MI_SESSION_INT_H
+#define CUDBG_MI_SESSION_INT_H
+
+#include "cudbg/session.h"
+#include "mi/spawn.h"
+
+#include <stdarg.h>
+
+struct transcript_writer;
+
+struct pending {
+	uint64_t token;
+	session_reply_fn fn;   /* NULL: forgotten or fire-and-forget */
+	void *ctx;
+	unsigned flags;
+	double sent;           /* session_elapsed() when queued */
+	char *command;         /* without the token */
+};
+
+struct linebuf {
+	char *buf;
+	size_t len, cap;
+};
+
+struct session {
+	enum session_backend backend;
+	enum session_backend replay_of; /* REPLAY: what the recording did */
+	struct session_handlers h;
+	struct session_caps caps;
+	char *path;            /* debugger binary, or the transcript */
+	char name[64];         /* for messages: "cuda-gdb", "gdb", "replay" */
+	struct spawn_child child;
+	int pty_master, pty_slave; /* the slave stays open here so the
+				    * master never sees a hangup */
+	char tty[128];
+	struct mi_parser *parser;
+	double t0;             /* CLOCK_MONOTONIC at start */
+
+	char *ob;              /* commands not yet written */
+	size_t ob_len, ob_off, ob_cap;
+	struct pending *pend;  /* in the order sent */
+	size_t npend, pend_cap;
+	uint64_t next_token;
+	struct linebuf capture;  /* console text for pend[0] (CAPTURE) */
+	struct linebuf errline;  /* partial stderr line */
+	struct linebuf ttyline;  /* partial program line (for recording) */
+
+	struct transcript_writer *rec;
+	bool rec_failed, rec_failed_told;
+
+	/* start sequence */
+	int start_left;        /* start commands not yet answered */
+	int ready_status;
+	char ready_msg[512];
+	bool ready, answered;  /* on_ready fired; any reply seen */
+	double start_timeout;  /* seconds */
+	char *replay_run;      /* REPLAY: the recorded run command */
+	char **replay_start;   /* REPLAY: recorded backend commands */
+	size_t nreplay_start;
+	bool gpu_core;         /* CORE: opened with target cudacore */
+	bool replay_cuda;      /* REPLAY: the recording shows cuda-gdb */
+
+	/* the target, as far as the session tracks it */
+	bool running;
+	unsigned stops;
+	long inferior_pid;     /* from =thread-group-started, 0 when none */
+
+	/* the end */
+	bool spoke;            /* a valid MI line was seen */
+	bool not_mi;           /* the first line was not MI */
+	bool timed_out;        /* killed for not answering at start */
+	char first_line[96];   /* printable copy, for that message */
+	double out_eof_at;     /* stdout EOF time, 0 while open */
+	bool reaped;
+	int wstatus;
+	bool gone, gone_reported, closing;
+	char last_stderr[200];
+	char error[512];
+};
+
+void session_set_error(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void session_record(struct session *s, char tag, const char *text,
+		    size_t len);
+int64_t session_sendv(struct session *s, unsigned flags, session_reply_fn fn,
+		      void *ctx, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+void session_fail_pending(struct session *s, const char *why);
+void session_read_stdout(struct session *s, size_t budget);
+void session_read_stderr(struct session *s, size_t budget);
+struct mi_parser *session_make_parser(struct session *s);
+void session_flush_side_lines(struct session *s);
+
+/* session_end.c */
+void session_check_child(struct session *s);
+void session_not_mi(struct session *s);
+
+#endif

@@ -1,0 +1,630 @@
+/* Starting a session: checks, the debugger or the fake, the start
+ * sequence of probes and settings, the backend's first command. */
+#include "cudbg/session.h"
+#include "cudbg/transcript.h"
+#include "mi/session_int.h"
+#include "mi/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- capabilities ------------------------------------------------------- */
+
+static void printable_copy(char *dst, size_t cap, const char *s, size_t len)
+{
+	size_t k = len < cap - 1 ? len : cap - 1;
+	for (size_t i = 0; i < k; i++) {
+		unsigned char c = (unsigned char)s[i];
+		dst[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	dst[k] = 0;
+}
+
+/* "X.Y" at s, if it starts with a digit. */
+static bool parse_xy(const char *s, int *major, int *minor)
+{
+	int a, b;
+	if (!(*s >= '0' && *s <= '9') || sscanf(s, "%d.%d", &a, &b) != 2)
+		return false;
+	*major = a;
+	*minor = b;
+	return true;
+}
+
+/* The version of a "... GNU gdb ... 13.1" line: its last word that
+ * starts with a digit ("GNU gdb (Debian 13.1-3) 13.1", "Based on GNU gdb
+ * 14.2" in cuda-gdb 13.0). */
+static void parse_gdb_line(struct session_caps *c, const char *line,
+			   size_t len)
+{
+	char buf[200];
+	printable_copy(buf, sizeof buf, line, len);
+	char *last = NULL;
+	for (char *w = strtok(buf, " "); w; w = strtok(NULL, " "))
+		if (*w >= '0' && *w <= '9')
+			last = w;
+	if (last)
+		parse_xy(last, &c->gdb_major, &c->gdb_minor);
+}
+
+static void parse_version(struct session *s, const char *text, size_t len)
+{
+	struct session_caps *c = &s->caps;
+	const char *nl = memchr(text, '\n', len);
+	printable_copy(c->version, sizeof c->version, text,
+		       nl ? (size_t)(nl - text) : len);
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *cg = memmem(p, ll, "cuda-gdb ", 9);
+		if (!cg)
+			cg = memmem(p, ll, "CUDA-GDB ", 9);
+		if (cg) {
+			c->is_cuda_gdb = true;
+			char tmp[32];
+			printable_copy(tmp, sizeof tmp, cg + 9,
+				       (size_t)(p + ll - cg - 9));
+			parse_xy(tmp, &c->cuda_major, &c->cuda_minor);
+		}
+		if (memmem(p, ll, "GNU gdb", 7))
+			parse_gdb_line(c, p, ll);
+		p += ll + 1;
+	}
+}
+
+/* ---- start sequence continuations --------------------------------------- */
+
+static void start_step_done(struct session *s, const struct session_reply *r)
+{
+	if (r->kind == SESSION_REPLY_GONE)
+		return;
+	s->answered = true;
+	if (--s->start_left > 0 || s->ready)
+		return;
+	s->ready = true;
+	if (s->h.on_ready && !s->closing)
+		s->h.on_ready(s->h.ctx, s->ready_status,
+			      s->ready_status ? s->ready_msg : NULL);
+}
+
+static void on_version(void *ctx, const struct session_reply *r)
+{
+	struct session *s = ctx;
+	if (r->kind == SESSION_REPLY_DONE) {
+		parse_version(s, r->console, r->console_len);
+	} else if (r->kind == SESSION_REPLY_ERROR &&
+		   s->backend == SESSION_REPLAY) {
+		/* Most fixtures never asked: judge by what they hold. */
+		s->caps.is_cuda_gdb = s->replay_cuda;
+		snprintf(s->caps.version, sizeof s->caps.version,
+			 "unknown (the recording has no -gdb-version)");
+	}
+	start_step_done(s, r);
+}
+
+static void on_features(void *ctx, const struct session_reply *r)
+{
+	struct session *s = ctx;
+	if (r->kind == SESSION_REPLY_DONE) {
+		const struct mi_node *n = mi_find_children(r->rec->results,
+							   "features");
+		for (; n; n = n->next)
+			if (n->kind == MI_NODE_STRING &&
+			    strcmp(n->str, "python") == 0)
+				s->caps.has_python = true;
+	}
+	start_step_done(s, r);
+}
+
+static void on_mi_command(void *ctx, const struct session_reply *r)
+{
+	struct session *s = ctx;
+	if (r->kind == SESSION_REPLY_DONE) {
+		const struct mi_node *c = mi_find_children(r->rec->results,
+							   "command");
+		const char *ex = c ? mi_find_str(c, "exists") : NULL;
+		s->caps.has_cuda_tables = ex && strcmp(ex, "true") == 0;
+	} else if (r->kind == SESSION_REPLY_ERROR) {
+		/* A replay that never asked, or a gdb without the probe:
+		 * cuda-gdb 13 has the tables. */
+		s->caps.has_cuda_tables = s->caps.is_cuda_gdb;
+	}
+	if (r->kind != SESSION_REPLY_GONE)
+		s->caps.probed = true;
+	start_step_done(s, r);
+}
+
+static void on_async(void *ctx, const struct session_reply *r)
+{
+	struct session *s = ctx;
+	s->caps.async = r->kind == SESSION_REPLY_DONE;
+	start_step_done(s, r);
+}
+
+static void on_setting(void *ctx, const struct session_reply *r)
+{
+	start_step_done(ctx, r);
+}
+
+static void on_backend(void *ctx, const struct session_reply *r)
+{
+	struct session *s = ctx;
+	if (r->kind == SESSION_REPLY_ERROR && s->ready_status == 0) {
+		s->ready_status = -1;
+		char msg[300];
+		printable_copy(msg, sizeof msg, r->msg, strlen(r->msg));
+		if (s->gpu_core && !s->caps.is_cuda_gdb)
+			snprintf(s->ready_msg, sizeof s->ready_msg, "this looks "
+				 "like a GPU coredump and needs cuda-gdb (%s "
+				 "is not): %s", s->name, msg);
+		else
+			snprintf(s->ready_msg, sizeof s->ready_msg, "'%s' "
+				 "failed: %s", r->command, msg);
+	}
+	start_step_done(s, r);
+}
+
+__attribute__((format(printf, 3, 4)))
+static void start_cmd(struct session *s, session_reply_fn fn,
+		      const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	unsigned flags = fn == on_version ? SESSION_CAPTURE : 0;
+	if (session_sendv(s, flags, fn, s, fmt, ap) > 0)
+		s->start_left++;
+	va_end(ap);
+}
+
+/* ---- backend commands -------------------------------------------------- */
+
+static char *quoted(const char *text)
+{
+	size_t len = strlen(text);
+	size_t need = mi_quote(NULL, 0, text, len) + 1;
+	char *q = malloc(need);
+	if (q)
+		mi_quote(q, need, text, len);
+	return q;
+}
+
+/* GPU coredumps are opened with `target cudacore`; a CPU core is an ELF
+ * file of type ET_CORE for a host machine.  (EM_CUDA, 190, is what a
+ * GPU ELF names; the coredump format itself is not documented, so
+ * anything that is not a host ELF core counts as a GPU one.) */
+static bool is_gpu_core(const char *path)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	ssize_t n = read(fd, h, sizeof h);
+	close(fd);
+	if (n < (ssize_t)sizeof h || memcmp(h, "\177ELF", 4) != 0)
+		return true;
+	unsigned type = h[5] == 2 ? (unsigned)(h[16] << 8 | h[17])
+				  : (unsigned)(h[17] << 8 | h[16]);
+	unsigned mach = h[5] == 2 ? (unsigned)(h[18] << 8 | h[19])
+				  : (unsigned)(h[19] << 8 | h[18]);
+	return !(type == 4 && mach != 190);
+}
+
+static void send_file(struct session *s, const struct session_config *cfg)
+{
+	if (!cfg->argv || !cfg->argv[0])
+		return;
+	char *q = quoted(cfg->argv[0]);
+	if (q)
+		start_cmd(s, on_backend, "-file-exec-and-symbols %s", q);
+	free(q);
+}
+
+static void send_backend(struct session *s, const struct session_config *cfg)
+{
+	switch (s->backend) {
+	case SESSION_ATTACH:
+		send_file(s, cfg);
+		start_cmd(s, on_backend, "-target-attach %ld", cfg->pid);
+		break;
+	case SESSION_REMOTE:
+		send_file(s, cfg);
+		start_cmd(s, on_backend, "-target-select remote %s",
+			  cfg->remote);
+		break;
+	case SESSION_CORE: {
+		send_file(s, cfg);
+		s->gpu_core = is_gpu_core(cfg->core);
+		if (!s->gpu_core) {
+			/* -target-select passes its words on unparsed, so
+			 * a quoted path keeps its quotes; a path with
+			 * blanks goes through the console command. */
+			if (!strpbrk(cfg->core, " \t\"\\")) {
+				start_cmd(s, on_backend,
+					  "-target-select core %s", cfg->core);
+				break;
+			}
+			char *console = NULL;
+			if (asprintf(&console, "core-file %s", cfg->core) < 0)
+				break;
+			char *q = quoted(console);
+			if (q)
+				start_cmd(s, on_backend,
+					  "-interpreter-exec console %s", q);
+			free(q);
+			free(console);
+			break;
+		}
+		char *console = NULL;
+		if (asprintf(&console, "target cudacore %s", cfg->core) < 0)
+			break;
+		char *q = quoted(console);
+		if (q)
+			start_cmd(s, on_backend, "-interpreter-exec console %s",
+				  q);
+		free(q);
+		free(console);
+		break;
+	}
+	case SESSION_REPLAY:
+		for (size_t i = 0; i < s->nreplay_start; i++)
+			start_cmd(s, on_backend, "%s", s->replay_start[i]);
+		break;
+	default:
+		break;
+	}
+}
+
+static void send_start(struct session *s, const struct session_config *cfg)
+{
+	if (s->pty_master >= 0)
+		start_cmd(s, on_setting, "-inferior-tty-set %s", s->tty);
+	start_cmd(s, on_version, "-gdb-version");
+	start_cmd(s, on_features, "-list-features");
+	start_cmd(s, on_mi_command, "-info-gdb-mi-command cuda-info-threads");
+	start_cmd(s, on_async, "-gdb-set mi-async on");
+	start_cmd(s, on_setting, "-gdb-set pagination off");
+	start_cmd(s, on_setting, "-gdb-set confirm off");
+	start_cmd(s, on_setting, "-gdb-set breakpoint pending on");
+	if (cfg->ndirs) {
+		size_t len = 0;
+		char *line = NULL;
+		for (size_t i = 0; i < cfg->ndirs; i++) {
+			char *q = quoted(cfg->dirs[i]);
+			char *nl = q ? realloc(line, len + strlen(q) + 2) : NULL;
+			if (!nl) {
+				free(q);
+				break;
+			}
+			line = nl;
+			len += (size_t)sprintf(line + len, " %s", q);
+			free(q);
+		}
+		if (line)
+			start_cmd(s, on_setting, "-environment-directory%s",
+				  line);
+		free(line);
+	}
+	send_backend(s, cfg);
+}
+
+/* ---- replay: what the recording did ------------------------------------ */
+
+static bool starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+struct replay_scan {
+	struct session *s;
+	bool past_start;     /* an -exec-* command was seen */
+	int rc;
+};
+
+static int add_replay_start(struct session *s, const char *body, size_t len)
+{
+	char **n = realloc(s->replay_start,
+			   (s->nreplay_start + 1) * sizeof *n);
+	if (!n)
+		return -1;
+	s->replay_start = n;
+	n[s->nreplay_start] = strndup(body, len);
+	if (!n[s->nreplay_start])
+		return -1;
+	s->nreplay_start++;
+	return 0;
+}
+
+static enum session_backend start_kind(const char *b, size_t len)
+{
+	if (starts(b, len, "-target-attach"))
+		return SESSION_ATTACH;
+	if (starts(b, len, "-target-select remote") ||
+	    starts(b, len, "-target-select extended-remote"))
+		return SESSION_REMOTE;
+	if (starts(b, len, "-target-select core") ||
+	    starts(b, len, "-interpreter-exec console \"target cudacore") ||
+	    starts(b, len, "-interpreter-exec console \"target core"))
+		return SESSION_CORE;
+	if (starts(b, len, "-file-exec-and-symbols"))
+		return SESSION_NONE; /* part of any backend */
+	return SESSION_LAUNCH;     /* meaning: not a start command */
+}
+
+static int scan_entry(void *ctx, const struct transcript_entry *e,
+		      size_t full_len)
+{
+	struct replay_scan *rs = ctx;
+	struct session *s = rs->s;
+	if (e->tag == '<' && !s->replay_cuda &&
+	    memmem(e->text, e->len, "CudaFocus", 9))
+		s->replay_cuda = true;
+	if (e->tag != '>' || full_len != e->len)
+		return 0;
+	size_t len;
+	const char *b = transcript_command_body(e->text, e->len, &len, NULL);
+	if (starts(b, len, "-exec-run") && !s->replay_run) {
+		s->replay_run = strndup(b, len);
+		if (s->replay_of == SESSION_NONE)
+			s->replay_of = SESSION_LAUNCH;
+	}
+	if (starts(b, len, "-exec-"))
+		rs->past_start = true;
+	if (starts(b, len, "-cuda-"))
+		s->replay_cuda = true;
+	if (rs->past_start)
+		return 0;
+	enum session_backend k = start_kind(b, len);
+	if (k == SESSION_LAUNCH)
+		return 0;
+	if (k != SESSION_NONE && s->replay_of == SESSION_NONE)
+		s->replay_of = k;
+	return add_replay_start(s, b, len) ? -1 : 0;
+}
+
+static int scan_replay(struct session *s, const char *path, char *err,
+		       size_t cap)
+{
+	struct replay_scan rs = { .s = s };
+	s->replay_of = SESSION_NONE;
+	int rc = transcript_scan(path, 4096, scan_entry, &rs, err, cap);
+	if (rc == -1) {
+		snprintf(err, cap, "out of memory reading %s", path);
+		return SESSION_ENOMEM;
+	}
+	return rc ? SESSION_ETRANSCRIPT : 0;
+}
+
+struct fake_args {
+	const char *path;
+	bool realtime;
+};
+
+/* The fake debugger's main, in the forked child. */
+static int fake_main(void *ctx)
+{
+	struct fake_args *a = ctx;
+	char err[512];
+	struct transcript *t;
+	if (transcript_load(a->path, &t, err, sizeof err)) {
+		dprintf(2, "cudbg-tui replay: %s\n", err);
+		return 3;
+	}
+	struct replay *r = replay_new(t);
+	if (!r) {
+		dprintf(2, "cudbg-tui replay: out of memory\n");
+		return 3;
+	}
+	return replay_serve(r, 0, 1, 2, a->realtime);
+}
+
+/* ---- checks before starting --------------------------------------------- */
+
+static int check_program(const char *prog, char *err, size_t cap)
+{
+	/* gdb tries the current directory first, then PATH. */
+	char *p = NULL;
+	if (!strchr(prog, '/') && access(prog, F_OK) == 0) {
+		char rel[4096];
+		snprintf(rel, sizeof rel, "./%s", prog);
+		p = spawn_which(rel);
+	} else {
+		p = spawn_which(prog);
+	}
+	if (p) {
+		free(p);
+		return 0;
+	}
+	if (errno == EACCES || errno == EISDIR)
+		snprintf(err, cap, "program '%s' is not an executable file",
+			 prog);
+	else
+		snprintf(err, cap, "program '%s' not found%s", prog,
+			 strchr(prog, '/') ? "" : " (not in the current "
+			 "directory or PATH)");
+	return SESSION_ENOTFOUND;
+}
+
+static int check_config(const struct session_config *c, char *err,
+			size_t cap)
+{
+	switch (c->backend) {
+	case SESSION_LAUNCH:
+		if (!c->argv || !c->argv[0] || !*c->argv[0]) {
+			snprintf(err, cap, "no program to launch");
+			return SESSION_EINVAL;
+		}
+		return check_program(c->argv[0], err, cap);
+	case SESSION_ATTACH:
+		if (c->pid <= 0 || (kill((pid_t)c->pid, 0) < 0 &&
+				    errno == ESRCH)) {
+			snprintf(err, cap, "no process with id %ld to attach "
+				 "to", c->pid);
+			return SESSION_EINVAL;
+		}
+		return 0;
+	case SESSION_REMOTE:
+		if (!c->remote || !*c->remote) {
+			snprintf(err, cap, "no HOST:PORT to connect to");
+			return SESSION_EINVAL;
+		}
+		return 0;
+	case SESSION_CORE:
+		if (!c->core || access(c->core, R_OK) < 0) {
+			snprintf(err, cap, "cannot read coredump '%s': %s",
+				 c->core ? c->core : "", strerror(errno));
+			return SESSION_ENOTFOUND;
+		}
+		return 0;
+	case SESSION_REPLAY:
+		if (!c->replay) {
+			snprintf(err, cap, "no transcript to replay");
+			return SESSION_EINVAL;
+		}
+		return 0;
+	default:
+		snprintf(err, cap, "no session to start");
+		return SESSION_EINVAL;
+	}
+}
+
+/* ---- creation ------------------------------------------------------------ */
+
+static char **debugger_argv(const char *path, const struct session_config *c)
+{
+	size_t n = 0;
+	if (c->backend == SESSION_LAUNCH)
+		while (c->argv[n])
+			n++;
+	char **argv = calloc(n + 6, sizeof *argv);
+	if (!argv)
+		return NULL;
+	size_t i = 0;
+	argv[i++] = (char *)(uintptr_t)path;
+	argv[i++] = (char *)(uintptr_t)"--interpreter=mi3";
+	argv[i++] = (char *)(uintptr_t)"--nx";
+	argv[i++] = (char *)(uintptr_t)"-q";
+	if (c->backend == SESSION_LAUNCH) {
+		/* Each word stays one argv word: no shell on our side. */
+		argv[i++] = (char *)(uintptr_t)"--args";
+		for (size_t k = 0; k < n; k++)
+			argv[i++] = c->argv[k];
+	}
+	argv[i] = NULL;
+	return argv;
+}
+
+static void note_command_line(struct session *s, char *const *argv)
+{
+	char line[2048];
+	size_t len = (size_t)snprintf(line, sizeof line, "cudbg-tui started:");
+	for (size_t i = 0; argv[i] && len < sizeof line - 1; i++)
+		len += (size_t)snprintf(line + len, sizeof line - len, " %s",
+					argv[i]);
+	session_record(s, '#', line, strnlen(line, sizeof line));
+}
+
+static int start_child(struct session *s, const struct session_config *c,
+		       char *err, size_t cap)
+{
+	if (c->backend == SESSION_REPLAY) {
+		/* The forked child runs fake_main inside this frame. */
+		struct fake_args args = { s->path, c->replay_realtime };
+		session_note(s, "cudbg-tui started: replay of %s", s->path);
+		return spawn_fork(&s->child, fake_main, &args, err, cap);
+	}
+	char **argv = debugger_argv(s->path, c);
+	if (!argv)
+		return SESSION_ENOMEM;
+	note_command_line(s, argv);
+	int rc = spawn_exec(&s->child, argv, err, cap);
+	free(argv);
+	return rc;
+}
+
+static void base_name(char *dst, size_t cap, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	snprintf(dst, cap, "%s", slash ? slash + 1 : path);
+}
+
+static int open_parts(struct session *s, const struct session_config *cfg,
+		      char *err, size_t cap)
+{
+	int rc;
+	if (cfg->backend == SESSION_REPLAY) {
+		s->path = strdup(cfg->replay);
+		snprintf(s->name, sizeof s->name, "the replay");
+		if (!s->path)
+			return SESSION_ENOMEM;
+		if ((rc = scan_replay(s, cfg->replay, err, cap)))
+			return rc;
+	} else {
+		s->path = spawn_find_debugger(cfg->debugger, err, cap);
+		if (!s->path)
+			return SESSION_ENOTFOUND;
+		base_name(s->name, sizeof s->name, s->path);
+	}
+	if (cfg->backend == SESSION_LAUNCH || cfg->backend == SESSION_REPLAY) {
+		rc = spawn_pty(&s->pty_master, &s->pty_slave, s->tty,
+			       sizeof s->tty);
+		if (rc) {
+			snprintf(err, cap, "cannot open a terminal for the "
+				 "program: %s", strerror(-rc));
+			return SESSION_ESPAWN;
+		}
+	}
+	if (cfg->record) {
+		s->rec = transcript_writer_open(cfg->record, cfg->record_force,
+						err, cap);
+		if (!s->rec)
+			return SESSION_ERECORD;
+	}
+	s->parser = session_make_parser(s);
+	return s->parser ? 0 : SESSION_ENOMEM;
+}
+
+struct session *session_new(const struct session_config *cfg,
+			    const struct session_handlers *h,
+			    char *err, size_t cap, int *code)
+{
+	int rc = check_config(cfg, err, cap);
+	struct session *s = rc ? NULL : calloc(1, sizeof *s);
+	if (!s) {
+		if (code)
+			*code = rc ? rc : SESSION_ENOMEM;
+		if (!rc)
+			snprintf(err, cap, "out of memory");
+		return NULL;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	s->t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	s->backend = cfg->backend;
+	s->h = *h;
+	s->next_token = 1;
+	s->pty_master = s->pty_slave = -1;
+	s->child = (struct spawn_child){ .pid = -1, .in = -1, .out = -1,
+					 .err = -1 };
+	s->start_timeout = (cfg->start_timeout_ms > 0 ? cfg->start_timeout_ms
+						      : 60000) / 1000.0;
+	rc = open_parts(s, cfg, err, cap);
+	if (rc == 0)
+		rc = start_child(s, cfg, err, cap);
+	if (rc) {
+		if (code)
+			*code = rc < 0 ? rc : SESSION_ESPAWN;
+		s->gone = s->gone_reported = true; /* nothing to end */
+		session_free(s);
+		return NULL;
+	}
+	send_start(s, cfg);
+	return s;
+}

@@ -1,0 +1,292 @@
+/* Child processes and the program's pty (see mi/spawn.h). */
+#include "mi/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+static bool executable_file(const char *path, int *why)
+{
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		*why = ENOENT;
+		return false;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		*why = EISDIR;
+		return false;
+	}
+	if (!S_ISREG(st.st_mode) || access(path, X_OK) < 0) {
+		*why = EACCES;
+		return false;
+	}
+	return true;
+}
+
+char *spawn_which(const char *name)
+{
+	int why = ENOENT;
+	if (!name || !*name) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (strchr(name, '/')) {
+		if (executable_file(name, &why))
+			return strdup(name);
+		errno = why;
+		return NULL;
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	int best = ENOENT;
+	while (*path) {
+		const char *colon = strchr(path, ':');
+		size_t n = colon ? (size_t)(colon - path) : strlen(path);
+		char *cand = malloc(n + strlen(name) + 3);
+		if (!cand)
+			return NULL;
+		if (n == 0) /* an empty entry means the current directory */
+			sprintf(cand, "./%s", name);
+		else
+			sprintf(cand, "%.*s/%s", (int)n, path, name);
+		if (executable_file(cand, &why))
+			return cand;
+		if (why == EACCES)
+			best = EACCES;
+		free(cand);
+		path += n + (colon ? 1 : 0);
+	}
+	errno = best;
+	return NULL;
+}
+
+char *spawn_find_debugger(const char *choice, char *err, size_t cap)
+{
+	if (choice) {
+		char *p = spawn_which(choice);
+		if (p)
+			return p;
+		if (errno == EACCES || errno == EISDIR)
+			snprintf(err, cap, "debugger '%s' is not an executable "
+				 "file (check --debugger)", choice);
+		else
+			snprintf(err, cap, "debugger '%s' not found%s (check "
+				 "--debugger)", choice,
+				 strchr(choice, '/') ? "" : " in PATH");
+		return NULL;
+	}
+	char *p = spawn_which("cuda-gdb");
+	if (p)
+		return p;
+	const char *home = getenv("CUDA_HOME");
+	char cand[4096];
+	snprintf(cand, sizeof cand, "%s/bin/cuda-gdb",
+		 home && *home ? home : "/usr/local/cuda");
+	if ((p = spawn_which(cand)) != NULL)
+		return p;
+	char *gdb = spawn_which("gdb");
+	snprintf(err, cap, "cuda-gdb not found in PATH or %s/bin; install the "
+		 "CUDA toolkit or set CUDA_HOME%s",
+		 home && *home ? "$CUDA_HOME" : "/usr/local/cuda",
+		 gdb ? ", or use --debugger gdb for CPU programs"
+		     : " (gdb was not found either)");
+	free(gdb);
+	return NULL;
+}
+
+int spawn_pty(int *master, int *slave, char *name, size_t cap)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (m < 0)
+		return -errno;
+	if (grantpt(m) < 0 || unlockpt(m) < 0 || ptsname_r(m, name, cap)) {
+		int e = errno;
+		close(m);
+		return -e;
+	}
+	int s = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (s < 0) {
+		int e = errno;
+		close(m);
+		return -e;
+	}
+	/* A sane size for programs that ask; the UI may change it. */
+	struct winsize ws = { .ws_row = 24, .ws_col = 80 };
+	ioctl(s, TIOCSWINSZ, &ws);
+	fcntl(m, F_SETFL, fcntl(m, F_GETFL) | O_NONBLOCK);
+	*master = m;
+	*slave = s;
+	return 0;
+}
+
+/* Moves fd above 2 so the dup2 onto 0..2 in the child never meets
+ * itself (dup2(n, n) would keep close-on-exec). */
+static int above2(int fd)
+{
+	if (fd > 2 || fd < 0)
+		return fd;
+	int n = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return n;
+}
+
+struct pipes {
+	int in[2], out[2], err[2];
+};
+
+static int make_pipes(struct pipes *p)
+{
+	p->in[0] = p->in[1] = p->out[0] = p->out[1] = -1;
+	p->err[0] = p->err[1] = -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p->in) < 0 ||
+	    pipe2(p->out, O_CLOEXEC) < 0 || pipe2(p->err, O_CLOEXEC) < 0)
+		return -errno;
+	for (int i = 0; i < 2; i++) {
+		p->in[i] = above2(p->in[i]);
+		p->out[i] = above2(p->out[i]);
+		p->err[i] = above2(p->err[i]);
+	}
+	return 0;
+}
+
+static void close_pipes(struct pipes *p)
+{
+	int *all[] = { p->in, p->out, p->err };
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 2; j++)
+			if (all[i][j] >= 0)
+				close(all[i][j]);
+}
+
+/* In the child: its own session (a terminal ^C never reaches the
+ * debugger; the whole group can be killed at the end), the pipes on
+ * 0..2, default signals and an empty mask. */
+static void child_setup(struct pipes *p)
+{
+	setsid();
+	dup2(p->in[1], 0);
+	dup2(p->out[1], 1);
+	dup2(p->err[1], 2);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static void parent_ends(struct spawn_child *c, struct pipes *p, pid_t pid)
+{
+	close(p->in[1]);
+	close(p->out[1]);
+	close(p->err[1]);
+	c->pid = pid;
+	c->in = p->in[0];
+	c->out = p->out[0];
+	c->err = p->err[0];
+	fcntl(c->in, F_SETFL, fcntl(c->in, F_GETFL) | O_NONBLOCK);
+	fcntl(c->out, F_SETFL, fcntl(c->out, F_GETFL) | O_NONBLOCK);
+	fcntl(c->err, F_SETFL, fcntl(c->err, F_GETFL) | O_NONBLOCK);
+}
+
+int spawn_exec(struct spawn_child *c, char *const argv[], char *err,
+	       size_t cap)
+{
+	struct pipes p;
+	int ep[2] = { -1, -1 };
+	int rc = make_pipes(&p);
+	if (rc == 0 && pipe2(ep, O_CLOEXEC) < 0)
+		rc = -errno;
+	if (rc) {
+		close_pipes(&p);
+		snprintf(err, cap, "cannot start %s: %s", argv[0],
+			 strerror(-rc));
+		return rc;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(ep[0]);
+		child_setup(&p);
+		execv(argv[0], argv);
+		int e = errno;
+		if (write(ep[1], &e, sizeof e) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(ep[1]);
+	if (pid < 0) {
+		int e = errno;
+		close(ep[0]);
+		close_pipes(&p);
+		snprintf(err, cap, "cannot start %s: fork: %s", argv[0],
+			 strerror(e));
+		return -e;
+	}
+	int e = 0;
+	ssize_t n;
+	while ((n = read(ep[0], &e, sizeof e)) < 0 && errno == EINTR)
+		;
+	close(ep[0]);
+	if (n == (ssize_t)sizeof e) { /* exec failed */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		close_pipes(&p);
+		snprintf(err, cap, "cannot run %s: %s", argv[0], strerror(e));
+		return -e;
+	}
+	parent_ends(c, &p, pid);
+	return 0;
+}
+
+int spawn_fork(struct spawn_child *c, int (*fn)(void *ctx), void *ctx,
+	       char *err, size_t cap)
+{
+	struct pipes p;
+	int rc = make_pipes(&p);
+	if (rc) {
+		close_pipes(&p);
+		snprintf(err, cap, "cannot start the replay: %s", strerror(-rc));
+		return rc;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		child_setup(&p);
+		/* No exec follows, so close-on-exec does not help: drop
+		 * every inherited descriptor (the UI's terminal, the pty
+		 * master) by hand. */
+		if (close_range(3, ~0U, 0) < 0)
+			for (int fd = 3; fd < 1024; fd++)
+				close(fd);
+		_exit(fn(ctx));
+	}
+	if (pid < 0) {
+		int e = errno;
+		close_pipes(&p);
+		snprintf(err, cap, "cannot start the replay: fork: %s",
+			 strerror(e));
+		return -e;
+	}
+	parent_ends(c, &p, pid);
+	return 0;
+}
+
+void spawn_close(struct spawn_child *c)
+{
+	if (c->in >= 0)
+		close(c->in);
+	if (c->out >= 0)
+		close(c->out);
+	if (c->err >= 0)
+		close(c->err);
+	c->in = c->out = c->err = -1;
+}

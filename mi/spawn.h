@@ -1,0 +1,46 @@
+/* Private to mi/: child processes and the program's pty for the session.
+ * Owner: helper "session". */
+#ifndef CUDBG_MI_SPAWN_H
+#define CUDBG_MI_SPAWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The debugger's end of things, seen from the session. */
+struct spawn_child {
+	pid_t pid;  /* also its process group and session id (setsid) */
+	int in;     /* we write commands here (a socket: send(MSG_NOSIGNAL)
+		     * never raises SIGPIPE in the UI) */
+	int out;    /* its stdout */
+	int err;    /* its stderr */
+};
+
+/* `name` as given when it holds a '/', else looked up in PATH.  Returns a
+ * malloc'd path of an executable regular file, or NULL (errno set:
+ * ENOENT not found, EACCES not executable, EISDIR a directory). */
+char *spawn_which(const char *name);
+
+/* The debugger to run (rules in session.h).  NULL with a one-line reason
+ * in err. */
+char *spawn_find_debugger(const char *choice, char *err, size_t cap);
+
+/* Opens a pty pair for the program: master non-blocking, both close on
+ * exec; name gets the slave's path.  0 or -errno. */
+int spawn_pty(int *master, int *slave, char *name, size_t cap);
+
+/* Starts argv[0] (a path) in a new session with fresh pipes.  Returns 0,
+ * or -errno with err filled ("cannot run X: ..."), exec failures
+ * included (reported through a close-on-exec pipe). */
+int spawn_exec(struct spawn_child *c, char *const argv[], char *err,
+	       size_t cap);
+
+/* Forks a child in a new session that runs fn(ctx, 0, 1, 2) on fresh
+ * pipes and exits with its result (the fake debugger of a replay). */
+int spawn_fork(struct spawn_child *c, int (*fn)(void *ctx), void *ctx,
+	       char *err, size_t cap);
+
+/* Closes our ends. */
+void spawn_close(struct spawn_child *c);
+
+#endif

@@ -1,0 +1,414 @@
+/* Transcripts: line format, writer/reader round trip, errors with file
+ * and line, streaming scan, and the replay engine's matching rules. */
+#include "cudbg/transcript.h"
+#include "tests/harness.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+TEST(parse_line_forms)
+{
+	struct transcript_entry e;
+	const char *l = "   0.151 < ^done,value=\"on\"";
+	CHECK_INT(transcript_parse_line(l, strlen(l), &e), 0);
+	CHECK(e.tag == '<');
+	CHECK(e.t > 0.150 && e.t < 0.152);
+	CHECK_INT(e.len, strlen("^done,value=\"on\""));
+	CHECK(memcmp(e.text, "^done", 5) == 0);
+	l = "  31.598 # wait-stop TIMEOUT after 31.598";
+	CHECK_INT(transcript_parse_line(l, strlen(l), &e), 0);
+	CHECK(e.tag == '#' && e.t > 31.5);
+	l = "0.5 T"; /* empty text */
+	CHECK_INT(transcript_parse_line(l, strlen(l), &e), 0);
+	CHECK(e.tag == 'T' && e.len == 0);
+	l = "   0.150 < (gdb) "; /* trailing blank kept */
+	CHECK_INT(transcript_parse_line(l, strlen(l), &e), 0);
+	CHECK_INT(e.len, 6);
+	const char *bad[] = { "", "abc", "0.1", "0.1 X text", "0.1  < x",
+			      "0.1<x", ".5 < x", "1. < x", "0.1 <x" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		CHECK_MSG(transcript_parse_line(bad[i], strlen(bad[i]), &e) ==
+			  TRANSCRIPT_EFORMAT, "accepted '%s'", bad[i]);
+}
+
+TEST(command_body_strips_token)
+{
+	size_t len;
+	uint64_t tok;
+	const char *c = "12-exec-run  ";
+	const char *b = transcript_command_body(c, strlen(c), &len, &tok);
+	CHECK_INT(tok, 12);
+	CHECK_INT(len, 9);
+	CHECK(memcmp(b, "-exec-run", 9) == 0);
+	c = "-gdb-version";
+	b = transcript_command_body(c, strlen(c), &len, &tok);
+	CHECK_INT(tok, 0);
+	CHECK(b == c && len == 12);
+}
+
+static char *tmp_path(const char *suffix)
+{
+	static char buf[4][128];
+	static int i;
+	char *p = buf[i++ & 3];
+	snprintf(p, 128, "/tmp/cudbg-tr-%d-%d%s", (int)getpid(), i, suffix);
+	unlink(p);
+	return p;
+}
+
+static void write_file(const char *path, const char *s, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	CHECK(f != NULL);
+	CHECK(fwrite(s, 1, len, f) == len);
+	fclose(f);
+}
+
+TEST(writer_reader_round_trip)
+{
+	char *path = tmp_path(".mi.log");
+	char err[512];
+	struct transcript_writer *w = transcript_writer_open(path, false, err,
+							     sizeof err);
+	CHECK_MSG(w != NULL, "%s", err);
+	const char bin[] = { 'a', 0, 'b', '\x1b', '\xff', '\r' };
+	CHECK_INT(transcript_write(w, 0.0, '>', "1-gdb-version", 13), 0);
+	CHECK_INT(transcript_write(w, 0.0015, '<', "1^done", 6), 0);
+	CHECK_INT(transcript_write(w, 1.25, 'T', bin, sizeof bin), 0);
+	CHECK_INT(transcript_write(w, 2, 'E', "", 0), 0);
+	CHECK_INT(transcript_write(w, 12345.678, '#', "cut\nhere", 8), 0);
+	transcript_writer_close(w);
+
+	struct transcript *t;
+	CHECK_MSG(transcript_load(path, &t, err, sizeof err) == 0, "%s", err);
+	CHECK_INT(t->n, 5);
+	CHECK(t->e[0].tag == '>' && t->e[0].len == 13);
+	CHECK(t->e[1].tag == '<' && t->e[1].t > 0.0009 && t->e[1].t < 0.0021);
+	CHECK(t->e[2].tag == 'T' && t->e[2].len == sizeof bin);
+	CHECK(memcmp(t->e[2].text, bin, sizeof bin) == 0);
+	CHECK(t->e[3].tag == 'E' && t->e[3].len == 0);
+	CHECK(t->e[4].len == 3 && t->e[4].line == 5);
+	CHECK(t->e[4].t > 12345.6);
+	transcript_free(t);
+
+	/* The file is never overwritten unless asked. */
+	w = transcript_writer_open(path, false, err, sizeof err);
+	CHECK(w == NULL);
+	CHECK(strstr(err, "exists") && strstr(err, "--force"));
+	w = transcript_writer_open(path, true, err, sizeof err);
+	CHECK(w != NULL);
+	transcript_writer_close(w);
+	struct stat st;
+	CHECK(stat(path, &st) == 0 && st.st_size == 0);
+	unlink(path);
+}
+
+static void expect_load_error(const char *text, int code, const char *part)
+{
+	char *path = tmp_path(".mi.log");
+	write_file(path, text, strlen(text));
+	struct transcript *t = NULL;
+	char err[512] = "";
+	CHECK_INT(transcript_load(path, &t, err, sizeof err), code);
+	CHECK(t == NULL);
+	CHECK_MSG(strstr(err, part) != NULL, "'%s' lacks '%s'", err, part);
+	CHECK(strstr(err, path) != NULL);
+	/* The streaming reader says the same. */
+	CHECK_INT(transcript_scan(path, 16, NULL, NULL, err, sizeof err),
+		  code);
+	CHECK_MSG(strstr(err, part) != NULL, "scan: '%s' lacks '%s'", err,
+		  part);
+	unlink(path);
+}
+
+TEST(bad_transcripts_name_file_and_line)
+{
+	expect_load_error("   0.1 < ^done\nnot a line\n", TRANSCRIPT_EFORMAT,
+			  ":2: not a transcript line");
+	expect_load_error("   0.1 < ^done\n   0.2 < ^do", TRANSCRIPT_ETRUNC,
+			  ":2: the transcript is cut short");
+	expect_load_error("   0.1 > -gdb-version\n", TRANSCRIPT_EEMPTY,
+			  "no debugger output");
+	expect_load_error("", TRANSCRIPT_EEMPTY, "no debugger output");
+	struct transcript *t;
+	char err[256];
+	CHECK_INT(transcript_load("/nonexistent/x.mi.log", &t, err, sizeof err),
+		  TRANSCRIPT_EOPEN);
+	CHECK(strstr(err, "cannot open transcript /nonexistent/x.mi.log"));
+}
+
+TEST(truncated_gzip_is_reported)
+{
+	char src[4096];
+	snprintf(src, sizeof src, "%s/big_grid.mi.log.gz", test_fixtures_dir());
+	FILE *f = fopen(src, "rb");
+	if (!f)
+		test_skip("no fixture %s", src);
+	static char buf[200000];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	char *path = tmp_path(".mi.log.gz");
+	write_file(path, buf, n);
+	struct transcript *t;
+	char err[512];
+	int rc = transcript_load(path, &t, err, sizeof err);
+	CHECK_MSG(rc == TRANSCRIPT_ETRUNC, "%d %s", rc, err);
+	CHECK(strstr(err, "cut short") != NULL);
+	unlink(path);
+}
+
+static int count_entry(void *ctx, const struct transcript_entry *e,
+		       size_t full)
+{
+	size_t *c = ctx;
+	CHECK(e->len <= 64 && e->len <= full);
+	c[0]++;
+	c[1] += e->tag == '>';
+	return 0;
+}
+
+/* Every fixture loads, and the streaming scan agrees with it. */
+TEST_TIMEOUT(every_fixture_loads, 120)
+{
+	DIR *d = opendir(test_fixtures_dir());
+	if (!d)
+		test_skip("no fixtures at %s", test_fixtures_dir());
+	struct dirent *de;
+	int files = 0;
+	while ((de = readdir(d)) != NULL) {
+		if (!strstr(de->d_name, ".mi.log"))
+			continue;
+		char path[4096], err[512];
+		snprintf(path, sizeof path, "%s/%s", test_fixtures_dir(),
+			 de->d_name);
+		struct transcript *t;
+		CHECK_MSG(transcript_load(path, &t, err, sizeof err) == 0,
+			  "%s", err);
+		size_t cmds = 0;
+		for (size_t i = 0; i < t->n; i++)
+			cmds += t->e[i].tag == '>';
+		size_t counts[2] = { 0, 0 };
+		CHECK_MSG(transcript_scan(path, 64, count_entry, counts, err,
+					  sizeof err) == 0, "%s", err);
+		CHECK_INT(counts[0], t->n);
+		CHECK_INT(counts[1], cmds);
+		CHECK(cmds > 0);
+		transcript_free(t);
+		files++;
+	}
+	closedir(d);
+	CHECK(files >= 15);
+}
+
+/* ---- the replay engine ------------------------------------------------- */
+
+struct emitted {
+	char text[8192];
+};
+
+static void collect(void *ctx, char tag, const char *text, size_t len,
+		    double t)
+{
+	(void)t;
+	struct emitted *o = ctx;
+	if (tag == '>')
+		return;
+	size_t have = strlen(o->text);
+	snprintf(o->text + have, sizeof o->text - have, "%c %.*s|", tag,
+		 (int)len, text);
+}
+
+static struct replay *engine(const char *text)
+{
+	struct transcript *t;
+	char err[256];
+	CHECK_MSG(transcript_parse(text, strlen(text), "test", &t, err,
+				   sizeof err) == 0, "%s", err);
+	struct replay *r = replay_new(t);
+	CHECK(r != NULL);
+	return r;
+}
+
+static const char *ask(struct replay *r, const char *cmd)
+{
+	static struct emitted o;
+	o.text[0] = 0;
+	replay_answer(r, cmd, strlen(cmd), collect, &o);
+	return o.text;
+}
+
+static const char fixture_like[] =
+	"0.1 < =thread-group-added,id=\"i1\"\n"
+	"0.1 < (gdb) \n"
+	"0.2 > -inferior-tty-set /dev/pts/0\n"
+	"0.2 < ^done\n"
+	"0.3 > -exec-run\n"
+	"0.3 < =thread-group-started,id=\"i1\",pid=\"5\"\n"
+	"0.3 < ^running\n"
+	"0.3 < *running,thread-id=\"all\"\n"
+	"0.4 T program says hi\n"
+	"0.5 < *stopped,reason=\"breakpoint-hit\"\n"
+	"0.5 # wait-stop ok\n"
+	"0.6 > -stack-list-frames\n"
+	"0.6 < ^done,stack=[frame={level=\"0\"}]\n"
+	"0.7 > -exec-next\n"
+	"0.7 < ^running\n"
+	"0.8 < *stopped,reason=\"end-stepping-range\",line=\"8\"\n"
+	"0.9 > -stack-list-frames\n"
+	"0.9 < ^done,stack=[frame={level=\"1\"}]\n"
+	"1.0 > -exec-next\n"
+	"1.0 < ^running\n"
+	"1.1 < *stopped,reason=\"end-stepping-range\",line=\"9\"\n"
+	"1.2 > -gdb-exit\n"
+	"1.2 < ^exit\n";
+
+TEST(replay_answers_in_order_with_tokens_rewritten)
+{
+	struct replay *r = engine(fixture_like);
+	struct emitted o = { "" };
+	replay_banner(r, collect, &o);
+	CHECK_STR(o.text, "< =thread-group-added,id=\"i1\"|< (gdb) |");
+	/* The pty name differs: any -inferior-tty-set matches. */
+	CHECK_STR(ask(r, "1-inferior-tty-set /dev/pts/7"), "< 1^done|");
+	/* Records after ^running (the stop, the program's line) come too;
+	 * notes do not. */
+	CHECK_STR(ask(r, "2-exec-run"),
+		  "< =thread-group-started,id=\"i1\",pid=\"5\"|< 2^running|"
+		  "< *running,thread-id=\"all\"|T program says hi|"
+		  "< *stopped,reason=\"breakpoint-hit\"|");
+	CHECK_STR(ask(r, "3-stack-list-frames"),
+		  "< 3^done,stack=[frame={level=\"0\"}]|");
+	CHECK_STR(ask(r, "-exec-next"), "< ^running|"
+		  "< *stopped,reason=\"end-stepping-range\",line=\"8\"|");
+	/* Out of order: the query is answered from the current stop, a
+	 * command that moves the program goes forward. */
+	CHECK_STR(ask(r, "5-exec-next"), "< 5^running|"
+		  "< *stopped,reason=\"end-stepping-range\",line=\"9\"|");
+	CHECK_STR(ask(r, "6-stack-list-frames"),
+		  "< 6^done,stack=[frame={level=\"1\"}]|");
+	CHECK(strstr(ask(r, "7-data-evaluate-expression x"),
+		     "7^error,msg=\"not in this recording: "
+		     "-data-evaluate-expression x\"") != NULL);
+	CHECK_STR(ask(r, "8-gdb-exit"), "< 8^exit|");
+	replay_free(r);
+}
+
+TEST(replay_made_up_answers)
+{
+	struct replay *r = engine("0.1 < (gdb) \n0.2 > -gdb-version\n");
+	/* A command the recording holds without an answer. */
+	CHECK(strstr(ask(r, "4-gdb-version"),
+		     "4^error,msg=\"no answer to this command") != NULL);
+	CHECK_STR(ask(r, "5-inferior-tty-set /dev/pts/3"), "< 5^done|< (gdb) |");
+	CHECK_STR(ask(r, "6-gdb-exit"), "< 6^exit|< (gdb) |");
+	replay_free(r);
+}
+
+/* Our recordings write the start sequence ahead of the answers: each
+ * command still gets its own output and result. */
+TEST(replay_pipelined_tokened_recording)
+{
+	struct replay *r = engine(
+		"0.0 > 1-gdb-version\n"
+		"0.0 > 2-list-features\n"
+		"0.1 < =thread-group-added,id=\"i1\"\n"
+		"0.1 < ~\"GNU gdb 13.1\\n\"\n"
+		"0.1 < 1^done\n"
+		"0.1 < (gdb) \n"
+		"0.1 < 2^done,features=[\"python\"]\n"
+		"0.1 < (gdb) \n"
+		"0.2 > 3-exec-run\n"
+		"0.2 < 3^running\n"
+		"0.3 < *stopped,reason=\"exited-normally\"\n");
+	CHECK_STR(ask(r, "1-gdb-version"), "< =thread-group-added,id=\"i1\"|"
+		  "< ~\"GNU gdb 13.1\\n\"|< 1^done|");
+	CHECK_STR(ask(r, "2-list-features"),
+		  "< (gdb) |< 2^done,features=[\"python\"]|< (gdb) |");
+	CHECK_STR(ask(r, "9-exec-run"),
+		  "< 9^running|< *stopped,reason=\"exited-normally\"|");
+	replay_free(r);
+}
+
+TEST(replay_keeps_junk_before_a_result)
+{
+	/* attach.mi.log: bytes that are not UTF-8 in front of ^running. */
+	struct replay *r = engine("0.1 > -exec-continue\n"
+				  "0.1 < \xef\xbf\xbd\xef\xbf\xbd^running\n");
+	CHECK_STR(ask(r, "42-exec-continue"),
+		  "< \xef\xbf\xbd\xef\xbf\xbd" "42^running|");
+	replay_free(r);
+}
+
+struct cmp {
+	const struct transcript *want;
+	size_t next;      /* entry index after the last matched '<' */
+	size_t matched;
+	char why[300];
+};
+
+static void compare_emit(void *ctx, char tag, const char *text, size_t len,
+			 double t)
+{
+	(void)t;
+	struct cmp *c = ctx;
+	if (tag != '<' || c->why[0])
+		return;
+	while (c->next < c->want->n && c->want->e[c->next].tag != '<')
+		c->next++;
+	const struct transcript_entry *e = c->next < c->want->n
+					   ? &c->want->e[c->next] : NULL;
+	if (!e || e->len != len || memcmp(e->text, text, len) != 0) {
+		snprintf(c->why, sizeof c->why, "line %lu differs: got '%.80s'",
+			 e ? e->line : 0, text);
+		return;
+	}
+	c->next++;
+	c->matched++;
+}
+
+/* Sending a fixture's own commands in order gives back every '<' line
+ * of it, in order: the fixtures replay exactly. */
+TEST_TIMEOUT(fixtures_replay_exactly_in_recorded_order, 120)
+{
+	DIR *d = opendir(test_fixtures_dir());
+	if (!d)
+		test_skip("no fixtures");
+	struct dirent *de;
+	int files = 0;
+	while ((de = readdir(d)) != NULL) {
+		if (!strstr(de->d_name, ".mi.log"))
+			continue;
+		char path[4096], err[512];
+		snprintf(path, sizeof path, "%s/%s", test_fixtures_dir(),
+			 de->d_name);
+		struct transcript *want, *t;
+		CHECK_MSG(transcript_load(path, &want, err, sizeof err) == 0,
+			  "%s", err);
+		CHECK(transcript_load(path, &t, err, sizeof err) == 0);
+		struct replay *r = replay_new(t);
+		CHECK(r != NULL);
+		struct cmp c = { .want = want };
+		replay_banner(r, compare_emit, &c);
+		size_t outs = 0;
+		for (size_t i = 0; i < want->n; i++) {
+			const struct transcript_entry *e = &want->e[i];
+			outs += e->tag == '<';
+			if (e->tag == '>')
+				CHECK(replay_answer(r, e->text, e->len,
+						    compare_emit, &c) >= 0);
+		}
+		CHECK_MSG(!c.why[0], "%s: %s", de->d_name, c.why);
+		CHECK_MSG(c.matched == outs, "%s: %zu of %zu lines",
+			  de->d_name, c.matched, outs);
+		replay_free(r);
+		transcript_free(want);
+		files++;
+	}
+	closedir(d);
+	CHECK(files >= 15);
+}
