@@ -105,6 +105,16 @@ char *ctl_quote(const char *s)
 	return q;
 }
 
+char *ctl_quote_expr(const char *s)
+{
+	/* A bare word goes as it is, as cuda-gdb users and the recorded
+	 * transcripts write it (-data-evaluate-expression xi); anything
+	 * gdb's MI would split or read as an option is quoted. */
+	if (*s == '-' || strpbrk(s, " \t\"\\'"))
+		return ctl_quote(s);
+	return strdup(s);
+}
+
 char *ctl_quote_loc(const char *s)
 {
 	if (strpbrk(s, " \t\"\\'"))
@@ -607,6 +617,97 @@ int64_t ctl_select_frame(struct dbg_ctl *c, int level)
 	return ctl_send_op(c, op, 0, cmd);
 }
 
+/* ---- the host stack of a device stop ---- */
+
+static void host_restored(struct dbg_ctl *c, struct ctl_op *op,
+			  const struct session_reply *r)
+{
+	(void)op;
+	if (r->kind == SESSION_REPLY_ERROR) {
+		/* Where the debugger is now is unknown: show what it says. */
+		model_set_error(&c->m, "could not return to the CUDA focus: %s",
+				r->msg ? r->msg : "error");
+		ctl_refresh(c);
+	} else if (r->kind == SESSION_REPLY_DONE && c->m.selected_frame > 0) {
+		char cmd[64];
+		snprintf(cmd, sizeof cmd, "-stack-select-frame %d",
+			 c->m.selected_frame);
+		ctl_sendf(c, NULL, false, "%s", cmd);
+	}
+}
+
+/* Selects again what the user looked at before the host thread. */
+static void host_restore(struct dbg_ctl *c)
+{
+	const struct dec_focus *f = &c->m.focus;
+	if (f->valid && f->block.valid && f->thread.valid) {
+		char kernel[32] = "";
+		if (f->kernel >= 0)
+			snprintf(kernel, sizeof kernel, "kernel %d ", f->kernel);
+		ctl_sendf(c, host_restored, false,
+			  "-cuda-focus-switch %sblock (%u,%u,%u) thread (%u,%u,%u)",
+			  kernel, f->block.x, f->block.y, f->block.z,
+			  f->thread.x, f->thread.y, f->thread.z);
+	} else if (c->m.thread_id) {
+		ctl_sendf(c, host_restored, false, "-thread-select %s",
+			  c->m.thread_id);
+	}
+}
+
+static void host_listed(struct dbg_ctl *c, struct ctl_op *op,
+			const struct session_reply *r)
+{
+	struct dec_stack st = { 0 };
+	if (r->kind == SESSION_REPLY_GONE)
+		return;
+	if (r->kind == SESSION_REPLY_DONE && r->rec &&
+	    dec_stack_decode(r->rec->results, &st) == 0)
+		op->stack_fn(op->user, &st, NULL);
+	else
+		op->stack_fn(op->user, NULL, r->msg ? r->msg : "no stack");
+	dec_stack_free(&st);
+	host_restore(c);
+}
+
+static void host_selected(struct dbg_ctl *c, struct ctl_op *op,
+			  const struct session_reply *r)
+{
+	if (r->kind == SESSION_REPLY_GONE)
+		return;
+	if (r->kind != SESSION_REPLY_DONE) {
+		op->stack_fn(op->user, NULL, r->msg ? r->msg : "error");
+		return;
+	}
+	/* Listed only once the selection held, else it would be the
+	 * device stack. */
+	struct ctl_op *list = ctl_op_new(c, host_listed, false);
+	if (!list)
+		return;
+	list->stack_fn = op->stack_fn;
+	list->user = op->user;
+	ctl_send_op(c, list, 0, "-stack-list-frames");
+}
+
+int64_t ctl_host_stack(struct dbg_ctl *c, const char *thread_id,
+		       ctl_stack_fn fn, void *ctx)
+{
+	if (!fn || (thread_id && (!*thread_id ||
+				  strspn(thread_id, "0123456789") !=
+					  strlen(thread_id))))
+		return CTL_EINVAL;
+	if (!stopped_for(c, "the host stack"))
+		return CTL_ESTATE;
+	struct ctl_op *op = ctl_op_new(c, host_selected, false);
+	if (!op)
+		return MI_ENOMEM;
+	op->stack_fn = fn;
+	op->user = ctx;
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "-thread-select %s",
+		 thread_id ? thread_id : "1");
+	return ctl_send_op(c, op, 0, cmd);
+}
+
 /* ---- expressions ---- */
 
 static void evaluated(struct dbg_ctl *c, struct ctl_op *op,
@@ -629,7 +730,7 @@ int64_t ctl_evaluate(struct dbg_ctl *c, const char *expr, ctl_value_fn fn,
 	if (!expr || !*expr || !cmd_text_ok(c, expr))
 		return CTL_EINVAL;
 	struct ctl_op *op = ctl_op_new(c, evaluated, false);
-	char *q = ctl_quote(expr);
+	char *q = ctl_quote_expr(expr);
 	if (!op || !q || !(op->expr = strdup(expr))) {
 		free(q);
 		if (op)

@@ -34,6 +34,7 @@ struct ctl_op {
 	int level;              /* frame level */
 	ctl_value_fn value_fn;  /* user callbacks */
 	ctl_complete_fn complete_fn;
+	ctl_stack_fn stack_fn;
 	void *user;
 };
 
@@ -48,6 +49,9 @@ int64_t ctl_sendf(struct dbg_ctl *c, ctl_op_fn fn, bool refresh,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* malloc'd MI string literal of s (quotes added); NULL on ENOMEM. */
 char *ctl_quote(const char *s);
+/* Quotes an expression only when gdb would split it or read it as an
+ * option. */
+char *ctl_quote_expr(const char *s);
 /* Quotes a location only when gdb would split it (spaces, quotes). */
 char *ctl_quote_loc(const char *s);
 

@@ -41,6 +41,19 @@ static void table_fetched(struct dbg_ctl *c, struct ctl_op *op,
 			  const struct session_reply *r)
 {
 	struct dec_table t;
+	if (r->kind == SESSION_REPLY_ERROR) {
+		/* A refresh that failed leaves no table (the old one belongs
+		 * to an earlier stop or focus); a failed page keeps what is
+		 * shown and says why. */
+		if (op->refresh)
+			model_set_table_error(&c->m, (enum model_table)op->index,
+					      r->msg);
+		else
+			model_set_error(&c->m, "%s: %s",
+					r->command ? r->command : "table",
+					r->msg ? r->msg : "error");
+		return;
+	}
 	if (!done(r) || dec_table_decode(r->rec->results, &t) != 0)
 		return;
 	if (op->index == MODEL_T_THREADS) {
@@ -164,7 +177,7 @@ static void watch_fetched(struct dbg_ctl *c, struct ctl_op *op,
 
 void ctl_fetch_watch(struct dbg_ctl *c, size_t i, bool refresh)
 {
-	char *q = ctl_quote(c->m.watches[i].expr);
+	char *q = ctl_quote_expr(c->m.watches[i].expr);
 	char *cmd = NULL;
 	struct ctl_op *op = ctl_op_new(c, watch_fetched, refresh);
 	if (!q || !op || !(op->expr = strdup(c->m.watches[i].expr)) ||
@@ -249,7 +262,7 @@ static void memory_fetched(struct dbg_ctl *c, struct ctl_op *op,
 
 static void refresh_memory(struct dbg_ctl *c)
 {
-	char *q = ctl_quote(c->m.mem_expr);
+	char *q = ctl_quote_expr(c->m.mem_expr);
 	char *cmd = NULL;
 	if (q && asprintf(&cmd, "-data-read-memory-bytes %s %zu", q,
 			  c->m.mem_len) >= 0)
@@ -463,11 +476,35 @@ static void lane_value(struct dbg_ctl *c, struct ctl_op *op,
 {
 	if (op->gen != c->gen || op->index >= c->m.nlanes)
 		return;
+	if (op->level == 1)
+		c->m.warp_busy = false;
+	c->m.changes |= MODEL_CH_WARP_WATCH;
 	struct model_lane_value *l = &c->m.lanes[op->index];
+	/* The switch to this lane failed: the answer is the previous
+	 * lane's value, not this one's. */
+	if (l->error && l->value)
+		return;
 	const char *v = done(r) ? dec_value(r->rec->results) : r->msg;
 	free(l->value);
 	l->value = strdup(v ? v : "");
 	l->error = !done(r);
+	c->m.changes |= MODEL_CH_WARP_WATCH;
+}
+
+static void lane_switched(struct dbg_ctl *c, struct ctl_op *op,
+			  const struct session_reply *r)
+{
+	if (op->gen != c->gen || op->index >= c->m.nlanes ||
+	    r->kind != SESSION_REPLY_ERROR)
+		return;
+	struct model_lane_value *l = &c->m.lanes[op->index];
+	char *msg = NULL;
+	if (asprintf(&msg, "cannot switch to lane %d: %s", l->lane,
+		     r->msg ? r->msg : "error") < 0)
+		msg = NULL;
+	free(l->value);
+	l->value = msg;
+	l->error = true;
 	c->m.changes |= MODEL_CH_WARP_WATCH;
 }
 
@@ -493,6 +530,35 @@ static void send_plain(struct dbg_ctl *c, ctl_op_fn fn, size_t index,
 	}
 }
 
+/* last: this answer ends the watch (op->level 1 marks it). */
+static void send_lane_eval(struct dbg_ctl *c, size_t index, const char *eval,
+			   bool last)
+{
+	struct ctl_op *ev = ctl_op_new(c, lane_value, false);
+	if (ev) {
+		ev->index = index;
+		ev->level = last ? 1 : -1;
+		ctl_send_op(c, ev, 0, eval);
+	}
+}
+
+/* The lanes worth evaluating: those the table lists, less inactive ones
+ * (cuda-gdb 13 lists only lanes that exist in the warp; evaluating in an
+ * inactive lane reads stale registers). */
+static void lanes_collect(struct dbg_model *m, const struct dec_table *t)
+{
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		struct dec_lane_row row;
+		if (dec_table_lane(t, i, &row) != 0 || row.lane < 0)
+			continue;
+		m->lanes[m->nlanes++] = (struct model_lane_value){
+			.lane = row.lane, .thread = row.thread,
+			.active = row.state && !strcmp(row.state, "active"),
+			.divergent = row.state && !strcmp(row.state, "divergent"),
+		};
+	}
+}
+
 static void warp_lanes_listed(struct dbg_ctl *c, struct ctl_op *op,
 			      const struct session_reply *r)
 {
@@ -500,11 +566,15 @@ static void warp_lanes_listed(struct dbg_ctl *c, struct ctl_op *op,
 	struct dec_table t;
 	if (op->gen != c->gen || !done(r) ||
 	    dec_table_decode(r->rec->results, &t) != 0) {
+		if (op->gen == c->gen && r->kind == SESSION_REPLY_ERROR)
+			model_set_error(m, "warp watch: -cuda-info-lanes: %s",
+					r->msg ? r->msg : "error");
 		m->warp_busy = false;
+		m->changes |= MODEL_CH_WARP_WATCH;
 		return;
 	}
 	m->lanes = calloc(t.nr_rows ? t.nr_rows : 1, sizeof *m->lanes);
-	char *q = ctl_quote(m->warp_expr);
+	char *q = ctl_quote_expr(m->warp_expr);
 	char *eval = NULL;
 	if (!m->lanes || !q ||
 	    asprintf(&eval, "-data-evaluate-expression %s", q) < 0) {
@@ -513,35 +583,42 @@ static void warp_lanes_listed(struct dbg_ctl *c, struct ctl_op *op,
 		m->warp_busy = false;
 		return;
 	}
-	/* Per lane: switch, select the frame shown, evaluate (about 1 ms a
-	 * lane in cuda-gdb 13, warp_watch.mi.log); then switch back. */
-	for (size_t i = 0; i < t.nr_rows; i++) {
-		struct dec_lane_row row;
-		if (dec_table_lane(&t, i, &row) != 0 || row.lane < 0)
+	lanes_collect(m, &t);
+	/* The focused lane first, where the debugger already is; then per
+	 * lane: switch, select the frame shown, evaluate (about 1 ms a lane
+	 * in cuda-gdb 13, warp_watch.mi.log); then switch back. */
+	size_t others = 0, here = 0;
+	for (size_t i = 0; i < m->nlanes; i++) {
+		const struct model_lane_value *l = &m->lanes[i];
+		if (l->lane == m->focus.lane)
+			here++;
+		else if (l->active || l->divergent)
+			others++;
+	}
+	for (size_t i = 0; i < m->nlanes; i++)
+		if (m->lanes[i].lane == m->focus.lane)
+			send_lane_eval(c, i, eval, others == 0);
+	for (size_t i = 0; i < m->nlanes; i++) {
+		struct model_lane_value *l = &m->lanes[i];
+		if (l->lane == m->focus.lane || (!l->active && !l->divergent))
 			continue;
-		struct model_lane_value *l = &m->lanes[m->nlanes];
-		*l = (struct model_lane_value){
-			.lane = row.lane, .thread = row.thread,
-			.active = row.state && !strcmp(row.state, "active"),
-			.divergent = row.state && !strcmp(row.state, "divergent"),
-		};
-		send_plain(c, NULL, 0, "-cuda-focus-switch lane", row.lane);
+		send_plain(c, lane_switched, i, "-cuda-focus-switch lane",
+			   l->lane);
 		if (m->selected_frame > 0)
 			send_plain(c, NULL, 0, "-stack-select-frame",
 				   m->selected_frame);
-		struct ctl_op *ev = ctl_op_new(c, lane_value, false);
-		if (ev) {
-			ev->index = m->nlanes;
-			ctl_send_op(c, ev, 0, eval);
-		}
-		m->nlanes++;
+		send_lane_eval(c, i, eval, false);
 	}
 	/* back to where the user was; the last answer ends the watch */
-	send_plain(c, m->selected_frame > 0 ? NULL : warp_finished, 0,
-		   "-cuda-focus-switch lane", m->focus.lane);
-	if (m->selected_frame > 0)
-		send_plain(c, warp_finished, 0, "-stack-select-frame",
-			   m->selected_frame);
+	if (others) {
+		send_plain(c, m->selected_frame > 0 ? NULL : warp_finished, 0,
+			   "-cuda-focus-switch lane", m->focus.lane);
+		if (m->selected_frame > 0)
+			send_plain(c, warp_finished, 0, "-stack-select-frame",
+				   m->selected_frame);
+	} else if (!here) {
+		m->warp_busy = false;
+	}
 	free(eval);
 	free(q);
 	dec_table_free(&t);

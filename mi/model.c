@@ -146,8 +146,10 @@ void model_free(struct dbg_model *m)
 	dec_threads_free(&m->host_threads);
 	bkpts_free(m);
 	watches_free(m);
-	for (int i = 0; i < MODEL_T_COUNT; i++)
+	for (int i = 0; i < MODEL_T_COUNT; i++) {
 		dec_table_free(&m->tables[i]);
+		free(m->table_error[i]);
+	}
 	dec_regnames_free(&m->regnames);
 	free(m->regnames_arch);
 	regs_free(m);
@@ -221,8 +223,11 @@ static void program_cleared(struct dbg_model *m)
 	dec_threads_free(&m->host_threads);
 	m->selected_frame = -1;
 	focus_clear(&m->focus);
-	for (int i = 0; i < MODEL_T_COUNT; i++)
+	for (int i = 0; i < MODEL_T_COUNT; i++) {
 		dec_table_free(&m->tables[i]);
+		free(m->table_error[i]);
+		m->table_error[i] = NULL;
+	}
 	m->changes |= MODEL_CH_FRAMES | MODEL_CH_VARS | MODEL_CH_FOCUS |
 		      MODEL_CH_KERNELS | MODEL_CH_BLOCKS | MODEL_CH_THREADS |
 		      MODEL_CH_TABLES;
@@ -284,7 +289,20 @@ void model_take_table(struct dbg_model *m, enum model_table which,
 	*t = (struct dec_table){ .declared_rows = -1 };
 	for (int k = 0; k < DEC_COL_COUNT; k++)
 		t->col[k] = -1;
+	free(m->table_error[which]);
+	m->table_error[which] = NULL;
 	m->changes |= table_change[which];
+}
+
+void model_set_table_error(struct dbg_model *m, enum model_table which,
+			   const char *msg)
+{
+	struct dec_table none = { 0 };
+	if ((unsigned)which >= MODEL_T_COUNT)
+		return;
+	dec_table_free(&none); /* an empty table with no columns */
+	model_take_table(m, which, &none);
+	m->table_error[which] = strdup(msg && *msg ? msg : "error");
 }
 
 void model_set_focus(struct dbg_model *m, const struct dec_focus *f)

@@ -188,6 +188,10 @@ struct dbg_model {
 	struct dec_table tables[MODEL_T_COUNT];
 	struct dec_dim3 threads_block; /* block the threads table is for;
 					* invalid: the whole grid */
+	/* Why the last refresh of a table failed (the debugger's message,
+	 * e.g. "not in this recording"); NULL when it did not.  The table
+	 * is then empty: what it held belonged to an earlier stop. */
+	char *table_error[MODEL_T_COUNT];
 
 	/* Registers of the selected frame (MODEL_WANT_REGS). */
 	struct dec_regnames regnames;
@@ -244,6 +248,9 @@ void model_take_frames(struct dbg_model *m, struct dec_stack *s);
 void model_take_vars(struct dbg_model *m, struct dec_vars *v);
 void model_take_table(struct dbg_model *m, enum model_table which,
 		      struct dec_table *t);
+/* The refresh of a table failed: empties it and keeps msg (copied). */
+void model_set_table_error(struct dbg_model *m, enum model_table which,
+			   const char *msg);
 void model_set_focus(struct dbg_model *m, const struct dec_focus *f);
 /* Replaces or adds the breakpoint in `one` (n == 1), or deletes by number. */
 void model_put_bkpt(struct dbg_model *m, struct dec_bkpts *one);
@@ -369,6 +376,16 @@ int64_t ctl_focus_thread(struct dbg_ctl *c, struct dec_dim3 block,
 			 struct dec_dim3 thread);
 int64_t ctl_focus_lane(struct dbg_ctl *c, int lane);
 int64_t ctl_select_frame(struct dbg_ctl *c, int level);
+/* The host side of a device stop: the stack of gdb thread `thread_id`
+ * (NULL: "1", the host thread that launched the kernel; cuda-gdb 13,
+ * fixtures/filters.mi.log): -thread-select, -stack-list-frames, then the
+ * CUDA focus (or the stopped gdb thread) is selected again.  fn gets the
+ * stack, which it may take over (leaving *st zeroed), or st NULL and the
+ * debugger's error.  The model is not changed. */
+typedef void (*ctl_stack_fn)(void *ctx, struct dec_stack *st,
+			     const char *err);
+int64_t ctl_host_stack(struct dbg_ctl *c, const char *thread_id,
+		       ctl_stack_fn fn, void *ctx);
 /* Re-fetches the threads table for one block (paging) or, with an
  * invalid block, for the whole grid.  Never uncoalesced. */
 int64_t ctl_threads_page(struct dbg_ctl *c, struct dec_dim3 block);
