@@ -295,3 +295,33 @@ TEST(bad_script_fails_cleanly)
 	CHECK_INT(run(":frobnicate\n", 80, 24, NULL), 1);
 	setenv("CUDBG_TEST_WAIT", "0.2", 1);
 }
+
+TEST(spinner_while_busy)
+{
+	struct ui ui;
+	char *d, *nl;
+
+	CHECK(sanitize_init_locale() == 0);
+	setenv("CUDBG_HISTORY", "", 1);
+	memset(&ui, 0, sizeof ui);
+	CHECK(ui_init(&ui) == 0);
+	ui_resize(&ui, 100, 30);
+	ui.busy = true;
+	snprintf(ui.busy_what, sizeof ui.busy_what, "-cuda-info-threads");
+	clock_gettime(CLOCK_MONOTONIC, &ui.busy_since);
+	ui.busy_since.tv_sec -= 13; /* a PyTorch start takes 13 s */
+	ui_draw(&ui);
+	d = grid_dump(&ui.grid);
+	nl = strchr(d, '\n');
+	*nl = '\0';
+	/* A braille spinner frame, the elapsed time and the command. */
+	CHECK_MSG(strstr(d, " 13.") && strstr(d, "s -cuda-info-threads") && strstr(d, "\xe2\xa0"),
+		  "status line: %s", d);
+	free(d);
+	ui.busy = false;
+	ui_draw(&ui);
+	d = grid_dump(&ui.grid);
+	CHECK(!strstr(d, "-cuda-info-threads"));
+	free(d);
+	ui_free(&ui);
+}
