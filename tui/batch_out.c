@@ -103,7 +103,7 @@ static void collect_stop(const struct dbg_model *m, struct batch_report *r)
 	const struct dec_frame *k = kernel_frame(m);
 	frame_from(&r->kernel_frame, k ? k : f0);
 	char name[256];
-	if (k && k->func)
+	if (k && k->func && r->device)
 		r->kernel = strdup(dec_func_basename(k->func, name, sizeof name));
 }
 
