@@ -216,6 +216,7 @@ void ctl_free(struct dbg_ctl *c)
 		return;
 	c->closing = true;
 	session_free(c->s);
+	dec_stack_free(&c->anchor);
 	model_free(&c->m);
 	free(c);
 }
@@ -547,6 +548,8 @@ static void focus_switched(struct dbg_ctl *c, struct ctl_op *op,
 	struct dec_focus f;
 	if (dec_focus_decode(r->rec->results, &f) == 0) {
 		bool block_moved = !dec_dim3_eq(f.block, c->m.focus.block);
+		dec_stack_free(&c->anchor);
+		dec_frame_result_decode(r->rec->results, &c->anchor);
 		model_set_focus(&c->m, &f);
 		c->gen++;
 		c->refreshing = 0;
