@@ -24,6 +24,10 @@
  *     event with a one-line reason; every pending continuation is then
  *     called with SESSION_REPLY_GONE.  Nothing here exits or prints.
  *
+ * Children: the session reaps its debugger with waitid()/waitpid() on
+ * that pid from the loop (no SIGCHLD handler).  Do not reap with
+ * waitpid(-1) elsewhere, or the debugger's exit status is lost.
+ *
  * Handlers are called only from inside session_handle() /
  * session_run_until() (never from session_new or session_send).  A
  * handler may call session_send(), but must not call session_free(): free
