@@ -14,6 +14,8 @@
 #include <time.h>
 
 struct ui;
+struct dbg_model;
+struct dbg_ctl;
 
 /* A yes/no question shown over the screen (quit with a live program,
  * continue past a device exception). */
@@ -157,6 +159,13 @@ struct ui {
 
 	const struct ui_actions *actions; /* NULL: no debugger behind */
 	void *actions_ctx;                /* theirs */
+
+	/* The debugger model and its controller (include/cudbg/model.h),
+	 * NULL in framework tests.  Panes read the model (never keep its
+	 * pointers across a loop pass) and act through the controller from
+	 * key()/on_change(), never from draw(). */
+	const struct dbg_model *model;
+	struct dbg_ctl *ctl;
 };
 
 /* Creates every pane; returns 0 or -1. */
