@@ -99,12 +99,33 @@ unsigned dpane_wants(const char *name)
 	return 0;
 }
 
+/* Without cuda-gdb behind the screen the GPU panes have nothing to show:
+ * their area gives its room to the program state panes. */
+static void gpu_area_sync(struct ui *ui)
+{
+	const struct dbg_model *m = ui->model;
+	unsigned bit = 1u << AREA_SIDE_TOP;
+	bool hide = m && m->state != MODEL_STARTING && !m->cuda;
+
+	if (hide == ((ui->lreq.empty & bit) != 0))
+		return;
+	if (hide)
+		ui->lreq.empty |= bit;
+	else
+		ui->lreq.empty &= ~bit;
+	if (hide && ui->lreq.focus == AREA_SIDE_TOP)
+		ui->lreq.focus = AREA_SIDE_BOTTOM;
+	if (ui->lreq.cols > 0 && ui->lreq.rows > 0)
+		ui_resize(ui, ui->lreq.cols, ui->lreq.rows);
+}
+
 void dpane_want_sync(struct ui *ui)
 {
 	unsigned want = 0;
 
 	if (!ui->ctl)
 		return;
+	gpu_area_sync(ui);
 	for (int i = 0; i < ui->npanes; i++)
 		if (ui_pane_visible(ui, &ui->panes[i]))
 			want |= dpane_wants(ui->panes[i].ops->name);

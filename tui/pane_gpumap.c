@@ -271,7 +271,7 @@ static void draw_legend(const struct canvas *c, int y)
 	int x = 0;
 
 	for (int i = 0; i < 4; i++) {
-		static const char *const names[] = { "idle", "running", "breakpoint", "fault" };
+		static const char *const names[] = { "not resident", "running", "breakpoint", "fault" };
 		x = canvas_str(c, x, y, state_glyph[i], STYLE(state_color[i], 0));
 		x = canvas_printf(c, x, y, STYLE(UC_MUTED, 0), " %s  ", names[i]);
 	}
@@ -353,9 +353,12 @@ static void gpumap_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 			dpane_note(c, 0, why ? why : "no grid to map");
 		return;
 	}
-	y += canvas_printf(c, 0, 0, STYLE(UC_MUTED, CA_BOLD), "Grid %s of %s, %llu blocks",
+	uint64_t resident = 0;
+	for (size_t i = s->first[B_RUNNING]; i < s->first[B_RUNNING + 1]; i++)
+		resident += s->r[i].to - s->r[i].from + 1;
+	y += canvas_printf(c, 0, 0, STYLE(UC_MUTED, CA_BOLD), "Grid %s of %s: %llu blocks, %llu resident",
 			   dpane_dim3(g, sizeof g, s->grid), dpane_dim3(b, sizeof b, s->block_dim),
-			   (unsigned long long)s->total) > 0;
+			   (unsigned long long)s->total, (unsigned long long)resident) > 0;
 	sm_rows = c->r.h >= 12 ? 4 : c->r.h >= 8 ? 2 : 0;
 	grid_rows = c->r.h - y - 1 - sm_rows;
 	if (grid_rows < 1)
@@ -380,9 +383,16 @@ static void gpumap_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 	struct gpumap_state *s = p->state;
 	char b[48];
 
+	static const char *const words[] = { "not resident", "running", "at a breakpoint",
+					     "faulted" };
+	size_t at[4] = { s->first[0], s->first[1], s->first[2], s->first[3] };
+
 	(void)ui;
-	if (s->total && s->cursor < s->total)
-		snprintf(buf, cap, "block %s", dpane_dim3(b, sizeof b, unlinear(s, s->cursor)));
+	if (!s->total || s->cursor >= s->total)
+		return;
+	uint8_t st = cell_state(s, at, s->cursor, s->cursor);
+	snprintf(buf, cap, "block %s %s%s", dpane_dim3(b, sizeof b, unlinear(s, s->cursor)),
+		 words[st], (int64_t)s->cursor == s->focus ? ", in focus" : "");
 }
 
 /* ---- keys ---- */

@@ -51,19 +51,22 @@ static void locals_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 					   : "no frame: nothing to list");
 		return;
 	}
+	bool args = false;
 	for (size_t i = 0; i < m->vars.n; i++) {
 		int n = (int)strlen(m->vars.v[i].name);
 		if (n > namew)
 			namew = n < 24 ? n : 24;
+		args |= m->vars.v[i].is_arg;
 	}
+	int pre = args ? 4 : 0; /* "arg " before arguments */
 	for (int y = 0; y < s->lv.height; y++) {
 		size_t i = (size_t)(s->lv.top + y);
 		if (i >= m->vars.n)
 			break;
 		const struct dec_var *v = &m->vars.v[i];
-		int x = canvas_str(c, 0, y, v->is_arg ? "a " : "  ", STYLE(UC_MUTED, 0));
-		x = canvas_text(c, x, y, v->name, strlen(v->name), STYLE(UC_ACCENT, 0));
-		x = canvas_printf(c, x < 2 + namew ? 2 + namew : x, y, STYLE(UC_MUTED, 0), " = ");
+		int x = canvas_str(c, 0, y, v->is_arg ? "arg " : "", STYLE(UC_MUTED, 0));
+		x = canvas_text(c, pre, y, v->name, strlen(v->name), STYLE(UC_ACCENT, 0));
+		x = canvas_printf(c, x < pre + namew ? pre + namew : x, y, STYLE(UC_MUTED, 0), " = ");
 		if (v->value)
 			canvas_text_skip(c, x, y, v->value, strlen(v->value), s->hscroll,
 					 STYLE(UC_DEFAULT, 0));

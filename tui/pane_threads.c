@@ -96,6 +96,14 @@ static void rows_locate(struct threads_state *s, const struct ui *ui)
 		s->fault_row = row_find(t, f.block, f.thread, false);
 }
 
+/* Selects row and scrolls it to the middle of the pane. */
+static void select_centred(struct listview *lv, long row)
+{
+	lv->cursor = row;
+	lv->top = row - lv->height / 2;
+	listview_fit(lv, lv->height);
+}
+
 /* Applies a pending cursor move now that the table may show it. */
 static void cursor_follow(struct threads_state *s, const struct ui *ui)
 {
@@ -114,10 +122,10 @@ static void cursor_follow(struct threads_state *s, const struct ui *ui)
 		return;
 	}
 	if (s->follow_fault && s->fault_row >= 0) {
-		listview_select(&s->lv, s->fault_row);
+		select_centred(&s->lv, s->fault_row);
 		s->follow_fault = s->follow_focus = false;
 	} else if (s->follow_focus && s->focus_row >= 0) {
-		listview_select(&s->lv, s->focus_row);
+		select_centred(&s->lv, s->focus_row);
 		s->follow_focus = false;
 	}
 }
@@ -252,14 +260,20 @@ static void threads_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 	const struct dec_table *t = threads_table(ui);
 	char b[48];
 
-	(void)p;
 	if (!t)
 		return;
+	struct threads_state *s = p->state;
+	char at[32] = "";
+
+	if (s->lv.cursor >= 0 && t->nr_rows)
+		snprintf(at, sizeof at, ", row %ld", s->lv.cursor + 1);
 	if (ui->model->threads_block.valid)
-		snprintf(buf, cap, "block %s, %zu ranges",
-			 dpane_dim3(b, sizeof b, ui->model->threads_block), t->nr_rows);
+		snprintf(buf, cap, "block %s, %zu range%s%s",
+			 dpane_dim3(b, sizeof b, ui->model->threads_block), t->nr_rows,
+			 t->nr_rows == 1 ? "" : "s", at);
 	else
-		snprintf(buf, cap, "whole grid, %zu ranges", t->nr_rows);
+		snprintf(buf, cap, "whole grid, %zu range%s%s", t->nr_rows,
+			 t->nr_rows == 1 ? "" : "s", at);
 }
 
 /* ---- keys ---- */

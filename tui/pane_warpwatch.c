@@ -86,6 +86,21 @@ static const char *cell_text(const struct dbg_model *m, int lane, bool known, ui
 	return m->warp_busy ? "…" : "-";
 }
 
+/* The character after a lane's number: the focus, divergence, a
+ * failure (colours say the same where there are colours). */
+static const char *lane_mark(const struct dbg_model *m, int lane, bool known, uint32_t divergent)
+{
+	const struct model_lane_value *v = lane_value(m, lane);
+
+	if (v && v->error && v->value)
+		return "!";
+	if (lane == m->focus.lane)
+		return "▸";
+	if ((v && v->divergent) || (known && ((divergent >> lane) & 1)))
+		return "~";
+	return " ";
+}
+
 /* The first error and how many lanes share an error. */
 static const char *first_error(const struct dbg_model *m, int *count)
 {
@@ -152,7 +167,8 @@ static void warpwatch_draw(struct pane *p, struct ui *ui, const struct canvas *c
 			const char *t = cell_text(m, lane, known, active, divergent, &st);
 			int cx = k * cellw, y = 1 + r - s->top;
 			canvas_printf(c, cx, y, STYLE(lane == m->focus.lane ? UC_CURRENT : UC_MUTED,
-						      lane == m->focus.lane ? CA_BOLD : 0), "%2d", lane);
+						      lane == m->focus.lane ? CA_BOLD : 0), "%2d%s", lane,
+				      lane_mark(m, lane, known, divergent));
 			struct canvas cell = canvas_sub(c, cx + 3, y, valw, 1);
 			canvas_text(&cell, 0, 0, t, strlen(t), st);
 		}
@@ -164,8 +180,7 @@ static void warpwatch_draw(struct pane *p, struct ui *ui, const struct canvas *c
 		y += dpane_error(c, y, what, err);
 	}
 	if (y < c->r.h)
-		canvas_str(c, 0, y, "colours: focus, divergent, inactive, ? error",
-			   STYLE(UC_MUTED, 0));
+		canvas_str(c, 0, y, "▸ focus  ~ divergent  ! ? failed", STYLE(UC_MUTED, 0));
 }
 
 static void run_watch(struct pane *p, struct ui *ui, const char *expr)
