@@ -729,6 +729,8 @@ static const char *stop_function(const struct dbg_model *m)
 		if (!runtime_func(f) && strcmp(f, "??"))
 			return f;
 	}
+	if (!m->has_stop)
+		return NULL;
 	if (m->stop.function)
 		return m->stop.function;
 	const char *f = m->stop.has_frame ? m->stop.frame.func : NULL;
@@ -760,11 +762,15 @@ char *model_describe_stop(const struct dbg_model *m, char *buf, size_t cap)
 				   "debugger gone");
 		return buf;
 	}
-	if (!m->has_stop)
-		return buf;
-	const struct dec_stop *s = &m->stop;
 	dec_func_basename(stop_function(m), fn, sizeof fn);
 	const char *in = fn[0] ? " in " : "";
+	if (!m->has_stop) {
+		/* a coredump has no *stopped: the focus says where it is */
+		if (m->is_core && m->state == MODEL_STOPPED)
+			snprintf(buf, cap, "Coredump%s%s", in, fn);
+		return buf;
+	}
+	const struct dec_stop *s = &m->stop;
 	switch (s->reason) {
 	case DEC_REASON_EXITED:
 	case DEC_REASON_EXITED_NORMALLY:

@@ -149,6 +149,8 @@ struct dbg_model {
 	enum model_state state;
 	unsigned changes;           /* MODEL_CH_* since last take */
 	enum session_backend backend;
+	enum session_backend target; /* what the session drives: backend, or
+				      * for a replay the recorded one */
 	bool is_core;               /* a coredump: nothing can run */
 	bool cuda;                  /* the debugger is cuda-gdb */
 
