@@ -596,6 +596,13 @@ static const char *find_in(const char *p, const char *end, const char *pat)
 	return NULL;
 }
 
+/* Whether [p, end) starts with lit (the text is not NUL ended). */
+static bool starts(const char *p, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+	return (size_t)(end - p) >= n && memcmp(p, lit, n) == 0;
+}
+
 static struct diag_san_record *precise_at(struct diag_san *s, uint64_t addr)
 {
 	for (size_t i = 0; i < diag_san_count(s); i++)
@@ -636,14 +643,14 @@ int diag_san_add_text(struct diag_san *s, const char *text, size_t len)
 			q--;
 		uint64_t dist, alloc, size;
 		const char *r = near + 7;
-		bool after = strncmp(r, "after the nearest allocation at ", 32) == 0;
-		bool before = strncmp(r, "before the nearest allocation at ", 33) == 0;
+		bool after = starts(r, end, "after the nearest allocation at ");
+		bool before = starts(r, end, "before the nearest allocation at ");
 		p = near + 7;
 		if (!(after || before) || !scan_dec(q, near, &dist))
 			continue;
 		r += after ? 32 : 33;
 		r = scan_hex(r, end, &alloc);
-		if (!r || strncmp(r, " of size ", 9) != 0 ||
+		if (!r || !starts(r, end, " of size ") ||
 		    !scan_dec(r + 9, end, &size))
 			continue;
 		struct diag_san_record *rec =

@@ -7,6 +7,7 @@
 #include "tui/ui.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct backend {
 	/* Starts it; returns 0 or -1 with a message in err. */
@@ -26,8 +27,11 @@ struct backend {
 	void *priv;
 };
 
-/* The curses backend.  Colours follow NO_COLOR and the terminal. */
+/* The curses backend on the process's terminal.  Colours follow NO_COLOR
+ * and the terminal. */
 void term_backend(struct backend *b);
+/* The same on other streams (benchmarks draw to /dev/null). */
+void term_backend_on(struct backend *b, FILE *out, FILE *in);
 /* The headless backend: a fixed size, no keys, flush does nothing. */
 void headless_backend(struct backend *b, int cols, int rows);
 

@@ -1,6 +1,7 @@
 /* Batch mode: run to the first stop or the program's end, print the
  * report.  See include/cudbg/batch.h. */
 #include "cudbg/batch.h"
+#include "cudbg/diagrun.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
 
@@ -120,24 +121,61 @@ static char *program_name(const struct cudbg_options *o)
 	return o->argv && o->argv[0] ? strdup(o->argv[0]) : NULL;
 }
 
+/* The diagnosis joins the report (diag/diagrun.c renders it). */
+static void add_diagnosis(const struct cudbg_options *o,
+			  struct diag_run *dr, struct batch_report *r)
+{
+	r->diagnosis = diag_run_report(dr, o->json, r->mode, r->summary);
+	r->diagnosis_exit = diag_run_exit_code(dr);
+	if (r->diagnosis_exit == 1) /* e.g. found by the memcheck pass */
+		r->fault = true;
+}
+
+/* --sanitizer-report alone: a diagnosis without a debugger. */
+static int report_only(const struct cudbg_options *o, struct diag_run *dr)
+{
+	struct batch_report r = { .mode = "sanitizer-report",
+				  .state = "report", .bkptno = -1 };
+	add_diagnosis(o, dr, &r);
+	print_report(o, &r);
+	int code = batch_exit_code(&r);
+	batch_report_free(&r);
+	diag_run_free(dr);
+	return code;
+}
+
 int batch_main(const struct cudbg_options *o)
 {
-	if (o->backend == SESSION_NONE)
+	char err[512] = "";
+	if (o->backend == SESSION_NONE && !o->sanitizer_report)
 		return report_error(o, "batch mode needs a program, --pid, "
-				    "--remote, --core or --replay");
+				    "--remote, --core, --replay or "
+				    "--sanitizer-report");
+	struct diag_run *dr = diag_run_new(o, NULL, err, sizeof err);
+	if (!dr)
+		return report_error(o, err);
+	if (o->backend == SESSION_NONE)
+		return report_only(o, dr);
 	struct session_config scfg;
 	options_session_config(o, &scfg);
 	struct dbg_ctl_config cfg = { .session = &scfg };
-	char err[512] = "";
+	diag_run_hooks(dr, &cfg.hooks);
 	signals_catch();
-	struct dbg_ctl *c = ctl_new(&cfg, err, sizeof err, NULL);
-	if (!c)
-		return report_error(o, err[0] ? err : "cannot start the debugger");
 	int timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : -1;
+	diag_run_before(dr, timeout_ms);
+	struct dbg_ctl *c = ctl_new(&cfg, err, sizeof err, NULL);
+	if (!c) {
+		diag_run_free(dr);
+		return report_error(o, err[0] ? err : "cannot start the debugger");
+	}
 	int rc = run_to_stop(c, timeout_ms);
 	struct batch_report r;
 	batch_collect(ctl_model(c), &r);
 	r.program = program_name(o);
+	if (!batch_signalled)
+		diag_run_after(dr, c, timeout_ms);
+	add_diagnosis(o, dr, &r);
+	diag_run_free(dr);
 	if (batch_signalled && !r.error) {
 		char msg[128];
 		snprintf(msg, sizeof msg, "interrupted by signal %d before the "

@@ -185,14 +185,15 @@ void batch_report_free(struct batch_report *r)
 	free(r->kernel);
 	free(r->exit_signal);
 	free(r->error);
+	free(r->diagnosis);
 	*r = (struct batch_report){ 0 };
 }
 
 int batch_exit_code(const struct batch_report *r)
 {
-	if (r->error)
+	if (r->error || (r->diagnosis && r->diagnosis_exit == 2))
 		return 2;
-	return r->fault ? 1 : 0;
+	return r->fault || (r->diagnosis && r->diagnosis_exit == 1) ? 1 : 0;
 }
 
 /* ---- escaping ---- */
@@ -387,6 +388,10 @@ void batch_print_text(FILE *out, const struct batch_report *r)
 	text_line(out, "error:", r->error);
 	fprintf(out, "%-10s %s\n", "fault:", r->error ? "unknown" :
 					   r->fault ? "yes" : "no");
+	if (r->diagnosis) { /* rendered and escaped by diag/report.c */
+		fputc('\n', out);
+		fputs(r->diagnosis, out);
+	}
 }
 
 /* ---- JSON ---- */
@@ -532,5 +537,12 @@ void batch_print_json(FILE *out, const struct batch_report *r)
 		fputs("null", out);
 	json_exit(out, r, &first);
 	json_str(out, "error", r->error, &first);
+	if (r->diagnosis) { /* a JSON object from diag/report.c */
+		size_t n = strlen(r->diagnosis);
+		while (n && r->diagnosis[n - 1] == '\n')
+			n--;
+		json_key(out, "diagnosis", &first);
+		fwrite(r->diagnosis, 1, n, out);
+	}
 	fputs("}\n", out);
 }

@@ -49,13 +49,26 @@ static void on_sigpipe(int sig)
 	(void)sig;
 }
 
-static void on_fatal(int sig)
+static volatile pid_t crash_pgid;
+
+void loop_set_crash_pgid(pid_t pgid)
 {
+	crash_pgid = pgid;
+}
+
+static void on_fatal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
 	term_emergency_restore();
+	/* The debugger runs in its own session, so nothing else would stop
+	 * it: take its process group down with us. */
+	if (crash_pgid > 0)
+		kill(-crash_pgid, SIGKILL);
 	sigaction(sig, &old_fatal[sig], NULL);
-	/* A fault re-executes its instruction and meets the previous handler
-	 * (or the default); other signals are sent again. */
-	if (sig == SIGABRT || sig == SIGQUIT)
+	/* A real fault re-executes its instruction and meets the previous
+	 * handler (or the default); a signal sent by kill() or abort() is
+	 * sent again. */
+	if (si->si_code <= 0 || sig == SIGABRT || sig == SIGQUIT)
 		raise(sig);
 }
 
@@ -77,8 +90,9 @@ int loop_signals_init(void)
 		sigaction(soft[i], &sa, NULL);
 	sa.sa_handler = on_sigpipe;
 	sigaction(SIGPIPE, &sa, NULL);
-	sa.sa_handler = on_fatal;
-	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_fatal;
+	sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		sigaction(fatal[i], &sa, &old_fatal[fatal[i]]);
 	return 0;
@@ -186,11 +200,19 @@ static void loop_wait(struct loop *L, int timeout_ms)
 		L->src.ready(L->src.ctx, pfd + src_at, nsrc);
 }
 
-void loop_pump(struct loop *L)
+void loop_step(struct loop *L, int max_ms)
 {
+	int timeout = max_ms;
+
 	loop_signals(L);
 	loop_keys(L);
-	loop_wait(L, 0);
+	loop_redraw(L);
+	if (L->ui->busy)
+		timeout = min_timeout(timeout, SPIN_MS);
+	if (L->src.timeout_ms)
+		timeout = min_timeout(timeout, L->src.timeout_ms(L->src.ctx));
+	loop_wait(L, timeout);
+	loop_keys(L);
 	loop_redraw(L);
 }
 

@@ -8,6 +8,7 @@
 #include "tui/ui.h"
 
 #include <poll.h>
+#include <sys/types.h>
 
 /* Where the debugger side plugs in (the glue over session.h; tests use
  * fakes).  All optional. */
@@ -41,13 +42,17 @@ struct loop {
 /* Installs the signal handlers (flags and a self-pipe only) and the
  * crash handlers that restore the terminal.  Returns 0 or -1. */
 int loop_signals_init(void);
+/* The process group a crash must kill (the debugger's; 0: none). */
+void loop_set_crash_pgid(pid_t pgid);
+
 /* Runs until the UI quits, a terminating signal, or the script ends.
  * Returns the exit status: 0, 1 when a script failed, 128+N after signal
  * N. */
 int loop_run(struct loop *L);
 
-/* One pass of the loop with a zero timeout (for benchmarks and tests):
- * reads what is ready, runs keys, redraws when dirty. */
-void loop_pump(struct loop *L);
+/* One pass of the loop waiting at most max_ms (-1: until something
+ * happens), for benchmarks and tests: keys, redraw, one poll, what it
+ * brought, keys and redraw again. */
+void loop_step(struct loop *L, int max_ms);
 
 #endif

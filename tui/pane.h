@@ -106,6 +106,7 @@ struct ui_insn {
 	uint64_t addr;
 	const char *offset; /* "<+16>" or NULL */
 	const char *text;   /* "MOV R1, c[0x0][0x28]" (untrusted) */
+	int line;           /* source line it belongs to, 0 unknown */
 };
 
 /* Stores the disassembly of func (copied); n == 0 with err set records a

@@ -79,14 +79,15 @@ static void console_line(char *line)
 	}
 	if (*line)
 		add_history(line);
-	textlog_flush_line(&ui->console);
-	ui_console_text(ui, CONSOLE_PROMPT, strlen(CONSOLE_PROMPT), 'u');
-	ui_console_text(ui, line, strlen(line), 'u');
-	ui_console_text(ui, "\n", 1, 'u');
-	if (*line) {
-		if (ui->actions && ui->actions->console)
-			ui->actions->console(ui, line);
-		else
+	if (*line && ui->actions && ui->actions->console) {
+		/* The controller echoes the command into the transcript. */
+		ui->actions->console(ui, line);
+	} else {
+		textlog_flush_line(&ui->console);
+		ui_console_text(ui, CONSOLE_PROMPT, strlen(CONSOLE_PROMPT), 'u');
+		ui_console_text(ui, line, strlen(line), 'u');
+		ui_console_text(ui, "\n", 1, 'u');
+		if (*line)
 			ui_message(ui, UC_WARN, "no debugger is connected");
 	}
 	free(line);
@@ -218,8 +219,14 @@ static void console_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 		if (first + y < 0)
 			continue;
 		l = textlog_get(&ui->console, (size_t)(first + y), &tmp);
-		if (l)
-			canvas_text(c, 0, (int)y, l->text, l->len, kind_style(l->kind));
+		if (!l)
+			continue;
+		/* Command echoes stand out (the model's transcript has no
+		 * kinds; ours does). */
+		uint8_t kind = l->kind;
+		if (!kind && l->len >= 6 && memcmp(l->text, CONSOLE_PROMPT, 6) == 0)
+			kind = 'u';
+		canvas_text(c, 0, (int)y, l->text, l->len, kind_style(kind));
 	}
 	if (s->scroll)
 		canvas_printf(c, c->r.w - 14, 0, STYLE(UC_MUTED, CA_REVERSE), " %ld more ↓ ", s->scroll);

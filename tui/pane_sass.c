@@ -15,6 +15,7 @@ struct sass_insn {
 	uint64_t addr;
 	char *offset;
 	char *text;
+	int line;
 };
 
 struct sass_fn {
@@ -131,7 +132,9 @@ static void sass_fetch(struct pane *p, struct ui *ui)
 	if (f->pending || !ui->actions || !ui->actions->disassemble)
 		return;
 	f->pending = true;
-	ui->actions->disassemble(ui, ui->where.func, ui->where.pc);
+	/* 1: not possible yet (no stack); the next frame change asks again. */
+	if (ui->actions->disassemble(ui, ui->where.func, ui->where.pc) > 0)
+		f->pending = false;
 }
 
 void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,
@@ -150,6 +153,7 @@ void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,
 	f->n = f->v ? n : 0;
 	for (size_t i = 0; i < f->n; i++) {
 		f->v[i].addr = v[i].addr;
+		f->v[i].line = v[i].line;
 		f->v[i].offset = v[i].offset ? strdup(v[i].offset) : NULL;
 		f->v[i].text = strdup(v[i].text ? v[i].text : "");
 	}
@@ -181,7 +185,7 @@ static bool bp_at(const struct ui *ui, uint64_t addr)
 }
 
 static void draw_insn(struct pane *p, struct ui *ui, const struct canvas *c,
-		      const struct sass_insn *in, int y, long row)
+		      const struct sass_insn *in, int y, long row, int prev_line)
 {
 	struct sass_state *s = p->state;
 	const struct ui_where *w = &ui->where;
@@ -194,13 +198,16 @@ static void draw_insn(struct pane *p, struct ui *ui, const struct canvas *c,
 		canvas_str(c, 0, y, "●", STYLE(UC_BREAK, CA_BOLD));
 	if (cur || err)
 		canvas_str(c, 1, y, cur ? "▶" : "✖", STYLE(cur ? UC_CURRENT : UC_FAULT, CA_BOLD));
+	/* The source line, where it changes. */
+	if (in->line > 0 && in->line != prev_line)
+		canvas_printf(c, 2, y, STYLE(UC_ACCENT, 0), "%5d", in->line);
 	snprintf(head, sizeof head, "%llx", (unsigned long long)in->addr);
-	x = canvas_str(c, 2, y, head, STYLE(UC_LINENO, row == s->lv.cursor && ui_focus_pane(ui) == p ? CA_REVERSE : 0));
+	x = canvas_str(c, 8, y, head, STYLE(UC_LINENO, row == s->lv.cursor && ui_focus_pane(ui) == p ? CA_REVERSE : 0));
 	if (in->offset)
 		x = canvas_printf(c, x + 1, y, STYLE(UC_MUTED, 0), "%-7s", in->offset);
 	canvas_text_skip(c, x + 1, y, in->text, strlen(in->text), s->hscroll, STYLE(UC_DEFAULT, 0));
 	if (cur || err)
-		canvas_set_style(c, 2, y, c->r.w - 2, STYLE(cur ? UC_CURRENT : UC_FAULT, CA_BOLD));
+		canvas_set_style(c, 8, y, c->r.w - 8, STYLE(cur ? UC_CURRENT : UC_FAULT, CA_BOLD));
 }
 
 static void sass_draw(struct pane *p, struct ui *ui, const struct canvas *c)
@@ -233,8 +240,10 @@ static void sass_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 		s->centre = false;
 	}
 	listview_fit(&s->lv, c->r.h);
-	for (int y = 0; y < c->r.h && s->lv.top + y < s->lv.count; y++)
-		draw_insn(p, ui, c, &f->v[s->lv.top + y], y, s->lv.top + y);
+	for (int y = 0; y < c->r.h && s->lv.top + y < s->lv.count; y++) {
+		long i = s->lv.top + y;
+		draw_insn(p, ui, c, &f->v[i], y, i, i > 0 && y > 0 ? f->v[i - 1].line : -1);
+	}
 }
 
 static int sass_key(struct pane *p, struct ui *ui, int key)

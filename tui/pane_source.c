@@ -258,7 +258,15 @@ static void draw_nosource(struct pane *p, struct ui *ui, const struct canvas *c)
 	struct style st = STYLE(UC_DEFAULT, 0);
 
 	if (!w->file[0] && !w->func[0] && !w->has_pc && !w->assert_loc[0]) {
-		canvas_str(c, 1, 0, "No program is stopped yet: r runs it.", STYLE(UC_MUTED, 0));
+		const char *msg = "No program is stopped yet: r runs it.";
+		switch (ui->status.state) {
+		case UST_STARTING: msg = "Starting the debugger…"; break;
+		case UST_RUNNING: msg = "The program is running: C-c interrupts it."; break;
+		case UST_EXITED: msg = "The program has ended: r runs it again."; break;
+		case UST_GONE: msg = "The debugger is gone: see the status line."; break;
+		default: break;
+		}
+		canvas_str(c, 1, 0, msg, STYLE(UC_MUTED, 0));
 		return;
 	}
 	canvas_str(c, 1, y++, "No source for this frame.", STYLE(UC_WARN, CA_BOLD));

@@ -20,6 +20,9 @@ struct script {
 	struct timespec deadline;
 	unsigned long stop_mark; /* ui->stops when the last wait ended */
 	double wait_s;
+	bool mask_hex;         /* dumps show 0x… for addresses */
+	char masks[8][64];     /* :mask PREFIX: digits after it become N */
+	int nmasks;
 	char error[1024];
 };
 
@@ -161,6 +164,66 @@ static void start_wait(struct script *s, enum wait_kind k, const char *arg)
 	}
 }
 
+/* Replaces every 0x with 4 or more hex digits by "0x…" (addresses differ
+ * between builds and runs). */
+static void mask_hex(char *d)
+{
+	char *w = d;
+
+	for (char *r = d; *r;) {
+		size_t n = 0;
+		if (r[0] == '0' && r[1] == 'x')
+			while (strchr("0123456789abcdefABCDEF", r[2 + n]) && r[2 + n])
+				n++;
+		if (n >= 4) {
+			memcpy(w, "0x\xe2\x80\xa6", 5);
+			w += 5;
+			r += 2 + n;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+}
+
+/* Squeezes runs of blanks in the line holding p to one, so a masked
+ * number of any length leaves the line the same. */
+static void squeeze_line(char *d, char *p)
+{
+	char *start = p, *end, *w;
+
+	while (start > d && start[-1] != '\n')
+		start--;
+	end = strchr(p, '\n');
+	if (!end)
+		end = p + strlen(p);
+	w = start;
+	for (char *r = start; r < end; r++)
+		if (!(*r == ' ' && r > start && r[-1] == ' '))
+			*w++ = *r;
+	memmove(w, end, strlen(end) + 1);
+}
+
+/* Digits right after each prefix become one "N" (pids, times); the
+ * line's blanks are squeezed so the width of the number does not show. */
+static void mask_prefixes(const struct script *s, char *d)
+{
+	for (int i = 0; i < s->nmasks; i++) {
+		size_t pl = strlen(s->masks[i]);
+		for (char *p = strstr(d, s->masks[i]); p; p = strstr(p, s->masks[i])) {
+			char *digits = p + pl, *end = digits;
+			while (*end >= '0' && *end <= '9')
+				end++;
+			if (end > digits) {
+				*digits = 'N';
+				memmove(digits + 1, end, strlen(end) + 1);
+				squeeze_line(d, digits);
+			}
+			p = digits;
+		}
+	}
+}
+
 static enum script_status do_dump(struct script *s, struct loop *L, const char *file)
 {
 	const char *dir = getenv("CUDBG_TEST_DUMP_DIR");
@@ -175,6 +238,10 @@ static enum script_status do_dump(struct script *s, struct loop *L, const char *
 	ui_draw(L->ui);
 	L->be->flush(L->be, &L->ui->grid);
 	d = grid_dump(&L->ui->grid);
+	if (d && s->mask_hex)
+		mask_hex(d);
+	if (d)
+		mask_prefixes(s, d);
 	f = fopen(path, "w");
 	if (!d || !f) {
 		free(d);
@@ -221,6 +288,21 @@ static enum script_status command(struct script *s, struct loop *L, const char *
 		return start_wait(s, W_TEXT, arg), SCRIPT_WAIT;
 	if (IS("dump"))
 		return do_dump(s, L, arg);
+	if (IS("mask-hex")) {
+		s->mask_hex = true;
+		return SCRIPT_RUN;
+	}
+	if (IS("mask")) {
+		if (!*arg || s->nmasks == 8)
+			return fail(s, "bad :mask \"%s\" (want PREFIX; at most 8)", arg);
+		snprintf(s->masks[s->nmasks++], sizeof s->masks[0], "%s", arg);
+		return SCRIPT_RUN;
+	}
+	if (IS("assert-text")) {
+		if (!screen_has(L, arg))
+			return fail(s, "the screen does not show \"%s\"", arg);
+		return SCRIPT_RUN;
+	}
 	if (IS("quit")) {
 		L->ui->quit = true;
 		return SCRIPT_DONE;

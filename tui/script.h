@@ -15,6 +15,11 @@
  *   :click X Y         a left click at screen cell (X, Y)
  *   :dump FILE         writes the screen as text (relative paths under
  *                      $CUDBG_TEST_DUMP_DIR when set)
+ *   :mask-hex          later dumps show addresses (0x and 4+ hex digits)
+ *                      as 0x… so they do not depend on the build
+ *   :mask PREFIX       later dumps show digits right after PREFIX as N
+ *                      ("process " for pids), blanks of that line squeezed
+ *   :assert-text TEXT  fails unless TEXT is on the screen now
  *   :quit              ends the run now (without asking)
  * Waits are on events with a bound ($CUDBG_TEST_WAIT seconds, default 30);
  * a wait that runs out fails the script and dumps the screen to stderr. */

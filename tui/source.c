@@ -141,8 +141,7 @@ static int index_lines(struct srcfile *f)
 		f->nlines = n;
 		f->off[n] = f->len + 1;
 	} else {
-		f->nlines = n - 1;
-		f->off[n - 1] = f->len + 1;
+		f->nlines = n - 1; /* off[n - 1] == len: the last newline + 1 */
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 struct term_state {
 	SCREEN *scr;
+	FILE *out, *in;      /* the terminal's streams */
 	struct grid shadow;  /* what the terminal shows, to send only changes */
 	bool full;           /* the next flush repaints everything */
 	unsigned char queue[8]; /* bytes of a multibyte key still to hand out */
@@ -100,9 +101,13 @@ static void term_colours(struct backend *b)
 static int term_start(struct backend *b, char *err, size_t cap)
 {
 	struct term_state *t = &term_st;
+	FILE *out = b->priv ? ((struct term_state *)b->priv)->out : stdout;
+	FILE *in = b->priv ? ((struct term_state *)b->priv)->in : stdin;
 
 	memset(t, 0, sizeof(*t));
-	t->scr = newterm(NULL, stdout, stdin);
+	t->out = out;
+	t->in = in;
+	t->scr = newterm(NULL, out, in);
 	if (!t->scr) {
 		snprintf(err, cap, "cannot start the screen for TERM=%s; try TERM=xterm-256color or --batch",
 			 getenv("TERM") ? getenv("TERM") : "(unset)");
@@ -148,7 +153,7 @@ static void term_stop(struct backend *b)
 static int term_key_fd(struct backend *b)
 {
 	(void)b;
-	return STDIN_FILENO;
+	return fileno(term_st.in);
 }
 
 static int map_keycode(wint_t k, struct ui_mouse *m)
@@ -213,7 +218,7 @@ static void term_size(struct backend *b, int *cols, int *rows)
 	(void)b;
 	/* Our SIGWINCH handler replaces ncurses' own: ask the tty, then tell
 	 * curses. */
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0) {
+	if (ioctl(fileno(term_st.out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0) {
 		if (ws.ws_col != COLS || ws.ws_row != LINES)
 			resizeterm(ws.ws_row, ws.ws_col);
 	}
@@ -278,6 +283,14 @@ static void term_flush(struct backend *b, const struct grid *g)
 	}
 	wnoutrefresh(stdscr);
 	doupdate();
+}
+
+void term_backend_on(struct backend *b, FILE *out, FILE *in)
+{
+	term_backend(b);
+	term_st.out = out;
+	term_st.in = in;
+	b->priv = &term_st;
 }
 
 void term_backend(struct backend *b)

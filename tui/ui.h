@@ -14,6 +14,8 @@
 #include <time.h>
 
 struct ui;
+struct dbg_model;
+struct dbg_ctl;
 
 /* A yes/no question shown over the screen (quit with a live program,
  * continue past a device exception). */
@@ -57,8 +59,10 @@ struct ui_status {
 	enum ui_state state;
 	int exit_code;     /* UST_EXITED */
 	char reason[256];  /* "Warp Assert in nll_loss_forward_..." */
-	bool fault;        /* stopped on a device exception */
+	bool fault;        /* stopped on a device exception: continuing loses it */
+	bool core;         /* a coredump: nothing runs, quitting kills nothing */
 	char focus[256];   /* "kernel 0 block (0,0,0) thread (23,0,0) ..." */
+	char focus_short[128]; /* "k0 blk (0,0,0) thr (23,0,0) ...", for narrow screens */
 };
 
 /* Where the program is stopped, for the source and SASS panes; filled by
@@ -112,7 +116,8 @@ struct ui_actions {
 	int (*console)(struct ui *ui, const char *line); /* a console command */
 	int (*complete)(struct ui *ui, const char *line); /* -complete */
 	/* Fetches the disassembly of the function around pc; the answer comes
-	 * back through pane_sass_store(). */
+	 * back through pane_sass_store().  Returns 1 when it cannot ask yet
+	 * (the pane asks again at the next frame change). */
 	int (*disassemble)(struct ui *ui, const char *func, uint64_t pc);
 };
 
@@ -157,6 +162,13 @@ struct ui {
 
 	const struct ui_actions *actions; /* NULL: no debugger behind */
 	void *actions_ctx;                /* theirs */
+
+	/* The debugger model and its controller (include/cudbg/model.h),
+	 * NULL in framework tests.  Panes read the model (never keep its
+	 * pointers across a loop pass) and act through the controller from
+	 * key()/on_change(), never from draw(). */
+	const struct dbg_model *model;
+	struct dbg_ctl *ctl;
 };
 
 /* Creates every pane; returns 0 or -1. */

@@ -30,7 +30,7 @@ static void draw_too_small(struct ui *ui)
 static const char *state_word(const struct ui_status *st, char *buf, size_t cap)
 {
 	switch (st->state) {
-	case UST_NONE: return "no program";
+	case UST_NONE: return "not started";
 	case UST_STARTING: return "starting";
 	case UST_RUNNING: return "running";
 	case UST_STOPPED: return "stopped";
@@ -68,8 +68,12 @@ static void draw_status(struct ui *ui)
 		x = canvas_str(&left, x, 0, st->reason, s);
 	}
 	if (st->focus[0]) {
+		const char *f = st->focus;
+		if (st->focus_short[0] &&
+		    x + 4 + (int)sanitize_width(st->focus, strlen(st->focus)) > left.r.w)
+			f = st->focus_short;
 		x = canvas_str(&left, x, 0, "  │ ", s);
-		canvas_str(&left, x, 0, st->focus, s);
+		canvas_str(&left, x, 0, f, s);
 	}
 }
 

@@ -8,7 +8,8 @@
 
 static bool program_alive(const struct ui *ui)
 {
-	return ui->status.state == UST_RUNNING || ui->status.state == UST_STOPPED;
+	return !ui->status.core &&
+	       (ui->status.state == UST_RUNNING || ui->status.state == UST_STOPPED);
 }
 
 static void do_quit(struct ui *ui)
@@ -272,7 +273,18 @@ static int mouse_key(struct ui *ui, const struct ui_mouse *m)
 	return PR_REDRAW;
 }
 
+static int ui_key_dispatch(struct ui *ui, int key, const struct ui_mouse *m);
+
 int ui_key(struct ui *ui, int key, const struct ui_mouse *m)
+{
+	int r = ui_key_dispatch(ui, key, m);
+
+	if (r & (PR_REDRAW | PR_QUIT))
+		ui->dirty = true;
+	return r;
+}
+
+static int ui_key_dispatch(struct ui *ui, int key, const struct ui_mouse *m)
 {
 	struct pane *p;
 	int r;

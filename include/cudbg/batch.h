@@ -72,13 +72,19 @@ struct batch_report {
 	char *exit_signal;
 	char *error;           /* environment error text, NULL when none */
 	bool fault;            /* see batch_exit_code */
+	/* The diagnosis (helper "diag": include/cudbg/diagrun.h), already
+	 * escaped: text appended by batch_print_text, a JSON object printed
+	 * as the "diagnosis" member by batch_print_json; NULL when none. */
+	char *diagnosis;
+	int diagnosis_exit;    /* its exit code when diagnosis is set */
 };
 
 /* Fills r from the model (zeroes r first).  0 or -1 when out of memory. */
 int batch_collect(const struct dbg_model *m, struct batch_report *r);
 void batch_report_free(struct batch_report *r);
 /* 0 no fault, 1 fault (a device exception, a signal stop, killed by a
- * signal, or a non-zero exit), 2 when r->error is set. */
+ * signal, or a non-zero exit, or one the diagnosis found), 2 when r->error
+ * is set or the diagnosis found an environment error. */
 int batch_exit_code(const struct batch_report *r);
 /* Printers: untrusted text is escaped (no control bytes, bidi overrides
  * or invalid UTF-8 reach the output); JSON is always valid. */

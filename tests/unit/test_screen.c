@@ -70,6 +70,8 @@ static int fake_break(struct ui *ui, const char *file, int line)
 static int fake_console(struct ui *ui, const char *line)
 {
 	char out[256];
+	snprintf(out, sizeof out, "(gdb) %s\n", line); /* as the controller echoes */
+	ui_console_text(ui, out, strlen(out), 0);
 	snprintf(out, sizeof out, "$1 = 42 (you typed \"%s\")\n", line);
 	ui_console_text(ui, out, strlen(out), 'c');
 	return 0;

@@ -126,6 +126,16 @@ TEST(find_through_directories)
 	CHECK(srcfile_line(s, 4, &len) == NULL);
 	CHECK(srcfile_line(s, 0, &len) == NULL);
 	srcfile_free(s);
+	f = fopen(path, "w");
+	fputs("a\n\nlast\n", f);
+	fclose(f);
+	s = srcfile_load(path, &err);
+	CHECK_INT(s->nlines, 3);
+	l = srcfile_line(s, 2, &len);
+	CHECK_INT(len, 0);
+	l = srcfile_line(s, 3, &len);
+	CHECK(len == 4 && strncmp(l, "last", 4) == 0);
+	srcfile_free(s);
 	CHECK(srcfile_load("/nonexistent/x.c", &err) == NULL);
 	CHECK(err != 0);
 	unlink(path);

@@ -1,0 +1,313 @@
+/* One diagnosis of a batch run (see include/cudbg/diagrun.h). */
+#include "cudbg/diagrun.h"
+#include "cudbg/hints.h"
+#include "cudbg/model.h"
+#include "cudbg/options.h"
+#include "cudbg/report.h"
+#include "cudbg/sanitizer.h"
+#include "diag/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct diag_run {
+	struct diag *d;
+	struct diag_rules *rules;
+	char *const *argv;          /* the program (options' argv), or NULL */
+	const char *const *dirs;
+	size_t ndirs;
+	enum diag_memcheck_policy policy;
+	const char *sanitizer;
+	const char *debugger;
+	bool keep_temp;
+	bool can_rerun;             /* a launch: the pass can run the program */
+	double memcheck_secs;       /* < 0: did not run */
+	char *memcheck_text;
+	size_t memcheck_len;
+	struct diag_memcheck *mc;   /* kept: its directory holds the core */
+	struct diag_hints hints;
+};
+
+static enum diag_memcheck_policy policy_of(enum cudbg_memcheck m)
+{
+	switch (m) {
+	case CUDBG_MEMCHECK_ALWAYS: return DIAG_MEMCHECK_ALWAYS;
+	case CUDBG_MEMCHECK_NEVER: return DIAG_MEMCHECK_NEVER;
+	case CUDBG_MEMCHECK_AUTO: break;
+	}
+	return DIAG_MEMCHECK_AUTO;
+}
+
+static int load_report(struct diag_run *r, const char *path, char *err,
+		       size_t cap)
+{
+	struct diag_san *s;
+	int rc = diag_san_load_file(path, &s, err, cap);
+	if (rc < 0)
+		return rc;
+	return diag_add_sanitizer(r->d, s);
+}
+
+struct diag_run *diag_run_new(const struct cudbg_options *o,
+			      const char *exe_dir, char *err, size_t cap)
+{
+	struct diag_run *r = calloc(1, sizeof *r);
+	if (!r || !(r->d = diag_new())) {
+		snprintf(err, cap, "out of memory");
+		free(r);
+		return NULL;
+	}
+	r->memcheck_secs = -1;
+	r->argv = o->argv;
+	r->dirs = o->dirs;
+	r->ndirs = o->ndirs;
+	r->policy = policy_of(o->memcheck);
+	r->sanitizer = o->sanitizer;
+	r->debugger = o->debugger;
+	r->keep_temp = o->keep_temp;
+	r->can_rerun = o->backend == SESSION_LAUNCH && o->argv && o->argv[0];
+	if (o->argv)
+		diag_set_program(r->d, o->argv, NULL);
+	for (size_t i = 0; i < o->ndirs; i++)
+		diag_add_source_dir(r->d, o->dirs[i]);
+	char path[4096], self[4096];
+	if (!exe_dir) { /* the directory of this binary */
+		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+		if (n > 0) {
+			self[n] = '\0';
+			char *slash = strrchr(self, '/');
+			if (slash) {
+				*slash = '\0';
+				exe_dir = self;
+			}
+		}
+	}
+	const char *rules = diag_rules_default_path(exe_dir, path, sizeof path);
+	if (diag_rules_load_file(rules, &r->rules, err, cap) < 0 ||
+	    (o->sanitizer_report &&
+	     load_report(r, o->sanitizer_report, err, cap) < 0)) {
+		diag_run_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void diag_run_free(struct diag_run *r)
+{
+	if (!r)
+		return;
+	diag_hints_clear(&r->hints);
+	diag_rules_free(r->rules);
+	diag_memcheck_free(r->mc);
+	diag_free(r->d);
+	free(r->memcheck_text);
+	free(r);
+}
+
+struct diag *diag_run_diag(struct diag_run *r)
+{
+	return r->d;
+}
+
+const struct diag_rules *diag_run_rules(const struct diag_run *r)
+{
+	return r->rules;
+}
+
+/* ---- hooks ------------------------------------------------------------- */
+
+static void hook_record(void *ctx, const struct mi_record *rec)
+{
+	diag_on_record(((struct diag_run *)ctx)->d, rec);
+}
+
+static void hook_output(void *ctx, const char *buf, size_t len)
+{
+	diag_on_program_output(((struct diag_run *)ctx)->d, buf, len);
+}
+
+static void hook_stderr(void *ctx, const char *line, size_t len)
+{
+	struct diag *d = ((struct diag_run *)ctx)->d;
+	diag_on_debugger_stderr(d, line, len);
+	diag_on_debugger_stderr(d, "\n", 1);
+}
+
+void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h)
+{
+	h->ctx = r;
+	h->on_record = hook_record;
+	h->on_output = hook_output;
+	h->on_stderr = hook_stderr;
+}
+
+/* ---- the memcheck pass ------------------------------------------------- */
+
+static int run_memcheck(struct diag_run *r, int timeout_ms)
+{
+	struct diag_memcheck_opts mo = {
+		.sanitizer = r->sanitizer, .argv = r->argv, .python = -1,
+		.keep_temp = r->keep_temp,
+	};
+	char err[1024];
+	r->mc = diag_memcheck_start(&mo, NULL, NULL, err, sizeof err);
+	diag_set_flag(r->d, DIAG_F_MEMCHECK_RAN, r->mc != NULL);
+	if (!r->mc) {
+		if (strstr(err, "compute-sanitizer not found"))
+			diag_set_flag(r->d, DIAG_F_SANITIZER_MISSING, true);
+		diag_on_debugger_stderr(r->d, err, strlen(err));
+		return 0;
+	}
+	if (diag_memcheck_wait(r->mc, timeout_ms) == 0) {
+		diag_memcheck_cancel(r->mc);
+		diag_memcheck_wait(r->mc, 2000);
+	}
+	r->memcheck_secs = diag_memcheck_seconds(r->mc);
+	size_t len;
+	const char *text = diag_memcheck_text(r->mc, &len);
+	r->memcheck_text = dstrndup(text, len);
+	r->memcheck_len = r->memcheck_text ? len : 0;
+	struct diag_san *s = diag_memcheck_report(r->mc, err, sizeof err);
+	if (s)
+		return diag_add_sanitizer(r->d, s);
+	diag_on_debugger_stderr(r->d, err, strlen(err));
+	return 0;
+}
+
+int diag_run_before(struct diag_run *r, int timeout_ms)
+{
+	if (r->policy == DIAG_MEMCHECK_ALWAYS && r->can_rerun)
+		return run_memcheck(r, timeout_ms);
+	return 0;
+}
+
+/* ---- values and the coredump -------------------------------------------- */
+
+struct pending {
+	struct diag_run *r;
+	struct dbg_ctl *c;
+	int left;
+};
+
+static void on_value(void *ctx, const char *expr, const char *value,
+		     bool error)
+{
+	struct pending *p = ctx;
+	if (!error && value)
+		diag_set_value(p->r->d, expr, value);
+	p->left--;
+}
+
+static bool answered(void *ctx)
+{
+	struct pending *p = ctx;
+	return p->left <= 0 || ctl_model(p->c)->state != MODEL_STOPPED;
+}
+
+static bool settled(void *ctx)
+{
+	struct dbg_ctl *c = ctx;
+	return !session_alive(ctl_session(c)) ||
+	       (session_ready(ctl_session(c)) && !ctl_busy(c) &&
+		ctl_refreshed(c));
+}
+
+/* The expressions the matching rules want, evaluated in the kernel's own
+ * frame (frame 1 below __assert_fail). */
+static void read_values(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
+{
+	const char *want[32];
+	size_t n = diag_wanted(r->d, r->rules, want, 32);
+	if (!n || ctl_model(c)->state != MODEL_STOPPED)
+		return;
+	int frame = diag_eval_frame(r->d);
+	if (frame > 0 && ctl_select_frame(c, frame) > 0)
+		ctl_run_until(c, settled, c, timeout_ms);
+	/* Selecting the frame listed its locals: ask only for the rest. */
+	n = diag_wanted(r->d, r->rules, want, 32);
+	char *copy[32];
+	for (size_t i = 0; i < n; i++)
+		copy[i] = strdup(want[i]);
+	struct pending p = {r, c, 0};
+	for (size_t i = 0; i < n; i++)
+		if (copy[i] && ctl_evaluate(c, copy[i], on_value, &p) > 0)
+			p.left++;
+	if (p.left > 0)
+		ctl_run_until(c, answered, &p, timeout_ms);
+	for (size_t i = 0; i < n; i++)
+		free(copy[i]);
+}
+
+static void open_core(struct diag_run *r, const char *core, int timeout_ms)
+{
+	struct session_config sc = {
+		.backend = SESSION_CORE, .debugger = r->debugger,
+		.argv = r->argv, .core = core, .dirs = r->dirs,
+		.ndirs = r->ndirs,
+	};
+	struct dbg_ctl_config cfg = {.session = &sc};
+	diag_run_hooks(r, &cfg.hooks);
+	char err[512];
+	struct dbg_ctl *c = ctl_new(&cfg, err, sizeof err, NULL);
+	if (!c) {
+		diag_on_debugger_stderr(r->d, err, strlen(err));
+		return;
+	}
+	ctl_run_until(c, settled, c, timeout_ms);
+	ctl_free(c);
+}
+
+int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
+{
+	if (timeout_ms < 0)
+		timeout_ms = 600000;
+	const struct diag_fault *f = diag_analyze(r->d);
+	if (c && f->flags[DIAG_F_DEVICE_STOP])
+		read_values(r, c, timeout_ms < 10000 ? timeout_ms : 10000);
+	f = diag_analyze(r->d);
+	if (r->policy == DIAG_MEMCHECK_AUTO && r->can_rerun &&
+	    diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, f)) {
+		int rc = run_memcheck(r, timeout_ms);
+		if (rc < 0)
+			return rc;
+		const char *core = r->mc ? diag_memcheck_core_path(r->mc) : NULL;
+		if (core)
+			open_core(r, core, timeout_ms < 60000 ? timeout_ms : 60000);
+	}
+	return 0;
+}
+
+/* ---- report ------------------------------------------------------------ */
+
+static const struct diag_report_in *report_in(struct diag_run *r,
+					      struct diag_report_in *in,
+					      const char *mode,
+					      const char *stop_reason)
+{
+	const struct diag_fault *f = diag_analyze(r->d);
+	diag_hints_match(r->rules, f, &r->hints);
+	*in = (struct diag_report_in){
+		.fault = f, .hints = &r->hints, .mode = mode,
+		.stop_reason = stop_reason, .memcheck_text = r->memcheck_text,
+		.memcheck_text_len = r->memcheck_len,
+		.memcheck_seconds = r->memcheck_secs,
+	};
+	return in;
+}
+
+char *diag_run_report(struct diag_run *r, bool json, const char *mode,
+		      const char *stop_reason)
+{
+	struct diag_report_in in;
+	report_in(r, &in, mode, stop_reason);
+	return json ? diag_report_json(&in) : diag_report_text(&in);
+}
+
+int diag_run_exit_code(struct diag_run *r)
+{
+	struct diag_report_in in;
+	report_in(r, &in, NULL, NULL);
+	return diag_report_exit_code(&in);
+}

@@ -1,0 +1,61 @@
+/* One diagnosis of a batch run: the collector hooked into the controller,
+ * the memcheck pass by policy, the coredump it wrote opened in the
+ * debugger, values read for the hints, and the report.
+ *
+ * Owner: helper "diag" (diag/diagrun.c).  Used by batch mode (tui/batch.c)
+ * so the report has one code path; the screen uses the pieces
+ * (diag.h, memcheck.h, hints.h) directly in its own loop.  Nothing here
+ * prints; errors come back as one-line messages.
+ */
+#ifndef CUDBG_DIAGRUN_H
+#define CUDBG_DIAGRUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cudbg/diag.h"
+#include "cudbg/memcheck.h"
+
+struct cudbg_options;
+struct dbg_ctl;
+struct dbg_ctl_hooks;
+struct diag_rules;
+
+struct diag_run;
+
+/* From the command line: the program, source dirs, --memcheck,
+ * --sanitizer, --sanitizer-report, --keep-temp, --debugger.  Loads the
+ * rules file (exe_dir: where the binary is, for a build tree's data/).
+ * NULL with a one-line message in err when the rules file or the
+ * sanitizer report cannot be read (usage/environment errors). */
+struct diag_run *diag_run_new(const struct cudbg_options *o,
+			      const char *exe_dir, char *err, size_t cap);
+void diag_run_free(struct diag_run *r); /* accepts NULL */
+
+struct diag *diag_run_diag(struct diag_run *r);
+const struct diag_rules *diag_run_rules(const struct diag_run *r);
+
+/* Fills the controller hooks so every record, program byte and stderr
+ * line reaches the collector (keeps h->ctx for nothing else). */
+void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h);
+
+/* Before the live run: with --memcheck=always, runs the memcheck pass
+ * first.  Returns 0 (a missing sanitizer is a fact for the hints, not an
+ * error) or a negative code. */
+int diag_run_before(struct diag_run *r, int timeout_ms);
+
+/* After the live run stopped or ended (c may be NULL): reads the values
+ * the hints want in the kernel's frame; with --memcheck=auto, runs the
+ * pass when the run ended without a device stop but failed, then opens
+ * its coredump in the debugger (target cudacore) so the faulting
+ * thread's locals join the account. */
+int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms);
+
+/* The report (text, or a JSON object for the "diagnosis" member),
+ * malloc'd; NULL when out of memory. */
+char *diag_run_report(struct diag_run *r, bool json, const char *mode,
+		      const char *stop_reason);
+/* 0 no fault, 1 fault, 2 environment error. */
+int diag_run_exit_code(struct diag_run *r);
+
+#endif

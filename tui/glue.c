@@ -1,0 +1,599 @@
+/* The glue: model and controller on one side, the screen on the other. */
+#include "tui/glue.h"
+#include "tui/sanitize.h"
+
+#include "cudbg/assertline.h"
+#include "cudbg/model.h"
+#include "cudbg/options.h"
+#include "cudbg/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct glue {
+	struct ui *ui;
+	struct dbg_ctl *ctl;
+	const char **dirs;       /* NULL-ended copy of the -d list */
+	uint64_t out_seen;       /* bytes of the model's rings copied */
+	uint64_t con_seen;
+	struct ui_bp *bps;
+	size_t capbps;
+	char *disasm_want;       /* asked for this function, no answer yet */
+	struct diag_asserts *asserts; /* assertion lines in the program's output */
+};
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s && s[1] ? s + 1 : p;
+}
+
+static struct glue *glue_of(struct ui *ui)
+{
+	return ui->actions_ctx;
+}
+
+/* A refused action leaves its reason in model->error. */
+static int refused(struct ui *ui, int64_t r)
+{
+	if (r >= 0)
+		return 0;
+	const struct dbg_model *m = ui->model;
+	ui_message(ui, UC_ERROR, "%s", m && m->error ? m->error : "the debugger refused");
+	return -1;
+}
+
+/* "FILE:LINE" (the file may hold colons) into its parts. */
+static bool split_location(const char *loc, char *file, size_t cap, int *line)
+{
+	const char *colon = strrchr(loc, ':');
+
+	if (!colon || colon == loc || (size_t)(colon - loc) >= cap)
+		return false;
+	memcpy(file, loc, (size_t)(colon - loc));
+	file[colon - loc] = '\0';
+	*line = atoi(colon + 1);
+	return *line > 0;
+}
+
+static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
+{
+	struct dbg_ctl *c = glue_of(ui)->ctl;
+	char file[1024];
+	int line;
+
+	switch (a) {
+	case UA_CONTINUE: return refused(ui, ctl_continue(c));
+	case UA_NEXT: return refused(ui, ctl_next(c));
+	case UA_STEP: return refused(ui, ctl_step(c));
+	case UA_FINISH: return refused(ui, ctl_finish(c));
+	case UA_RUN: return refused(ui, ctl_run(c));
+	case UA_INTERRUPT: return refused(ui, ctl_interrupt(c));
+	case UA_UNTIL:
+		if (arg && split_location(arg, file, sizeof file, &line))
+			return refused(ui, ctl_until(c, file, line));
+		return refused(ui, ctl_until(c, NULL, 0));
+	}
+	return -1;
+}
+
+static int glue_break(struct ui *ui, const char *file, int line)
+{
+	return refused(ui, ctl_break_toggle(glue_of(ui)->ctl, file, line));
+}
+
+static int glue_console(struct ui *ui, const char *line)
+{
+	return refused(ui, ctl_console(glue_of(ui)->ctl, line));
+}
+
+static void completed(void *ctx, const struct dec_complete *done)
+{
+	struct ui *ui = ctx;
+
+	pane_console_completion(ui, done->completion, done->matches, done->n);
+}
+
+static int glue_complete(struct ui *ui, const char *line)
+{
+	return refused(ui, ctl_complete(glue_of(ui)->ctl, line, completed, ui));
+}
+
+static void store_disasm(struct glue *g)
+{
+	const struct dbg_model *m = g->ui->model;
+	struct ui_insn *v;
+
+	if (!m->disasm_func)
+		return;
+	v = calloc(m->disasm.n ? m->disasm.n : 1, sizeof(*v));
+	char (*offs)[24] = calloc(m->disasm.n ? m->disasm.n : 1, sizeof(*offs));
+	if (!v || !offs) {
+		free(v);
+		free(offs);
+		return;
+	}
+	for (size_t i = 0; i < m->disasm.n; i++) {
+		const struct dec_insn *in = &m->disasm.v[i];
+		v[i].addr = in->addr;
+		v[i].text = in->inst ? in->inst : "";
+		v[i].line = in->line;
+		if (in->offset >= 0) {
+			snprintf(offs[i], sizeof offs[i], "<+%ld>", in->offset);
+			v[i].offset = offs[i];
+		}
+	}
+	/* Stored under the name the pane asked with: the stop record and
+	 * the stack may spell the function differently. */
+	pane_sass_store(g->ui, g->disasm_want ? g->disasm_want : m->disasm_func, v,
+			m->disasm.n, m->disasm.n ? NULL : "the debugger returned no instructions");
+	free(g->disasm_want);
+	g->disasm_want = NULL;
+	free(v);
+	free(offs);
+}
+
+static int glue_disassemble(struct ui *ui, const char *func, uint64_t pc)
+{
+	struct glue *g = glue_of(ui);
+	int64_t r;
+
+	(void)pc;
+	free(g->disasm_want);
+	g->disasm_want = strdup(func);
+	r = ctl_disassemble(g->ctl);
+	if (r == 0) { /* the model already holds it */
+		store_disasm(g);
+		return 0;
+	}
+	if (r == CTL_ESTATE && ui->model->state == MODEL_STOPPED && !model_frame(ui->model)) {
+		/* Just stopped: the stack is still being fetched.  The pane
+		 * asks again when the frames arrive. */
+		free(g->disasm_want);
+		g->disasm_want = NULL;
+		return 1;
+	}
+	if (r < 0) {
+		const struct dbg_model *m = ui->model;
+		char msg[512];
+		snprintf(msg, sizeof msg, "cannot disassemble %s: %s", func,
+			 m->error ? m->error : "not stopped");
+		pane_sass_store(ui, func, NULL, 0, msg);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct ui_actions glue_actions = {
+	.act = glue_act,
+	.break_toggle = glue_break,
+	.console = glue_console,
+	.complete = glue_complete,
+	.disassemble = glue_disassemble,
+};
+
+/* ---- model to UI ---- */
+
+/* Copies the bytes appended to a model ring since *seen into a log (and
+ * the assertion collector, when given). */
+static void copy_ring(const struct model_ring *r, uint64_t *seen, struct textlog *log,
+		      struct diag_asserts *asserts)
+{
+	uint64_t fresh = r->total - *seen;
+	size_t n = fresh > r->len ? r->len : (size_t)fresh;
+	char *buf;
+
+	*seen = r->total;
+	if (!n || !(buf = malloc(n)))
+		return;
+	model_ring_copy(r, buf, n); /* the newest n bytes */
+	textlog_append(log, buf, n, 0);
+	if (asserts)
+		diag_asserts_feed(asserts, buf, n);
+	free(buf);
+}
+
+/* What the program's assertion message says, for a frame without source
+ * (PyTorch kernels have no device line info: the message is the only
+ * place that names Loss.cu:245). */
+static void sync_assert(struct glue *g)
+{
+	const struct diag_assert_entry *e;
+	struct ui_where *w = &g->ui->where;
+
+	if (!g->asserts || diag_asserts_count(g->asserts) == 0)
+		return;
+	e = diag_asserts_get(g->asserts, 0);
+	if (!e)
+		return;
+	snprintf(w->assert_loc, sizeof w->assert_loc, "%s:%u", e->file ? e->file : "?", e->line);
+	snprintf(w->assert_expr, sizeof w->assert_expr, "%s", e->expr ? e->expr : "");
+}
+
+/* Labels of one or two letters are written without a space ("sm124"). */
+static const char *label_gap(const char *what)
+{
+	return strlen(what) > 2 ? " " : "";
+}
+
+static void put_dim3(char *buf, size_t cap, const char *what, struct dec_dim3 d)
+{
+	size_t n = strlen(buf);
+
+	if (d.valid)
+		snprintf(buf + n, cap - n, "%s%s%s(%u,%u,%u)", n ? " " : "", what,
+			 label_gap(what), d.x, d.y, d.z);
+}
+
+static void put_int(char *buf, size_t cap, const char *what, long long v)
+{
+	size_t n = strlen(buf);
+
+	if (v >= 0)
+		snprintf(buf + n, cap - n, "%s%s%s%lld", n ? " " : "", what, label_gap(what), v);
+}
+
+/* The focus in words; `labels` are the long or the short names. */
+static void focus_text(char *b, size_t cap, const struct dec_focus *f,
+		       const char *const labels[9])
+{
+	b[0] = '\0';
+	if (!f->valid)
+		return;
+	put_int(b, cap, labels[0], f->kernel);
+	put_int(b, cap, labels[1], f->grid);
+	put_dim3(b, cap, labels[2], f->cluster_idx);
+	put_dim3(b, cap, labels[3], f->block);
+	put_dim3(b, cap, labels[4], f->thread);
+	put_int(b, cap, labels[5], f->device);
+	put_int(b, cap, labels[6], f->sm);
+	put_int(b, cap, labels[7], f->warp);
+	put_int(b, cap, labels[8], f->lane);
+}
+
+static void sync_focus(struct ui_status *st, const struct dec_focus *f)
+{
+	static const char *const lng[9] = { "kernel", "grid", "cluster", "block", "thread",
+					    "dev", "sm", "warp", "lane" };
+	static const char *const shrt[9] = { "k", "g", "c", "b", "t", "d", "sm", "w", "l" };
+
+	focus_text(st->focus, sizeof st->focus, f, lng);
+	focus_text(st->focus_short, sizeof st->focus_short, f, shrt);
+}
+
+static void sync_status(struct glue *g, const struct dbg_model *m)
+{
+	struct ui_status *st = &g->ui->status;
+
+	switch (m->state) {
+	case MODEL_NOT_STARTED: st->state = UST_NONE; break;
+	case MODEL_STARTING: st->state = UST_STARTING; break;
+	case MODEL_RUNNING: st->state = UST_RUNNING; break;
+	case MODEL_STOPPED: st->state = UST_STOPPED; break;
+	case MODEL_EXITED: st->state = UST_EXITED; break;
+	case MODEL_GONE: st->state = UST_GONE; break;
+	}
+	st->exit_code = m->exit_code;
+	st->core = m->is_core;
+	st->fault = model_continue_loses_error(m);
+	st->reason[0] = '\0';
+	if (m->state == MODEL_GONE && m->gone_reason)
+		snprintf(st->reason, sizeof st->reason, "%s", m->gone_reason);
+	else if (m->state == MODEL_EXITED && m->exited_signalled)
+		snprintf(st->reason, sizeof st->reason, "killed by %s",
+			 m->exit_signal ? m->exit_signal : "a signal");
+	else if (m->state == MODEL_STOPPED && m->has_stop)
+		model_describe_stop(m, st->reason, sizeof st->reason);
+	if (m->state == MODEL_STOPPED)
+		sync_focus(st, &m->focus);
+	else
+		st->focus[0] = st->focus_short[0] = '\0';
+}
+
+static void copy_str(char *dst, size_t cap, const char *s)
+{
+	snprintf(dst, cap, "%s", s ? s : "");
+}
+
+/* The error PC's line, when the exception names one other than the
+ * current line of the same file. */
+static int fault_line_of(const struct dec_stop *s, const struct ui_where *w)
+{
+	if (!s->has_error_pc || s->line <= 0 || !s->filename || !w->file[0])
+		return 0;
+	if (w->has_pc && s->error_pc == w->pc)
+		return 0;
+	if (strcmp(base_name(s->filename), base_name(w->file)) != 0 || s->line == w->line)
+		return 0;
+	return s->line;
+}
+
+static bool same_focus(const struct dec_focus *a, const struct dec_focus *b)
+{
+	if (!a->valid || !b->valid)
+		return a->valid == b->valid;
+	return a->kernel == b->kernel && dec_dim3_eq(a->block, b->block) &&
+	       dec_dim3_eq(a->thread, b->thread);
+}
+
+/* The frame the screen shows as current.  While the focus is the stop's
+ * and the innermost frame is selected, the *stopped record's own frame is
+ * the truth: a stack fetched for an earlier stop (a replay answers a
+ * command it did not record with another stop's answer) must not move the
+ * current line back. */
+static const struct dec_frame *current_frame(const struct dbg_model *m,
+					     const struct dec_frame **src)
+{
+	const struct dec_frame *f = model_frame(m), *sf = &m->stop.frame;
+
+	*src = model_source_frame(m);
+	if (!m->has_stop || !m->stop.has_frame || m->selected_frame > 0 ||
+	    !same_focus(&m->focus, &m->stop.focus))
+		return f;
+	if (sf->line > 0 && (sf->file || sf->fullname))
+		*src = sf;
+	return sf;
+}
+
+static void sync_where(struct glue *g, const struct dbg_model *m)
+{
+	struct ui_where *w = &g->ui->where;
+	const struct dec_frame *src, *f = current_frame(m, &src);
+	char assert_loc[sizeof w->assert_loc], assert_expr[sizeof w->assert_expr];
+
+	/* The assertion text comes from the program's output (set below
+	 * from the diagnosis when it is there); keep it across stops. */
+	copy_str(assert_loc, sizeof assert_loc, w->assert_loc);
+	copy_str(assert_expr, sizeof assert_expr, w->assert_expr);
+	memset(w, 0, sizeof(*w));
+	copy_str(w->assert_loc, sizeof w->assert_loc, assert_loc);
+	copy_str(w->assert_expr, sizeof w->assert_expr, assert_expr);
+	if (m->state != MODEL_STOPPED || !f)
+		return;
+	copy_str(w->func, sizeof w->func, f->func);
+	w->pc = f->addr;
+	w->has_pc = f->has_addr;
+	if (src) {
+		copy_str(w->file, sizeof w->file, src->file);
+		copy_str(w->fullname, sizeof w->fullname, src->fullname);
+		w->line = src->line;
+	}
+	if (m->has_stop && m->stop.has_error_pc) {
+		w->error_pc = m->stop.error_pc;
+		w->has_error_pc = true;
+		w->fault_line = fault_line_of(&m->stop, w);
+	}
+}
+
+static void sync_bps(struct glue *g, const struct dbg_model *m)
+{
+	if (m->nbkpts > g->capbps) {
+		struct ui_bp *v = realloc(g->bps, m->nbkpts * sizeof(*v));
+		if (!v)
+			return;
+		g->bps = v;
+		g->capbps = m->nbkpts;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < m->nbkpts; i++) {
+		const struct dec_bkpt *b = model_bkpt(m, i);
+		const char *file = NULL, *full = NULL;
+		int line = 0;
+		if (!b)
+			continue;
+		struct ui_bp *u = &g->bps[n++];
+		memset(u, 0, sizeof(*u));
+		u->number = b->number;
+		if (dec_bkpt_where(b, &file, &full, &line)) {
+			copy_str(u->file, sizeof u->file, full ? full : file);
+			u->line = line;
+		}
+		u->addr = b->addr;
+		u->enabled = b->enabled;
+		u->pending = b->pending;
+	}
+	g->ui->bps = g->bps;
+	g->ui->nbps = n;
+}
+
+static void sync_busy(struct glue *g)
+{
+	struct ui *ui = g->ui;
+	struct session *s = ctl_session(g->ctl);
+	const char *cmd = NULL;
+	double secs = session_busy_seconds(s, &cmd);
+	bool busy = ctl_busy(g->ctl) || session_pending(s) > 0;
+
+	if (busy && !ui->busy) {
+		clock_gettime(CLOCK_MONOTONIC, &ui->busy_since);
+		ui->busy_since.tv_sec -= (time_t)secs;
+	}
+	if (busy && cmd)
+		snprintf(ui->busy_what, sizeof ui->busy_what, "%s", cmd);
+	if (busy != ui->busy)
+		ui->dirty = true;
+	ui->busy = busy;
+}
+
+/* The controller drops a failed disassembly silently: once it is idle
+ * with the answer still missing, the pane says why. */
+static void disasm_failed(struct glue *g, const struct dbg_model *m)
+{
+	char msg[512];
+
+	if (!g->disasm_want || ctl_busy(g->ctl))
+		return;
+	snprintf(msg, sizeof msg, "The debugger could not disassemble %s%s%s", g->disasm_want,
+		 m->error ? ": " : ".", m->error ? m->error : "");
+	pane_sass_store(g->ui, g->disasm_want, NULL, 0, msg);
+	free(g->disasm_want);
+	g->disasm_want = NULL;
+}
+
+void glue_sync(struct glue *g)
+{
+	const struct dbg_model *m = ctl_model(g->ctl);
+	unsigned ch = ctl_take_changes(g->ctl), what = 0;
+	struct ui *ui = g->ui;
+
+	sync_busy(g);
+	if (!ch) {
+		disasm_failed(g, m);
+		return;
+	}
+	if (ch & MODEL_CH_OUTPUT) {
+		copy_ring(&m->output, &g->out_seen, &ui->output, g->asserts);
+		what |= UCH_OUTPUT;
+	}
+	if (ch & MODEL_CH_CONSOLE) {
+		copy_ring(&m->console, &g->con_seen, &ui->console, NULL);
+		what |= UCH_CONSOLE;
+	}
+	if (ch & (MODEL_CH_STATE | MODEL_CH_STOP | MODEL_CH_FOCUS))
+		what |= UCH_STATE;
+	if (ch & (MODEL_CH_STOP | MODEL_CH_FOCUS | MODEL_CH_FRAMES | MODEL_CH_STATE))
+		what |= UCH_STOP | UCH_FRAME;
+	if (ch & MODEL_CH_BKPTS) {
+		sync_bps(g, m);
+		what |= UCH_BREAKPOINTS;
+	}
+	if (ch & (MODEL_CH_VARS | MODEL_CH_WATCHES | MODEL_CH_REGS | MODEL_CH_MEMORY |
+		  MODEL_CH_WARP_WATCH))
+		what |= UCH_VARS;
+	if (ch & (MODEL_CH_KERNELS | MODEL_CH_BLOCKS | MODEL_CH_THREADS | MODEL_CH_TABLES))
+		what |= UCH_GPU;
+	if ((ch & MODEL_CH_ERROR) && m->error)
+		ui_message(ui, UC_ERROR, "%s", m->error);
+	sync_status(g, m);
+	if (what & UCH_STOP)
+		sync_where(g, m);
+	if (what & (UCH_STOP | UCH_OUTPUT)) {
+		char before[sizeof ui->where.assert_loc];
+		snprintf(before, sizeof before, "%s", ui->where.assert_loc);
+		sync_assert(g);
+		if (strcmp(before, ui->where.assert_loc) != 0)
+			what |= UCH_STOP;
+	}
+	ui->stops = m->stop_count;
+	if (what)
+		ui_changed(ui, what);
+	if ((ch & MODEL_CH_DISASM) && m->disasm_func)
+		store_disasm(g);
+	disasm_failed(g, m);
+}
+
+/* ---- the loop source ---- */
+
+static int src_fds(void *ctx, struct pollfd *pfd, int max)
+{
+	struct glue *g = ctx;
+	return session_pollfds(ctl_session(g->ctl), pfd, max);
+}
+
+static void src_ready(void *ctx, struct pollfd *pfd, int n)
+{
+	struct glue *g = ctx;
+	session_handle(ctl_session(g->ctl), pfd, n);
+	glue_sync(g);
+}
+
+static int src_timeout(void *ctx)
+{
+	struct glue *g = ctx;
+	return session_timeout_ms(ctl_session(g->ctl));
+}
+
+static bool src_idle(void *ctx)
+{
+	struct glue *g = ctx;
+	return !ctl_busy(g->ctl) && session_pending(ctl_session(g->ctl)) == 0 &&
+	       ctl_refreshed(g->ctl);
+}
+
+struct loop_source glue_source(struct glue *g)
+{
+	return (struct loop_source){
+		.fds = src_fds,
+		.ready = src_ready,
+		.timeout_ms = src_timeout,
+		.idle = src_idle,
+		.ctx = g,
+	};
+}
+
+/* ---- lifetime ---- */
+
+static void program_name(struct ui *ui, const struct cudbg_options *o)
+{
+	char *p = ui->status.program;
+	size_t cap = sizeof ui->status.program;
+
+	if (o->argv && o->argv[0])
+		snprintf(p, cap, "%s", base_name(o->argv[0]));
+	else if (o->replay) {
+		const char *b = base_name(o->replay), *ext = strstr(b, ".mi.log");
+		snprintf(p, cap, "%.*s (replay)", ext ? (int)(ext - b) : (int)strlen(b), b);
+	}
+	else if (o->core)
+		snprintf(p, cap, "%s (core)", base_name(o->core));
+	else if (o->backend == SESSION_ATTACH)
+		snprintf(p, cap, "pid %ld", o->pid);
+	else if (o->remote)
+		snprintf(p, cap, "remote %s", o->remote);
+}
+
+struct glue *glue_new(struct ui *ui, const struct cudbg_options *o, char *err,
+		      size_t cap)
+{
+	struct glue *g = calloc(1, sizeof(*g));
+	struct session_config sc;
+	struct dbg_ctl_config cc;
+
+	if (!g || !(g->dirs = calloc(o->ndirs + 1, sizeof(*g->dirs)))) {
+		free(g);
+		snprintf(err, cap, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < o->ndirs; i++)
+		g->dirs[i] = o->dirs[i];
+	g->ui = ui;
+	g->asserts = diag_asserts_new(); /* NULL: no assertion text, no harm */
+	options_session_config(o, &sc);
+	memset(&cc, 0, sizeof cc);
+	cc.session = &sc;
+	g->ctl = ctl_new(&cc, err, cap, NULL);
+	if (!g->ctl) {
+		diag_asserts_free(g->asserts);
+		free(g->dirs);
+		free(g);
+		return NULL;
+	}
+	loop_set_crash_pgid(session_debugger_pid(ctl_session(g->ctl)));
+	ui->source_dirs = g->dirs;
+	ui->actions = &glue_actions;
+	ui->actions_ctx = g;
+	ui->model = ctl_model(g->ctl);
+	ui->ctl = g->ctl;
+	program_name(ui, o);
+	ui->status.state = UST_STARTING;
+	return g;
+}
+
+void glue_free(struct glue *g)
+{
+	if (!g)
+		return;
+	loop_set_crash_pgid(0);
+	ctl_free(g->ctl);
+	g->ui->model = NULL;
+	g->ui->ctl = NULL;
+	g->ui->actions = NULL;
+	g->ui->bps = NULL;
+	g->ui->nbps = 0;
+	free(g->bps);
+	free(g->dirs);
+	free(g->disasm_want);
+	diag_asserts_free(g->asserts);
+	free(g);
+}
