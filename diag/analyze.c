@@ -161,10 +161,11 @@ static enum diag_fault_kind stop_kind(struct diag *d)
 
 static bool env_problem(const struct diag *d)
 {
+	/* A missing compute-sanitizer only costs the memcheck pass; these
+	 * leave nothing to diagnose. */
 	static const enum diag_flag env[] = {
-		DIAG_F_DEBUGGER_MISSING, DIAG_F_SANITIZER_MISSING,
-		DIAG_F_CUDADEBUGGER_MISSING, DIAG_F_NO_GPU,
-		DIAG_F_NO_KERNEL_IMAGE, DIAG_F_DRIVER_TOO_OLD,
+		DIAG_F_DEBUGGER_MISSING, DIAG_F_CUDADEBUGGER_MISSING,
+		DIAG_F_NO_GPU, DIAG_F_NO_KERNEL_IMAGE, DIAG_F_DRIVER_TOO_OLD,
 	};
 	for (size_t i = 0; i < sizeof env / sizeof env[0]; i++)
 		if (d->set_flags[env[i]])

@@ -267,7 +267,10 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 	if (c && f->flags[DIAG_F_DEVICE_STOP])
 		read_values(r, c, timeout_ms < 10000 ? timeout_ms : 10000);
 	f = diag_analyze(r->d);
-	if (r->policy == DIAG_MEMCHECK_AUTO && r->can_rerun &&
+	/* A CPU program under plain gdb has nothing for compute-sanitizer. */
+	const struct session_caps *caps = c ? session_caps(ctl_session(c)) : NULL;
+	bool cuda = !caps || !caps->probed || caps->is_cuda_gdb;
+	if (r->policy == DIAG_MEMCHECK_AUTO && r->can_rerun && cuda &&
 	    diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, f)) {
 		int rc = run_memcheck(r, timeout_ms);
 		if (rc < 0)

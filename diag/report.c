@@ -701,8 +701,8 @@ char *diag_report_json(const struct diag_report_in *in)
 	j_str(&w, "error", in->error);
 	if (in->memcheck_seconds >= 0) {
 		j_open(&w, "memcheck", '{');
-		j_key(&w, "seconds");
-		dbuf_printf(&w.b, "%.3f", in->memcheck_seconds);
+		j_int(&w, "milliseconds",
+		      (long long)(in->memcheck_seconds * 1000 + 0.5));
 		j_close(&w, '}');
 	} else {
 		j_str(&w, "memcheck", NULL);

@@ -161,14 +161,13 @@ static void on_ready(void *ctx, int status, const char *msg)
 				"to start the target");
 	if (c->hooks.on_ready)
 		c->hooks.on_ready(c->hooks.ctx, status, msg);
+	c->m.target = session_replay_of(c->s);
 	/* A coredump never runs and sends no *stopped: show it now. */
-	if (c->m.backend == SESSION_CORE && status >= 0) {
+	if (c->m.target == SESSION_CORE && status >= 0) {
 		c->m.is_core = true;
 		model_set_state(&c->m, MODEL_STOPPED);
 		ctl_refresh_stop(c);
-	} else if (c->m.state == MODEL_STARTING &&
-		   (c->m.backend == SESSION_LAUNCH ||
-		    c->m.backend == SESSION_REPLAY)) {
+	} else if (c->m.state == MODEL_STARTING && session_needs_run(c->s)) {
 		model_set_state(&c->m, MODEL_NOT_STARTED);
 	}
 }
@@ -196,7 +195,7 @@ struct dbg_ctl *ctl_new(const struct dbg_ctl_config *cfg, char *err,
 	model_init(&c->m, cfg->output_cap, cfg->console_cap);
 	c->hooks = cfg->hooks;
 	c->want = cfg->want;
-	c->m.backend = cfg->session->backend;
+	c->m.backend = c->m.target = cfg->session->backend;
 	c->m.state = MODEL_STARTING;
 	struct session_handlers h = {
 		.ctx = c, .on_record = on_record, .on_output = on_output,
@@ -217,6 +216,7 @@ void ctl_free(struct dbg_ctl *c)
 		return;
 	c->closing = true;
 	session_free(c->s);
+	dec_stack_free(&c->anchor);
 	model_free(&c->m);
 	free(c);
 }
@@ -266,8 +266,12 @@ static void exec_reply(struct dbg_ctl *c, struct ctl_op *op,
 		       const struct session_reply *r)
 {
 	(void)op;
-	if (r->kind == SESSION_REPLY_ERROR)
+	if (r->kind == SESSION_REPLY_ERROR) {
 		model_set_error(&c->m, "%s", r->msg ? r->msg : "error");
+		/* a run that did not start leaves nothing running */
+		if (c->m.state == MODEL_STARTING)
+			model_set_state(&c->m, MODEL_NOT_STARTED);
+	}
 	else if (r->kind == SESSION_REPLY_RUNNING &&
 		 c->m.state != MODEL_EXITED && c->m.state != MODEL_GONE)
 		model_set_state(&c->m, MODEL_RUNNING);
@@ -394,9 +398,10 @@ static void run_reset(struct dbg_model *m)
 
 int64_t ctl_run(struct dbg_ctl *c)
 {
-	if (c->m.backend != SESSION_LAUNCH && c->m.backend != SESSION_REPLAY)
+	if (!session_needs_run(c->s))
 		return refuse(c, "only a launched program can be run; this "
-			      "session attached to one"), CTL_ESTATE;
+			      "session attached to one or opened a core"),
+		       CTL_ESTATE;
 	if (c->m.state == MODEL_GONE)
 		return refuse(c, "the debugger is gone; restart cudbg-tui"),
 		       CTL_ESTATE;
@@ -543,6 +548,8 @@ static void focus_switched(struct dbg_ctl *c, struct ctl_op *op,
 	struct dec_focus f;
 	if (dec_focus_decode(r->rec->results, &f) == 0) {
 		bool block_moved = !dec_dim3_eq(f.block, c->m.focus.block);
+		dec_stack_free(&c->anchor);
+		dec_frame_result_decode(r->rec->results, &c->anchor);
 		model_set_focus(&c->m, &f);
 		c->gen++;
 		c->refreshing = 0;

@@ -324,6 +324,45 @@ static int auto_frame(const struct dbg_model *m)
 	return src && src->level > 0 ? src->level : f0->level;
 }
 
+static const char *acopy(struct dec_arena *a, const char *s)
+{
+	return s ? dec_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+/* Copies a frame (strings and arguments) into arena a. */
+static void frame_copy(struct dec_arena *a, struct dec_frame *dst,
+		       const struct dec_frame *src)
+{
+	int level = dst->level;
+	*dst = *src;
+	dst->level = level;
+	dst->func = acopy(a, src->func);
+	dst->file = acopy(a, src->file);
+	dst->fullname = acopy(a, src->fullname);
+	dst->from = acopy(a, src->from);
+	dst->arch = acopy(a, src->arch);
+	dst->args = src->nargs ? dec_arena_alloc(a, src->nargs *
+						    sizeof *dst->args) : NULL;
+	dst->nargs = dst->args ? src->nargs : 0;
+	for (size_t i = 0; i < dst->nargs; i++) {
+		dst->args[i] = src->args[i];
+		dst->args[i].name = acopy(a, src->args[i].name);
+		dst->args[i].type = acopy(a, src->args[i].type);
+		dst->args[i].value = acopy(a, src->args[i].value);
+	}
+}
+
+/* The stop names frame 0 itself; a stack that disagrees is from another
+ * moment (a replay answers a command the recording made elsewhere), so
+ * the stop's frame wins. */
+static void stack_agree(const struct dec_frame *sf, struct dec_stack *st)
+{
+	if (!sf || !sf->has_addr || !st->n || !st->frames[0].has_addr ||
+	    st->frames[0].addr == sf->addr)
+		return;
+	frame_copy(st->arena, &st->frames[0], sf);
+}
+
 static void frames_listed(struct dbg_ctl *c, struct ctl_op *op,
 			  const struct session_reply *r)
 {
@@ -333,6 +372,12 @@ static void frames_listed(struct dbg_ctl *c, struct ctl_op *op,
 		ctl_refresh_frame_data(c);
 		return;
 	}
+	const struct dbg_model *m = &c->m;
+	if (c->anchor.n)
+		stack_agree(&c->anchor.frames[0], &st);
+	else if (c->auto_frame && m->has_stop && m->stop.has_frame)
+		stack_agree(&m->stop.frame, &st);
+	dec_stack_free(&c->anchor);
 	model_take_frames(&c->m, &st);
 	int level = c->auto_frame ? auto_frame(&c->m) : -1;
 	c->auto_frame = false;
@@ -357,6 +402,7 @@ void ctl_refresh_frames(struct dbg_ctl *c)
 void ctl_refresh_stop(struct dbg_ctl *c)
 {
 	struct dbg_model *m = &c->m;
+	dec_stack_free(&c->anchor);
 	c->gen++;
 	c->refreshing = 0;
 	c->auto_frame = true;

@@ -178,6 +178,15 @@ bool dec_dim3_eq(struct dec_dim3 a, struct dec_dim3 b)
 	return a.valid && b.valid && a.x == b.x && a.y == b.y && a.z == b.z;
 }
 
+uint64_t dec_dim3_linear(struct dec_dim3 d, struct dec_dim3 dims)
+{
+	if (!d.valid || !dims.valid || d.x >= dims.x || d.y >= dims.y ||
+	    d.z >= dims.z)
+		return UINT64_MAX;
+	return (uint64_t)d.x + (uint64_t)dims.x * ((uint64_t)d.y +
+						    (uint64_t)dims.y * d.z);
+}
+
 /* End of the name part: the '(' that opens the parameter list at
  * template depth 0, skipping "(anonymous namespace)". */
 static size_t name_end(const char *f, size_t n)

@@ -617,6 +617,64 @@ unsigned model_on_record(struct dbg_model *m, const struct mi_record *rec)
 
 /* ---- queries ---- */
 
+long model_focus_kernel_row(const struct dbg_model *m)
+{
+	const struct dec_table *k = &m->tables[MODEL_T_KERNELS];
+	long by_number = -1;
+	for (size_t i = 0; i < k->nr_rows; i++) {
+		struct dec_kernel_row row;
+		if (dec_table_kernel(k, i, &row) != 0)
+			continue;
+		if (row.current)
+			return (long)i;
+		if (by_number < 0 && m->focus.kernel >= 0 &&
+		    row.kernel == m->focus.kernel)
+			by_number = (long)i;
+	}
+	return by_number;
+}
+
+/* Position of block/thread in the launch: blocks in row-major order,
+ * threads in row-major order inside each (the order of coalesced
+ * ranges: (0,0,0)/(864,0,0) .. (1,0,0)/(63,0,0) in big_grid). */
+static uint64_t launch_pos(struct dec_dim3 block, struct dec_dim3 thread,
+			   const struct dec_kernel_row *k)
+{
+	uint64_t b = dec_dim3_linear(block, k->grid_dim);
+	uint64_t t = dec_dim3_linear(thread, k->block_dim);
+	if (b == UINT64_MAX || t == UINT64_MAX)
+		return UINT64_MAX;
+	uint64_t per = (uint64_t)k->block_dim.x * k->block_dim.y *
+		       k->block_dim.z;
+	return b * per + t;
+}
+
+long model_threads_find(const struct dbg_model *m, struct dec_dim3 block,
+			struct dec_dim3 thread)
+{
+	const struct dec_table *t = &m->tables[MODEL_T_THREADS];
+	long krow = model_focus_kernel_row(m);
+	struct dec_kernel_row k;
+	if (krow < 0 || dec_table_kernel(&m->tables[MODEL_T_KERNELS],
+					 (size_t)krow, &k) != 0)
+		return -1;
+	uint64_t want = launch_pos(block, thread, &k);
+	if (want == UINT64_MAX)
+		return -1;
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		struct dec_thread_row r;
+		if (dec_table_thread(t, i, &r) != 0 ||
+		    (r.kernel >= 0 && r.kernel != k.kernel))
+			continue;
+		uint64_t lo = launch_pos(r.from_block, r.from_thread, &k);
+		uint64_t hi = launch_pos(r.to_block, r.to_thread, &k);
+		if (lo != UINT64_MAX && hi != UINT64_MAX && lo <= want &&
+		    want <= hi)
+			return (long)i;
+	}
+	return -1;
+}
+
 const struct dec_frame *model_frame(const struct dbg_model *m)
 {
 	for (size_t i = 0; i < m->frames.n; i++)
@@ -651,7 +709,7 @@ bool model_can_resume(const struct dbg_model *m)
 
 bool model_finish_refused(const struct dbg_model *m)
 {
-	if (!m->focus.valid || m->frames.n == 0)
+	if (m->frames.n == 0)
 		return false;
 	const struct dec_frame *outer = &m->frames.frames[m->frames.n - 1];
 	return m->selected_frame == outer->level;
@@ -671,6 +729,8 @@ static const char *stop_function(const struct dbg_model *m)
 		if (!runtime_func(f) && strcmp(f, "??"))
 			return f;
 	}
+	if (!m->has_stop)
+		return NULL;
 	if (m->stop.function)
 		return m->stop.function;
 	const char *f = m->stop.has_frame ? m->stop.frame.func : NULL;
@@ -702,11 +762,15 @@ char *model_describe_stop(const struct dbg_model *m, char *buf, size_t cap)
 				   "debugger gone");
 		return buf;
 	}
-	if (!m->has_stop)
-		return buf;
-	const struct dec_stop *s = &m->stop;
 	dec_func_basename(stop_function(m), fn, sizeof fn);
 	const char *in = fn[0] ? " in " : "";
+	if (!m->has_stop) {
+		/* a coredump has no *stopped: the focus says where it is */
+		if (m->is_core && m->state == MODEL_STOPPED)
+			snprintf(buf, cap, "Coredump%s%s", in, fn);
+		return buf;
+	}
+	const struct dec_stop *s = &m->stop;
 	switch (s->reason) {
 	case DEC_REASON_EXITED:
 	case DEC_REASON_EXITED_NORMALLY:

@@ -499,6 +499,8 @@ static void report_too_big(struct mi_parser *p)
 /* Appends bytes of the current line; enforces the line limit. */
 static int append(struct mi_parser *p, const char *s, size_t n)
 {
+	if (n == 0)
+		return MI_OK; /* buf may still be NULL: memcpy(NULL, s, 0) is UB */
 	if (p->dropping)
 		return MI_OK;
 	if (p->max_line && p->len + n > p->max_line) {

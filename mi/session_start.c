@@ -422,7 +422,9 @@ static int fake_main(void *ctx)
 		dprintf(2, "cudbg-tui replay: out of memory\n");
 		return 3;
 	}
-	return replay_serve(r, 0, 1, 2, a->realtime);
+	int rc = replay_serve(r, 0, 1, 2, a->realtime);
+	replay_free(r); /* for valgrind, which follows the fork */
+	return rc;
 }
 
 /* ---- checks before starting --------------------------------------------- */

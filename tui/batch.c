@@ -49,7 +49,10 @@ static bool wait_pred(void *ctx)
 		return true;
 	if (w->want_ready)
 		return session_ready(ctl_session(w->c));
-	/* a stop counts once what it shows has been fetched */
+	/* a stop counts once what it shows has been fetched; a run the
+	 * debugger refused ends the wait too */
+	if (m->state == MODEL_NOT_STARTED)
+		return !ctl_busy(w->c);
 	return settled(m) && !ctl_busy(w->c) && ctl_refreshed(w->c);
 }
 
@@ -60,7 +63,7 @@ static bool initial_stop(const struct dbg_model *m)
 {
 	if (m->state != MODEL_STOPPED || m->stop_count != 1 || !m->has_stop)
 		return false;
-	if (m->backend != SESSION_ATTACH && m->backend != SESSION_REMOTE)
+	if (m->target != SESSION_ATTACH && m->target != SESSION_REMOTE)
 		return false;
 	const char *sig = m->stop.signal_name;
 	return m->stop.reason == DEC_REASON_NONE || (sig && !strcmp(sig, "0"));
@@ -78,7 +81,7 @@ static int run_to_stop(struct dbg_ctl *c, int timeout_ms)
 	int rc = batch_wait(c, true, timeout_ms);
 	if (rc < 0 || batch_signalled || m->state == MODEL_GONE)
 		return rc;
-	if (m->backend == SESSION_LAUNCH || m->backend == SESSION_REPLAY) {
+	if (session_needs_run(ctl_session(c))) {
 		int64_t tok = ctl_run(c);
 		if (tok < 0)
 			return (int)tok;
@@ -184,6 +187,12 @@ int batch_main(const struct cudbg_options *o)
 	} else if (rc == SESSION_ETIMEOUT && !r.error) {
 		r.error = strdup("timed out waiting for the program to stop "
 				 "(--timeout)");
+	} else if (ctl_model(c)->state == MODEL_NOT_STARTED && !r.error) {
+		const char *e = ctl_model(c)->error;
+		char msg[512];
+		snprintf(msg, sizeof msg, "the program did not start%s%s",
+			 e ? ": " : "", e ? e : "");
+		r.error = strdup(msg);
 	} else if (rc < 0 && rc != SESSION_EGONE && !r.error) {
 		const char *e = session_error(ctl_session(c));
 		r.error = strdup(e && *e ? e : "the session failed");

@@ -97,13 +97,20 @@ static void collect_stop(const struct dbg_model *m, struct batch_report *r)
 	r->fault_line = s->line;
 	r->message = dup_or_null(s->message);
 	r->bkptno = s->bkptno;
+}
+
+/* Frames: from the refresh, else the stop's own frame.  A coredump has
+ * frames but no stop. */
+static void collect_frames(const struct dbg_model *m, struct batch_report *r)
+{
 	const struct dec_frame *f0 = m->frames.n ? &m->frames.frames[0] :
-				     s->has_frame ? &s->frame : NULL;
+				     m->has_stop && m->stop.has_frame ?
+				     &m->stop.frame : NULL;
 	frame_from(&r->frame, f0);
 	const struct dec_frame *k = kernel_frame(m);
 	frame_from(&r->kernel_frame, k ? k : f0);
 	char name[256];
-	if (k && k->func)
+	if (k && k->func && (r->device || m->focus.valid))
 		r->kernel = strdup(dec_func_basename(k->func, name, sizeof name));
 }
 
@@ -153,7 +160,10 @@ int batch_collect(const struct dbg_model *m, struct batch_report *r)
 	r->exit_signal = dup_or_null(m->exit_signal);
 	if (m->has_stop && !r->exited)
 		collect_stop(m, r);
+	if (!r->exited)
+		collect_frames(m, r);
 	collect_focus(m, r);
+	r->device |= r->has_focus && m->is_core;
 	if (gone && !m->has_stop)
 		r->error = strdup(m->gone_reason ? m->gone_reason :
 				  "the debugger is gone");

@@ -229,8 +229,11 @@ static void draw_line(struct pane *p, struct ui *ui, const struct canvas *c,
 
 	if (bp)
 		canvas_str(c, 0, y, bp == 1 ? "●" : "○", STYLE(UC_BREAK, CA_BOLD));
+	/* On a device exception the current line is where it failed: it
+	 * takes the fault colour (the mark stays ▶). */
+	uint8_t cur_colour = ui->status.fault ? UC_FAULT : UC_CURRENT;
 	if (cur || fault)
-		canvas_str(c, 1, y, cur ? "▶" : "✖", STYLE(cur ? UC_CURRENT : UC_FAULT, CA_BOLD));
+		canvas_str(c, 1, y, cur ? "▶" : "✖", STYLE(cur ? cur_colour : UC_FAULT, CA_BOLD));
 	canvas_printf(c, 2, y, STYLE(UC_LINENO, row == s->lv.cursor && focused ? CA_REVERSE : 0),
 		      "%*ld", nw, line);
 	if (!l)
@@ -238,7 +241,7 @@ static void draw_line(struct pane *p, struct ui *ui, const struct canvas *c,
 	canvas_text_skip(c, tx, y, l, len, s->hscroll, STYLE(UC_DEFAULT, 0));
 	if (cur || fault) {
 		canvas_set_style(c, tx - 1, y, c->r.w - tx + 1,
-				 STYLE(cur ? UC_CURRENT : UC_FAULT, CA_BOLD));
+				 STYLE(cur ? cur_colour : UC_FAULT, CA_BOLD));
 	} else if (s->f->lang != LANG_NONE) {
 		struct paint pt = { c, { l, len, 0, 0 }, tx, y, s->hscroll };
 		syntax_line(s->f->lang, s->f->state[row], l, len, paint_token, &pt);
@@ -458,11 +461,20 @@ static int src_click(struct pane *p, struct ui *ui, int x, int y)
 static void src_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 {
 	struct src_state *s = p->state;
+	const struct ui_where *w = &ui->where;
+	size_t n;
 
-	(void)ui;
+	buf[0] = '\0';
 	if (s->f)
 		snprintf(buf, cap, "%s:%ld%s%s", base_name(s->f->path), s->lv.cursor + 1,
 			 s->search_on ? "  /" : "", s->search_on ? s->search : "");
+	/* The exception's own PC, when the warp stopped elsewhere. */
+	n = strlen(buf);
+	if (w->has_error_pc && (!w->has_pc || w->error_pc != w->pc))
+		snprintf(buf + n, cap - n, "%s✖ error PC 0x%llx (stopped at 0x%llx)%s",
+			 n ? "  " : "", (unsigned long long)w->error_pc,
+			 (unsigned long long)w->pc,
+			 w->fault_line > 0 ? ", line marked ✖" : "");
 }
 
 static const struct key_help src_help[] = {

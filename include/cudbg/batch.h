@@ -65,7 +65,7 @@ struct batch_report {
 	/* The kernel's own frame when frame 0 is __assert_fail or __trap
 	 * (frame 1 for a device assert), else a copy of frame. */
 	struct batch_frame kernel_frame;
-	char *kernel;          /* kernel (function) base name */
+	char *kernel;          /* device stops: the kernel's base name */
 	bool exited;
 	bool exit_signalled;
 	int exit_code;

@@ -61,6 +61,9 @@ struct dec_dim3 {
 /* Parses "(x,y,z)"; returns false (and an invalid dim3) otherwise. */
 bool dec_dim3_parse(const char *s, struct dec_dim3 *out);
 bool dec_dim3_eq(struct dec_dim3 a, struct dec_dim3 b);
+/* Row-major linear index of d inside dims (x fastest), as cuda-gdb orders
+ * coalesced ranges; UINT64_MAX when either is invalid or d lies outside. */
+uint64_t dec_dim3_linear(struct dec_dim3 d, struct dec_dim3 dims);
 /* Unsigned number in decimal, 0x hex or (leading 0) octal; false when `s`
  * is NULL, empty, or not entirely a number. */
 bool dec_u64_parse(const char *s, uint64_t *out);

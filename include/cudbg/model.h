@@ -149,6 +149,8 @@ struct dbg_model {
 	enum model_state state;
 	unsigned changes;           /* MODEL_CH_* since last take */
 	enum session_backend backend;
+	enum session_backend target; /* what the session drives: backend, or
+				      * for a replay the recorded one */
 	bool is_core;               /* a coredump: nothing can run */
 	bool cuda;                  /* the debugger is cuda-gdb */
 
@@ -274,6 +276,13 @@ const struct dec_bkpt *model_bkpt_by_number(const struct dbg_model *m,
  * or NULL. */
 const struct dec_bkpt *model_bkpt_at(const struct dbg_model *m,
 				     const char *file, int line);
+/* The kernels-table row of the focused kernel (the "*" row, else the
+ * one whose number is focus.kernel), or -1. */
+long model_focus_kernel_row(const struct dbg_model *m);
+/* The row of the threads table whose (coalesced) range holds block/thread
+ * (grid and block sizes from the kernels table), or -1. */
+long model_threads_find(const struct dbg_model *m, struct dec_dim3 block,
+			struct dec_dim3 thread);
 /* The selected frame, or NULL. */
 const struct dec_frame *model_frame(const struct dbg_model *m);
 /* The innermost frame with source (a device assert stops in
@@ -283,8 +292,8 @@ const struct dec_frame *model_source_frame(const struct dbg_model *m);
  * program has not moved since: continuing lets it run on and the error
  * is lost (cuda-gdb 13).  The UI warns before it continues. */
 bool model_continue_loses_error(const struct dbg_model *m);
-/* The stop is in the outermost frame of a kernel: cuda-gdb refuses
- * -exec-finish there. */
+/* The selected frame is the outermost one (a kernel's own frame, or
+ * main): cuda-gdb 13 and gdb refuse -exec-finish there. */
 bool model_finish_refused(const struct dbg_model *m);
 /* The program can be resumed (stopped, live, not a core). */
 bool model_can_resume(const struct dbg_model *m);

@@ -24,6 +24,10 @@
  *     event with a one-line reason; every pending continuation is then
  *     called with SESSION_REPLY_GONE.  Nothing here exits or prints.
  *
+ * Children: the session reaps its debugger with waitid()/waitpid() on
+ * that pid from the loop (no SIGCHLD handler).  Do not reap with
+ * waitpid(-1) elsewhere, or the debugger's exit status is lost.
+ *
  * Handlers are called only from inside session_handle() /
  * session_run_until() (never from session_new or session_send).  A
  * handler may call session_send(), but must not call session_free(): free
@@ -209,6 +213,10 @@ int64_t session_interrupt(struct session *s, session_reply_fn fn, void *ctx);
 /* Writes bytes to the program's terminal (its stdin).  Best effort,
  * non-blocking: returns bytes written or a negative code. */
 long session_write_program(struct session *s, const char *buf, size_t len);
+
+/* Tells the program its terminal's size (the pty starts at 80x24); it
+ * gets SIGWINCH.  0 or a negative code. */
+int session_set_program_size(struct session *s, int cols, int rows);
 
 /* Adds a "#" note to the recording (no-op when not recording). */
 void session_note(struct session *s, const char *fmt, ...)

@@ -291,3 +291,42 @@ TEST(gone_and_errors)
 	model_free(&m);
 	model_free(&m);
 }
+
+static void do_table(const struct mi_record *r, void *out)
+{
+	CHECK_INT(dec_table_decode(r->results, out), 0);
+}
+
+TEST_TIMEOUT(threads_find_in_coalesced_ranges, 120)
+{
+	struct dbg_model m;
+	model_init(&m, 0, 0);
+	struct dec_table t;
+	fx_decode("big_grid.mi.log.gz", "-cuda-info-kernels", "^done", 0,
+		  do_table, &t);
+	model_take_table(&m, MODEL_T_KERNELS, &t);
+	CHECK_INT(model_focus_kernel_row(&m), 0);
+	fx_decode("big_grid.mi.log.gz", "-cuda-info-threads", "^done", 0,
+		  do_table, &t);
+	model_take_table(&m, MODEL_T_THREADS, &t);
+	struct dec_dim3 b = { 132, 0, 0, true }, th = { 77, 0, 0, true };
+	long row = model_threads_find(&m, b, th);
+	CHECK(row >= 0);
+	struct dec_thread_row r;
+	CHECK_INT(dec_table_thread(&m.tables[MODEL_T_THREADS], (size_t)row, &r), 0);
+	CHECK(r.current);
+	/* a range that spans two blocks: (0,0,0)/(864,0,0) .. (1,0,0)/(63,0,0) */
+	struct dec_dim3 b1 = { 1, 0, 0, true }, t10 = { 10, 0, 0, true };
+	row = model_threads_find(&m, b1, t10);
+	CHECK(row >= 0);
+	dec_table_thread(&m.tables[MODEL_T_THREADS], (size_t)row, &r);
+	CHECK(r.from_block.x == 0 && r.to_block.x == 1);
+	/* outside the grid */
+	struct dec_dim3 far = { 999, 0, 0, true };
+	CHECK_INT(model_threads_find(&m, far, th), -1);
+	CHECK(dec_dim3_linear(far, (struct dec_dim3){ 264, 1, 1, true }) ==
+	      UINT64_MAX);
+	CHECK(dec_dim3_linear((struct dec_dim3){ 1, 2, 3, true },
+			      (struct dec_dim3){ 4, 5, 6, true }) == 1 + 4 * (2 + 5 * 3));
+	model_free(&m);
+}

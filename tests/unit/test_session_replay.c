@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 struct seen {
@@ -144,7 +147,7 @@ static long start_index(const struct transcript *t, bool run)
 		if (run && len >= 9 && memcmp(b, "-exec-run", 9) == 0)
 			return (long)i;
 		if (!run && len >= 8 && (memcmp(b, "-target-", 8) == 0 ||
-					 strstr(b, "target cudacore")))
+					 memmem(b, len, "target cudacore", 15)))
 			at = (long)i;
 		if (!run && len >= 6 && memcmp(b, "-exec-", 6) == 0)
 			break;
@@ -348,4 +351,125 @@ TEST(replay_of_a_truncated_transcript_is_a_clear_error)
 	CHECK_INT(code, SESSION_ETRANSCRIPT);
 	CHECK(strstr(err, path) && strstr(err, ":3: the transcript is cut short"));
 	unlink(path);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool pred_first_stop(void *ctx)
+{
+	struct seen *w = ctx;
+	return w->first_stop[0] || w->exited;
+}
+
+/* Seconds from -exec-run to the stop, replaying a stop recorded 0.6 s
+ * after the run. */
+static double time_to_stop(bool realtime)
+{
+	char path[] = "/tmp/cudbg-rt-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	const char text[] = "   0.0 < (gdb) \n   0.1 > -exec-run\n"
+			    "   0.1 < ^running\n"
+			    "   0.7 < *stopped,reason=\"exited-normally\"\n";
+	CHECK(write(fd, text, sizeof text - 1) == (ssize_t)sizeof text - 1);
+	close(fd);
+	struct seen w = { 0 };
+	struct session_config cfg = { .backend = SESSION_REPLAY,
+				      .replay = path,
+				      .replay_realtime = realtime };
+	struct session_handlers h = { .ctx = &w, .on_record = on_record,
+				      .on_ready = on_ready,
+				      .on_exit = on_exit_ev };
+	char err[256];
+	w.s = session_new(&cfg, &h, err, sizeof err, NULL);
+	CHECK_MSG(w.s != NULL, "%s", err);
+	CHECK(session_run_until(w.s, pred_ready, &w, 10000) == 1);
+	double t0 = now_s();
+	CHECK(session_run(w.s, NULL, NULL) > 0);
+	CHECK(session_run_until(w.s, pred_first_stop, &w, 10000) == 1);
+	double dt = now_s() - t0;
+	CHECK(strstr(w.first_stop, "exited-normally") != NULL);
+	session_free(w.s);
+	seen_free(&w);
+	unlink(path);
+	return dt;
+}
+
+TEST(replay_is_fast_unless_asked_to_keep_time)
+{
+	double fast = time_to_stop(false), slow = time_to_stop(true);
+	CHECK_MSG(fast < 0.4, "fast replay took %.3f s", fast);
+	CHECK_MSG(slow >= 0.55, "realtime replay took %.3f s", slow);
+}
+
+static void must_not_run(void *ctx, const struct session_reply *r)
+{
+	(void)ctx;
+	(void)r;
+	test_fail(__FILE__, __LINE__, "a forgotten continuation ran");
+}
+
+static bool pred_idle(void *ctx)
+{
+	struct seen *w = ctx;
+	return session_pending(w->s) == 0 || w->exited;
+}
+
+TEST(forgotten_continuations_do_not_run)
+{
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/assert_label.mi.log",
+		 test_fixtures_dir());
+	if (access(path, R_OK) != 0)
+		test_skip("no fixture");
+	struct seen w = { 0 };
+	struct session_config cfg = { .backend = SESSION_REPLAY,
+				      .replay = path };
+	struct session_handlers h = { .ctx = &w, .on_ready = on_ready,
+				      .on_exit = on_exit_ev };
+	w.s = session_new(&cfg, &h, err, sizeof err, NULL);
+	CHECK_MSG(w.s != NULL, "%s", err);
+	CHECK(session_run_until(w.s, pred_ready, &w, 10000) == 1);
+	int token = 0;
+	CHECK(session_send(w.s, must_not_run, &token, "-thread-info") > 0);
+	CHECK_INT(session_pending(w.s), 1);
+	const char *cmd = NULL;
+	CHECK(session_busy_seconds(w.s, &cmd) >= 0);
+	CHECK_STR(cmd, "-thread-info");
+	session_forget(w.s, &token);
+	CHECK(session_run_until(w.s, pred_idle, &w, 10000) == 1);
+	CHECK(!w.exited);
+	session_free(w.s);
+	seen_free(&w);
+}
+
+TEST(program_terminal_size)
+{
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/trap.mi.log", test_fixtures_dir());
+	if (access(path, R_OK) != 0)
+		test_skip("no fixture");
+	struct seen w = { 0 };
+	struct session_config cfg = { .backend = SESSION_REPLAY,
+				      .replay = path };
+	struct session_handlers h = { .ctx = &w };
+	w.s = session_new(&cfg, &h, err, sizeof err, NULL);
+	CHECK_MSG(w.s != NULL, "%s", err);
+	int fd = open(session_tty_name(w.s), O_RDONLY | O_NOCTTY);
+	CHECK(fd >= 0);
+	struct winsize ws;
+	CHECK(ioctl(fd, TIOCGWINSZ, &ws) == 0);
+	CHECK(ws.ws_col == 80 && ws.ws_row == 24);
+	CHECK_INT(session_set_program_size(w.s, 132, 43), 0);
+	CHECK(ioctl(fd, TIOCGWINSZ, &ws) == 0);
+	CHECK(ws.ws_col == 132 && ws.ws_row == 43);
+	CHECK_INT(session_set_program_size(w.s, 0, 43), SESSION_EINVAL);
+	close(fd);
+	session_free(w.s);
+	seen_free(&w);
 }
