@@ -187,9 +187,17 @@ int batch_main(const struct cudbg_options *o)
 	options_session_config(o, &scfg);
 	struct dbg_ctl_config cfg = { .session = &scfg };
 	diag_run_hooks(dr, &cfg.hooks);
+	diag_run_set_cancel(dr, &batch_signalled);
 	signals_catch();
 	int timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : -1;
 	diag_run_before(dr, timeout_ms);
+	if (batch_signalled) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "interrupted by signal %d during the "
+			 "memcheck pass", (int)batch_signalled);
+		diag_run_free(dr); /* stops the pass, removes its files */
+		return report_error(o, msg);
+	}
 	struct dbg_ctl *c = ctl_new(&cfg, err, sizeof err, NULL);
 	if (!c) {
 		diag_run_free(dr);
@@ -207,6 +215,16 @@ int batch_main(const struct cudbg_options *o)
 		char msg[128];
 		snprintf(msg, sizeof msg, "interrupted by signal %d before the "
 			 "program stopped", (int)batch_signalled);
+		r.error = strdup(msg);
+	} else if (rc == SESSION_ETIMEOUT && !r.error &&
+		   !session_ready(ctl_session(c))) {
+		const char *p = session_debugger_path(ctl_session(c));
+		const char *slash = p ? strrchr(p, '/') : NULL;
+		char msg[512];
+		snprintf(msg, sizeof msg, "no answer from %s within %d s "
+			 "(--timeout); is it a debugger? Point --debugger at "
+			 "cuda-gdb or gdb", slash ? slash + 1 : p ? p : "the "
+			 "debugger", o->timeout_s);
 		r.error = strdup(msg);
 	} else if (rc == SESSION_ETIMEOUT && !r.error) {
 		r.error = strdup("timed out waiting for the program to stop "

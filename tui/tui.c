@@ -1,5 +1,6 @@
 /* tui_main: the interactive screen over a debugger session. */
 #include "cudbg/tui.h"
+#include "cudbg/model.h"
 #include "cudbg/options.h"
 #include "tui/backend.h"
 #include "tui/glue.h"
@@ -52,6 +53,32 @@ static int screen_run(struct ui *ui, struct glue *g, struct backend *be,
 	return st;
 }
 
+/* One line that stays on the terminal once the screen is gone, when the
+ * session ended for a reason other than the user's q: the debugger's end
+ * (its reason says what to do) or a signal. */
+static void say_why(const struct ui *ui, int st)
+{
+	static const struct { int sig; const char *name; } names[] = {
+		{ SIGTERM, "SIGTERM" }, { SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" },
+	};
+	const struct dbg_model *m = ui->model;
+
+	if (st > 128 && st < 128 + NSIG) {
+		const char *name = "a signal";
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (names[i].sig == st - 128)
+				name = names[i].name;
+		fprintf(stderr, "cudbg-tui: ended by %s; the debugger and the "
+			"program were stopped\n", name);
+		return;
+	}
+	if (m && m->state == MODEL_GONE && m->gone_reason) {
+		char *clean = sanitize_dup(m->gone_reason, strlen(m->gone_reason));
+		fprintf(stderr, "cudbg-tui: %s\n", clean ? clean : "the debugger is gone");
+		free(clean);
+	}
+}
+
 int tui_main(const struct cudbg_options *o)
 {
 	const char *script_path = getenv("CUDBG_TEST_SCRIPT");
@@ -90,7 +117,12 @@ int tui_main(const struct cudbg_options *o)
 	}
 	atexit(term_emergency_restore);
 	st = screen_run(&ui, g, &be, script);
+	bool gone = ui.model && ui.model->state == MODEL_GONE;
+	if (gone)
+		say_why(&ui, st);
 	glue_free(g);
+	if (!gone)
+		say_why(&ui, st);
 	ui_free(&ui);
 	script_free(script);
 	if (st > 128 && st < 128 + NSIG) {
