@@ -1,6 +1,7 @@
 /* The program the hardening tests run under the debugger:
  *   harden_prog args A B...     prints each argument as "argN=[...]"
- *   harden_prog hostile         prints terminal attacks, then waits
+ *   harden_prog hostile [exit]  prints terminal attacks, then waits (or
+ *                               exits with status 1)
  *   harden_prog flood BYTES SECS  writes BYTES (or for SECS seconds,
  *                               whichever ends first) to its terminal,
  *                               then "flood-done N" and waits
@@ -45,6 +46,8 @@ static const char hostile[] =
 	"ATKC-\033[2J\033[HCLEAR-TAG\r\n"               /* clear screen */
 	"ATKD-\a\b\x7f\x0e\x0f" "CTRL-TAG\n"           /* C0, DEL, SO/SI */
 	"ATKE-\033cRESET-TAG\n"                         /* RIS */
+	"k.cu:7: k: block: [0,0,0], thread: [1,0,0] Assertion `x\033]0;ASSERT-TITLE\007"
+	" > 0 \342\200\256ASSERT-BIDI` failed.\n"
 	"HOSTILE-END\n";
 
 int main(int argc, char **argv)
@@ -69,8 +72,10 @@ int main(int argc, char **argv)
 			fwrite(p, 1, (size_t)(nl - p + 1), stdout);
 			fflush(stdout);
 			p = nl + 1;
-			usleep(150000);
+			usleep(argc > 2 ? 1000 : 150000);
 		}
+		if (argc > 2)
+			return 1;
 		nap(60);
 		return 0;
 	}
