@@ -146,6 +146,12 @@ void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h)
 
 /* ---- the memcheck pass ------------------------------------------------- */
 
+const char *diag_run_temp_dir(const struct diag_run *r)
+{
+	const char *d = r->mc ? diag_memcheck_dir(r->mc) : NULL;
+	return d && *d ? d : NULL;
+}
+
 void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag)
 {
 	r->cancel = flag;

@@ -148,6 +148,15 @@ static char *program_name(const struct cudbg_options *o)
 	return o->argv && o->argv[0] ? strdup(o->argv[0]) : NULL;
 }
 
+/* --keep-temp: where the memcheck pass left its report and coredump. */
+static void say_kept(const struct cudbg_options *o, const struct diag_run *dr)
+{
+	const char *dir = diag_run_temp_dir(dr);
+	if (o->keep_temp && dir)
+		fprintf(stderr, "cudbg-tui: kept the temporary directory %s "
+			"(--keep-temp)\n", dir);
+}
+
 /* The diagnosis joins the report (diag/diagrun.c renders it). */
 static void add_diagnosis(const struct cudbg_options *o,
 			  struct diag_run *dr, struct batch_report *r)
@@ -210,6 +219,7 @@ int batch_main(const struct cudbg_options *o)
 	if (!batch_signalled)
 		diag_run_after(dr, c, timeout_ms);
 	add_diagnosis(o, dr, &r);
+	say_kept(o, dr);
 	diag_run_free(dr);
 	if (batch_signalled && !r.error) {
 		char msg[128];

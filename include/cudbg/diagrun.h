@@ -45,6 +45,11 @@ void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h);
  * program it runs are then stopped at once.  NULL: no such flag. */
 void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag);
 
+/* The private directory of the memcheck pass (its report and coredump),
+ * or NULL when no pass ran.  It is removed by diag_run_free() unless
+ * --keep-temp was given. */
+const char *diag_run_temp_dir(const struct diag_run *r);
+
 /* Before the live run: with --memcheck=always, runs the memcheck pass
  * first.  Returns 0 (a missing sanitizer is a fact for the hints, not an
  * error) or a negative code. */

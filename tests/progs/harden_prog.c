@@ -60,9 +60,20 @@ int main(int argc, char **argv)
 		signal(SIGHUP, SIG_IGN);
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	if (!strcmp(argv[1], "args")) {
-		for (int i = 2; i < argc; i++)
+		/* $HARDEN_ARGS_OUT gets the same lines, for tests that do not
+		 * see the terminal. */
+		const char *to = getenv("HARDEN_ARGS_OUT");
+		FILE *f = to ? fopen(to, "w") : NULL;
+		for (int i = 2; i < argc; i++) {
 			printf("arg%d=[%s]\n", i - 1, argv[i]);
+			if (f)
+				fprintf(f, "arg%d=[%s]\n", i - 1, argv[i]);
+		}
 		printf("argc=%d\n", argc - 2);
+		if (f) {
+			fprintf(f, "argc=%d\n", argc - 2);
+			fclose(f);
+		}
 		return 0;
 	}
 	if (!strcmp(argv[1], "hostile")) {
