@@ -114,6 +114,11 @@ static void fail(struct diag_refault *r, const char *msg)
 	r->cmd_ready = false;
 }
 
+bool diag_refault_pending(const struct diag_refault *r)
+{
+	return r->state == DIAG_RF_START || r->cmd_ready;
+}
+
 const char *diag_refault_next(struct diag_refault *r)
 {
 	if (r->state == DIAG_RF_START) {

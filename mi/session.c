@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -19,7 +20,7 @@
 
 /* A line longer than this is dropped with an error record: the largest
  * real one is the 60 MB uncoalesced threads table of big_grid. */
-#define MAX_MI_LINE ((size_t)512 << 20)
+#define MAX_MI_LINE ((size_t)128 << 20)
 /* Reads per fd per session_handle() call, so keys stay responsive while
  * a huge record streams in. */
 #define READ_BUDGET ((size_t)1 << 20)
@@ -304,6 +305,16 @@ long session_write_program(struct session *s, const char *buf, size_t len)
 	if (n < 0)
 		return errno == EAGAIN ? 0 : SESSION_EIO;
 	return n;
+}
+
+int session_set_program_size(struct session *s, int cols, int rows)
+{
+	if (s->pty_master < 0 || cols <= 0 || rows <= 0 || cols > 65535 ||
+	    rows > 65535)
+		return SESSION_EINVAL;
+	struct winsize ws = { .ws_row = (unsigned short)rows,
+			      .ws_col = (unsigned short)cols };
+	return ioctl(s->pty_master, TIOCSWINSZ, &ws) < 0 ? SESSION_EIO : 0;
 }
 
 /* ---- results --------------------------------------------------------------- */

@@ -75,12 +75,36 @@ static int batch_wait(struct dbg_ctl *c, bool want_ready, int timeout_ms)
 	return ctl_run_until(c, wait_pred, &w, timeout_ms);
 }
 
-static int run_to_stop(struct dbg_ctl *c, int timeout_ms)
+/* -b/--break locations go in before the program runs; kernel locations
+ * stay pending until their module loads (-break-insert -f). */
+static int insert_breaks(struct dbg_ctl *c, const struct cudbg_options *o)
+{
+	for (size_t i = 0; i < o->nbreaks; i++) {
+		int64_t tok = ctl_break_insert(c, o->breaks[i], NULL);
+		if (tok < 0) {
+			fprintf(stderr, "cudbg-tui: cannot set a breakpoint at "
+				"'%s'; give a function, kernel or FILE:LINE\n",
+				o->breaks[i]);
+			return (int)tok;
+		}
+	}
+	return 0;
+}
+
+static int run_to_stop(struct dbg_ctl *c, const struct cudbg_options *o,
+		       int timeout_ms)
 {
 	const struct dbg_model *m = ctl_model(c);
 	int rc = batch_wait(c, true, timeout_ms);
 	if (rc < 0 || batch_signalled || m->state == MODEL_GONE)
 		return rc;
+	if (o->nbreaks > 0) {
+		rc = insert_breaks(c, o);
+		if (rc >= 0)
+			rc = batch_wait(c, true, timeout_ms);
+		if (rc < 0 || batch_signalled || m->state == MODEL_GONE)
+			return rc;
+	}
 	if (session_needs_run(ctl_session(c))) {
 		int64_t tok = ctl_run(c);
 		if (tok < 0)
@@ -188,7 +212,7 @@ int batch_main(const struct cudbg_options *o)
 		diag_run_free(dr);
 		return report_error(o, err[0] ? err : "cannot start the debugger");
 	}
-	int rc = run_to_stop(c, timeout_ms);
+	int rc = run_to_stop(c, o, timeout_ms);
 	if (!batch_signalled)
 		drain_output(c);
 	struct batch_report r;

@@ -29,6 +29,8 @@ static const char usage_text[] =
 "  --debugger PATH      the debugger to run (default: cuda-gdb from PATH\n"
 "                       or $CUDA_HOME/bin; gdb works for CPU programs)\n"
 "  -d, --directory DIR  add DIR to the source search path (repeatable)\n"
+"  -b, --break LOC      set a breakpoint before the program runs: a\n"
+"                       function, kernel or FILE:LINE (repeatable)\n"
 "  --memcheck=WHEN      auto (default), always or never: when to run the\n"
 "                       program under compute-sanitizer memcheck\n"
 "  --sanitizer PATH     the compute-sanitizer binary to use\n"
@@ -68,7 +70,7 @@ static int push_str(const char ***arr, size_t *n, const char *s)
 static const char *const value_opts[] = {
 	"--pid", "--remote", "--core", "--replay", "--record", "--debugger",
 	"--directory", "--memcheck", "--sanitizer", "--sanitizer-report",
-	"--mi-exec", "--timeout", NULL,
+	"--mi-exec", "--timeout", "--break", NULL,
 };
 static const char *const flag_opts[] = {
 	"--batch", "--json", "--demo", "--keep-temp", "--version", "--help",
@@ -163,6 +165,9 @@ static int set_value(struct cudbg_options *o, const char *name,
 	else if (strcmp(name, "--directory") == 0) {
 		if (push_str(&o->dirs, &o->ndirs, v))
 			return fail(err, cap, "out of memory");
+	} else if (strcmp(name, "--break") == 0) {
+		if (push_str(&o->breaks, &o->nbreaks, v))
+			return fail(err, cap, "out of memory");
 	} else if (strcmp(name, "--memcheck") == 0)
 		return parse_memcheck(o, v, err, cap);
 	else if (strcmp(name, "--sanitizer") == 0)
@@ -235,14 +240,16 @@ static int parse_short(struct cudbg_options *o, int argc, char **argv,
 		o->help = true;
 		return 0;
 	}
-	if (word[1] != 'd')
+	const char *longname = word[1] == 'd' ? "--directory"
+			     : word[1] == 'b' ? "--break" : NULL;
+	if (!longname)
 		return fail(err, cap, "unknown option '%s'; try "
 			    "'cudbg-tui --help'", word);
 	if (word[2])
-		return set_value(o, "--directory", word + 2, err, cap);
+		return set_value(o, longname, word + 2, err, cap);
 	if (*i + 1 >= argc)
-		return fail(err, cap, "-d needs a directory");
-	return set_value(o, "--directory", argv[++*i], err, cap);
+		return fail(err, cap, "%s needs a value", word);
+	return set_value(o, longname, argv[++*i], err, cap);
 }
 
 /* Exactly one way of reaching a program. */
@@ -338,6 +345,9 @@ void options_free(struct cudbg_options *o)
 	if (!o)
 		return;
 	free(o->dirs);
+	free(o->breaks);
+	o->breaks = NULL;
+	o->nbreaks = 0;
 	free(o->mi_exec);
 	o->dirs = NULL;
 	o->mi_exec = NULL;

@@ -30,6 +30,7 @@ struct console_state {
 
 /* Readline is one per process: these connect its callbacks to the UI. */
 static struct ui *rl_ui;
+static const char *rl_histfile; /* the console's history file, or NULL */
 static int rl_pending = EOF;
 
 static int console_getc(FILE *f)
@@ -77,8 +78,12 @@ static void console_line(char *line)
 		ui->dirty = true;
 		return;
 	}
-	if (*line)
+	if (*line) {
 		add_history(line);
+		/* Written at once, so a crash or a kill keeps it. */
+		if (rl_histfile && append_history(1, rl_histfile) != 0)
+			write_history(rl_histfile);
+	}
 	if (*line && ui->actions && ui->actions->console) {
 		/* The controller echoes the command into the transcript. */
 		ui->actions->console(ui, line);
@@ -149,6 +154,7 @@ static int console_init(struct pane *p, struct ui *ui)
 	using_history();
 	stifle_history(HISTORY_MAX);
 	s->histfile = history_path();
+	rl_histfile = s->histfile;
 	if (s->histfile)
 		read_history(s->histfile); /* a missing file is fine */
 	return 0;
@@ -161,10 +167,9 @@ static void console_free(struct pane *p)
 	if (!s)
 		return;
 	rl_callback_handler_remove();
-	if (s->histfile) {
-		write_history(s->histfile);
+	if (s->histfile)
 		history_truncate_file(s->histfile, HISTORY_MAX);
-	}
+	rl_histfile = NULL;
 	clear_history();
 	rl_ui = NULL;
 	rl_instream = rl_outstream = NULL;

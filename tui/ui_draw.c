@@ -51,7 +51,9 @@ static void draw_status(struct ui *ui)
 	int x;
 
 	canvas_fill(&c, 0, 0, c.r.w, 1, ' ', s);
-	if (ui->busy) {
+	/* The spinner waits a moment: most commands answer in a few ms and
+	 * a flash on every step would only distract. */
+	if (ui->busy && ui_elapsed(&ui->busy_since) >= 0.2) {
 		snprintf(right, sizeof right, " %s %.1fs %s ",
 			 spinner_frames[ui->spin % 10], ui_elapsed(&ui->busy_since),
 			 ui->busy_what);

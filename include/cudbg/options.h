@@ -39,6 +39,10 @@ struct cudbg_options {
 	const char **dirs;    /* -d/--directory DIR, in order (malloc'd
 			       * array; strings point into argv) */
 	size_t ndirs;
+	const char **breaks;  /* -b/--break LOC, in order (malloc'd array;
+			       * strings point into argv); inserted before
+			       * the program runs */
+	size_t nbreaks;
 	bool batch;           /* --batch */
 	bool json;            /* --json (implies --batch) */
 	enum cudbg_memcheck memcheck; /* --memcheck=auto|always|never */

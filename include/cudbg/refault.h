@@ -28,6 +28,7 @@
 
 #include "cudbg/diag.h"
 
+struct dbg_ctl;
 struct mi_record;
 struct diag_san_record;
 
@@ -66,6 +67,8 @@ void diag_refault_free(struct diag_refault *r); /* accepts NULL */
 /* The next command to send (no token, no newline), or NULL when the
  * machine waits for a record.  Each command is handed out once. */
 const char *diag_refault_next(struct diag_refault *r);
+/* Whether diag_refault_next() has a command now. */
+bool diag_refault_pending(const struct diag_refault *r);
 /* The results (^done/^error) of the commands it handed out and every
  * async record (*stopped ...), in order; results of other commands the
  * caller sends meanwhile must not be fed.  Returns the state after it. */
@@ -74,5 +77,18 @@ enum diag_refault_state diag_refault_on_record(struct diag_refault *r,
 enum diag_refault_state diag_refault_state(const struct diag_refault *r);
 const char *diag_refault_error(const struct diag_refault *r);
 int diag_refault_bkptno(const struct diag_refault *r); /* inserted, or -1 */
+
+/* Runs the machine on a controller (include/cudbg/model.h): its commands
+ * go out on the controller's session with their own continuations (so
+ * the results of the controller's refresh never reach the machine), the
+ * program is started with session_run (in a replay, the recorded run
+ * command).  The caller's on_record hook must pass every record to
+ * diag_refault_on_async() (it keeps only async ones).  Returns the final
+ * state: ARRIVED once the stop's refresh is done (the model then shows
+ * the thread and its locals), FAILED, or the current state on timeout. */
+enum diag_refault_state diag_refault_drive(struct diag_refault *r,
+					   struct dbg_ctl *c, int timeout_ms);
+void diag_refault_on_async(struct diag_refault *r,
+			   const struct mi_record *rec);
 
 #endif

@@ -214,6 +214,10 @@ int64_t session_interrupt(struct session *s, session_reply_fn fn, void *ctx);
  * non-blocking: returns bytes written or a negative code. */
 long session_write_program(struct session *s, const char *buf, size_t len);
 
+/* Tells the program its terminal's size (the pty starts at 80x24); it
+ * gets SIGWINCH.  0 or a negative code. */
+int session_set_program_size(struct session *s, int cols, int rows);
+
 /* Adds a "#" note to the recording (no-op when not recording). */
 void session_note(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -366,6 +366,13 @@ int main(void)
 		return 1;
 	}
 	model_init(&m, 0, 0);
+	/* Stopped on the device with the asserting thread in focus, as at
+	 * big_grid's stop, so the threads pane draws the table. */
+	m.state = MODEL_STOPPED;
+	m.cuda = true;
+	m.focus = (struct dec_focus){ .valid = true, .device = 0, .sm = 90, .warp = 2,
+				      .lane = 13, .kernel = 0, .grid = 1,
+				      .block = { 132, 0, 0, true }, .thread = { 77, 0, 0, true } };
 	mi_parse_line(line, len, take_table, &m);
 	free(line);
 	if (m.tables[MODEL_T_THREADS].nr_rows < 40000) {

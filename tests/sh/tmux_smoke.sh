@@ -98,6 +98,10 @@ else
 	keys main F1
 	if wait_for main "Global keys"; then pass help-overlay; else fail help-overlay "F1 shows no help" main; fi
 	keys main Escape
+	keys main Up F9
+	if wait_for main "●  21"; then pass f9-breakpoint; else fail f9-breakpoint "F9 set no breakpoint on line 21" main; fi
+	keys main F5
+	if wait_for main "●▶ 21"; then pass f5-continue; else fail f5-continue "F5 did not run to line 21" main; fi
 fi
 
 # ---- readline editing and history in the console ----
@@ -162,11 +166,34 @@ fi
 # ---- a crash restores the terminal too ----
 pid=$(tm list-panes -t mono -F '#{pane_pid}')
 tui=$(pgrep -P "$pid" -x cudbg-tui | head -1)
+# It dies of the signal (139; an ASan build reports and exits 1) with the
+# terminal back in its normal modes.
 if [ -n "$tui" ] && kill -SEGV "$tui" && wait_file "$dir/stty-mono" &&
-	grep -q ' icanon' "$dir/stty-mono" && [ "$(cat "$dir/status-mono")" = 139 ]; then
+	grep -q ' icanon' "$dir/stty-mono" && [ "$(cat "$dir/status-mono")" != 0 ]; then
 	pass crash-restores-terminal
 else
 	fail crash-restores-terminal "status $(cat "$dir/status-mono" 2>/dev/null)" mono
+fi
+
+# ---- the debugger killed: the screen says so; SIGTERM ends it cleanly ----
+start term
+if wait_for term "not started"; then
+	pid=$(tm list-panes -t term -F '#{pane_pid}')
+	tui=$(pgrep -P "$pid" -x cudbg-tui | head -1)
+	dbg=$(pgrep -P "$tui" | head -1)
+	if [ -n "$dbg" ] && kill -KILL "$dbg" && wait_for term "debugger gone"; then
+		pass debugger-gone
+	else
+		fail debugger-gone "no 'debugger gone' on the status line" term
+	fi
+	if kill -TERM "$tui" && wait_file "$dir/stty-term" && grep -q ' icanon' "$dir/stty-term" &&
+		[ "$(cat "$dir/status-term")" = 143 ]; then
+		pass sigterm-restores-terminal
+	else
+		fail sigterm-restores-terminal "status $(cat "$dir/status-term" 2>/dev/null)" term
+	fi
+else
+	fail debugger-gone "the screen did not come up" term
 fi
 
 [ $fails -eq 0 ]

@@ -128,3 +128,20 @@ TEST(help_and_version_need_nothing_else)
 	options_free(&o);
 	CHECK(strstr(options_usage(), "--sanitizer-report") != NULL);
 }
+
+TEST(breakpoints_repeat_in_order)
+{
+	char **a = ARGV("-b", "saxpy2", "--break=step_kernel.cu:11", "-bmain",
+			"./prog");
+	struct cudbg_options o;
+	char err[256];
+	CHECK_INT(parse(&o, a, 5, err), 0);
+	CHECK_INT(o.nbreaks, 3);
+	CHECK_STR(o.breaks[0], "saxpy2");
+	CHECK_STR(o.breaks[1], "step_kernel.cu:11");
+	CHECK_STR(o.breaks[2], "main");
+	CHECK_STR(o.argv[0], "./prog");
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("-b"), 1, err), -1);
+	CHECK(strstr(err, "-b needs a value") != NULL);
+}

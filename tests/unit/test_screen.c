@@ -174,10 +174,11 @@ TEST(help_overlay)
 	CHECK_INT(run("?\n:dump fake_help.txt\n<PgDn>\n:dump fake_help2.txt\n<Esc>\n:dump after.txt\n", 100, 30, fake_setup), 0);
 	screen_check("fake_help.txt");
 	screen_check("fake_help2.txt");
-	char *d = screen_slurp("/dev/null");
-	free(d);
 	/* Every global key is listed somewhere in the help. */
-	char *h1 = screen_slurp(strcat(strcpy(malloc(256), screen_tmpdir()), "/fake_help.txt"));
+	char path[256];
+	snprintf(path, sizeof path, "%s/fake_help.txt", screen_tmpdir());
+	char *h1 = screen_slurp(path);
+	CHECK(h1 != NULL);
 	CHECK(strstr(h1, "continue") && strstr(h1, "F5") && strstr(h1, "F10") && strstr(h1, "F11") &&
 	      strstr(h1, "F9"));
 	free(h1);
@@ -294,4 +295,34 @@ TEST(bad_script_fails_cleanly)
 	CHECK_INT(run("<Nope>\n", 80, 24, NULL), 1);
 	CHECK_INT(run(":frobnicate\n", 80, 24, NULL), 1);
 	setenv("CUDBG_TEST_WAIT", "0.2", 1);
+}
+
+TEST(spinner_while_busy)
+{
+	struct ui ui;
+	char *d, *nl;
+
+	CHECK(sanitize_init_locale() == 0);
+	setenv("CUDBG_HISTORY", "", 1);
+	memset(&ui, 0, sizeof ui);
+	CHECK(ui_init(&ui) == 0);
+	ui_resize(&ui, 100, 30);
+	ui.busy = true;
+	snprintf(ui.busy_what, sizeof ui.busy_what, "-cuda-info-threads");
+	clock_gettime(CLOCK_MONOTONIC, &ui.busy_since);
+	ui.busy_since.tv_sec -= 13; /* a PyTorch start takes 13 s */
+	ui_draw(&ui);
+	d = grid_dump(&ui.grid);
+	nl = strchr(d, '\n');
+	*nl = '\0';
+	/* A braille spinner frame, the elapsed time and the command. */
+	CHECK_MSG(strstr(d, " 13.") && strstr(d, "s -cuda-info-threads") && strstr(d, "\xe2\xa0"),
+		  "status line: %s", d);
+	free(d);
+	ui.busy = false;
+	ui_draw(&ui);
+	d = grid_dump(&ui.grid);
+	CHECK(!strstr(d, "-cuda-info-threads"));
+	free(d);
+	ui_free(&ui);
 }

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -442,6 +444,32 @@ TEST(forgotten_continuations_do_not_run)
 	session_forget(w.s, &token);
 	CHECK(session_run_until(w.s, pred_idle, &w, 10000) == 1);
 	CHECK(!w.exited);
+	session_free(w.s);
+	seen_free(&w);
+}
+
+TEST(program_terminal_size)
+{
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/trap.mi.log", test_fixtures_dir());
+	if (access(path, R_OK) != 0)
+		test_skip("no fixture");
+	struct seen w = { 0 };
+	struct session_config cfg = { .backend = SESSION_REPLAY,
+				      .replay = path };
+	struct session_handlers h = { .ctx = &w };
+	w.s = session_new(&cfg, &h, err, sizeof err, NULL);
+	CHECK_MSG(w.s != NULL, "%s", err);
+	int fd = open(session_tty_name(w.s), O_RDONLY | O_NOCTTY);
+	CHECK(fd >= 0);
+	struct winsize ws;
+	CHECK(ioctl(fd, TIOCGWINSZ, &ws) == 0);
+	CHECK(ws.ws_col == 80 && ws.ws_row == 24);
+	CHECK_INT(session_set_program_size(w.s, 132, 43), 0);
+	CHECK(ioctl(fd, TIOCGWINSZ, &ws) == 0);
+	CHECK(ws.ws_col == 132 && ws.ws_row == 43);
+	CHECK_INT(session_set_program_size(w.s, 0, 43), SESSION_EINVAL);
+	close(fd);
 	session_free(w.s);
 	seen_free(&w);
 }

@@ -1,0 +1,79 @@
+/* Replay to fault on the controller: the state machine of refault.c with
+ * its commands sent on the controller's session. */
+#include "cudbg/mi.h"
+#include "cudbg/model.h"
+#include "cudbg/refault.h"
+
+#include <string.h>
+
+struct drive {
+	struct diag_refault *r;
+	struct dbg_ctl *c;
+	int in_flight;     /* our commands without a reply yet */
+};
+
+static void on_reply(void *ctx, const struct session_reply *rep)
+{
+	struct drive *d = ctx;
+	d->in_flight--;
+	if (rep->rec && rep->kind != SESSION_REPLY_RUNNING)
+		diag_refault_on_record(d->r, rep->rec);
+}
+
+void diag_refault_on_async(struct diag_refault *r, const struct mi_record *rec)
+{
+	if (r && rec && rec->kind == MI_REC_EXEC)
+		diag_refault_on_record(r, rec);
+}
+
+static bool send_next(struct drive *d)
+{
+	const char *cmd = diag_refault_next(d->r);
+	if (!cmd)
+		return false;
+	struct session *s = ctl_session(d->c);
+	int64_t tok;
+	/* In a replay the recorded run command answers; live it is
+	 * -exec-run either way. */
+	if (strcmp(cmd, "-exec-run") == 0 && session_needs_run(s))
+		tok = session_run(s, on_reply, d);
+	else
+		tok = session_send(s, on_reply, d, "%s", cmd);
+	if (tok > 0)
+		d->in_flight++;
+	return true;
+}
+
+static bool step_done(void *ctx)
+{
+	struct drive *d = ctx;
+	enum diag_refault_state st = diag_refault_state(d->r);
+	if (!session_alive(ctl_session(d->c)) || st == DIAG_RF_FAILED)
+		return true;
+	/* Arrived: done once the stop's refresh filled the model. */
+	return st == DIAG_RF_ARRIVED && !ctl_busy(d->c) && ctl_refreshed(d->c);
+}
+
+/* Leave the loop when done or when the machine has a command to send. */
+static bool wants_send(void *ctx)
+{
+	struct drive *d = ctx;
+	return step_done(ctx) || diag_refault_pending(d->r);
+}
+
+enum diag_refault_state diag_refault_drive(struct diag_refault *r,
+					   struct dbg_ctl *c, int timeout_ms)
+{
+	struct drive d = {r, c, 0};
+	int slices = timeout_ms < 0 ? 1 << 30 : timeout_ms / 50 + 1;
+	while (slices-- > 0) {
+		while (send_next(&d))
+			;
+		if (step_done(&d))
+			break;
+		/* Wait for our replies and for the stops between them. */
+		ctl_run_until(c, wants_send, &d, 50);
+	}
+	session_forget(ctl_session(c), &d);
+	return diag_refault_state(r);
+}

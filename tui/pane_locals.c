@@ -1,0 +1,184 @@
+/* The locals pane: arguments and local variables of the selected frame
+ * (-stack-list-variables, refreshed by the controller at each stop and
+ * frame change).  Aggregates come without a value under --simple-values;
+ * Enter prints any variable in full. */
+#include "tui/dbgpane.h"
+#include "tui/keys.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct locals_state {
+	struct listview lv;
+	size_t hscroll;
+};
+
+static int locals_init(struct pane *p, struct ui *ui)
+{
+	struct locals_state *s = calloc(1, sizeof(*s));
+
+	(void)ui;
+	if (!s)
+		return -1;
+	s->lv.cursor = -1;
+	s->lv.height = 10;
+	p->state = s;
+	return 0;
+}
+
+static void locals_free(struct pane *p)
+{
+	free(p->state);
+	p->state = NULL;
+}
+
+static void locals_draw(struct pane *p, struct ui *ui, const struct canvas *c)
+{
+	struct locals_state *s = p->state;
+	const char *why;
+	const struct dbg_model *m = dpane_stopped(ui, &why);
+	int namew = 4;
+
+	if (!m) {
+		dpane_note(c, 0, why);
+		return;
+	}
+	s->lv.count = (long)m->vars.n;
+	listview_fit(&s->lv, c->r.h);
+	if (m->vars.n == 0) {
+		dpane_note(c, 0, m->frames.n ? "no locals or arguments in this frame"
+					   : "no frame: nothing to list");
+		return;
+	}
+	bool args = false;
+	for (size_t i = 0; i < m->vars.n; i++) {
+		int n = (int)strlen(m->vars.v[i].name);
+		if (n > namew)
+			namew = n < 24 ? n : 24;
+		args |= m->vars.v[i].is_arg;
+	}
+	int pre = args ? 4 : 0; /* "arg " before arguments */
+	for (int y = 0; y < s->lv.height; y++) {
+		size_t i = (size_t)(s->lv.top + y);
+		if (i >= m->vars.n)
+			break;
+		const struct dec_var *v = &m->vars.v[i];
+		int x = canvas_str(c, 0, y, v->is_arg ? "arg " : "", STYLE(UC_MUTED, 0));
+		x = canvas_text(c, pre, y, v->name, strlen(v->name), STYLE(UC_ACCENT, 0));
+		x = canvas_printf(c, x < pre + namew ? pre + namew : x, y, STYLE(UC_MUTED, 0), " = ");
+		if (v->value)
+			canvas_text_skip(c, x, y, v->value, strlen(v->value), s->hscroll,
+					 STYLE(UC_DEFAULT, 0));
+		else
+			canvas_printf(c, x, y, STYLE(UC_MUTED, 0), "{...} %s", v->type ? v->type : "");
+		if ((long)i == s->lv.cursor)
+			dpane_cursor(ui, p, c, y);
+	}
+}
+
+static void locals_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
+{
+	const char *why;
+	const struct dbg_model *m = dpane_stopped(ui, &why);
+	const struct dec_frame *f = m ? model_frame(m) : NULL;
+
+	(void)p;
+	if (f)
+		snprintf(buf, cap, "frame %d %s", f->level, f->func ? f->func : "??");
+}
+
+static int locals_on_change(struct pane *p, struct ui *ui, unsigned what)
+{
+	struct locals_state *s = p->state;
+
+	if (what & (UCH_LAYOUT | UCH_STATE))
+		dpane_want_sync(ui);
+	if (!(what & (UCH_VARS | UCH_STOP | UCH_FRAME | UCH_STATE)))
+		return PR_HANDLED;
+	s->lv.count = ui->model ? (long)ui->model->vars.n : 0;
+	listview_fit(&s->lv, s->lv.height);
+	return PR_REDRAW;
+}
+
+static void printed(void *ctx, const char *expr, const char *value, bool error)
+{
+	struct ui *ui = ctx;
+	char line[1024];
+
+	snprintf(line, sizeof line, "%s = %s\n", expr, value);
+	/* The whole value goes to the console; the hint line shows the
+	 * start of it. */
+	ui_console_text(ui, line, strlen(line), error ? 'e' : 'c');
+	ui_message(ui, error ? UC_ERROR : UC_DEFAULT, "%s = %s", expr, value);
+}
+
+static const struct dec_var *cursor_var(struct locals_state *s, const struct ui *ui)
+{
+	const char *why;
+	const struct dbg_model *m = dpane_stopped(ui, &why);
+
+	if (!m || s->lv.cursor < 0 || (size_t)s->lv.cursor >= m->vars.n)
+		return NULL;
+	return &m->vars.v[s->lv.cursor];
+}
+
+static int locals_key(struct pane *p, struct ui *ui, int key)
+{
+	struct locals_state *s = p->state;
+	const struct dec_var *v = cursor_var(s, ui);
+
+	switch (key) {
+	case TK_LEFT:
+		s->hscroll = s->hscroll >= 8 ? s->hscroll - 8 : 0;
+		return PR_REDRAW;
+	case TK_RIGHT:
+		s->hscroll += 8;
+		return PR_REDRAW;
+	case TK_ENTER: case '\n':
+		if (!v)
+			return PR_HANDLED;
+		return dpane_done(ui, ctl_evaluate(ui->ctl, v->name, printed, ui));
+	case 'w':
+		if (!v)
+			return PR_HANDLED;
+		if (ctl_watch_add(ui->ctl, v->name) < 0)
+			return dpane_done(ui, -1);
+		ui_message(ui, UC_MUTED, "watching %s", v->name);
+		return PR_REDRAW;
+	case 'W':
+		if (!v)
+			return PR_HANDLED;
+		return dpane_done(ui, ctl_warp_watch(ui->ctl, v->name));
+	}
+	return listview_key(&s->lv, key);
+}
+
+static int locals_click(struct pane *p, struct ui *ui, int x, int y)
+{
+	(void)ui;
+	(void)x;
+	return listview_click(&((struct locals_state *)p->state)->lv, y);
+}
+
+static const struct key_help locals_help[] = {
+	{ "Enter", "print the variable in full (also in the console)" },
+	{ "w", "watch the variable" },
+	{ "W", "watch the variable in every lane of the warp" },
+	{ "Left Right", "scroll long values" },
+	{ NULL, NULL },
+};
+
+const struct pane_ops pane_locals_ops = {
+	.name = "locals",
+	.title = "Locals",
+	.home = AREA_SIDE_BOTTOM,
+	.init = locals_init,
+	.draw = locals_draw,
+	.key = locals_key,
+	.click = locals_click,
+	.on_change = locals_on_change,
+	.title_info = locals_title,
+	.free = locals_free,
+	.help = locals_help,
+};

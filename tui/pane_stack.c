@@ -1,0 +1,240 @@
+/* The stack pane: the focused thread's frames (device frames for a device
+ * stop), the selected one marked; Enter selects a frame.  On request (h)
+ * the host thread that launched the kernel is listed below, fetched with
+ * -thread-select 1 and -stack-list-frames (cuda-gdb 13; the controller
+ * switches the CUDA focus back). */
+#include "tui/dbgpane.h"
+#include "tui/keys.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct stack_state {
+	struct ui *ui;          /* for answers that arrive later */
+	struct listview lv;
+	struct dec_stack host;  /* the host stack, when fetched */
+	char *host_error;       /* or why it could not be */
+	bool host_wanted;       /* fetch it again at each stop */
+	bool host_pending;
+	unsigned host_stop;     /* model stop_count it belongs to */
+};
+
+static int stack_init(struct pane *p, struct ui *ui)
+{
+	struct stack_state *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -1;
+	s->ui = ui;
+	s->lv.cursor = -1;
+	s->lv.height = 10;
+	p->state = s;
+	return 0;
+}
+
+static void host_clear(struct stack_state *s)
+{
+	dec_stack_free(&s->host);
+	free(s->host_error);
+	s->host_error = NULL;
+}
+
+static void stack_free(struct pane *p)
+{
+	struct stack_state *s = p->state;
+
+	if (s)
+		host_clear(s);
+	free(s);
+	p->state = NULL;
+}
+
+/* Rows: device (or only) frames, then a header and the host frames. */
+static long host_rows(const struct stack_state *s)
+{
+	if (s->host.n)
+		return 1 + (long)s->host.n;
+	return s->host_error || s->host_pending ? 1 : 0;
+}
+
+static void frame_draw(const struct canvas *c, int y, const struct dec_frame *f,
+		       struct style st)
+{
+	int x = canvas_printf(c, 0, y, st, "#%-2d ", f->level);
+
+	x = canvas_text(c, x, y, f->func ? f->func : "??", f->func ? strlen(f->func) : 2,
+			STYLE(st.color == UC_DEFAULT ? UC_ACCENT : st.color, st.attr));
+	if (f->file && f->line > 0) {
+		const char *b = strrchr(f->file, '/');
+		canvas_printf(c, x, y, st, " %s:%d", b ? b + 1 : f->file, f->line);
+	} else if (f->from) {
+		x = canvas_str(c, x, y, " from ", STYLE(UC_MUTED, 0));
+		canvas_text(c, x, y, f->from, strlen(f->from), STYLE(UC_MUTED, 0));
+	} else if (f->has_addr) {
+		canvas_printf(c, x, y, STYLE(UC_MUTED, 0), " at %#llx", (unsigned long long)f->addr);
+	}
+}
+
+static void stack_draw(struct pane *p, struct ui *ui, const struct canvas *c)
+{
+	struct stack_state *s = p->state;
+	const char *why;
+	const struct dbg_model *m = dpane_stopped(ui, &why);
+
+	if (!m) {
+		dpane_note(c, 0, why);
+		return;
+	}
+	long nf = (long)m->frames.n;
+	s->lv.count = nf + host_rows(s);
+	listview_fit(&s->lv, c->r.h);
+	if (s->lv.count == 0) {
+		dpane_note(c, 0, "no stack");
+		return;
+	}
+	for (int y = 0; y < s->lv.height; y++) {
+		long row = s->lv.top + y;
+		if (row >= s->lv.count)
+			break;
+		if (row < nf) {
+			const struct dec_frame *f = &m->frames.frames[row];
+			bool sel = f->level == m->selected_frame;
+			frame_draw(c, y, f, STYLE(sel ? UC_CURRENT : UC_DEFAULT, sel ? CA_BOLD : 0));
+			if (sel)
+				canvas_str(c, c->r.w - 1, y, "◀", STYLE(UC_CURRENT, CA_BOLD));
+		} else if (row == nf) {
+			if (s->host_error)
+				dpane_error(c, y, "host stack", s->host_error);
+			else
+				canvas_str(c, 0, y, s->host_pending ? "host thread 1: fetching…"
+								    : "host thread 1 (the launch):",
+					   STYLE(UC_MUTED, CA_BOLD));
+		} else {
+			frame_draw(c, y, &s->host.frames[row - nf - 1], STYLE(UC_MUTED, 0));
+		}
+		if (row == s->lv.cursor)
+			dpane_cursor(ui, p, c, y);
+	}
+}
+
+static void host_got(void *ctx, struct dec_stack *st, const char *err)
+{
+	struct pane *p = ctx;
+	struct stack_state *s = p->state;
+
+	host_clear(s);
+	s->host_pending = false;
+	if (st) {
+		s->host = *st;
+		*st = (struct dec_stack){ 0 };
+	} else {
+		s->host_error = strdup(err ? err : "error");
+	}
+	s->ui->dirty = true;
+}
+
+static int host_fetch(struct pane *p, struct ui *ui)
+{
+	struct stack_state *s = p->state;
+	int64_t r;
+
+	host_clear(s);
+	s->host_pending = true;
+	s->host_stop = ui->model->stop_count;
+	r = ctl_host_stack(ui->ctl, NULL, host_got, p);
+	if (r < 0)
+		s->host_pending = false;
+	return dpane_done(ui, r);
+}
+
+static int stack_on_change(struct pane *p, struct ui *ui, unsigned what)
+{
+	struct stack_state *s = p->state;
+	const struct dbg_model *m = ui->model;
+
+	if (what & (UCH_LAYOUT | UCH_STATE))
+		dpane_want_sync(ui);
+	if (!m || !(what & (UCH_STOP | UCH_FRAME | UCH_STATE)))
+		return PR_HANDLED;
+	/* the host stack belongs to the stop it was fetched at */
+	if (m->stop_count != s->host_stop && !s->host_pending) {
+		host_clear(s);
+		if (s->host_wanted && m->state == MODEL_STOPPED && m->cuda && m->focus.valid &&
+		    ui_pane_visible(ui, p))
+			host_fetch(p, ui);
+		s->host_stop = m->stop_count;
+	}
+	if (what & UCH_STOP)
+		for (size_t i = 0; i < m->frames.n; i++)
+			if (m->frames.frames[i].level == m->selected_frame)
+				listview_select(&s->lv, (long)i);
+	return PR_REDRAW;
+}
+
+static int stack_key(struct pane *p, struct ui *ui, int key)
+{
+	struct stack_state *s = p->state;
+	const char *why;
+	const struct dbg_model *m = dpane_stopped(ui, &why);
+
+	if (!m)
+		return listview_key(&s->lv, key);
+	switch (key) {
+	case TK_ENTER: case '\n':
+		if (s->lv.cursor < 0 || (size_t)s->lv.cursor >= m->frames.n) {
+			ui_message(ui, UC_MUTED, "host frames are shown only; the focus stays on the device");
+			return PR_REDRAW;
+		}
+		return dpane_done(ui, ctl_select_frame(ui->ctl, m->frames.frames[s->lv.cursor].level));
+	case 'h':
+		if (!m->cuda || !m->focus.valid) {
+			ui_message(ui, UC_MUTED, "this is the host stack already");
+			return PR_REDRAW;
+		}
+		s->host_wanted = !(s->host.n || s->host_error || s->host_pending);
+		if (!s->host_wanted) {
+			host_clear(s);
+			return PR_REDRAW;
+		}
+		return host_fetch(p, ui);
+	}
+	return listview_key(&s->lv, key);
+}
+
+static int stack_click(struct pane *p, struct ui *ui, int x, int y)
+{
+	(void)ui;
+	(void)x;
+	return listview_click(&((struct stack_state *)p->state)->lv, y);
+}
+
+static void stack_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
+{
+	const struct dbg_model *m = ui->model;
+
+	(void)p;
+	if (m && m->state == MODEL_STOPPED && m->frames.n)
+		snprintf(buf, cap, "%zu frames%s", m->frames.n,
+			 m->focus.valid ? " (device)" : "");
+}
+
+static const struct key_help stack_help[] = {
+	{ "Enter", "select the frame (locals, registers follow)" },
+	{ "h", "show / hide the host stack that launched the kernel" },
+	{ NULL, NULL },
+};
+
+const struct pane_ops pane_stack_ops = {
+	.name = "stack",
+	.title = "Stack",
+	.home = AREA_SIDE_BOTTOM,
+	.init = stack_init,
+	.draw = stack_draw,
+	.key = stack_key,
+	.click = stack_click,
+	.on_change = stack_on_change,
+	.title_info = stack_title,
+	.free = stack_free,
+	.help = stack_help,
+};
