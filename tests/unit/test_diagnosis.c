@@ -518,7 +518,8 @@ TEST(cuda_error_without_stop)
 		"*running,thread-id=\"all\"",
 		"*stopped,reason=\"exited\",exit-code=\"01\"",
 	};
-	diag_on_program_output(r.d, "sync: unspecified launch failure\r\n", 34);
+	const char *sync = "sync: unspecified launch failure\r\n";
+	diag_on_program_output(r.d, sync, strlen(sync));
 	for (int i = 0; i < 2; i++)
 		mi_parse_line(lines[i], strlen(lines[i]), on_rec, r.d);
 	run_finish(&r);
@@ -536,8 +537,8 @@ TEST(environment_problems_from_text_and_flags)
 {
 	struct run r;
 	run_start(&r, "./prog");
-	diag_on_debugger_stderr(r.d, "warning: libcudadebugger.so.1 could not "
-				"be loaded\n", 52);
+	const char *w = "warning: libcudadebugger.so.1 could not be loaded\n";
+	diag_on_debugger_stderr(r.d, w, strlen(w));
 	run_finish(&r);
 	CHECK_INT(r.f->kind, DIAG_FAULT_ENVIRONMENT);
 	CHECK_STR(top_hint(&r), "env-cudadebugger-missing");
@@ -549,8 +550,8 @@ TEST(environment_problems_from_text_and_flags)
 	char *envp[] = {(char *)(uintptr_t)"CUDA_VISIBLE_DEVICES=", NULL};
 	char *argv[] = {(char *)(uintptr_t)"./prog", NULL};
 	diag_set_program(r.d, argv, envp);
-	diag_on_program_output(r.d, "CUDA error: no CUDA-capable device is "
-			       "detected\n", 47);
+	const char *nogpu = "CUDA error: no CUDA-capable device is detected\n";
+	diag_on_program_output(r.d, nogpu, strlen(nogpu));
 	run_finish(&r);
 	CHECK_STR(top_hint(&r), "env-no-gpu-visible-devices");
 	run_free(&r);
