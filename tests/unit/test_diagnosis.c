@@ -615,3 +615,30 @@ TEST(evaluate_hook_fills_evidence)
 			   "The failing label: 10"));
 	run_free(&r);
 }
+
+/* The launching host stack as cuda-gdb lists it (-thread-select 1 then
+ * -stack-list-frames with launch_blocking on): the ATen operator comes
+ * from the at::native frame. */
+TEST(aten_operator_from_the_host_stack)
+{
+	struct run r;
+	run_start(&r, "python3");
+	feed_log(r.d, "seed_py.mi.log");
+	const char *stack =
+		"^done,stack=[frame={level=\"0\",addr=\"0x1\",func=\"??\","
+		"from=\"/usr/lib/libcuda.so.1\",arch=\"i386:x86-64\"},"
+		"frame={level=\"1\",addr=\"0x2\",func=\"cudaLaunchKernel\","
+		"from=\"libcudart.so.13\",arch=\"i386:x86-64\"},"
+		"frame={level=\"2\",addr=\"0x3\",func=\"at::native::nll_loss_"
+		"forward_out_cuda_template(at::Tensor const&, long)\","
+		"from=\"libtorch_cuda.so\",arch=\"i386:x86-64\"}]";
+	mi_parse_line(stack, strlen(stack), on_rec, r.d);
+	run_finish(&r);
+	CHECK_INT(r.f->n_host_frames, 3);
+	CHECK_STR(r.f->op, "nll_loss_forward_out_cuda_template");
+	CHECK(evidence_has(hint(&r, "pytorch-class-index"),
+			   "ATen operator nll_loss_forward_out_cuda_template"));
+	/* The device stack of the stop is kept. */
+	CHECK_INT(r.f->n_frames, 1);
+	run_free(&r);
+}
