@@ -13,6 +13,9 @@ static bool done(const struct session_reply *r)
 	return r->kind == SESSION_REPLY_DONE && r->rec;
 }
 
+static void table_fetched(struct dbg_ctl *c, struct ctl_op *op,
+			  const struct session_reply *r);
+
 /* Sends cmd as a refresh op; when it fails, `fallback` (may be NULL) is
  * tried once.  Replays of recordings made by other front ends, and older
  * debuggers, know only some forms. */
@@ -23,6 +26,10 @@ static int64_t send2(struct dbg_ctl *c, ctl_op_fn fn, const char *cmd,
 	if (!op)
 		return MI_ENOMEM;
 	op->index = index;
+	if (fn == table_fetched && !(op->rows = dec_table_builder_new())) {
+		free(op);
+		return MI_ENOMEM;
+	}
 	if (fallback && !(op->fallback = strdup(fallback))) {
 		free(op);
 		return MI_ENOMEM;
@@ -54,7 +61,14 @@ static void table_fetched(struct dbg_ctl *c, struct ctl_op *op,
 					r->msg ? r->msg : "error");
 		return;
 	}
-	if (!done(r) || dec_table_decode(r->rec->results, &t) != 0)
+	if (!done(r))
+		return;
+	/* Every table op collects rows in a builder; a small answer comes
+	 * whole and finish() takes its rows from the record instead. */
+	struct dec_table_builder *rows = op->rows;
+	op->rows = NULL;
+	if (rows ? dec_table_builder_finish(rows, r->rec->results, &t) != 0
+	      : dec_table_decode(r->rec->results, &t) != 0)
 		return;
 	if (op->index == MODEL_T_THREADS) {
 		/* The block the rows belong to, from the command answered (a
@@ -101,6 +115,10 @@ int64_t ctl_threads_page(struct dbg_ctl *c, struct dec_dim3 block)
 	if (!op)
 		return MI_ENOMEM;
 	op->index = MODEL_T_THREADS;
+	if (!(op->rows = dec_table_builder_new())) {
+		free(op);
+		return MI_ENOMEM;
+	}
 	char cmd[128];
 	if (block.valid)
 		snprintf(cmd, sizeof cmd, "-cuda-info-threads block (%u,%u,%u)",

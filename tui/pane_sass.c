@@ -275,7 +275,7 @@ static int sass_click(struct pane *p, struct ui *ui, int x, int y)
 static void sass_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 {
 	(void)p;
-	if (ui->where.func[0])
+	if (ui->where.func[0] && strcmp(ui->where.func, "??") != 0)
 		dec_func_basename(ui->where.func, buf, cap);
 }
 
