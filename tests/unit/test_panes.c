@@ -281,3 +281,42 @@ TEST(device_registers_grouped_and_changed)
 	free(d);
 	model_free(&m);
 }
+
+TEST(threads_uncoalesced_rows)
+{
+	struct dbg_model m;
+	struct ui ui;
+	char *d;
+
+	sanitize_init_locale();
+	model_stopped(&m);
+	stop(&m, "reason=\"breakpoint-hit\",disp=\"keep\",bkptno=\"1\"", "(0,0,0)");
+	m.focus.thread = (struct dec_dim3){ 1, 0, 0, true };
+	m.threads_block = (struct dec_dim3){ 0, 0, 0, true };
+	feed(&m, "^done,UncoalescedInfoCudaThreadsTable={nr_rows=\"3\",nr_cols=\"11\",hdr=[],body=["
+		 "UncoalescedInfoCudaThreadsRow={current=\" \",kernel=\"0\",blockIdx=\"(0,0,0)\","
+		 "threadIdx=\"(0,0,0)\",virtual_pc=\"0x00007ffddb7a2900\",device=\"0\",sm=\"128\","
+		 "warp=\"0\",lane=\"0\",filename=\"/src/examples/big_grid.cu\",line=\"17\"},"
+		 "UncoalescedInfoCudaThreadsRow={current=\"*\",kernel=\"0\",blockIdx=\"(0,0,0)\","
+		 "threadIdx=\"(1,0,0)\",virtual_pc=\"0x00007ffddb7a2900\",device=\"0\",sm=\"128\","
+		 "warp=\"0\",lane=\"1\",filename=\"/src/examples/big_grid.cu\",line=\"17\"},"
+		 "UncoalescedInfoCudaThreadsRow={current=\" \",kernel=\"0\",blockIdx=\"(0,0,0)\","
+		 "threadIdx=\"(2,0,0)\",virtual_pc=\"0x00007ffddb7a2910\",device=\"0\",sm=\"128\","
+		 "warp=\"0\",lane=\"2\",filename=\"/src/examples/big_grid.cu\",line=\"18\"}]}", take);
+	memset(&ui, 0, sizeof ui);
+	CHECK(ui_init(&ui) == 0);
+	ui.model = &m;
+	ui_resize(&ui, 100, 24);
+	ui_focus(&ui, ui_pane(&ui, "threads"));
+	ui_key(&ui, 'z', NULL);
+	ui_changed(&ui, UCH_ALL);
+	ui_draw(&ui);
+	d = grid_dump(&ui.grid);
+	CHECK_MSG(strstr(d, "block (0,0,0) uncoalesced, 3 threads, row 2") != NULL, "%s", d);
+	CHECK_MSG(strstr(d, "Runs on") != NULL, "%s", d);
+	CHECK_MSG(strstr(d, "▶ (0,0,0) (1,0,0) sm128 w0 l1 big_grid.cu:17") != NULL, "%s", d);
+	CHECK(strstr(d, "  (0,0,0) (2,0,0) sm128 w0 l2 big_grid.cu:18") != NULL);
+	free(d);
+	ui_free(&ui);
+	model_free(&m);
+}
