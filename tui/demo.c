@@ -146,6 +146,16 @@ const struct demo_entry *demo_find(const char *name)
 
 /* ---- data ---------------------------------------------------------------- */
 
+/* The directory as an absolute path without "..", for messages and the
+ * program name in reports. */
+static const char *found(const char *dir, char *buf, size_t cap)
+{
+	char *real = realpath(dir, NULL);
+	snprintf(buf, cap, "%s", real ? real : dir);
+	free(real);
+	return buf;
+}
+
 static bool has_demo(const char *dir)
 {
 	char path[4096];
@@ -175,10 +185,8 @@ const char *demo_data_dir(const char *exe_dir, char *buf, size_t cap,
 	const char *env = getenv("CUDBG_DATADIR");
 	char self[4096], tree[4096];
 	if (env && *env) {
-		if (has_demo(env)) {
-			snprintf(buf, cap, "%s", env);
-			return buf;
-		}
+		if (has_demo(env))
+			return found(env, buf, cap);
 		snprintf(err, errcap, "the demo is not in CUDBG_DATADIR=%s (no "
 			 "%s there); unset it or point it at the directory "
 			 "that holds demo/", env, DEMO_MARK);
@@ -188,14 +196,10 @@ const char *demo_data_dir(const char *exe_dir, char *buf, size_t cap,
 		exe_dir = self_dir(self, sizeof self);
 	/* A build tree: build/cudbg-tui beside data/. */
 	if (exe_dir && snprintf(tree, sizeof tree, "%s/../data", exe_dir) <
-			       (int)sizeof tree && has_demo(tree)) {
-		snprintf(buf, cap, "%s", tree);
-		return buf;
-	}
-	if (has_demo(CUDBG_DATADIR)) {
-		snprintf(buf, cap, "%s", CUDBG_DATADIR);
-		return buf;
-	}
+			       (int)sizeof tree && has_demo(tree))
+		return found(tree, buf, cap);
+	if (has_demo(CUDBG_DATADIR))
+		return found(CUDBG_DATADIR, buf, cap);
 	snprintf(err, errcap, "the demo recordings are not installed (no %s "
 		 "in %s/../data or %s); run 'make install', or set "
 		 "CUDBG_DATADIR to the directory that holds demo/",
@@ -219,6 +223,7 @@ int demo_run_init(struct demo_run *r, const struct cudbg_options *base,
 {
 	memset(r, 0, sizeof *r);
 	r->o = *base;
+	r->o.dirs = NULL; /* replaced below; base's array stays base's */
 	r->replay = join(datadir, "demo", e->recording);
 	r->report = e->report ? join(datadir, "demo", e->report) : NULL;
 	r->examples = join(datadir, "examples", "");
@@ -382,12 +387,16 @@ static void menu_draw(struct ui *ui, void *ctx)
 		struct canvas about = canvas_sub(&c, 0, 0, w, c.r.h - 1);
 		canvas_printf(&about, 1, y++, STYLE(UC_ACCENT, CA_BOLD),
 			      "%s (source: %s)", e->name, e->source);
-		canvas_wrap(&about, 3, y, w - 4, e->about,
-			    STYLE(UC_DEFAULT, 0), true);
+		y += canvas_wrap(&about, 3, y, w - 4, e->about,
+				 STYLE(UC_DEFAULT, 0), true);
+		canvas_wrap(&about, 1, y + 1, w - 2, "In the debugger screen: "
+			    "r runs the recording, ? lists every key, q "
+			    "comes back here.", STYLE(UC_MUTED, 0), true);
 	}
 	canvas_fill(&c, 0, c.r.h - 1, w, 1, ' ', STYLE(UC_HINT, 0));
-	canvas_str(&c, 0, c.r.h - 1, " Enter open  Up/Down choose  1-6 "
-		   "open  click open  q quit", STYLE(UC_HINT, 0));
+	canvas_printf(&c, 0, c.r.h - 1, STYLE(UC_HINT, 0), " Enter open  "
+		      "Up/Down choose  1-%d open  click open  q quit",
+		      (int)NENTRIES);
 }
 
 static int menu_choose(struct ui *ui, struct menu *m, int i)
