@@ -32,6 +32,8 @@ static const char usage_text[] =
 "  -d, --directory DIR  add DIR to the source search path (repeatable)\n"
 "  -b, --break LOC      set a breakpoint before the program runs: a\n"
 "                       function, kernel or FILE:LINE (repeatable)\n"
+"  --no-run             the screen starts with the program not yet\n"
+"                       running (press r); by default it runs at once\n"
 "  --memcheck=WHEN      auto (default), always or never: when to run the\n"
 "                       program under compute-sanitizer memcheck\n"
 "  --sanitizer PATH     the compute-sanitizer binary to use\n"
@@ -78,7 +80,7 @@ static const char *const value_opts[] = {
 };
 static const char *const flag_opts[] = {
 	"--batch", "--json", "--demo", "--keep-temp", "--version", "--help",
-	"--force", "--replay-realtime", "--mi-log", NULL,
+	"--force", "--replay-realtime", "--mi-log", "--no-run", NULL,
 };
 
 static bool in_list(const char *const *list, const char *name, size_t len)
@@ -206,6 +208,8 @@ static void set_flag(struct cudbg_options *o, const char *name)
 		o->replay_realtime = true;
 	else if (strcmp(name, "--mi-log") == 0)
 		o->mi_log = true;
+	else if (strcmp(name, "--no-run") == 0)
+		o->no_run = true;
 }
 
 /* One "--name[=value]" word at argv[*i]; may consume the next word. */

@@ -154,7 +154,7 @@ static int threads_on_change(struct pane *p, struct ui *ui, unsigned what)
 /* ---- drawing ---- */
 
 struct row_text {
-	char block[48], thread[48], count[16], loc[96], pc[24];
+	char block[48], thread[48], count[40], loc[96], pc[24];
 };
 
 static const char *base_name(const char *p)
@@ -173,7 +173,10 @@ static void row_format(const struct dec_thread_row *r, struct row_text *o)
 		snprintf(o->thread, sizeof o->thread, "(%u,%u,%u)..(%u,%u,%u)",
 			 r->from_thread.x, r->from_thread.y, r->from_thread.z,
 			 r->to_thread.x, r->to_thread.y, r->to_thread.z);
-	snprintf(o->count, sizeof o->count, "%ld", r->count);
+	if (r->sm >= 0) /* uncoalesced: where the thread runs */
+		snprintf(o->count, sizeof o->count, "sm%d w%d l%d", r->sm, r->warp, r->lane);
+	else
+		snprintf(o->count, sizeof o->count, "%ld", r->count);
 	if (r->filename && *r->filename && r->line > 0)
 		snprintf(o->loc, sizeof o->loc, "%s:%d", base_name(r->filename), r->line);
 	else
@@ -241,6 +244,8 @@ static void threads_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 		cols_fit(&w, &rows[y]);
 	}
 	struct row_text hdr = { "Block", "Threads", "Cnt", "Line", "PC" };
+	if (t->kind == DEC_TABLE_THREADS_UNCOAL)
+		snprintf(hdr.count, sizeof hdr.count, "Runs on");
 	row_draw(c, 0, &hdr, &w, "", STYLE(UC_MUTED, CA_BOLD));
 	if (n == 0)
 		dpane_note(c, 1, "no threads: nothing of this kernel is on the GPU");
@@ -267,7 +272,10 @@ static void threads_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 
 	if (s->lv.cursor >= 0 && t->nr_rows)
 		snprintf(at, sizeof at, ", row %ld", s->lv.cursor + 1);
-	if (ui->model->threads_block.valid)
+	if (t->kind == DEC_TABLE_THREADS_UNCOAL)
+		snprintf(buf, cap, "block %s uncoalesced, %zu threads%s",
+			 dpane_dim3(b, sizeof b, ui->model->threads_block), t->nr_rows, at);
+	else if (ui->model->threads_block.valid)
 		snprintf(buf, cap, "block %s, %zu range%s%s",
 			 dpane_dim3(b, sizeof b, ui->model->threads_block), t->nr_rows,
 			 t->nr_rows == 1 ? "" : "s", at);
@@ -424,6 +432,21 @@ static int threads_enter(struct pane *p, struct ui *ui)
 	return dpane_focus(ui, r.from_block, r.from_thread);
 }
 
+/* One block's threads one by one, with SM, warp and lane: only on
+ * request (a block of 1024 threads is 1024 rows). */
+static int uncoalesce(struct pane *p, struct ui *ui)
+{
+	struct threads_state *s = p->state;
+	const struct dec_table *t = threads_table(ui);
+	struct dec_thread_row r;
+	struct dec_dim3 b = ui->model->focus.block;
+
+	if (t && s->lv.cursor >= 0 && dec_table_thread(t, (size_t)s->lv.cursor, &r) == 0)
+		b = r.from_block;
+	s->follow_focus = true;
+	return dpane_done(ui, ctl_threads_uncoalesced(ui->ctl, b));
+}
+
 static int threads_key(struct pane *p, struct ui *ui, int key)
 {
 	struct threads_state *s = p->state;
@@ -441,6 +464,8 @@ static int threads_key(struct pane *p, struct ui *ui, int key)
 	case '>': return page_step(p, ui, 1);
 	case '<': return page_step(p, ui, -1);
 	case 'F': return jump_fault(p, ui);
+	case 'U':
+		return uncoalesce(p, ui);
 	case 'a':
 		s->follow_focus = true;
 		return dpane_done(ui, ctl_threads_page(ui->ctl, m->threads_block.valid
@@ -463,6 +488,7 @@ static const struct key_help threads_help[] = {
 	{ "<  >", "previous / next block" },
 	{ "F", "jump to the faulting thread" },
 	{ "a", "whole grid, or back to the focused block (large)" },
+	{ "U", "this block's threads one by one, with SM, warp and lane" },
 	{ NULL, NULL },
 };
 

@@ -45,6 +45,8 @@ struct cudbg_options {
 			       * strings point into argv); inserted before
 			       * the program runs */
 	size_t nbreaks;
+	bool no_run;          /* --no-run: the screen waits for `r` instead
+			       * of running a launched program at once */
 	bool batch;           /* --batch */
 	bool json;            /* --json (implies --batch) */
 	enum cudbg_memcheck memcheck; /* --memcheck=auto|always|never */

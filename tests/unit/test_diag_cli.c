@@ -318,3 +318,24 @@ TEST_TIMEOUT(untrusted_text_is_escaped, 60)
 	unlink(log);
 	rmdir(dir);
 }
+
+/* What the controller fetched for its panes (stack, locals, lanes table,
+ * host stack) reaches the diagnosis through the model. */
+TEST_TIMEOUT(model_results_reach_the_diagnosis, 60)
+{
+	const char *a[] = {"--json", "--replay", fixture(0, "null_write.mi.log"),
+			   NULL};
+	struct run r = cudbg(a);
+	CHECK_INT(r.code, 1);
+	HAS(r, "\"lane_known\":false");
+	HAS(r, "32 lanes of the warp carry it");
+	HAS(r, "\"values\":{\"i\":\"32\"");
+	HAS(r, "\"frames\":[{\"level\":0,\"function\":\"apply\"");
+	free(r.out);
+	const char *b[] = {"--json", "--replay", fixture(0, "filters.mi.log"),
+			   NULL};
+	r = cudbg(b);
+	CHECK_INT(r.code, 1);
+	HAS(r, "\"function\":\"cudaDeviceSynchronize\"");
+	free(r.out);
+}
