@@ -124,6 +124,10 @@ fuzz: $(FUZZ_BIN)
 bench: $(BENCHES) $(BIN)
 	@for b in $(BENCHES); do $$b || exit 1; done
 
+# The GPU end-to-end suite (tests/gpu/gpu-test.sh says what it checks).
+gpu-test: $(BIN)
+	bash tests/gpu/gpu-test.sh
+
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(DATADIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cudbg-tui
@@ -137,7 +141,7 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all test asan valgrind fuzz bench install uninstall clean check-build
+.PHONY: all test asan valgrind fuzz bench install uninstall clean check-build gpu-test
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

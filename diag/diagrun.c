@@ -227,7 +227,11 @@ static void read_values(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 		ctl_run_until(c, settled, c, timeout_ms);
 		diag_feed_model(r->d, ctl_model(c));
 	}
-	/* Selecting the frame listed its locals: ask only for the rest. */
+	/* Selecting the frame listed its arguments.  Locals of an outer
+	 * device frame are not evaluated: cuda-gdb 13 reads them from
+	 * registers the callee reused (see diag/model_feed.c). */
+	if (frame > 0)
+		return;
 	n = diag_wanted(r->d, r->rules, want, 32);
 	char *copy[32];
 	for (size_t i = 0; i < n; i++)
