@@ -107,6 +107,8 @@ FUZZ_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
 	-fsanitize=fuzzer-no-link,address,undefined
 FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o)
+# the config parser is pure C beside the screen code (fuzz_config)
+FUZZ_OBJ   += build-fuzz/tui/config.o build-fuzz/tui/keys.o
 build-fuzz/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<

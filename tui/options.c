@@ -15,7 +15,8 @@ static const char usage_text[] =
 "                                              connect to cuda-gdbserver\n"
 "       cudbg-tui [options] --core FILE [PROG] open a GPU or CPU coredump\n"
 "       cudbg-tui [options] --replay FILE      replay a recorded session\n"
-"       cudbg-tui --demo                       replay the bundled examples\n"
+"       cudbg-tui --demo [NAME]                replay recorded GPU faults (a\n"
+"                                              menu; no GPU needed)\n"
 "\n"
 "Everything after PROG (or after --) is passed to the program unchanged.\n"
 "\n"
@@ -41,7 +42,10 @@ static const char usage_text[] =
 "  --keep-temp          keep the private temporary directory (reports,\n"
 "                       coredumps) and print where it is\n"
 "  --version            print the version and exit\n"
-"  --help               print this help and exit\n";
+"  --help               print this help and exit\n"
+"\n"
+"With no arguments on a machine without a GPU it starts the demo.\n"
+"Settings: $XDG_CONFIG_HOME/cudbg-tui/config (man cudbg-tui).\n";
 
 const char *options_usage(void)
 {
@@ -265,6 +269,16 @@ static int pick_backend(struct cudbg_options *o, char *err, size_t cap)
 		return fail(err, cap, "choose one of --pid, --remote, --core, "
 			    "--replay and --demo");
 	if (o->replay || o->demo) {
+		/* --demo NAME opens that demo without the menu */
+		if (o->demo && o->argc == 1) {
+			o->demo_name = o->argv[0];
+			o->argv = NULL;
+			o->argc = 0;
+		}
+		if (o->demo && o->argv)
+			return fail(err, cap, "--demo takes one demo name at "
+				    "most ('%s' given after '%s')",
+				    o->argv[1], o->argv[0]);
 		if (o->argv)
 			return fail(err, cap, "%s takes no program: the "
 				    "recording has it ('%s' given)",
