@@ -142,7 +142,7 @@ static int threads_on_change(struct pane *p, struct ui *ui, unsigned what)
 	if (m->stop_count != s->seen_stop ||
 	    !dec_dim3_eq(m->focus.block, s->seen_focus.block) ||
 	    !dec_dim3_eq(m->focus.thread, s->seen_focus.thread)) {
-		if (m->stop_count == s->seen_stop && m->focus.valid) {
+		if (m->stop_count == s->seen_stop && m->focus.valid && s->seen_focus.valid) {
 			/* a switch, not a stop: say where the focus went */
 			char b[48], t[48];
 			ui_message(ui, UC_MUTED, "focus: block %s thread %s",
