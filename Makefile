@@ -107,6 +107,8 @@ FUZZ_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
 	-fsanitize=fuzzer-no-link,address,undefined
 FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o)
+# the config parser is pure C beside the screen code (fuzz_config)
+FUZZ_OBJ   += build-fuzz/tui/config.o build-fuzz/tui/keys.o
 build-fuzz/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
@@ -122,6 +124,10 @@ fuzz: $(FUZZ_BIN)
 bench: $(BENCHES) $(BIN)
 	@for b in $(BENCHES); do $$b || exit 1; done
 
+# The GPU end-to-end suite (tests/gpu/gpu-test.sh says what it checks).
+gpu-test: $(BIN)
+	bash tests/gpu/gpu-test.sh
+
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(DATADIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cudbg-tui
@@ -135,7 +141,7 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all test asan valgrind fuzz bench install uninstall clean check-build
+.PHONY: all test asan valgrind fuzz bench install uninstall clean check-build gpu-test
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

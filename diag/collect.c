@@ -331,8 +331,8 @@ void diag_set_flag(struct diag *d, enum diag_flag f, bool on)
 		d->set_flags[f] = on;
 }
 
-static int value_put(struct diag *d, const char *name, const char *value,
-		     int frame)
+int diag_value_put(struct diag *d, const char *name, const char *value,
+		   int frame)
 {
 	for (size_t i = 0; i < d->n_vals; i++)
 		if (strcmp(d->vals[i].name, name) == 0) {
@@ -368,7 +368,7 @@ static int value_put(struct diag *d, const char *name, const char *value,
 
 int diag_set_value(struct diag *d, const char *expr, const char *value)
 {
-	return value_put(d, expr, value, 1 << 20);
+	return diag_value_put(d, expr, value, 1 << 20);
 }
 
 /* ---- MI records -------------------------------------------------------- */
@@ -453,12 +453,62 @@ static void capture_args(struct diag *d, const struct mi_node *args,
 		const char *n = mi_find_str(a->child, "name");
 		const char *v = mi_find_str(a->child, "value");
 		if (n && v)
-			value_put(d, n, v, frame);
+			diag_value_put(d, n, v, frame);
 	}
 }
 
-/* Device frames replace nothing once a fault's stack is known: a user
- * walking other threads must not change the account. */
+/* Takes a stack (ownership of v).  Device frames replace nothing once a
+ * fault's stack is known: a user walking other threads must not change
+ * the account; the first host stack with more than one frame is the
+ * launching one. */
+static void frames_offer_one(struct diag *d, struct diag_frame *v, size_t n);
+
+/* A stack that mixes device and host frames (a replay answering with
+ * another recorded stack) is split: device frames are the device stack,
+ * the others the host one. */
+void diag_frames_offer(struct diag *d, struct diag_frame *v, size_t n)
+{
+	size_t dev = 0;
+	for (size_t i = 0; i < n; i++)
+		dev += v[i].device;
+	if (dev == 0 || dev == n) {
+		frames_offer_one(d, v, n);
+		return;
+	}
+	struct diag_frame *a = calloc(dev, sizeof *a);
+	struct diag_frame *b = calloc(n - dev, sizeof *b);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		diag_frames_free(v, n);
+		return;
+	}
+	size_t ia = 0, ib = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].device)
+			a[ia++] = v[i];
+		else
+			b[ib++] = v[i];
+	}
+	free(v); /* the strings moved */
+	frames_offer_one(d, a, ia);
+	frames_offer_one(d, b, ib);
+}
+
+static void frames_offer_one(struct diag *d, struct diag_frame *v, size_t n)
+{
+	bool device = n && v[0].device;
+	if (device && d->stop.have && !d->frames) {
+		d->frames = v;
+		d->n_frames = n;
+	} else if (!device && n > 1 && !d->host_frames) {
+		d->host_frames = v;
+		d->n_host_frames = n;
+	} else {
+		diag_frames_free(v, n);
+	}
+}
+
 static void on_stack(struct diag *d, const struct mi_node *list)
 {
 	size_t n = 0;
@@ -482,24 +532,23 @@ static void on_stack(struct diag *d, const struct mi_node *list)
 			frame_from(c->child, &v[i++]);
 	if (last->kind == MI_NODE_TUPLE)
 		frame_from(last->child, &v[i++]);
-	bool device = i && v[0].device;
-	if (device && d->stop.have && !d->frames) {
-		d->frames = v;
-		d->n_frames = i;
-	} else if (!device && i > 1 && !d->host_frames) {
-		d->host_frames = v;
-		d->n_host_frames = i;
-	} else {
-		diag_frames_free(v, i);
-	}
+	diag_frames_offer(d, v, i);
+}
+
+void diag_lanes_offer(struct diag *d, int with_exc, bool focus_has_exc)
+{
+	if (!d->stop.have || d->lanes_seen)
+		return;
+	d->lanes_seen = true;
+	d->lanes_with_exc = with_exc;
+	d->focus_lane_has_exc = focus_has_exc;
 }
 
 static void on_lanes(struct diag *d, const struct mi_node *table)
 {
 	const struct mi_node *body = mi_find_children(table, "body");
-	if (!d->stop.have || d->lanes_seen)
-		return;
-	d->lanes_seen = true;
+	int with = 0;
+	bool focus = false;
 	for (const struct mi_node *r = body; r; r = r->next) {
 		if (r->kind != MI_NODE_TUPLE)
 			continue;
@@ -507,10 +556,11 @@ static void on_lanes(struct diag *d, const struct mi_node *table)
 		const char *cur = mi_find_str(r->child, "current");
 		if (!exc || !*exc || strcmp(exc, "None") == 0)
 			continue;
-		d->lanes_with_exc++;
+		with++;
 		if (cur && cur[0] == '*')
-			d->focus_lane_has_exc = true;
+			focus = true;
 	}
+	diag_lanes_offer(d, with, focus);
 }
 
 static void on_done(struct diag *d, const struct mi_node *res)

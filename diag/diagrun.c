@@ -258,9 +258,15 @@ static void read_values(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 	if (!n || ctl_model(c)->state != MODEL_STOPPED)
 		return;
 	int frame = diag_eval_frame(r->d);
-	if (frame > 0 && ctl_select_frame(c, frame) > 0)
+	if (frame > 0 && ctl_select_frame(c, frame) > 0) {
 		ctl_run_until(c, settled, c, timeout_ms);
-	/* Selecting the frame listed its locals: ask only for the rest. */
+		diag_feed_model(r->d, ctl_model(c));
+	}
+	/* Selecting the frame listed its arguments.  Locals of an outer
+	 * device frame are not evaluated: cuda-gdb 13 reads them from
+	 * registers the callee reused (see diag/model_feed.c). */
+	if (frame > 0)
+		return;
 	n = diag_wanted(r->d, r->rules, want, 32);
 	char *copy[32];
 	for (size_t i = 0; i < n; i++)
@@ -273,6 +279,29 @@ static void read_values(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 		ctl_run_until(c, answered, &p, timeout_ms);
 	for (size_t i = 0; i < n; i++)
 		free(copy[i]);
+}
+
+static void on_host_stack(void *ctx, struct dec_stack *st, const char *err)
+{
+	struct pending *p = ctx;
+	(void)err;
+	if (st)
+		diag_feed_stack(p->r->d, st);
+	p->left--;
+}
+
+/* The host thread that launched the kernel: for PyTorch its stack names
+ * the ATen operator (at::native::..._template). */
+static void read_host_stack(struct diag_run *r, struct dbg_ctl *c,
+			    int timeout_ms)
+{
+	struct pending p = {r, c, 0};
+	if (ctl_model(c)->state != MODEL_STOPPED ||
+	    ctl_host_stack(c, NULL, on_host_stack, &p) <= 0)
+		return;
+	p.left = 1;
+	ctl_run_until(c, answered, &p, timeout_ms);
+	ctl_run_until(c, settled, c, timeout_ms);
 }
 
 static void open_core(struct diag_run *r, const char *core, int timeout_ms)
@@ -291,6 +320,7 @@ static void open_core(struct diag_run *r, const char *core, int timeout_ms)
 		return;
 	}
 	ctl_run_until(c, settled, c, timeout_ms);
+	diag_feed_model(r->d, ctl_model(c));
 	ctl_free(c);
 }
 
@@ -298,9 +328,22 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
 	if (timeout_ms < 0)
 		timeout_ms = 600000;
+	if (c)
+		diag_feed_model(r->d, ctl_model(c));
 	const struct diag_fault *f = diag_analyze(r->d);
-	if (c && f->flags[DIAG_F_DEVICE_STOP])
-		read_values(r, c, timeout_ms < 10000 ? timeout_ms : 10000);
+	if (c && f->flags[DIAG_F_DEVICE_STOP]) {
+		int t = timeout_ms < 10000 ? timeout_ms : 10000;
+		/* The lanes table says whether the focused lane is the one
+		 * that faulted (warp-level exceptions). */
+		if (f->flags[DIAG_F_WARP_LEVEL]) {
+			ctl_want(c, MODEL_WANT_LANES);
+			ctl_run_until(c, settled, c, t);
+			diag_feed_model(r->d, ctl_model(c));
+		}
+		if (!f->flags[DIAG_F_COREDUMP])
+			read_host_stack(r, c, t);
+		read_values(r, c, t);
+	}
 	f = diag_analyze(r->d);
 	/* A CPU program under plain gdb has nothing for compute-sanitizer. */
 	const struct session_caps *caps = c ? session_caps(ctl_session(c)) : NULL;

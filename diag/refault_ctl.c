@@ -1,23 +1,17 @@
 /* Replay to fault on the controller: the state machine of refault.c with
- * its commands sent on the controller's session. */
+ * its commands sent on the controller's session, each with a continuation
+ * that hands its result back to the machine. */
 #include "cudbg/mi.h"
 #include "cudbg/model.h"
 #include "cudbg/refault.h"
 
 #include <string.h>
 
-struct drive {
-	struct diag_refault *r;
-	struct dbg_ctl *c;
-	int in_flight;     /* our commands without a reply yet */
-};
-
 static void on_reply(void *ctx, const struct session_reply *rep)
 {
-	struct drive *d = ctx;
-	d->in_flight--;
+	struct diag_refault *r = ctx;
 	if (rep->rec && rep->kind != SESSION_REPLY_RUNNING)
-		diag_refault_on_record(d->r, rep->rec);
+		diag_refault_on_record(r, rep->rec);
 }
 
 void diag_refault_on_async(struct diag_refault *r, const struct mi_record *rec)
@@ -26,23 +20,31 @@ void diag_refault_on_async(struct diag_refault *r, const struct mi_record *rec)
 		diag_refault_on_record(r, rec);
 }
 
-static bool send_next(struct drive *d)
+enum diag_refault_state diag_refault_pump(struct diag_refault *r,
+					  struct dbg_ctl *c)
 {
-	const char *cmd = diag_refault_next(d->r);
-	if (!cmd)
-		return false;
-	struct session *s = ctl_session(d->c);
-	int64_t tok;
-	/* In a replay the recorded run command answers; live it is
-	 * -exec-run either way. */
-	if (strcmp(cmd, "-exec-run") == 0 && session_needs_run(s))
-		tok = session_run(s, on_reply, d);
-	else
-		tok = session_send(s, on_reply, d, "%s", cmd);
-	if (tok > 0)
-		d->in_flight++;
-	return true;
+	struct session *s = ctl_session(c);
+	const char *cmd;
+	while ((cmd = diag_refault_next(r))) {
+		/* In a replay the recorded run command answers; live it is
+		 * -exec-run either way. */
+		if (strcmp(cmd, "-exec-run") == 0 && session_needs_run(s))
+			session_run(s, on_reply, r);
+		else
+			session_send(s, on_reply, r, "%s", cmd);
+	}
+	return diag_refault_state(r);
 }
+
+void diag_refault_detach(struct diag_refault *r, struct dbg_ctl *c)
+{
+	session_forget(ctl_session(c), r);
+}
+
+struct drive {
+	struct diag_refault *r;
+	struct dbg_ctl *c;
+};
 
 static bool step_done(void *ctx)
 {
@@ -54,7 +56,7 @@ static bool step_done(void *ctx)
 	return st == DIAG_RF_ARRIVED && !ctl_busy(d->c) && ctl_refreshed(d->c);
 }
 
-/* Leave the loop when done or when the machine has a command to send. */
+/* Leave the wait when done or when the machine has a command to send. */
 static bool wants_send(void *ctx)
 {
 	struct drive *d = ctx;
@@ -64,16 +66,14 @@ static bool wants_send(void *ctx)
 enum diag_refault_state diag_refault_drive(struct diag_refault *r,
 					   struct dbg_ctl *c, int timeout_ms)
 {
-	struct drive d = {r, c, 0};
+	struct drive d = {r, c};
 	int slices = timeout_ms < 0 ? 1 << 30 : timeout_ms / 50 + 1;
 	while (slices-- > 0) {
-		while (send_next(&d))
-			;
+		diag_refault_pump(r, c);
 		if (step_done(&d))
 			break;
-		/* Wait for our replies and for the stops between them. */
 		ctl_run_until(c, wants_send, &d, 50);
 	}
-	session_forget(ctl_session(c), &d);
+	diag_refault_detach(r, c);
 	return diag_refault_state(r);
 }

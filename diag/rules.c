@@ -576,6 +576,12 @@ const char *diag_rules_default_path(const char *exe_dir, char *buf,
 		snprintf(buf, cap, "%s", env);
 		return buf;
 	}
+	/* The data directory override, as for the demo (tui/demo.c). */
+	const char *data = getenv("CUDBG_DATADIR");
+	if (data && *data) {
+		snprintf(buf, cap, "%s/hints.rules", data);
+		return buf;
+	}
 	/* Running from a build tree: build/cudbg-tui -> data/hints.rules. */
 	if (exe_dir) {
 		snprintf(buf, cap, "%s/../data/hints.rules", exe_dir);

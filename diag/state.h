@@ -82,6 +82,10 @@ enum { DIAG_MAX_LINES = 200, DIAG_MAX_VALUES = 256, DIAG_MAX_FRAMES = 256 };
 void diag_fault_reset(struct diag *d);
 /* collect.c */
 void diag_frames_free(struct diag_frame *f, size_t n);
+void diag_frames_offer(struct diag *d, struct diag_frame *v, size_t n);
+void diag_lanes_offer(struct diag *d, int with_exc, bool focus_has_exc);
+int diag_value_put(struct diag *d, const char *name, const char *value,
+		   int frame);
 void diag_focus_clear(struct diag_focus *f);
 const char *diag_env_get(const struct diag *d, const char *name);
 /* python.c */

@@ -33,9 +33,17 @@ struct ctl_op *ctl_op_new(struct dbg_ctl *c, ctl_op_fn fn, bool refresh)
 
 static void op_free(struct ctl_op *op)
 {
+	dec_table_builder_free(op->rows);
 	free(op->fallback);
 	free(op->expr);
 	free(op);
+}
+
+/* A row of a streamed table (a threads table of a full device). */
+static void op_row(void *ctx, const struct mi_node *row)
+{
+	struct ctl_op *op = ctx;
+	dec_table_builder_row(op->rows, row);
 }
 
 static void op_reply(void *ctx, const struct session_reply *r)
@@ -68,7 +76,9 @@ int64_t ctl_send_op(struct dbg_ctl *c, struct ctl_op *op, unsigned flags,
 {
 	if (!op)
 		return MI_ENOMEM;
-	int64_t tok = session_send_flags(c->s, flags, op_reply, op, "%s", cmd);
+	int64_t tok = op->rows
+		? session_send_rows(c->s, op_row, op_reply, op, "%s", cmd)
+		: session_send_flags(c->s, flags, op_reply, op, "%s", cmd);
 	if (tok < 0) {
 		op_free(op);
 		return tok;

@@ -32,6 +32,9 @@ struct ctl_op {
 	unsigned gen;           /* refresh ops: dropped when stale */
 	bool refresh;           /* counts in c->refreshing */
 	char *fallback;         /* sent instead when this one fails */
+	struct dec_table_builder *rows; /* a table op: rows of a big answer
+					 * arrive here one by one
+					 * (session_send_rows) */
 	char *expr;             /* evaluate/watch: the expression */
 	size_t index;           /* watch or lane index */
 	int level;              /* frame level */

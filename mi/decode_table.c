@@ -3,6 +3,7 @@
 #include "cudbg/decode.h"
 #include "mi/decode_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -438,4 +439,199 @@ int dec_table_context(const struct dec_table *t, size_t row,
 		.state = cell(t, row, DEC_COL_state),
 	};
 	return 0;
+}
+
+/* ---- streamed tables ---- */
+
+/* Interned strings: open addressing over pointers into the arena. */
+struct intern {
+	const char **slot;
+	size_t cap, used;
+};
+
+struct dec_table_builder {
+	struct dec_table t;     /* columns from the first row; cells below */
+	const char **cells;     /* malloc'd, rows * nr_cols, grown doubling */
+	size_t cells_cap;       /* in rows */
+	struct intern in;
+	int error;
+};
+
+static uint64_t str_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static int intern_grow(struct intern *in)
+{
+	size_t cap = in->cap ? in->cap * 2 : 1024;
+	const char **slot = calloc(cap, sizeof *slot);
+	if (!slot)
+		return MI_ENOMEM;
+	for (size_t i = 0; i < in->cap; i++) {
+		const char *s = in->slot[i];
+		if (!s)
+			continue;
+		size_t k = str_hash(s, strlen(s)) & (cap - 1);
+		while (slot[k])
+			k = (k + 1) & (cap - 1);
+		slot[k] = s;
+	}
+	free(in->slot);
+	in->slot = slot;
+	in->cap = cap;
+	return 0;
+}
+
+/* The interned copy of s[0..n) (cells hold no NUL bytes in practice; one
+ * that did would intern as its prefix, like dec_arena_strndup's users). */
+static const char *intern(struct dec_table_builder *b, const char *s, size_t n)
+{
+	struct intern *in = &b->in;
+	if ((in->used + 1) * 2 > in->cap && intern_grow(in))
+		return NULL;
+	size_t k = str_hash(s, n) & (in->cap - 1);
+	for (; in->slot[k]; k = (k + 1) & (in->cap - 1))
+		if (strncmp(in->slot[k], s, n) == 0 && in->slot[k][n] == '\0')
+			return in->slot[k];
+	const char *copy = dec_arena_strndup(b->t.arena, s, n);
+	if (copy) {
+		in->slot[k] = copy;
+		in->used++;
+	}
+	return copy;
+}
+
+struct dec_table_builder *dec_table_builder_new(void)
+{
+	struct dec_table_builder *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	b->t.declared_rows = -1;
+	if (dec_begin(&b->t.arena)) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void dec_table_builder_free(struct dec_table_builder *b)
+{
+	if (!b)
+		return;
+	dec_arena_free(b->t.arena);
+	free(b->cells);
+	free(b->in.slot);
+	free(b);
+}
+
+static int builder_room(struct dec_table_builder *b)
+{
+	if (b->t.nr_rows < b->cells_cap)
+		return 0;
+	size_t cap = b->cells_cap ? b->cells_cap * 2 : 256;
+	const char **n = realloc(b->cells, cap * b->t.nr_cols * sizeof *n);
+	if (!n)
+		return MI_ENOMEM;
+	b->cells = n;
+	b->cells_cap = cap;
+	return 0;
+}
+
+int dec_table_builder_row(struct dec_table_builder *b,
+			  const struct mi_node *row)
+{
+	if (b->error)
+		return b->error;
+	if (!row || row->kind != MI_NODE_TUPLE)
+		return 0;
+	if (b->t.nr_cols == 0 && (b->error = cols_decode(&b->t, NULL, row)))
+		return b->error;
+	if ((b->error = builder_room(b)))
+		return b->error;
+	const char **cells = b->cells + b->t.nr_rows * b->t.nr_cols;
+	memset(cells, 0, b->t.nr_cols * sizeof *cells);
+	size_t expect = 0;
+	for (const struct mi_node *f = row->child; f; f = f->next) {
+		if (!f->name || f->kind != MI_NODE_STRING)
+			continue;
+		int c = col_match(&b->t, f->name, expect);
+		if (c < 0)
+			continue; /* a field the first row lacked: dropped */
+		if (!(cells[c] = intern(b, f->str, f->len)))
+			return b->error = MI_ENOMEM;
+		expect = (size_t)c + 1;
+	}
+	b->t.nr_rows++;
+	return 0;
+}
+
+/* Header facts (name, nr_rows, colhdr/width/alignment of known columns)
+ * from the final record; rows that came whole are added here too. */
+static int builder_header(struct dec_table_builder *b,
+			  const struct mi_node *tn)
+{
+	struct dec_table *t = &b->t;
+	const struct mi_node *c = tn->child;
+	const char *name = tn->name ? tn->name : "";
+	if (!(t->name = dec_arena_strndup(t->arena, name, strlen(name))))
+		return MI_ENOMEM;
+	t->kind = dec_table_kind_of(name);
+	const char *nr = mi_find_str(c, "nr_rows");
+	t->declared_rows = nr ? dec_int_or(nr, -1) : -1;
+	const struct mi_node *body = mi_find(c, "body");
+	if (body && body->kind != MI_NODE_STRING)
+		for (const struct mi_node *r = body->child; r; r = r->next)
+			if (dec_table_builder_row(b, r))
+				return b->error;
+	const struct mi_node *hdr = mi_find(c, "hdr");
+	if (t->nr_cols == 0)
+		return cols_decode(t, hdr, NULL);
+	for (const struct mi_node *h = hdr && hdr->kind != MI_NODE_STRING ?
+					       hdr->child : NULL; h; h = h->next) {
+		const char *cn = h->kind == MI_NODE_TUPLE ?
+			mi_find_str(h->child, "col_name") : NULL;
+		int k = cn ? dec_table_col(t, cn) : -1;
+		if (k < 0)
+			continue;
+		int err = 0;
+		const char *hd = dec_str(t->arena, h->child, "colhdr", &err);
+		t->col_hdrs[k] = hd ? hd : "";
+		t->widths[k] = dec_find_int(h->child, "width", 0);
+		const char *al = mi_find_str(h->child, "alignment");
+		t->aligns[k] = al && al[0] == '-' ? -dec_int_or(al + 1, 0)
+						  : dec_int_or(al, 0);
+	}
+	return 0;
+}
+
+int dec_table_builder_finish(struct dec_table_builder *b,
+			     const struct mi_node *results,
+			     struct dec_table *out)
+{
+	*out = (struct dec_table){ .declared_rows = -1 };
+	for (int k = 0; k < DEC_COL_COUNT; k++)
+		out->col[k] = -1;
+	const struct mi_node *tn = NULL;
+	for (const struct mi_node *n = results; n && !tn; n = n->next)
+		if (n->kind == MI_NODE_TUPLE && mi_find(n->child, "body"))
+			tn = n;
+	int err = b->error ? b->error : tn ? builder_header(b, tn) : DEC_EMISSING;
+	if (!err && !b->cells && (err = builder_room(b)) == 0 && !b->cells)
+		err = MI_ENOMEM;
+	if (!err && (err = dec_arena_adopt(b->t.arena, b->cells,
+					   b->cells_cap * b->t.nr_cols *
+						   sizeof *b->cells)) == 0) {
+		b->t.cells = b->cells;
+		b->cells = NULL;
+		*out = b->t;
+		b->t.arena = NULL;
+		for (int k = 0; k < DEC_COL_COUNT; k++)
+			out->col[k] = dec_table_col(out, known_cols[k]);
+	}
+	dec_table_builder_free(b);
+	return err;
 }

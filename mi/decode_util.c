@@ -17,6 +17,8 @@ struct dec_arena {
 	struct dec_chunk *head;
 	size_t next_cap;
 	size_t total;
+	void **adopted;      /* malloc'd blocks freed with the arena */
+	size_t nadopted;
 };
 
 enum { ARENA_FIRST = 1024, ARENA_MAX_STEP = 4u << 20 };
@@ -39,7 +41,21 @@ void dec_arena_free(struct dec_arena *a)
 		free(c);
 		c = next;
 	}
+	for (size_t i = 0; i < a->nadopted; i++)
+		free(a->adopted[i]);
+	free(a->adopted);
 	free(a);
+}
+
+int dec_arena_adopt(struct dec_arena *a, void *block, size_t size)
+{
+	void **n = realloc(a->adopted, (a->nadopted + 1) * sizeof *n);
+	if (!n)
+		return MI_ENOMEM;
+	a->adopted = n;
+	a->adopted[a->nadopted++] = block;
+	a->total += size;
+	return 0;
 }
 
 size_t dec_arena_size(const struct dec_arena *a)

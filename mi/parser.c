@@ -430,6 +430,38 @@ static int parse_line_inplace(char *line, size_t len, struct arena *arena,
 
 /* ---- push interface ------------------------------------------------------ */
 
+enum stream_mode {
+	STREAM_NONE,     /* the line is buffered whole */
+	STREAM_DECLINED, /* considered once; buffered whole */
+	STREAM_ITEMS,    /* body items are handed out as they complete */
+	STREAM_TRAILER,  /* past the body's ']': the rest is buffered */
+	STREAM_FAILED,   /* a streamed item did not parse: rest dropped */
+};
+
+/* State of a streamed line (see mi_parser_set_stream).  Offsets are into
+ * the line buffer: [0, body) holds the header, decoded in place and kept;
+ * [item, len) is the unfinished item (after compaction it starts at body). */
+struct stream {
+	enum stream_mode mode;
+	size_t body;        /* first byte after "body=[" */
+	size_t item;        /* first byte of the item being received */
+	size_t scan;        /* bytes before this were boundary-scanned */
+	size_t trailer;     /* STREAM_TRAILER: first byte after the ']' */
+	int depth;          /* brackets open inside the current item */
+	bool in_str, esc;   /* scanner inside a string / after a backslash */
+	size_t items;       /* items handed out */
+	bool has_token;
+	uint64_t token;
+	const char *klass;  /* in the header region */
+	struct mi_node *table;  /* NAME={...}: header results, then body */
+	struct mi_node **tail;  /* where the next header child goes */
+	struct mi_node *body_node;
+	int error;
+	char *hbuf;             /* a private copy of the header: the line
+				 * buffer may move when it grows */
+	struct arena harena;    /* header nodes, kept for the whole line */
+};
+
 struct mi_parser {
 	mi_record_fn fn;
 	mi_raw_line_fn raw_fn;
@@ -439,7 +471,16 @@ struct mi_parser {
 	size_t max_line;
 	int dropping;    /* discarding the rest of an overlong line */
 	struct arena arena;
+	size_t stream_threshold;
+	mi_stream_want_fn want_fn;
+	mi_stream_item_fn item_fn;
+	struct stream st;
 };
+
+static int stream_begin(struct mi_parser *p);
+static int stream_scan(struct mi_parser *p);
+static int stream_append(struct mi_parser *p, const char *s, size_t n);
+static int stream_end_line(struct mi_parser *p);
 
 struct mi_parser *mi_parser_new(mi_record_fn fn, void *ctx)
 {
@@ -457,6 +498,8 @@ void mi_parser_free(struct mi_parser *p)
 	if (!p)
 		return;
 	arena_free(&p->arena);
+	arena_free(&p->st.harena);
+	free(p->st.hbuf);
 	free(p->buf);
 	free(p);
 }
@@ -496,6 +539,301 @@ static void report_too_big(struct mi_parser *p)
 	p->fn(p->ctx, &rec);
 }
 
+/* ---- streaming of big table lines ---------------------------------------- */
+
+void mi_parser_set_stream(struct mi_parser *p, size_t threshold,
+			  mi_stream_want_fn want_fn, mi_stream_item_fn item_fn)
+{
+	p->stream_threshold = threshold;
+	p->want_fn = item_fn ? want_fn : NULL;
+	p->item_fn = item_fn;
+}
+
+static void stream_reset(struct mi_parser *p)
+{
+	struct arena keep = p->st.harena;
+	arena_rewind(&keep);
+	free(p->st.hbuf);
+	p->st = (struct stream){ .mode = STREAM_NONE, .harena = keep };
+}
+
+static void raw_piece(struct mi_parser *p, const char *b, size_t n,
+		      unsigned piece)
+{
+	if (p->raw_fn)
+		p->raw_fn(p->ctx, b, n, piece);
+}
+
+/* Reads the start of a table line without touching it:
+ * [TOKEN]^CLASS,NAME={  Returns the offset of the '{', or 0 when the line
+ * does not have that shape. */
+static size_t peek_table_head(const char *b, size_t len, bool *has_token,
+			      uint64_t *token, char *klass, size_t kcap,
+			      char *name, size_t ncap)
+{
+	size_t i = 0;
+	*has_token = false;
+	*token = 0;
+	while (i < len && b[i] >= '0' && b[i] <= '9') {
+		if (*token > (UINT64_MAX - 9) / 10)
+			return 0;
+		*token = *token * 10 + (uint64_t)(b[i++] - '0');
+		*has_token = true;
+	}
+	if (i >= len || b[i++] != '^')
+		return 0;
+	size_t k = 0;
+	while (i < len && is_name_char((unsigned char)b[i]) && k + 1 < kcap)
+		klass[k++] = b[i++];
+	klass[k] = '\0';
+	if (k == 0 || i >= len || b[i++] != ',')
+		return 0;
+	size_t n = 0;
+	while (i < len && is_name_char((unsigned char)b[i]) && n + 1 < ncap)
+		name[n++] = b[i++];
+	name[n] = '\0';
+	if (n == 0 || i + 1 >= len || b[i] != '=' || b[i + 1] != '{')
+		return 0;
+	return i + 1;
+}
+
+/* Parses the header [0, body) in place: the record's class, the table's
+ * name and its results before body=[ (nr_rows, nr_cols, hdr). */
+static int stream_parse_header(struct mi_parser *p, size_t brace,
+			       size_t body_at)
+{
+	struct stream *st = &p->st;
+	char *b = st->hbuf = malloc(body_at + 16);
+	if (!b)
+		return MI_ENOMEM;
+	memcpy(b, p->buf, body_at + 6);
+	memset(b + body_at + 6, 0, 10);
+	size_t i = 0;
+	while (b[i] >= '0' && b[i] <= '9')
+		i++;
+	st->klass = b + i + 1;                 /* after '^' */
+	char *comma = memchr(b, ',', brace);
+	*comma = '\0';
+	b[brace - 1] = '\0';                   /* the '=' after NAME */
+	st->table = arena_alloc(&st->harena);
+	if (!st->table)
+		return MI_ENOMEM;
+	*st->table = (struct mi_node){ .name = comma + 1,
+				       .kind = MI_NODE_TUPLE };
+	st->tail = &st->table->child;
+	struct cursor c = { .s = b + brace + 1, .end = b + body_at,
+			    .start = b, .arena = &st->harena };
+	char *body_name = b + body_at;
+	while (c.s < body_name) {
+		struct mi_node *n = arena_alloc(&st->harena);
+		if (!n)
+			return MI_ENOMEM;
+		n->next = NULL;
+		int rc = parse_result(&c, n, 1);
+		if (rc != MI_OK || *c.s != ',')
+			return rc != MI_OK ? rc : MI_ESYNTAX;
+		c.s++;
+		*st->tail = n;
+		st->tail = &n->next;
+		st->table->count++;
+	}
+	struct mi_node *body = arena_alloc(&st->harena);
+	if (!body)
+		return MI_ENOMEM;
+	b[body_at + 4] = '\0';                 /* the '=' after "body" */
+	*body = (struct mi_node){ .name = body_name, .kind = MI_NODE_LIST };
+	*st->tail = body;
+	st->tail = &body->next;
+	st->table->count++;
+	st->body_node = body;
+	return MI_OK;
+}
+
+/* Called once a buffered line grows past the threshold: streams it when
+ * it is a table whose owner wants it streamed. */
+static int stream_begin(struct mi_parser *p)
+{
+	struct stream *st = &p->st;
+	st->mode = STREAM_DECLINED;
+	char klass[32], name[128];
+	size_t brace = peek_table_head(p->buf, p->len, &st->has_token,
+				       &st->token, klass, sizeof klass, name,
+				       sizeof name);
+	if (!brace || strcmp(klass, "done") != 0)
+		return MI_OK;
+	/* cuda-gdb puts hdr (a few KiB) before body: look only in the
+	 * first threshold bytes so a declined line is scanned once. */
+	size_t look = p->len < p->stream_threshold ? p->len : p->stream_threshold;
+	if (look <= brace)
+		return MI_OK;
+	const char *bodyp = memmem(p->buf + brace, look - brace, ",body=[", 7);
+	if (!bodyp || !p->want_fn(p->ctx, st->has_token, st->token, klass, name))
+		return MI_OK;
+	size_t body_at = (size_t)(bodyp - p->buf) + 1;
+	raw_piece(p, p->buf, p->len, MI_RAW_FIRST);
+	st->mode = STREAM_ITEMS;
+	int rc = stream_parse_header(p, brace, body_at);
+	if (rc != MI_OK) {
+		st->mode = STREAM_FAILED;
+		st->error = rc;
+		return rc == MI_ENOMEM ? rc : MI_OK;
+	}
+	st->body = st->item = st->scan = body_at + 6;
+	return stream_scan(p);
+}
+
+/* Parses the complete item [st->item, end) and hands it out. */
+static int stream_item(struct mi_parser *p, size_t end)
+{
+	struct stream *st = &p->st;
+	char *b = p->buf;
+	if (end == st->item)
+		return MI_OK; /* "[]" */
+	char saved = b[end];
+	b[end] = '\0';
+	struct cursor c = { .s = b + st->item, .end = b + end,
+			    .start = b + st->item, .arena = &p->arena };
+	struct mi_node *n = arena_alloc(&p->arena);
+	int rc = n ? MI_OK : MI_ENOMEM;
+	if (n) {
+		n->name = NULL;
+		n->next = NULL;
+		char ch = *c.s;
+		rc = (ch == '"' || ch == '{' || ch == '[')
+			     ? parse_value(&c, n, 2) : parse_result(&c, n, 2);
+		if (rc == MI_OK && c.s != c.end)
+			rc = MI_ESYNTAX;
+	}
+	b[end] = saved;
+	if (rc == MI_OK) {
+		p->item_fn(p->ctx, st->has_token, st->token, n);
+		st->items++;
+	}
+	arena_rewind(&p->arena);
+	return rc;
+}
+
+/* Moves the unfinished item down to the start of the body region, so the
+ * buffer holds the header and one item, not the whole line. */
+static void stream_compact(struct mi_parser *p)
+{
+	struct stream *st = &p->st;
+	size_t drop = st->item - st->body;
+	if (drop < (1u << 16))
+		return;
+	memmove(p->buf + st->body, p->buf + st->item, p->len - st->item);
+	p->len -= drop;
+	st->item -= drop;
+	st->scan -= drop;
+	memset(p->buf + p->len, 0, 8);
+}
+
+/* Runs the item-boundary scanner over the bytes not yet scanned; each byte
+ * is looked at once here and once by the item's parse. */
+static int stream_scan(struct mi_parser *p)
+{
+	struct stream *st = &p->st;
+	const char *b = p->buf;
+	size_t i = st->scan;
+	for (; i < p->len && st->mode == STREAM_ITEMS; i++) {
+		char ch = b[i];
+		if (st->in_str) {
+			if (st->esc)
+				st->esc = false;
+			else if (ch == '\\')
+				st->esc = true;
+			else if (ch == '"')
+				st->in_str = false;
+			continue;
+		}
+		if (ch == '"') {
+			st->in_str = true;
+		} else if (ch == '{' || ch == '[') {
+			st->depth++;
+		} else if ((ch == '}' || ch == ']') && st->depth > 0) {
+			st->depth--;
+		} else if (st->depth == 0 && (ch == ',' || ch == ']')) {
+			int rc = stream_item(p, i);
+			if (rc != MI_OK) {
+				st->mode = STREAM_FAILED;
+				st->error = rc;
+				return rc == MI_ENOMEM ? rc : MI_OK;
+			}
+			st->item = i + 1;
+			if (ch == ']') {
+				st->mode = STREAM_TRAILER;
+				st->trailer = i + 1;
+			}
+		}
+	}
+	st->scan = i;
+	if (st->mode == STREAM_ITEMS)
+		stream_compact(p);
+	return MI_OK;
+}
+
+static int stream_append(struct mi_parser *p, const char *s, size_t n)
+{
+	raw_piece(p, s, n, 0);
+	if (p->st.mode == STREAM_FAILED)
+		return MI_OK;
+	int rc = reserve(p, n);
+	if (rc != MI_OK) {
+		p->st.mode = STREAM_FAILED;
+		p->st.error = rc;
+		return rc;
+	}
+	memcpy(p->buf + p->len, s, n);
+	p->len += n;
+	memset(p->buf + p->len, 0, 8);
+	return p->st.mode == STREAM_ITEMS ? stream_scan(p) : MI_OK;
+}
+
+/* The newline of a streamed line: parse what follows the body (the
+ * table's closing brace, maybe more results) and deliver the record. */
+static int stream_end_line(struct mi_parser *p)
+{
+	struct stream *st = &p->st;
+	raw_piece(p, "", 0, MI_RAW_LAST);
+	size_t len = p->len;
+	p->len = 0;
+	if (len > 0 && p->buf[len - 1] == '\r')
+		len--;
+	p->buf[len] = '\0';
+	struct mi_record rec = { .kind = MI_REC_RESULT, .klass = st->klass,
+				 .text = "", .has_token = st->has_token,
+				 .token = st->token, .results = st->table,
+				 .streamed = true };
+	int rc = st->mode == STREAM_TRAILER ? MI_OK
+	       : st->mode == STREAM_FAILED ? st->error : MI_ESYNTAX;
+	if (rc == MI_OK) {
+		st->body_node->count = (uint32_t)st->items;
+		struct cursor c = { .s = p->buf + st->trailer, .end = p->buf + len,
+				    .start = p->buf, .arena = &st->harena };
+		while (rc == MI_OK && *c.s == ',') {
+			c.s++;
+			struct mi_node *n = arena_alloc(&st->harena);
+			if (!n)
+				rc = MI_ENOMEM;
+			else {
+				n->next = NULL;
+				rc = parse_result(&c, n, 1);
+				*st->tail = n;
+				st->tail = &n->next;
+				st->table->count++;
+			}
+		}
+		if (rc == MI_OK && (*c.s != '}' || c.s + 1 != c.end))
+			rc = MI_ESYNTAX;
+	}
+	if (rc != MI_OK)
+		rec = (struct mi_record){ .kind = MI_REC_ERROR, .klass = "",
+					  .text = "", .error = rc };
+	p->fn(p->ctx, &rec);
+	stream_reset(p);
+	return rc == MI_ENOMEM ? MI_ENOMEM : MI_OK;
+}
+
 /* Appends bytes of the current line; enforces the line limit. */
 static int append(struct mi_parser *p, const char *s, size_t n)
 {
@@ -503,6 +841,8 @@ static int append(struct mi_parser *p, const char *s, size_t n)
 		return MI_OK; /* buf may still be NULL: memcpy(NULL, s, 0) is UB */
 	if (p->dropping)
 		return MI_OK;
+	if (p->st.mode >= STREAM_ITEMS)
+		return stream_append(p, s, n);
 	if (p->max_line && p->len + n > p->max_line) {
 		p->dropping = 1;
 		p->len = 0;
@@ -517,6 +857,9 @@ static int append(struct mi_parser *p, const char *s, size_t n)
 	}
 	memcpy(p->buf + p->len, s, n);
 	p->len += n;
+	if (p->st.mode == STREAM_NONE && p->want_fn &&
+	    p->len > p->stream_threshold)
+		return stream_begin(p);
 	return MI_OK;
 }
 
@@ -533,8 +876,11 @@ static int end_line(struct mi_parser *p)
 		return MI_ENOMEM;
 	}
 	memset(p->buf + p->len, 0, 8);
+	if (p->st.mode >= STREAM_ITEMS)
+		return stream_end_line(p);
+	p->st.mode = STREAM_NONE;
 	if (p->raw_fn)
-		p->raw_fn(p->ctx, p->buf, p->len);
+		p->raw_fn(p->ctx, p->buf, p->len, MI_RAW_FIRST | MI_RAW_LAST);
 	size_t len = p->len;
 	p->len = 0;
 	/* Blank lines carry nothing; GDB never sends them but a terminal

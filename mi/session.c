@@ -23,7 +23,9 @@
 #define MAX_MI_LINE ((size_t)128 << 20)
 /* Reads per fd per session_handle() call, so keys stay responsive while
  * a huge record streams in. */
-#define READ_BUDGET ((size_t)1 << 20)
+#define READ_BUDGET ((size_t)1 << 18)
+/* Lines longer than this may stream (session_send_rows). */
+#define STREAM_THRESHOLD ((size_t)1 << 16)
 /* Longest stderr / program line kept whole; longer ones are split. */
 #define MAX_SIDE_LINE ((size_t)1 << 16)
 
@@ -275,6 +277,48 @@ int64_t session_send_flags(struct session *s, unsigned flags,
 	return rc;
 }
 
+int64_t session_send_rows(struct session *s, session_row_fn row_fn,
+			  session_reply_fn fn, void *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int64_t rc = session_sendv(s, 0, fn, ctx, fmt, ap);
+	va_end(ap);
+	if (rc > 0 && s->npend > 0 && s->pend[s->npend - 1].token == (uint64_t)rc)
+		s->pend[s->npend - 1].row_fn = row_fn;
+	return rc;
+}
+
+static struct pending *pending_by_token(struct session *s, bool has_token,
+					uint64_t token)
+{
+	if (!has_token)
+		return NULL;
+	for (size_t i = 0; i < s->npend; i++)
+		if (s->pend[i].token == token)
+			return &s->pend[i];
+	return NULL;
+}
+
+/* The parser asks before streaming a big line: only answers to
+ * session_send_rows() stream. */
+static bool want_stream(void *ctx, bool has_token, uint64_t token,
+			const char *klass, const char *name)
+{
+	(void)klass;
+	(void)name;
+	struct pending *p = pending_by_token(ctx, has_token, token);
+	return p && p->row_fn && p->fn;
+}
+
+static void stream_row(void *ctx, bool has_token, uint64_t token,
+		       const struct mi_node *row)
+{
+	struct pending *p = pending_by_token(ctx, has_token, token);
+	if (p && p->row_fn && p->fn)
+		p->row_fn(p->ctx, row);
+}
+
 void session_forget(struct session *s, const void *ctx)
 {
 	for (size_t i = 0; i < s->npend; i++)
@@ -448,9 +492,19 @@ static void on_parsed(void *ctx, const struct mi_record *rec)
 		s->h.on_record(s->h.ctx, rec);
 }
 
-static void on_raw(void *ctx, const char *line, size_t len)
+static void on_raw(void *ctx, const char *line, size_t len, unsigned piece)
 {
 	struct session *s = ctx;
+	if (piece != (MI_RAW_FIRST | MI_RAW_LAST)) {
+		/* A streamed table line: written as it arrives. */
+		if (s->rec && transcript_write_piece(s->rec, session_elapsed(s),
+						     '<', line, len, piece) < 0) {
+			transcript_writer_close(s->rec);
+			s->rec = NULL;
+			s->rec_failed = true;
+		}
+		return;
+	}
 	if (!s->first_line[0] && len) {
 		size_t k = len < sizeof s->first_line - 1
 			 ? len : sizeof s->first_line - 1;
@@ -686,6 +740,8 @@ struct mi_parser *session_make_parser(struct session *s)
 	struct mi_parser *p = mi_parser_new(on_parsed, s);
 	if (p) {
 		mi_parser_set_raw_hook(p, on_raw);
+		mi_parser_set_stream(p, STREAM_THRESHOLD, want_stream,
+				     stream_row);
 		mi_parser_set_max_line(p, MAX_MI_LINE);
 	}
 	return p;

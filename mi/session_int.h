@@ -12,6 +12,7 @@ struct transcript_writer;
 struct pending {
 	uint64_t token;
 	session_reply_fn fn;   /* NULL: forgotten or fire-and-forget */
+	session_row_fn row_fn; /* rows of a streamed table, or NULL */
 	void *ctx;
 	unsigned flags;
 	double sent;           /* session_elapsed() when queued */

@@ -548,6 +548,29 @@ int transcript_write(struct transcript_writer *w, double t, char tag,
 	return 0;
 }
 
+int transcript_write_piece(struct transcript_writer *w, double t, char tag,
+			   const char *text, size_t len, unsigned piece)
+{
+	if (!w || w->failed)
+		return TRANSCRIPT_EWRITE;
+	const char *nl = memchr(text, '\n', len);
+	if (nl)
+		len = (size_t)(nl - text);
+	char head[48];
+	int hn = (piece & 1) ? snprintf(head, sizeof head, "%8.3f %c ",
+					t < 0 ? 0 : t, tag) : 0;
+	struct iovec iov[3] = {
+		{ head, (size_t)hn },
+		{ (void *)(uintptr_t)text, len },
+		{ (char[]){ '\n' }, (piece & 2) ? 1u : 0u },
+	};
+	if (write_iov(w->fd, iov, 3) < 0) {
+		w->failed = true;
+		return TRANSCRIPT_EWRITE;
+	}
+	return 0;
+}
+
 void transcript_writer_close(struct transcript_writer *w)
 {
 	if (!w)

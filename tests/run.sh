@@ -10,6 +10,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export CUDBG_ROOT="$ROOT"
 export CUDBG_BUILD="$ROOT/$BUILD"
 export CUDBG_BIN="$ROOT/$BUILD/cudbg-tui"
+# No user config file leaks into the tests (tests that want one set it).
+export CUDBG_CONFIG=
 if [ -z "${CUDBG_FIXTURES:-}" ]; then
 	export CUDBG_FIXTURES="$ROOT/../shared/fixtures"
 fi

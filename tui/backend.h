@@ -35,6 +35,11 @@ void term_backend_on(struct backend *b, FILE *out, FILE *in);
 /* The headless backend: a fixed size, no keys, flush does nothing. */
 void headless_backend(struct backend *b, int cols, int rows);
 
+/* Overrides the colours of one role (enum ui_color) before the curses
+ * backend starts: fg/bg 0..255, -1 the terminal's default.  From the
+ * config file (helper "ready"). */
+void term_colour_set(int role, short fg, short bg);
+
 /* Called from fatal signal handlers and atexit: puts the terminal back
  * the way it was, async-signal-safely where it can. */
 void term_emergency_restore(void);

@@ -117,6 +117,23 @@ static int run_to_stop(struct dbg_ctl *c, const struct cudbg_options *o,
 	return rc;
 }
 
+/* The program's terminal is a separate channel from the debugger's
+ * records: text the program wrote just before the stop (a device assert's
+ * message) can still be in flight.  Read on while it keeps coming, for at
+ * most about a second. */
+static void drain_output(struct dbg_ctl *c)
+{
+	const struct dbg_model *m = ctl_model(c);
+	for (int i = 0; i < 20 && !batch_signalled; i++) {
+		uint64_t before = m->output.total;
+		if (ctl_run_until(c, NULL, NULL, i == 0 ? 200 : 50) ==
+		    SESSION_EGONE)
+			break;
+		if (i > 0 && m->output.total == before)
+			break;
+	}
+}
+
 static void print_report(const struct cudbg_options *o,
 			 const struct batch_report *r)
 {
@@ -213,6 +230,8 @@ int batch_main(const struct cudbg_options *o)
 		return report_error(o, err[0] ? err : "cannot start the debugger");
 	}
 	int rc = run_to_stop(c, o, timeout_ms);
+	if (!batch_signalled)
+		drain_output(c);
 	struct batch_report r;
 	batch_collect(ctl_model(c), &r);
 	r.program = program_name(o);

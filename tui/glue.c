@@ -21,6 +21,10 @@ struct glue {
 	size_t capbps;
 	char *disasm_want;       /* asked for this function, no answer yet */
 	struct diag_asserts *asserts; /* assertion lines in the program's output */
+	const char *const *breaks; /* -b locations (point into argv) */
+	size_t nbreaks;
+	bool autorun;            /* run a launched program once ready */
+	bool started;            /* breaks and autorun done */
 };
 
 static const char *base_name(const char *p)
@@ -491,10 +495,28 @@ static int src_fds(void *ctx, struct pollfd *pfd, int max)
 	return session_pollfds(ctl_session(g->ctl), pfd, max);
 }
 
+/* Once the debugger answered its start sequence: the -b breakpoints go
+ * in, then a launched program runs (the point of `cudbg-tui PROG` is to
+ * get to the fault; --no-run waits for `r`). */
+static void start_program(struct glue *g)
+{
+	struct session *s = ctl_session(g->ctl);
+	if (g->started || !session_ready(s) || !session_alive(s))
+		return;
+	g->started = true;
+	for (size_t i = 0; i < g->nbreaks; i++)
+		if (ctl_break_insert(g->ctl, g->breaks[i], NULL) < 0)
+			ui_message(g->ui, UC_ERROR, "cannot set a breakpoint at "
+				   "'%s'", g->breaks[i]);
+	if (g->autorun && session_needs_run(s))
+		refused(g->ui, ctl_run(g->ctl));
+}
+
 static void src_ready(void *ctx, struct pollfd *pfd, int n)
 {
 	struct glue *g = ctx;
 	session_handle(ctl_session(g->ctl), pfd, n);
+	start_program(g);
 	glue_sync(g);
 }
 
@@ -558,6 +580,9 @@ struct glue *glue_new(struct ui *ui, const struct cudbg_options *o, char *err,
 	for (size_t i = 0; i < o->ndirs; i++)
 		g->dirs[i] = o->dirs[i];
 	g->ui = ui;
+	g->breaks = o->breaks;
+	g->nbreaks = o->nbreaks;
+	g->autorun = o->backend == SESSION_LAUNCH && !o->no_run;
 	g->asserts = diag_asserts_new(); /* NULL: no assertion text, no harm */
 	options_session_config(o, &sc);
 	memset(&cc, 0, sizeof cc);

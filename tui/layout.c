@@ -49,10 +49,12 @@ static void layout_side(const struct layout_req *req, struct rect r, struct layo
 	}
 }
 
-/* The bottom row: console and output side by side, or one alone. */
-static void layout_bottom(const struct layout_req *req, struct rect r, struct layout *out)
+/* The bottom row: console and output side by side, or one alone; the
+ * split lines up with the one above when there is one (split_at > 0). */
+static void layout_bottom(const struct layout_req *req, struct rect r, int split_at,
+			  struct layout *out)
 {
-	int con_w = r.w * 3 / 5;
+	int con_w = split_at > 0 ? split_at : r.w * 3 / 5;
 
 	if (EMPTY(req, AREA_OUTPUT)) {
 		out->area[AREA_CONSOLE] = r;
@@ -80,7 +82,7 @@ static void layout_full(const struct layout_req *req, struct layout *out)
 	layout_code(req, rect_make(0, 1, code_w, top_h), out);
 	if (side)
 		layout_side(req, rect_make(code_w + 1, 1, side_w, top_h), out);
-	layout_bottom(req, rect_make(0, 1 + top_h, cols, bottom_h), out);
+	layout_bottom(req, rect_make(0, 1 + top_h, cols, bottom_h), side ? code_w : 0, out);
 }
 
 void layout_compute(const struct layout_req *req, struct layout *out)

@@ -1,10 +1,13 @@
 /* cudbg-tui entry point: options, then the screen, batch mode, or the
  * developer's --mi-log mode. */
 #include "cudbg/batch.h"
+#include "cudbg/config.h"
 #include "cudbg/options.h"
 #include "cudbg/session.h"
 #include "cudbg/tui.h"
+#include "tui/demo.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,14 +239,61 @@ static int run_screen(const struct cudbg_options *o)
 	return tui_main(o);
 }
 
+/* No arguments: the demo on a machine without a GPU (a newcomer's first
+ * run), the usage where there is one. */
+static bool no_arguments(int argc, char **argv, char ***demo_argv)
+{
+	static char *words[3];
+	if (argc != 1)
+		return false;
+	if (demo_gpu_present()) {
+		fputs(options_usage(), stderr);
+		return true;
+	}
+	fputs("cudbg-tui: no GPU or cuda-gdb on this machine: starting the "
+	      "demo of recorded sessions (cudbg-tui --help for the options)\n",
+	      stderr);
+	words[0] = argv[0];
+	words[1] = (char *)(uintptr_t)"--demo";
+	words[2] = NULL;
+	*demo_argv = words;
+	return true;
+}
+
+/* The config file: the memcheck default and source directories join the
+ * options; key bindings and colours go to the screen through o->config. */
+static int load_config(struct cudbg_options *o, struct cudbg_config *cfg)
+{
+	char path[4096], err[1024];
+	const char *p = config_default_path(path, sizeof path);
+	if (config_load(cfg, p, err, sizeof err) < 0) {
+		fprintf(stderr, "cudbg-tui: %s\n", err);
+		return -1;
+	}
+	if (config_apply(cfg, o) < 0) {
+		fprintf(stderr, "cudbg-tui: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cudbg_options o;
+	struct cudbg_config cfg;
 	char err[512];
+	char **demo_argv = NULL;
+	if (no_arguments(argc, argv, &demo_argv)) {
+		if (!demo_argv)
+			return 2;
+		argc = 2;
+		argv = demo_argv;
+	}
 	if (options_parse(&o, argc, argv, err, sizeof err)) {
 		fprintf(stderr, "cudbg-tui: %s\n", err);
 		return 2;
 	}
+	memset(&cfg, 0, sizeof cfg);
 	int rc;
 	if (o.help) {
 		fputs(options_usage(), stdout);
@@ -251,13 +301,18 @@ int main(int argc, char **argv)
 	} else if (o.version) {
 		printf("cudbg-tui %s\n", CUDBG_VERSION);
 		rc = 0;
+	} else if (load_config(&o, &cfg) < 0) {
+		rc = 2;
 	} else if (o.mi_log) {
 		rc = mi_log_main(&o);
+	} else if (o.demo && o.batch) {
+		rc = demo_batch(&o);
 	} else if (o.batch) {
 		rc = batch_main(&o);
 	} else {
 		rc = run_screen(&o);
 	}
 	options_free(&o);
+	config_free(&cfg);
 	return rc;
 }

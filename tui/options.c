@@ -15,7 +15,8 @@ static const char usage_text[] =
 "                                              connect to cuda-gdbserver\n"
 "       cudbg-tui [options] --core FILE [PROG] open a GPU or CPU coredump\n"
 "       cudbg-tui [options] --replay FILE      replay a recorded session\n"
-"       cudbg-tui --demo                       replay the bundled examples\n"
+"       cudbg-tui --demo [NAME]                replay recorded GPU faults (a\n"
+"                                              menu; no GPU needed)\n"
 "\n"
 "Everything after PROG (or after --) is passed to the program unchanged.\n"
 "\n"
@@ -31,6 +32,8 @@ static const char usage_text[] =
 "  -d, --directory DIR  add DIR to the source search path (repeatable)\n"
 "  -b, --break LOC      set a breakpoint before the program runs: a\n"
 "                       function, kernel or FILE:LINE (repeatable)\n"
+"  --no-run             the screen starts with the program not yet\n"
+"                       running (press r); by default it runs at once\n"
 "  --memcheck=WHEN      auto (default), always or never: when to run the\n"
 "                       program under compute-sanitizer memcheck\n"
 "  --sanitizer PATH     the compute-sanitizer binary to use\n"
@@ -39,7 +42,10 @@ static const char usage_text[] =
 "  --keep-temp          keep the private temporary directory (reports,\n"
 "                       coredumps) and print where it is\n"
 "  --version            print the version and exit\n"
-"  --help               print this help and exit\n";
+"  --help               print this help and exit\n"
+"\n"
+"With no arguments on a machine without a GPU it starts the demo.\n"
+"Settings: $XDG_CONFIG_HOME/cudbg-tui/config (man cudbg-tui).\n";
 
 const char *options_usage(void)
 {
@@ -74,7 +80,7 @@ static const char *const value_opts[] = {
 };
 static const char *const flag_opts[] = {
 	"--batch", "--json", "--demo", "--keep-temp", "--version", "--help",
-	"--force", "--replay-realtime", "--mi-log", NULL,
+	"--force", "--replay-realtime", "--mi-log", "--no-run", NULL,
 };
 
 static bool in_list(const char *const *list, const char *name, size_t len)
@@ -202,6 +208,8 @@ static void set_flag(struct cudbg_options *o, const char *name)
 		o->replay_realtime = true;
 	else if (strcmp(name, "--mi-log") == 0)
 		o->mi_log = true;
+	else if (strcmp(name, "--no-run") == 0)
+		o->no_run = true;
 }
 
 /* One "--name[=value]" word at argv[*i]; may consume the next word. */
@@ -261,6 +269,16 @@ static int pick_backend(struct cudbg_options *o, char *err, size_t cap)
 		return fail(err, cap, "choose one of --pid, --remote, --core, "
 			    "--replay and --demo");
 	if (o->replay || o->demo) {
+		/* --demo NAME opens that demo without the menu */
+		if (o->demo && o->argc == 1) {
+			o->demo_name = o->argv[0];
+			o->argv = NULL;
+			o->argc = 0;
+		}
+		if (o->demo && o->argv)
+			return fail(err, cap, "--demo takes one demo name at "
+				    "most ('%s' given after '%s')",
+				    o->argv[1], o->argv[0]);
 		if (o->argv)
 			return fail(err, cap, "%s takes no program: the "
 				    "recording has it ('%s' given)",

@@ -32,7 +32,9 @@ struct gpumap_state {
 	bool cursor_set;
 	int cols;               /* cells per row at the last draw */
 	uint64_t per_cell;      /* blocks per cell at the last draw */
-	const char *why;        /* nothing to map: why (static text) */
+	char why[256];          /* what is missing (a copy: the model's text
+				 * may go before the next draw) */
+	bool stale;             /* the model changed since the last build */
 };
 
 static int gpumap_init(struct pane *p, struct ui *ui)
@@ -176,12 +178,13 @@ static void map_build(struct gpumap_state *s, const struct ui *ui)
 	s->n = 0;
 	s->total = 0;
 	s->focus = s->fault = -1;
-	s->why = why;
+	snprintf(s->why, sizeof s->why, "%s", why ? why : "");
 	if (!m)
 		return;
 	if (!grid_of(m, s)) {
-		s->why = m->table_error[MODEL_T_KERNELS] ? m->table_error[MODEL_T_KERNELS]
-							 : "the kernels table has no grid size";
+		snprintf(s->why, sizeof s->why, "%s",
+			 m->table_error[MODEL_T_KERNELS] ? m->table_error[MODEL_T_KERNELS]
+							 : "the kernels table has no grid size");
 		return;
 	}
 	s->total = (uint64_t)s->grid.x * s->grid.y * s->grid.z;
@@ -193,7 +196,7 @@ static void map_build(struct gpumap_state *s, const struct ui *ui)
 				range_add(s, r.from, r.to, B_RUNNING);
 		}
 	} else {
-		s->why = why; /* the map still shows focus and fault */
+		snprintf(s->why, sizeof s->why, "%s", why); /* focus and fault still show */
 	}
 	breaks_add(m, s);
 	if (m->has_stop && m->stop.reason == DEC_REASON_BREAKPOINT_HIT &&
@@ -217,10 +220,15 @@ static int gpumap_on_change(struct pane *p, struct ui *ui, unsigned what)
 
 	if (what & (UCH_LAYOUT | UCH_STATE))
 		dpane_want_sync(ui);
-	if (what & (UCH_GPU | UCH_STOP | UCH_STATE | UCH_BREAKPOINTS | UCH_FRAME)) {
-		if (what & UCH_STOP)
-			s->cursor_set = false; /* back to the focus */
+	if (what & UCH_STOP)
+		s->cursor_set = false; /* back to the focus */
+	if (what & (UCH_GPU | UCH_STOP | UCH_STATE | UCH_BREAKPOINTS | UCH_FRAME))
+		s->stale = true;
+	/* Building scans the threads table for breakpoint PCs (42,023 rows
+	 * on a full H200): only for a map on screen. */
+	if (s->stale && ui_pane_visible(ui, p)) {
 		map_build(s, ui);
+		s->stale = false;
 		return PR_REDRAW;
 	}
 	return PR_HANDLED;
@@ -347,7 +355,7 @@ static void gpumap_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 	int y = 0, sm_rows, grid_rows;
 
 	if (!m || !s->total) {
-		if (m && s->why)
+		if (m && s->why[0])
 			dpane_error(c, 0, "no grid to map", s->why);
 		else
 			dpane_note(c, 0, why ? why : "no grid to map");
@@ -364,7 +372,7 @@ static void gpumap_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 	if (grid_rows < 1)
 		grid_rows = 1;
 	y += draw_blocks(s, ui, p, c, y, grid_rows);
-	if (s->why)
+	if (s->why[0])
 		y += dpane_error(c, y, "blocks", s->why);
 	if (s->per_cell > 1)
 		canvas_printf(c, 0, y++, STYLE(UC_MUTED, 0), "one cell = %llu blocks",

@@ -5,6 +5,8 @@
 #include "tui/keys.h"
 #include "tui/ui.h"
 
+#include "cudbg/decode.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +272,13 @@ static int sass_click(struct pane *p, struct ui *ui, int x, int y)
 	return listview_click(&((struct sass_state *)p->state)->lv, y);
 }
 
+static void sass_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
+{
+	(void)p;
+	if (ui->where.func[0] && strcmp(ui->where.func, "??") != 0)
+		dec_func_basename(ui->where.func, buf, cap);
+}
+
 static const struct key_help sass_help[] = {
 	{ ".", "back to the current PC" },
 	{ "Left Right", "scroll sideways" },
@@ -285,6 +294,7 @@ const struct pane_ops pane_sass_ops = {
 	.key = sass_key,
 	.click = sass_click,
 	.on_change = sass_on_change,
+	.title_info = sass_title,
 	.free = sass_free,
 	.help = sass_help,
 };

@@ -142,6 +142,13 @@ static int threads_on_change(struct pane *p, struct ui *ui, unsigned what)
 	if (m->stop_count != s->seen_stop ||
 	    !dec_dim3_eq(m->focus.block, s->seen_focus.block) ||
 	    !dec_dim3_eq(m->focus.thread, s->seen_focus.thread)) {
+		if (m->stop_count == s->seen_stop && m->focus.valid && s->seen_focus.valid) {
+			/* a switch, not a stop: say where the focus went */
+			char b[48], t[48];
+			ui_message(ui, UC_MUTED, "focus: block %s thread %s",
+				   dpane_dim3(b, sizeof b, m->focus.block),
+				   dpane_dim3(t, sizeof t, m->focus.thread));
+		}
 		s->seen_stop = m->stop_count;
 		s->seen_focus = m->focus;
 		s->follow_focus = true;
@@ -154,7 +161,7 @@ static int threads_on_change(struct pane *p, struct ui *ui, unsigned what)
 /* ---- drawing ---- */
 
 struct row_text {
-	char block[48], thread[48], count[16], loc[96], pc[24];
+	char block[48], thread[48], count[40], loc[96], pc[24];
 };
 
 static const char *base_name(const char *p)
@@ -173,7 +180,10 @@ static void row_format(const struct dec_thread_row *r, struct row_text *o)
 		snprintf(o->thread, sizeof o->thread, "(%u,%u,%u)..(%u,%u,%u)",
 			 r->from_thread.x, r->from_thread.y, r->from_thread.z,
 			 r->to_thread.x, r->to_thread.y, r->to_thread.z);
-	snprintf(o->count, sizeof o->count, "%ld", r->count);
+	if (r->sm >= 0) /* uncoalesced: where the thread runs */
+		snprintf(o->count, sizeof o->count, "sm%d w%d l%d", r->sm, r->warp, r->lane);
+	else
+		snprintf(o->count, sizeof o->count, "%ld", r->count);
 	if (r->filename && *r->filename && r->line > 0)
 		snprintf(o->loc, sizeof o->loc, "%s:%d", base_name(r->filename), r->line);
 	else
@@ -241,6 +251,8 @@ static void threads_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 		cols_fit(&w, &rows[y]);
 	}
 	struct row_text hdr = { "Block", "Threads", "Cnt", "Line", "PC" };
+	if (t->kind == DEC_TABLE_THREADS_UNCOAL)
+		snprintf(hdr.count, sizeof hdr.count, "Runs on");
 	row_draw(c, 0, &hdr, &w, "", STYLE(UC_MUTED, CA_BOLD));
 	if (n == 0)
 		dpane_note(c, 1, "no threads: nothing of this kernel is on the GPU");
@@ -267,7 +279,10 @@ static void threads_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 
 	if (s->lv.cursor >= 0 && t->nr_rows)
 		snprintf(at, sizeof at, ", row %ld", s->lv.cursor + 1);
-	if (ui->model->threads_block.valid)
+	if (t->kind == DEC_TABLE_THREADS_UNCOAL)
+		snprintf(buf, cap, "block %s uncoalesced, %zu threads%s",
+			 dpane_dim3(b, sizeof b, ui->model->threads_block), t->nr_rows, at);
+	else if (ui->model->threads_block.valid)
 		snprintf(buf, cap, "block %s, %zu range%s%s",
 			 dpane_dim3(b, sizeof b, ui->model->threads_block), t->nr_rows,
 			 t->nr_rows == 1 ? "" : "s", at);
@@ -424,6 +439,21 @@ static int threads_enter(struct pane *p, struct ui *ui)
 	return dpane_focus(ui, r.from_block, r.from_thread);
 }
 
+/* One block's threads one by one, with SM, warp and lane: only on
+ * request (a block of 1024 threads is 1024 rows). */
+static int uncoalesce(struct pane *p, struct ui *ui)
+{
+	struct threads_state *s = p->state;
+	const struct dec_table *t = threads_table(ui);
+	struct dec_thread_row r;
+	struct dec_dim3 b = ui->model->focus.block;
+
+	if (t && s->lv.cursor >= 0 && dec_table_thread(t, (size_t)s->lv.cursor, &r) == 0)
+		b = r.from_block;
+	s->follow_focus = true;
+	return dpane_done(ui, ctl_threads_uncoalesced(ui->ctl, b));
+}
+
 static int threads_key(struct pane *p, struct ui *ui, int key)
 {
 	struct threads_state *s = p->state;
@@ -441,6 +471,8 @@ static int threads_key(struct pane *p, struct ui *ui, int key)
 	case '>': return page_step(p, ui, 1);
 	case '<': return page_step(p, ui, -1);
 	case 'F': return jump_fault(p, ui);
+	case 'U':
+		return uncoalesce(p, ui);
 	case 'a':
 		s->follow_focus = true;
 		return dpane_done(ui, ctl_threads_page(ui->ctl, m->threads_block.valid
@@ -458,11 +490,12 @@ static int threads_click(struct pane *p, struct ui *ui, int x, int y)
 }
 
 static const struct key_help threads_help[] = {
-	{ "Enter", "switch the CUDA focus to the range's first thread" },
-	{ "g", "go to a block (132), or a thread: (3,0,0) (17,0,0)" },
+	{ "Enter", "focus the first thread of the range" },
+	{ "g", "go to block 132, or thread (3,0,0) (17,0,0)" },
 	{ "<  >", "previous / next block" },
 	{ "F", "jump to the faulting thread" },
-	{ "a", "whole grid, or back to the focused block (large)" },
+	{ "a", "whole grid (large) / the focused block" },
+	{ "U", "the block thread by thread (SM, warp, lane)" },
 	{ NULL, NULL },
 };
 

@@ -25,8 +25,9 @@ struct term_state {
 static struct term_state term_st;
 static volatile int term_active; /* read by the emergency restore */
 
-/* Colours by meaning: foreground, background (-1 the terminal's). */
-static const short colour_table[UC__COUNT][2] = {
+/* Colours by meaning: foreground, background (-1 the terminal's); the
+ * config file may change them before the start (term_colour_set). */
+static short colour_table[UC__COUNT][2] = {
 	[UC_DEFAULT] = { -1, -1 },
 	[UC_STATUS] = { COLOR_WHITE, COLOR_BLUE },
 	[UC_STATUS_ALERT] = { COLOR_WHITE, COLOR_RED },
@@ -77,6 +78,14 @@ static const attr_t mono_table[UC__COUNT] = {
 	[UC_OVERLAY] = A_REVERSE,
 };
 
+void term_colour_set(int role, short fg, short bg)
+{
+	if (role > 0 && role < UC__COUNT && fg >= -1 && bg >= -1) {
+		colour_table[role][0] = fg;
+		colour_table[role][1] = bg;
+	}
+}
+
 static void term_colours(struct backend *b)
 {
 	const char *nc = getenv("NO_COLOR");
@@ -90,6 +99,11 @@ static void term_colours(struct backend *b)
 	defaults = use_default_colors() == OK;
 	for (int i = 1; i < UC__COUNT; i++) {
 		short fg = colour_table[i][0], bg = colour_table[i][1];
+		/* a 256-colour number on a smaller terminal: its default */
+		if (fg >= COLORS)
+			fg = -1;
+		if (bg >= COLORS)
+			bg = -1;
 		if (!defaults) {
 			fg = fg < 0 ? COLOR_WHITE : fg;
 			bg = bg < 0 ? COLOR_BLACK : bg;

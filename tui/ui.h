@@ -121,6 +121,15 @@ struct ui_actions {
 	int (*disassemble)(struct ui *ui, const char *func, uint64_t pc);
 };
 
+/* A full-screen modal (the --demo menu, tui/demo.c): while ui->modal is
+ * set it draws the whole screen and gets every key and click. */
+struct ui_modal {
+	void (*draw)(struct ui *ui, void *ctx);
+	int (*key)(struct ui *ui, void *ctx, int key, const struct ui_mouse *m);
+};
+
+struct config_bind;
+
 struct ui {
 	struct grid grid;
 	struct layout layout;
@@ -169,6 +178,15 @@ struct ui {
 	 * key()/on_change(), never from draw(). */
 	const struct dbg_model *model;
 	struct dbg_ctl *ctl;
+
+	/* Added by helper "ready": the modal above, and the key bindings of
+	 * the config file (include/cudbg/config.h): a bound key does what
+	 * its target key does as a global key, except while typing in the
+	 * console or a prompt and under an overlay. */
+	const struct ui_modal *modal;
+	void *modal_ctx;
+	const struct config_bind *binds;
+	size_t nbinds;
 };
 
 /* Creates every pane; returns 0 or -1. */

@@ -264,6 +264,10 @@ void ui_draw(struct ui *ui)
 {
 	grid_clear(&ui->grid);
 	ui->dirty = false;
+	if (ui->modal) {
+		ui->modal->draw(ui, ui->modal_ctx);
+		return;
+	}
 	if (ui->layout.kind == LAYOUT_TOO_SMALL) {
 		draw_too_small(ui);
 		return;

@@ -1,5 +1,6 @@
 /* Key and mouse dispatch: overlays first, then the focused pane, then the
  * global keys.  Handlers only change state; the main loop redraws. */
+#include "cudbg/config.h"
 #include "tui/keys.h"
 #include "tui/ui.h"
 
@@ -275,6 +276,18 @@ static int mouse_key(struct ui *ui, const struct ui_mouse *m)
 
 static int ui_key_dispatch(struct ui *ui, int key, const struct ui_mouse *m);
 
+/* The config file's bindings (the last one for a key wins); not while
+ * typing in the console, whose keys are text. */
+static int bound_key(const struct ui *ui, int key)
+{
+	if (ui->console_input)
+		return TK_NONE;
+	for (size_t i = ui->nbinds; i-- > 0;)
+		if (ui->binds[i].key == key)
+			return ui->binds[i].does;
+	return TK_NONE;
+}
+
 int ui_key(struct ui *ui, int key, const struct ui_mouse *m)
 {
 	int r = ui_key_dispatch(ui, key, m);
@@ -289,6 +302,8 @@ static int ui_key_dispatch(struct ui *ui, int key, const struct ui_mouse *m)
 	struct pane *p;
 	int r;
 
+	if (ui->modal)
+		return ui->modal->key(ui, ui->modal_ctx, key, m);
 	if (ui->ask.open)
 		return ask_key(ui, key);
 	if (ui->help_open)
@@ -303,6 +318,9 @@ static int ui_key_dispatch(struct ui *ui, int key, const struct ui_mouse *m)
 		return key == 'q' ? key_quit(ui) : PR_IGNORED;
 	if (key == TK_MOUSE)
 		return m ? mouse_key(ui, m) : PR_IGNORED;
+	r = bound_key(ui, key);
+	if (r != TK_NONE)
+		return global_key(ui, r) | (ui->quit ? PR_QUIT : 0);
 	p = ui_focus_pane(ui);
 	if (p && p->ops->key) {
 		r = p->ops->key(p, ui, key);

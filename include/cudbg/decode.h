@@ -49,6 +49,8 @@ void *dec_arena_alloc(struct dec_arena *a, size_t size);
 char *dec_arena_strndup(struct dec_arena *a, const char *s, size_t len);
 /* Bytes held by the arena (for memory accounting in the model). */
 size_t dec_arena_size(const struct dec_arena *a);
+/* The arena takes ownership of a malloc'd block (freed with it). */
+int dec_arena_adopt(struct dec_arena *a, void *block, size_t size);
 
 /* ---- small value helpers ---- */
 
@@ -461,6 +463,22 @@ struct dec_table {
  * lacks becomes an extra column; later rows' unknown fields are dropped.
  * Linear in the size of the record. */
 int dec_table_decode(const struct mi_node *results, struct dec_table *out);
+
+/* Builds a table row by row, for answers streamed with
+ * session_send_rows(): add each row as it arrives, then finish with the
+ * final record's results (the header; its body is empty, or holds the
+ * rows when the answer was small and came whole).  Cell strings are
+ * interned: a big table repeats a few values (file names, PCs, block
+ * coordinates) hundreds of thousands of times, so the table costs little
+ * more than its pointers.  finish() frees the builder in every case. */
+struct dec_table_builder;
+struct dec_table_builder *dec_table_builder_new(void); /* NULL: no memory */
+int dec_table_builder_row(struct dec_table_builder *b,
+			  const struct mi_node *row);
+int dec_table_builder_finish(struct dec_table_builder *b,
+			     const struct mi_node *results,
+			     struct dec_table *out);
+void dec_table_builder_free(struct dec_table_builder *b); /* accepts NULL */
 void dec_table_free(struct dec_table *t);
 enum dec_table_kind dec_table_kind_of(const char *name);
 /* Column index by name, -1 when absent. */

@@ -269,7 +269,10 @@ const struct diag_asserts *diag_asserts_of(const struct diag *d);
 size_t diag_wanted(struct diag *d, const struct diag_rules *rules,
 		   const char **exprs, size_t max);
 /* The frame level to evaluate them in: the kernel's own frame (1 when
- * frame 0 is __assert_fail), or 0. */
+ * frame 0 is __assert_fail), or 0.  cuda-gdb 13 reads register-held
+ * locals of an outer device frame from registers the callee reused
+ * (stale values): evaluate only parameters there; batch mode evaluates
+ * nothing above frame 0. */
 int diag_eval_frame(struct diag *d);
 
 /* A synchronous evaluator: writes the value of `expr` in frame `frame`

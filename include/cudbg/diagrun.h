@@ -19,6 +19,8 @@
 
 struct cudbg_options;
 struct dbg_ctl;
+struct dbg_model;
+struct dec_stack;
 struct dbg_ctl_hooks;
 struct diag_rules;
 
@@ -68,5 +70,14 @@ char *diag_run_report(struct diag_run *r, bool json, const char *mode,
 		      const char *stop_reason);
 /* 0 no fault, 1 fault, 2 environment error. */
 int diag_run_exit_code(struct diag_run *r);
+
+/* The controller answers its own commands (stack, locals, focus query,
+ * lanes table) in continuations, which the record hook never sees: feed
+ * the decoded model after each settled stop (the screen too) so the
+ * collector has the device stack, the kernel frame's values, the lanes
+ * carrying the exception and a coredump's focus. */
+void diag_feed_model(struct diag *d, const struct dbg_model *m);
+/* A stack from ctl_host_stack() (the launching host thread). */
+void diag_feed_stack(struct diag *d, const struct dec_stack *st);
 
 #endif

@@ -33,7 +33,8 @@ int diag_rules_load_buf(const char *name, const char *buf, size_t len,
 			struct diag_rules **out, char *err, size_t errcap);
 void diag_rules_free(struct diag_rules *r); /* accepts NULL */
 
-/* Where the rules file is: $CUDBG_HINTS, else data/hints.rules next to a
+/* Where the rules file is: $CUDBG_HINTS, else $CUDBG_DATADIR/hints.rules,
+ * else data/hints.rules next to a
  * build tree the binary runs from, else the installed DATADIR copy.
  * `exe_dir` may be NULL. */
 const char *diag_rules_default_path(const char *exe_dir, char *buf,

@@ -76,6 +76,7 @@ struct mi_record {
 	struct mi_node *results; /* first result (name=value), or NULL */
 	const char *text;    /* stream records: decoded text */
 	size_t text_len;
+	bool streamed;       /* body items went to the stream item hook */
 	int error;           /* MI_REC_ERROR: MI_E* code */
 	size_t error_at;     /* MI_REC_ERROR: byte offset in the line */
 };
@@ -86,16 +87,42 @@ struct mi_parser;
  * call. */
 typedef void (*mi_record_fn)(void *ctx, const struct mi_record *rec);
 
-/* Called with each raw line (no newline, untouched) just before it is
- * parsed; the parser decodes strings in place, so this is the only moment
- * the raw bytes exist (recorders write them here). */
-typedef void (*mi_raw_line_fn)(void *ctx, const char *line, size_t len);
+/* Called with the raw bytes of each line (no newline, untouched) just
+ * before they are parsed; the parser decodes strings in place, so this is
+ * the only moment the raw bytes exist (recorders write them here).  A line
+ * normally comes whole (piece == MI_RAW_FIRST | MI_RAW_LAST); a streamed
+ * table line comes in pieces: the first, middle ones (piece 0), and an
+ * empty last one. */
+enum { MI_RAW_FIRST = 1, MI_RAW_LAST = 2 };
+typedef void (*mi_raw_line_fn)(void *ctx, const char *bytes, size_t len,
+			       unsigned piece);
 
 /* Returns NULL when out of memory.  The parser owns its buffers. */
 struct mi_parser *mi_parser_new(mi_record_fn fn, void *ctx);
 void mi_parser_free(struct mi_parser *p); /* accepts NULL */
 
 void mi_parser_set_raw_hook(struct mi_parser *p, mi_raw_line_fn fn);
+
+/* Streaming of big tables.  cuda-gdb answers -cuda-info-threads on a full
+ * device with one line of 10-60 MB: `^done,NAME={...,hdr=[...],body=[ROW,
+ * ROW,...]}`.  Buffering and parsing such a line whole costs memory (the
+ * text plus a tree of millions of nodes) and stalls the caller's loop for
+ * tens of milliseconds.  In streaming mode the parser hands each body item
+ * to item_fn as soon as its bytes are complete and then forgets it, keeps
+ * only the line's header and the unfinished item, and finally calls the
+ * record callback with the header results and an empty `body` list whose
+ * `count` is the number of items streamed (rec->streamed is true).
+ *
+ * A line is considered once it is longer than `threshold` bytes and still
+ * unfinished; want_fn is asked (token, class, table name) and the line
+ * streams only when it returns true.  Items, records and strings have the
+ * usual lifetime: valid during the call. */
+typedef bool (*mi_stream_want_fn)(void *ctx, bool has_token, uint64_t token,
+				  const char *klass, const char *name);
+typedef void (*mi_stream_item_fn)(void *ctx, bool has_token, uint64_t token,
+				  const struct mi_node *item);
+void mi_parser_set_stream(struct mi_parser *p, size_t threshold,
+			  mi_stream_want_fn want_fn, mi_stream_item_fn item_fn);
 
 /* Lines longer than `max` bytes are dropped and reported as one
  * MI_REC_ERROR with MI_ETOOBIG (0 = no limit, the default). */

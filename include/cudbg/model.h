@@ -394,6 +394,11 @@ int64_t ctl_host_stack(struct dbg_ctl *c, const char *thread_id,
 /* Re-fetches the threads table for one block (paging) or, with an
  * invalid block, for the whole grid.  Never uncoalesced. */
 int64_t ctl_threads_page(struct dbg_ctl *c, struct dec_dim3 block);
+/* The threads of one block uncoalesced (one row per thread with its
+ * device, SM, warp and lane), only when the user asks: `set cuda
+ * coalescing off` around one -cuda-info-threads block (x,y,z).  The next
+ * refresh brings the coalesced table back. */
+int64_t ctl_threads_uncoalesced(struct dbg_ctl *c, struct dec_dim3 block);
 
 /* Expressions. */
 typedef void (*ctl_value_fn)(void *ctx, const char *expr, const char *value,

@@ -15,6 +15,8 @@
 
 #include "cudbg/session.h"
 
+struct cudbg_config;
+
 enum cudbg_memcheck {
 	CUDBG_MEMCHECK_AUTO,   /* default: after a live run that failed
 				* without a device stop */
@@ -43,6 +45,8 @@ struct cudbg_options {
 			       * strings point into argv); inserted before
 			       * the program runs */
 	size_t nbreaks;
+	bool no_run;          /* --no-run: the screen waits for `r` instead
+			       * of running a launched program at once */
 	bool batch;           /* --batch */
 	bool json;            /* --json (implies --batch) */
 	enum cudbg_memcheck memcheck; /* --memcheck=auto|always|never */
@@ -61,6 +65,12 @@ struct cudbg_options {
 	const char **mi_exec; /* --mi-exec CMD, in order */
 	size_t nmi_exec;
 	int timeout_s;        /* --timeout SECS for --mi-log (0: 60) */
+	/* Added by helper "ready": */
+	const char *demo_name; /* --demo NAME: that demo without the menu
+				* (points into argv), NULL for the menu */
+	const struct cudbg_config *config; /* the config file, set by main
+					    * (include/cudbg/config.h), or
+					    * NULL */
 };
 
 /* Parses argv into *o (zeroed first).  Returns 0, or -1 with a one-line

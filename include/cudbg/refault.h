@@ -88,6 +88,13 @@ int diag_refault_bkptno(const struct diag_refault *r); /* inserted, or -1 */
  * the thread and its locals), FAILED, or the current state on timeout. */
 enum diag_refault_state diag_refault_drive(struct diag_refault *r,
 					   struct dbg_ctl *c, int timeout_ms);
+/* The same without blocking, for the screen's loop: sends what the
+ * machine has ready and returns its state; call it again after every
+ * event (and check ARRIVED once the controller is no longer busy).  Call
+ * diag_refault_detach() before freeing the machine. */
+enum diag_refault_state diag_refault_pump(struct diag_refault *r,
+					  struct dbg_ctl *c);
+void diag_refault_detach(struct diag_refault *r, struct dbg_ctl *c);
 void diag_refault_on_async(struct diag_refault *r,
 			   const struct mi_record *rec);
 

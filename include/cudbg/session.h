@@ -197,6 +197,19 @@ int64_t session_send_flags(struct session *s, unsigned flags,
 			   session_reply_fn fn, void *ctx,
 			   const char *fmt, ...);
 
+/* Like session_send(), for commands that may answer with a big table
+ * (-cuda-info-threads on a full device is one line of 10-60 MB): when the
+ * answer line grows past 64 KiB, its body rows are handed to row_fn one
+ * at a time as their bytes arrive, instead of the whole line being
+ * buffered and parsed into one tree; the continuation then gets the table
+ * with an empty body (reply.rec->streamed).  Smaller answers come whole as
+ * usual, so a caller handles both.  This keeps memory to the decoded rows
+ * and the loop responsive while such a line arrives. */
+typedef void (*session_row_fn)(void *ctx, const struct mi_node *row);
+__attribute__((format(printf, 5, 6)))
+int64_t session_send_rows(struct session *s, session_row_fn row_fn,
+			  session_reply_fn fn, void *ctx, const char *fmt, ...);
+
 /* Drops every pending continuation whose ctx is `ctx` (their results then
  * go nowhere): call when the object they point to is freed. */
 void session_forget(struct session *s, const void *ctx);

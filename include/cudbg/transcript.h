@@ -105,6 +105,11 @@ struct transcript_writer *transcript_writer_open(const char *path, bool force,
  * inside `text` ends it there.  Returns 0 or TRANSCRIPT_EWRITE. */
 int transcript_write(struct transcript_writer *w, double t, char tag,
 		     const char *text, size_t len);
+/* Writes one line in pieces (a streamed MI line): the piece flagged
+ * MI_RAW_FIRST (1) starts it with the time and tag, MI_RAW_LAST (2) ends
+ * it with the newline.  Each piece is written at once. */
+int transcript_write_piece(struct transcript_writer *w, double t, char tag,
+			   const char *text, size_t len, unsigned piece);
 void transcript_writer_close(struct transcript_writer *w); /* accepts NULL */
 
 /* ---- Replay engine (what the fake debugger answers) ----

@@ -100,10 +100,109 @@ run_program() { # name kind(cu|py)
 	cd "$ROOT" || exit 2
 }
 
+# ---- the shared examples, recorded for the replay tests (issue: MI engine) ----
+examples() {
+	local ex=$SRC/examples
+	mkdir -p "$ex" "$RES/examples"
+	cp "$ROOT"/data/examples/* "$ex"/
+	cd "$ex" || return
+	for p in assert_label null_write step_kernel small_oob; do
+		nvcc -g -G -arch=sm_90 -o $p $p.cu || { fail "examples/$p" "nvcc failed"; continue; }
+	done
+	timed assert_label example-live timeout 120 "$BIN" --batch --memcheck=never --force \
+		--record "$RES/examples/assert_label.mi.log" ./assert_label > "$RES/examples/assert_label.txt" 2>&1
+	timed null_write example-live timeout 120 "$BIN" --batch --memcheck=never --force \
+		--record "$RES/examples/null_write.mi.log" ./null_write > "$RES/examples/null_write.txt" 2>&1
+	timed step_kernel example-break timeout 120 "$BIN" --batch --memcheck=never --force -b saxpy2 \
+		--record "$RES/examples/step_kernel.mi.log" ./step_kernel > "$RES/examples/step_kernel.txt" 2>&1
+	timed small_oob example-memcheck timeout 120 "$BIN" --batch --memcheck=always --force \
+		--record "$RES/examples/small_oob.mi.log" ./small_oob > "$RES/examples/small_oob.txt" 2>&1
+	for p in assert_label null_write step_kernel small_oob; do
+		[ -s "$RES/examples/$p.mi.log" ] && pass "examples/$p recorded" || fail "examples/$p" "no recording"
+	done
+	grep -q 'Breakpoint 1 in saxpy2' "$RES/examples/step_kernel.txt" && pass examples/step_kernel-break \
+		|| fail examples/step_kernel-break "no stop at saxpy2"
+	cd "$ROOT" || exit 2
+}
+
+# ---- the screen, driven through tmux (issue: the debugger screen) ----
+T="tmux -L cudbg-gpu-$$"
+wait_screen() { # session pattern seconds
+	local i
+	for i in $(seq 1 $(($3 * 4))); do
+		$T capture-pane -p -t "$1" 2>/dev/null | grep -Eq -- "$2" && return 0
+		sleep 0.25
+	done
+	return 1
+}
+cap() { $T capture-pane -p -t "$1" > "$RES/screens/$2.txt" 2>/dev/null; }
+screens() {
+	mkdir -p "$RES/screens"
+	command -v tmux >/dev/null || { fail screens "tmux not installed"; return; }
+	cp "$ROOT/data/examples/seed_repro.py" "$SRC/"
+	$T new-session -d -s seed -x 120 -y 40 \
+		"cd $SRC && TERM=xterm-256color $BIN --memcheck=never python3 seed_repro.py; sleep 600"
+	if wait_screen seed 'Warp Assert' 150; then pass screens/seed-fault; else fail screens/seed-fault "no Warp Assert on screen"; fi
+	sleep 2; cap seed seed-1-fault
+	$T send-keys -t seed ']'; sleep 1; cap seed seed-2-map
+	$T send-keys -t seed ']'; sleep 1; cap seed seed-3-kernels
+	$T send-keys -t seed '?'; sleep 1; cap seed seed-4-help
+	$T send-keys -t seed Escape; $T send-keys -t seed c; sleep 1; cap seed seed-5-continue-warning
+	$T send-keys -t seed n; $T send-keys -t seed q; sleep 0.5; $T send-keys -t seed y; sleep 2
+	cap seed seed-6-after-quit
+	$T kill-session -t seed 2>/dev/null
+	cd "$SRC/examples" 2>/dev/null || { fail screens/step "examples not built"; return; }
+	$T new-session -d -s step -x 120 -y 40 \
+		"cd $SRC/examples && TERM=xterm-256color $BIN --memcheck=never -d $SRC/examples -b saxpy2 ./step_kernel; sleep 600"
+	if wait_screen step 'reakpoint 1' 60; then pass screens/step-break; else fail screens/step-break "no breakpoint stop"; fi
+	sleep 2; cap step step-1-break
+	$T send-keys -t step n; sleep 3; cap step step-2-next
+	$T send-keys -t step s; sleep 3; cap step step-3-step
+	$T send-keys -t step ']'; sleep 2; cap step step-4-map
+	$T send-keys -t step q; sleep 0.5; $T send-keys -t step y; sleep 2
+	$T kill-session -t step 2>/dev/null
+	cd "$ROOT" || exit 2
+}
+
+# ---- killing the debugger from outside (issue: hardening) ----
+kills() {
+	mkdir -p "$RES/kills"
+	cp "$ROOT/data/examples/seed_repro.py" "$SRC/"
+	$T new-session -d -s kill -x 120 -y 40 \
+		"cd $SRC && TERM=xterm-256color $BIN --memcheck=never python3 seed_repro.py; echo EXIT=\$?; sleep 600"
+	sleep 6
+	ps -eo pid,pgid,args | grep -E 'cuda-gdb|seed_repro' | grep -v grep > "$RES/kills/ps-before.txt"
+	pkill -9 -f 'cuda-gdb' ; sleep 3
+	cap kill kill-1-screen-after-kill
+	mv "$RES/screens/kill-1-screen-after-kill.txt" "$RES/kills/" 2>/dev/null
+	ps -eo pid,pgid,args | grep -E 'cuda-gdb|seed_repro' | grep -v grep > "$RES/kills/ps-after.txt"
+	$T send-keys -t kill q; sleep 1; $T send-keys -t kill y; sleep 2
+	$T capture-pane -p -t kill > "$RES/kills/kill-2-after-quit.txt"
+	$T kill-session -t kill 2>/dev/null
+	if grep -q seed_repro "$RES/kills/ps-after.txt"; then fail kills/pytorch "the program outlived its debugger"; else pass kills/pytorch; fi
+	# during the memcheck pass: compute-sanitizer killed, then cuda-gdb
+	# killed while it opens the coredump
+	(cd "$SRC" && timeout 200 "$BIN" --batch --memcheck=always --force python3 seed_repro.py \
+		> "$RES/kills/memcheck-san-killed.txt" 2>&1; echo "exit=$?" >> "$RES/kills/memcheck-san-killed.txt") &
+	sleep 3; pkill -9 -f 'compute-sanitizer'; wait
+	(cd "$SRC" && timeout 200 "$BIN" --batch --memcheck=always --force python3 seed_repro.py \
+		> "$RES/kills/memcheck-gdb-killed.txt" 2>&1; echo "exit=$?" >> "$RES/kills/memcheck-gdb-killed.txt") &
+	local i; for i in $(seq 1 400); do pgrep -f cuda-gdb >/dev/null && break; sleep 0.25; done
+	sleep 1; pkill -9 -f 'cuda-gdb'; wait
+	ps -eo pid,args | grep -E 'cuda-gdb|compute-sanitizer|seed_repro' | grep -v grep > "$RES/kills/ps-after-memcheck.txt"
+	[ -s "$RES/kills/ps-after-memcheck.txt" ] && fail kills/memcheck "processes left behind" || pass kills/memcheck
+}
+
 echo "== environment"
 nvidia-smi -L; cuda-gdb --version | head -1; compute-sanitizer --version | tail -1
 nvcc --version | tail -1; python3 -c 'import torch; print("torch", torch.__version__)'
 [ -x "$BIN" ] || { echo "FAIL gpu-test: $BIN not built (run make)"; exit 2; }
+
+SECTIONS=${GPU_SECTIONS:-programs examples screens kills}
+case " $SECTIONS " in *" examples "*) echo "== examples"; examples ;; esac
+case " $SECTIONS " in *" screens "*) echo "== screens"; screens ;; esac
+case " $SECTIONS " in *" kills "*) echo "== kills"; kills ;; esac
+case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
@@ -113,6 +212,7 @@ if [ ${#names[@]} -eq 0 ]; then
 fi
 cp "$ROOT"/tests/gpu/*.cu "$ROOT"/tests/gpu/*.py "$SRC"/ 2>/dev/null
 for n in "${names[@]}"; do
+	[ "$n" = none ] && continue
 	if [ -f "$SRC/$n.cu" ]; then
 		if ! nvcc -g -G -arch=sm_90 -o "$SRC/$n" "$SRC/$n.cu" 2> "$RES/reports/$n.nvcc.txt"; then
 			fail "$n/build" "nvcc failed (see reports/$n.nvcc.txt)"; continue

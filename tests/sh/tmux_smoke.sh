@@ -63,7 +63,7 @@ start() {
 	shift
 	tm new-session -d -x 100 -y 30 -s "$name" \
 		"env HOME=$dir/home CUDBG_HISTORY=$dir/history-$name $* \
-		 $BIN --debugger gdb $PROG; echo \$? > $dir/status-$name; \
+		 $BIN --no-run --debugger gdb $PROG; echo \$? > $dir/status-$name; \
 		 stty -a > $dir/stty-$name; cat"
 	tm set-option -t "$name" remain-on-exit on >/dev/null
 }

@@ -167,3 +167,19 @@ TEST(host_stack_refused_thread)
 	CHECK_MSG(strstr(g.err, "not in this recording") != NULL, "%s", g.err);
 	ctl_free(r.c);
 }
+
+TEST(uncoalesced_block_on_request)
+{
+	struct run r;
+	run_to_stop(&r, "filters.mi.log");
+	CHECK(ctl_threads_uncoalesced(r.c, (struct dec_dim3){ 0 }) == CTL_EINVAL);
+	/* filters recorded this block's table (coalesced: the recording
+	 * never turned coalescing off); the setting commands it lacks are
+	 * refused without harm */
+	CHECK(ctl_threads_uncoalesced(r.c, (struct dec_dim3){ 132, 0, 0, true }) > 0);
+	wait_for(&r, settled_pred);
+	CHECK(r.m->threads_block.valid && r.m->threads_block.x == 132);
+	CHECK(r.m->tables[MODEL_T_THREADS].nr_rows > 0);
+	CHECK(r.m->table_error[MODEL_T_THREADS] == NULL);
+	ctl_free(r.c);
+}

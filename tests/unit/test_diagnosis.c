@@ -518,7 +518,8 @@ TEST(cuda_error_without_stop)
 		"*running,thread-id=\"all\"",
 		"*stopped,reason=\"exited\",exit-code=\"01\"",
 	};
-	diag_on_program_output(r.d, "sync: unspecified launch failure\r\n", 34);
+	const char *sync = "sync: unspecified launch failure\r\n";
+	diag_on_program_output(r.d, sync, strlen(sync));
 	for (int i = 0; i < 2; i++)
 		mi_parse_line(lines[i], strlen(lines[i]), on_rec, r.d);
 	run_finish(&r);
@@ -536,8 +537,8 @@ TEST(environment_problems_from_text_and_flags)
 {
 	struct run r;
 	run_start(&r, "./prog");
-	diag_on_debugger_stderr(r.d, "warning: libcudadebugger.so.1 could not "
-				"be loaded\n", 52);
+	const char *w = "warning: libcudadebugger.so.1 could not be loaded\n";
+	diag_on_debugger_stderr(r.d, w, strlen(w));
 	run_finish(&r);
 	CHECK_INT(r.f->kind, DIAG_FAULT_ENVIRONMENT);
 	CHECK_STR(top_hint(&r), "env-cudadebugger-missing");
@@ -549,8 +550,8 @@ TEST(environment_problems_from_text_and_flags)
 	char *envp[] = {(char *)(uintptr_t)"CUDA_VISIBLE_DEVICES=", NULL};
 	char *argv[] = {(char *)(uintptr_t)"./prog", NULL};
 	diag_set_program(r.d, argv, envp);
-	diag_on_program_output(r.d, "CUDA error: no CUDA-capable device is "
-			       "detected\n", 47);
+	const char *nogpu = "CUDA error: no CUDA-capable device is detected\n";
+	diag_on_program_output(r.d, nogpu, strlen(nogpu));
 	run_finish(&r);
 	CHECK_STR(top_hint(&r), "env-no-gpu-visible-devices");
 	run_free(&r);
@@ -612,5 +613,32 @@ TEST(evaluate_hook_fills_evidence)
 	run_finish(&r);
 	CHECK(evidence_has(hint(&r, "label-range-assert"),
 			   "The failing label: 10"));
+	run_free(&r);
+}
+
+/* The launching host stack as cuda-gdb lists it (-thread-select 1 then
+ * -stack-list-frames with launch_blocking on): the ATen operator comes
+ * from the at::native frame. */
+TEST(aten_operator_from_the_host_stack)
+{
+	struct run r;
+	run_start(&r, "python3");
+	feed_log(r.d, "seed_py.mi.log");
+	const char *stack =
+		"^done,stack=[frame={level=\"0\",addr=\"0x1\",func=\"??\","
+		"from=\"/usr/lib/libcuda.so.1\",arch=\"i386:x86-64\"},"
+		"frame={level=\"1\",addr=\"0x2\",func=\"cudaLaunchKernel\","
+		"from=\"libcudart.so.13\",arch=\"i386:x86-64\"},"
+		"frame={level=\"2\",addr=\"0x3\",func=\"at::native::nll_loss_"
+		"forward_out_cuda_template(at::Tensor const&, long)\","
+		"from=\"libtorch_cuda.so\",arch=\"i386:x86-64\"}]";
+	mi_parse_line(stack, strlen(stack), on_rec, r.d);
+	run_finish(&r);
+	CHECK_INT(r.f->n_host_frames, 3);
+	CHECK_STR(r.f->op, "nll_loss_forward_out_cuda_template");
+	CHECK(evidence_has(hint(&r, "pytorch-class-index"),
+			   "ATen operator nll_loss_forward_out_cuda_template"));
+	/* The device stack of the stop is kept. */
+	CHECK_INT(r.f->n_frames, 1);
 	run_free(&r);
 }

@@ -1,0 +1,25 @@
+/* Fuzz target: the config file parser (tui/config.c), then merging what
+ * it read into a set of options. */
+#include "cudbg/config.h"
+#include "tests/fuzz/fuzz.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct cudbg_config c;
+	struct cudbg_options o;
+	char err[512];
+	memset(&c, 0, sizeof c);
+	if (config_parse(&c, "fuzz.config", (const char *)data, size, err,
+			 sizeof err) == 0) {
+		memset(&o, 0, sizeof o);
+		if (config_apply(&c, &o) == 0)
+			free(o.dirs); /* all config_apply allocates */
+	} else if (!memchr(err, '\0', sizeof err)) {
+		__builtin_trap(); /* the message must be a terminated string */
+	}
+	config_free(&c);
+	return 0;
+}
