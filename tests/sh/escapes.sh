@@ -25,7 +25,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/home"
 export HOME="$tmp/home" CUDBG_HISTORY= TERM=xterm-256color
-unset NO_COLOR CUDBG_TEST_SCRIPT || true
+unset NO_COLOR CUDBG_TEST_SCRIPT XDG_CONFIG_HOME XDG_STATE_HOME || true
+export CUDBG_CONFIG=
 ESC=$(printf '\033')
 fails=0
 pass() { echo "PASS escapes/$1"; }
@@ -52,7 +53,7 @@ if command -v gdb >/dev/null 2>&1; then
 	"$PTY" -o "$tmp/$c.out" -e "$tmp/$c.err" -s 120x40 -t 40 \
 		-a 'wait=not started' -a send=r -a wait=HOSTILE-END -a idle=300 \
 		-a send=q -a wait=Quit -a send=y -- \
-		"$BIN" --debugger gdb "$HP" hostile >"$tmp/$c.res" 2>&1
+		"$BIN" --no-run --debugger gdb "$HP" hostile >"$tmp/$c.res" 2>&1
 	# shellcheck disable=SC2086
 	if ! grep -q '^restored=1' "$tmp/$c.res"; then
 		fail $c "the screen did not end cleanly"
@@ -76,7 +77,7 @@ FAKE_DBG_MODE=hostile "$PTY" -o "$tmp/$c.out" -e "$tmp/$c.err" -s 160x50 -t 40 \
 	-a 'send=]' -a idle=200 -a send=: -a 'send=info frame\r' -a 'wait=out ' \
 	-a 'send=print nope\r' -a wait=RED-TAG -a idle=300 -a 'send=\e' \
 	-a send=q -a wait=Quit -a send=y -- \
-	"$BIN" --debugger "$FAKE" "$tmp/evil${ESC}]0;NAME-TITLE$(printf '\007')prog" \
+	"$BIN" --no-run --debugger "$FAKE" "$tmp/evil${ESC}]0;NAME-TITLE$(printf '\007')prog" \
 	>"$tmp/$c.res" 2>&1
 if ! grep -q '^restored=1' "$tmp/$c.res"; then
 	fail $c "the screen did not end cleanly"

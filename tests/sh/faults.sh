@@ -26,7 +26,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/home"
 export HOME="$tmp/home" CUDBG_HISTORY= TERM=xterm-256color TMPDIR="$tmp"
-unset NO_COLOR CUDBG_TEST_SCRIPT CUDBG_HINTS || true
+unset NO_COLOR CUDBG_TEST_SCRIPT CUDBG_HINTS XDG_CONFIG_HOME XDG_STATE_HOME || true
+export CUDBG_CONFIG=
 HAVE_GDB=0
 command -v gdb >/dev/null 2>&1 && HAVE_GDB=1
 MARK="harden$$"
@@ -40,7 +41,6 @@ fail() {
 	done
 	return 0
 }
-skip() { echo "SKIP faults/$1: $2"; }
 
 # survivors CASE: processes whose environment carries the case's marker.
 survivors() {
@@ -113,7 +113,7 @@ if [ $HAVE_GDB = 1 ]; then
 	# end it, only cudbg-tui's own cleanup does.
 	HARDEN_NOHUP=1 screen $c -s 100x30 -t 40 -a 'wait=not started' -a send=r \
 		-a wait=harden-sleeping -a 'killcomm=gdb' -a 'wait=debugger gone' \
-		-a send=q -- "$BIN" --debugger gdb --record "$tmp/$c.mi.log" "$HP" sleep
+		-a send=q -- "$BIN" --no-run --debugger gdb --record "$tmp/$c.mi.log" "$HP" sleep
 	if ! status_is $c exit:0 || ! restored $c; then
 		fail $c "the screen did not end cleanly"
 	elif ! said $c "gdb was killed by signal 9"; then
@@ -271,7 +271,7 @@ if [ $HAVE_GDB = 1 ]; then
 	fi
 	c=program_exits_at_once_screen
 	screen $c -s 100x30 -t 30 -a 'wait=not started' -a send=r \
-		-a 'wait=exited' -a send=q -- "$BIN" --debugger gdb "$HP" exit 3
+		-a 'wait=exited with code 3' -a send=q -- "$BIN" --no-run --debugger gdb "$HP" exit 3
 	if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
 		fail $c "no clean end"
 	else
@@ -289,7 +289,7 @@ if [ $HAVE_GDB = 1 ]; then
 		-a 'rtt=?|Global keys' -a 'send=\e' -a sleep=1000 \
 		-a 'rtt=?|Global keys' -a 'send=\e' -a rss \
 		-a wait=flood-done -a rss -a send=q -a wait=Quit -a send=y -- \
-		"$BIN" --debugger gdb "$HP" flood 1000000000 8
+		"$BIN" --no-run --debugger gdb "$HP" flood 1000000000 8
 	hwm=$(sed -n 's/.*hwm_kb=\([0-9]*\)/\1/p' "$tmp/$c.res" | tail -1)
 	worst=$(sed -n 's/^rtt_ms=//p' "$tmp/$c.res" | sort -n | tail -1)
 	echo "    flood: $(grep -o 'flood-done [0-9]*' "$tmp/$c.out" | tail -1) bytes," \
@@ -311,7 +311,7 @@ c=mi_60mb_line
 FAKE_DBG_MODE=bigline screen $c -s 100x30 -t 60 -a 'wait=not started' \
 	-a 'rtt=?|Global keys' -a 'send=\e' -a sleep=300 -a 'rtt=?|Global keys' \
 	-a 'send=\e' -a rss -a send=q -- \
-	"$BIN" --debugger "$FAKE" "$HP" sleep
+	"$BIN" --no-run --debugger "$FAKE" "$HP" sleep
 if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
 	fail $c "no clean end"
 else
@@ -327,7 +327,7 @@ fi
 c=mi_garbage_screen
 FAKE_DBG_MODE=garbage screen $c -s 100x30 -t 30 -a 'wait=not started' \
 	-a send=r -a 'wait=Breakpoint 1' -a send=q -a wait=Quit -a send=y -- \
-	"$BIN" --debugger "$FAKE" "$HP" sleep
+	"$BIN" --no-run --debugger "$FAKE" "$HP" sleep
 if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
 	fail $c "no clean end"
 else
@@ -337,7 +337,7 @@ c=mi_line_without_end
 FAKE_DBG_MODE=noend screen $c -s 100x30 -t 60 -a 'wait=not started' \
 	-a sleep=2000 -a 'rtt=?|Global keys' -a 'send=\e' -a sleep=300 -a 'rtt=?|Global keys' \
 	-a 'send=\e' -a rss \
-	-a send=q -- "$BIN" --debugger "$FAKE" "$HP" sleep
+	-a send=q -- "$BIN" --no-run --debugger "$FAKE" "$HP" sleep
 hwm=$(sed -n 's/.*hwm_kb=\([0-9]*\)/\1/p' "$tmp/$c.res" | tail -1)
 if ! status_is $c exit:0 || ! restored $c; then
 	fail $c "no clean end"
@@ -402,7 +402,27 @@ for r in bad binary; do
 		pass $c
 	fi
 done
-skip config_file "there is no config file on main yet"
+printf 'memcheck never\nbind F6 contineu\n' >"$tmp/bad.config"
+printf '\377\376\000\001\n' >"$tmp/binary.config"
+for r in bad binary; do
+	c=config_$r
+	XENV="CUDBG_CONFIG=$tmp/$r.config"
+	batch $c --batch --debugger "$FAKE" "$HP" sleep
+	rc=$?
+	if [ $rc -ne 2 ] || ! said $c "$tmp/$r.config:"; then
+		fail $c "rc=$rc"
+		XENV=
+		continue
+	fi
+	screen $c -s 100x30 -t 20 -- env $XENV "$BIN" --debugger "$FAKE" "$HP" sleep
+	XENV=
+	if ! status_is $c exit:2 || ! said $c "$tmp/$r.config:" || ! restored $c ||
+	   grep -q "$(printf '\033')\[?1049h" "$tmp/$c.out" || ! no_orphans $c; then
+		fail $c "the screen: no clean refusal"
+	else
+		pass $c
+	fi
+done
 
 # ---- the terminal: resize storms, a tiny window, no terminal ---------------
 
@@ -411,7 +431,7 @@ if [ $HAVE_GDB = 1 ]; then
 	screen $c -s 100x30 -t 40 -a 'wait=not started' -a send=r \
 		-a wait=harden-sleeping -a storm=3000 -a 'rtt=?|Global keys' \
 		-a 'send=\e' -a send=q -a wait=Quit -a send=y -- \
-		"$BIN" --debugger gdb "$HP" sleep
+		"$BIN" --no-run --debugger gdb "$HP" sleep
 	if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
 		fail $c "no clean end after $(sed -n 's/^resizes=//p' "$tmp/$c.res") resizes"
 	else
@@ -452,7 +472,7 @@ if [ $HAVE_GDB = 1 ]; then
 		case $sig in TERM) n=15 ;; HUP) n=1 ;; INT) n=2 ;; esac
 		screen $c -s 100x30 -t 40 -a 'wait=not started' -a send=r \
 			-a wait=harden-sleeping -a kill=$sig -- \
-			"$BIN" --debugger gdb --record "$tmp/$c.mi.log" "$HP" sleep
+			"$BIN" --no-run --debugger gdb --record "$tmp/$c.mi.log" "$HP" sleep
 		if ! status_is $c signal:$n || ! restored $c; then
 			fail $c "no clean end by the signal"
 		elif ! said $c "SIG$sig"; then
@@ -499,7 +519,7 @@ if [ $HAVE_GDB = 1 ]; then
 		-a 'send=python import time; time.sleep(30)\r' -a sleep=1000 \
 		-a 'send=\x03' -a 'wait=Error while executing Python' \
 		-a 'send=print 6*7\r' -a 'wait== 42' -a 'send=\e' -a send=q -- \
-		"$BIN" --debugger gdb "$HP" sleep
+		"$BIN" --no-run --debugger gdb "$HP" sleep
 	if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
 		fail $c "no clean end"
 	else

@@ -28,7 +28,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/home" "$tmp/t"
 export HOME="$tmp/home" CUDBG_HISTORY= TERM=xterm-256color TMPDIR="$tmp/t"
-unset NO_COLOR CUDBG_TEST_SCRIPT || true
+unset NO_COLOR CUDBG_TEST_SCRIPT XDG_CONFIG_HOME XDG_STATE_HOME || true
+export CUDBG_CONFIG=
 HAVE_GDB=0
 command -v gdb >/dev/null 2>&1 && HAVE_GDB=1
 fails=0
@@ -76,8 +77,8 @@ if [ $HAVE_GDB = 1 ]; then
 	same_args $c
 	c=args_gdb_screen
 	HARDEN_ARGS_OUT="$tmp/$c.args" "$PTY" -o "$tmp/$c.out" -e "$tmp/$c.err" \
-		-s 100x30 -t 30 -a 'wait=not started' -a send=r -a 'wait=exited' \
-		-a send=q -- "$BIN" --debugger gdb "$HP" "$@" >"$tmp/$c.res" 2>&1
+		-s 100x30 -t 30 -a 'wait=not started' -a send=r -a 'wait=exited with code 0' \
+		-a send=q -- "$BIN" --no-run --debugger gdb "$HP" "$@" >"$tmp/$c.res" 2>&1
 	same_args $c
 else
 	echo "SKIP files/args: gdb is not installed"
@@ -171,7 +172,7 @@ printf 'old command one\nold command two\n' >"$tmp/state/cudbg-tui/history"
 env -u CUDBG_HISTORY XDG_STATE_HOME="$tmp/state" "$PTY" -o "$tmp/$c.out" \
 	-e "$tmp/$c.err" -s 100x30 -t 30 -a 'wait=not started' -a send=: \
 	-a 'send=print 6*7\r' -a 'wait== 42' -a 'send=\e' -a send=q -- \
-	"$BIN" --debugger "$FAKE" "$HP" sleep >"$tmp/$c.res" 2>&1
+	"$BIN" --no-run --debugger "$FAKE" "$HP" sleep >"$tmp/$c.res" 2>&1
 if ! grep -q '^old command one$' "$tmp/state/cudbg-tui/history" ||
    ! grep -q '^old command two$' "$tmp/state/cudbg-tui/history" ||
    ! grep -q '^print 6\*7$' "$tmp/state/cudbg-tui/history"; then
@@ -184,7 +185,7 @@ rm -rf "$tmp/state2"
 env -u CUDBG_HISTORY XDG_STATE_HOME="$tmp/state2" "$PTY" -o "$tmp/$c.out" \
 	-e "$tmp/$c.err" -s 100x30 -t 30 -a 'wait=not started' -a send=: \
 	-a 'send=print 1\r' -a 'wait== 42' -a 'send=\e' -a send=q -- \
-	"$BIN" --debugger "$FAKE" "$HP" sleep >"$tmp/$c.res" 2>&1
+	"$BIN" --no-run --debugger "$FAKE" "$HP" sleep >"$tmp/$c.res" 2>&1
 if [ "$(stat -c %a "$tmp/state2/cudbg-tui" 2>&1)" != 700 ] ||
    [ "$(stat -c %a "$tmp/state2/cudbg-tui/history" 2>&1)" != 600 ]; then
 	fail $c "modes $(stat -c %a "$tmp/state2/cudbg-tui" "$tmp/state2/cudbg-tui/history" 2>&1 | tr '\n' ' ')"
