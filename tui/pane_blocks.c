@@ -138,7 +138,7 @@ static int blocks_click(struct pane *p, struct ui *ui, int x, int y)
 }
 
 static const struct key_help blocks_help[] = {
-	{ "Enter", "switch the CUDA focus to the range's first block" },
+	{ "Enter", "focus the first block of the range" },
 	{ "F", "switch to the faulting thread" },
 	{ NULL, NULL },
 };

@@ -162,7 +162,7 @@ static int locals_click(struct pane *p, struct ui *ui, int x, int y)
 }
 
 static const struct key_help locals_help[] = {
-	{ "Enter", "print the variable in full (also in the console)" },
+	{ "Enter", "print it in full (also in the console)" },
 	{ "w", "watch the variable" },
 	{ "W", "watch the variable in every lane of the warp" },
 	{ "Left Right", "scroll long values" },

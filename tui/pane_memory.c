@@ -250,9 +250,9 @@ static void memory_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 }
 
 static const struct key_help memory_help[] = {
-	{ "a  Enter", "read at an address or expression (again at every stop)" },
+	{ "a  Enter", "read at an address or expression" },
 	{ "t", "hex, int32, uint32, int64, float, double" },
-	{ "S", "address space for device code: generic, global, shared, local" },
+	{ "S", "device address space: global, shared, local" },
 	{ "+  -", "read more / fewer bytes" },
 	{ "<  >", "the bytes before / after" },
 	{ NULL, NULL },

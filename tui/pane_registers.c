@@ -220,7 +220,7 @@ static int regs_key(struct pane *p, struct ui *ui, int key)
 }
 
 static const struct key_help regs_help[] = {
-	{ "x", "only the registers that changed since the previous stop, or all" },
+	{ "x", "only what changed since the last stop, or all" },
 	{ NULL, NULL },
 };
 

@@ -221,7 +221,7 @@ static void stack_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 
 static const struct key_help stack_help[] = {
 	{ "Enter", "select the frame (locals, registers follow)" },
-	{ "h", "show / hide the host stack that launched the kernel" },
+	{ "h", "show / hide the host stack of the launch" },
 	{ NULL, NULL },
 };
 

@@ -142,6 +142,13 @@ static int threads_on_change(struct pane *p, struct ui *ui, unsigned what)
 	if (m->stop_count != s->seen_stop ||
 	    !dec_dim3_eq(m->focus.block, s->seen_focus.block) ||
 	    !dec_dim3_eq(m->focus.thread, s->seen_focus.thread)) {
+		if (m->stop_count == s->seen_stop && m->focus.valid && s->seen_focus.valid) {
+			/* a switch, not a stop: say where the focus went */
+			char b[48], t[48];
+			ui_message(ui, UC_MUTED, "focus: block %s thread %s",
+				   dpane_dim3(b, sizeof b, m->focus.block),
+				   dpane_dim3(t, sizeof t, m->focus.thread));
+		}
 		s->seen_stop = m->stop_count;
 		s->seen_focus = m->focus;
 		s->follow_focus = true;
@@ -483,12 +490,12 @@ static int threads_click(struct pane *p, struct ui *ui, int x, int y)
 }
 
 static const struct key_help threads_help[] = {
-	{ "Enter", "switch the CUDA focus to the range's first thread" },
-	{ "g", "go to a block (132), or a thread: (3,0,0) (17,0,0)" },
+	{ "Enter", "focus the first thread of the range" },
+	{ "g", "go to block 132, or thread (3,0,0) (17,0,0)" },
 	{ "<  >", "previous / next block" },
 	{ "F", "jump to the faulting thread" },
-	{ "a", "whole grid, or back to the focused block (large)" },
-	{ "U", "this block's threads one by one, with SM, warp and lane" },
+	{ "a", "whole grid (large) / the focused block" },
+	{ "U", "the block thread by thread (SM, warp, lane)" },
 	{ NULL, NULL },
 };
 

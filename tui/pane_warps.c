@@ -134,7 +134,7 @@ static int warps_click(struct pane *p, struct ui *ui, int x, int y)
 }
 
 static const struct key_help warps_help[] = {
-	{ "Enter", "switch the CUDA focus to the warp's first active thread" },
+	{ "Enter", "focus the warp's first active thread" },
 	{ NULL, NULL },
 };
 

@@ -250,7 +250,7 @@ static void warpwatch_title(struct pane *p, struct ui *ui, char *buf, size_t cap
 }
 
 static const struct key_help warpwatch_help[] = {
-	{ "e  Enter", "evaluate an expression in every lane of the warp" },
+	{ "e  Enter", "an expression in every lane of the warp" },
 	{ NULL, NULL },
 };
 

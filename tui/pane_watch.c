@@ -136,7 +136,7 @@ static int watch_click(struct pane *p, struct ui *ui, int x, int y)
 static const struct key_help watch_help[] = {
 	{ "a  Insert", "add a watch expression" },
 	{ "d  Delete", "remove the selected one" },
-	{ "*", "marks a value that changed since the previous stop" },
+	{ "*", "marks a value changed since the last stop" },
 	{ NULL, NULL },
 };
 
