@@ -78,7 +78,7 @@ const char *test_root_dir(void)
 const char *test_fixtures_dir(void)
 {
 	const char *f = getenv("CUDBG_FIXTURES");
-	return f && *f ? f : "../shared/fixtures";
+	return f && *f ? f : "tests/shared/fixtures";
 }
 
 char *test_read_file(const char *path, size_t *len)
