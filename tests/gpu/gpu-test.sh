@@ -179,16 +179,23 @@ kills() {
 	$T send-keys -t kill q; sleep 1; $T send-keys -t kill y; sleep 2
 	$T capture-pane -p -t kill > "$RES/kills/kill-2-after-quit.txt"
 	$T kill-session -t kill 2>/dev/null
-	if grep -q seed_repro "$RES/kills/ps-after.txt"; then fail kills/pytorch "the program outlived its debugger"; else pass kills/pytorch; fi
+	if grep -v -e cudbg-tui -e tmux -e 'bash -c' "$RES/kills/ps-after.txt" | grep -q seed_repro; then
+		fail kills/pytorch "the program outlived its debugger"
+	elif grep -q 'debugger gone' "$RES/kills/kill-1-screen-after-kill.txt"; then
+		pass kills/pytorch
+	else
+		fail kills/pytorch "the screen does not say the debugger is gone"
+	fi
 	# during the memcheck pass: compute-sanitizer killed, then cuda-gdb
 	# killed while it opens the coredump
-	(cd "$SRC" && timeout 200 "$BIN" --batch --memcheck=always --force python3 seed_repro.py \
+	(cd "$SRC" && timeout 200 "$BIN" --batch --memcheck=always python3 seed_repro.py \
 		> "$RES/kills/memcheck-san-killed.txt" 2>&1; echo "exit=$?" >> "$RES/kills/memcheck-san-killed.txt") &
-	sleep 3; pkill -9 -f 'compute-sanitizer'; wait
-	(cd "$SRC" && timeout 200 "$BIN" --batch --memcheck=always --force python3 seed_repro.py \
+	local i; for i in $(seq 1 100); do pgrep -f compute-sanitizer >/dev/null && break; sleep 0.1; done
+	sleep 2; pkill -9 -f 'compute-sanitizer'; wait
+	(cd "$SRC" && timeout 200 "$BIN" --batch --memcheck=always python3 seed_repro.py \
 		> "$RES/kills/memcheck-gdb-killed.txt" 2>&1; echo "exit=$?" >> "$RES/kills/memcheck-gdb-killed.txt") &
-	local i; for i in $(seq 1 400); do pgrep -f cuda-gdb >/dev/null && break; sleep 0.25; done
-	sleep 1; pkill -9 -f 'cuda-gdb'; wait
+	for i in $(seq 1 400); do pgrep -f cuda-gdb >/dev/null && break; sleep 0.25; done
+	pkill -9 -f 'cuda-gdb'; wait
 	ps -eo pid,args | grep -E 'cuda-gdb|compute-sanitizer|seed_repro' | grep -v grep > "$RES/kills/ps-after-memcheck.txt"
 	[ -s "$RES/kills/ps-after-memcheck.txt" ] && fail kills/memcheck "processes left behind" || pass kills/memcheck
 }
