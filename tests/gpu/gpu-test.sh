@@ -13,7 +13,9 @@
 #     opened with cudbg-tui --batch --core;
 # and checks each report against NAME.expect (one extended regular
 # expression a line, each must match the text report of the named pass:
-# "live: RE", "memcheck: RE", "core: RE").  Prints PASS/FAIL lines and
+# "live: RE", "memcheck: RE", "core: RE"; "report: RE" lines are for
+# tests/sh/gpu_recordings.sh, which replays the recordings with only the
+# saved XML report).  Prints PASS/FAIL lines and
 # the closing "N passed, N failed" line.  Results: $GPU_RESULTS
 # (default build/gpu-results): reports, recordings, XML, timings.tsv.
 #
