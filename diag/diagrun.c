@@ -324,6 +324,11 @@ static void open_core(struct diag_run *r, const char *core, int timeout_ms)
 	ctl_free(c);
 }
 
+const char *diag_run_core(const struct diag_run *r)
+{
+	return r->mc ? diag_memcheck_core_path(r->mc) : NULL;
+}
+
 int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
 	if (timeout_ms < 0)

@@ -177,7 +177,10 @@ static void on_ready(void *ctx, int status, const char *msg)
 		c->m.is_core = true;
 		model_set_state(&c->m, MODEL_STOPPED);
 		ctl_refresh_stop(c);
-	} else if (c->m.state == MODEL_STARTING && session_needs_run(c->s)) {
+	} else if (c->m.state == MODEL_STARTING &&
+		   (session_needs_run(c->s) || status < 0)) {
+		/* Ready to run, or the target (a core, an attach, a remote)
+		 * could not be opened: nothing will stop by itself. */
 		model_set_state(&c->m, MODEL_NOT_STARTED);
 	}
 }

@@ -1,6 +1,8 @@
 #include "harness.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,7 +80,7 @@ const char *test_root_dir(void)
 const char *test_fixtures_dir(void)
 {
 	const char *f = getenv("CUDBG_FIXTURES");
-	return f && *f ? f : "../shared/fixtures";
+	return f && *f ? f : "tests/shared/fixtures";
 }
 
 char *test_read_file(const char *path, size_t *len)
@@ -142,7 +144,10 @@ static void print_result(const char *name, int status, const char *verdict,
 static bool run_case(const struct test_case *tc)
 {
 	int fds[2];
-	if (pipe(fds) != 0)
+	/* Close-on-exec: a debugger a test starts (in its own session, out
+	 * of reach of the group kill below) must not hold the verdict pipe
+	 * open, or the read below would wait for it. */
+	if (pipe2(fds, O_CLOEXEC) != 0)
 		abort();
 	fflush(stdout);
 	pid_t pid = fork();
@@ -157,12 +162,26 @@ static bool run_case(const struct test_case *tc)
 	close(fds[1]);
 	char verdict[1100] = "";
 	size_t got = 0;
-	ssize_t r;
-	while (got < sizeof verdict - 1 &&
-	       (r = read(fds[0], verdict + got, sizeof verdict - 1 - got)) > 0)
-		got += (size_t)r;
+	ssize_t r = 1;
+	/* Bounded even if something else holds the pipe: the child's alarm
+	 * fires at timeout_s; give it 10 s more. */
+	int left_ms = (int)(tc->timeout_s + 10) * 1000;
+	while (got < sizeof verdict - 1 && r > 0 && left_ms > 0) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		if (poll(&pfd, 1, 200) == 0) {
+			left_ms -= 200;
+			continue;
+		}
+		r = read(fds[0], verdict + got, sizeof verdict - 1 - got);
+		if (r > 0)
+			got += (size_t)r;
+	}
 	verdict[got] = '\0';
 	close(fds[0]);
+	if (left_ms <= 0) { /* the child outlived its own alarm */
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+	}
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;

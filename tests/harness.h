@@ -23,7 +23,8 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 void test_skip(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
-/* Where the shared fixtures and the repository root are; from the
+/* Where the shared fixtures (tests/shared/fixtures, a copy of the
+ * project's real cuda-gdb recordings) and the repository root are; from the
  * environment (CUDBG_FIXTURES, CUDBG_ROOT) or relative defaults. */
 const char *test_fixtures_dir(void);
 const char *test_root_dir(void);

@@ -12,10 +12,13 @@ export CUDBG_BUILD="$ROOT/$BUILD"
 export CUDBG_BIN="$ROOT/$BUILD/cudbg-tui"
 # No user config file leaks into the tests (tests that want one set it).
 export CUDBG_CONFIG=
+# The real cuda-gdb recordings are in the repository (tests/shared/, a copy
+# of the project's shared fixtures) so a fresh clone tests the same; their
+# sources are the examples in data/.
 if [ -z "${CUDBG_FIXTURES:-}" ]; then
-	export CUDBG_FIXTURES="$ROOT/../shared/fixtures"
+	export CUDBG_FIXTURES="$ROOT/tests/shared/fixtures"
 fi
-export CUDBG_EXAMPLES="${CUDBG_EXAMPLES:-$(dirname "$CUDBG_FIXTURES")/examples}"
+export CUDBG_EXAMPLES="${CUDBG_EXAMPLES:-$ROOT/data/examples}"
 cd "$ROOT" || exit 2
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -112,15 +112,15 @@ static const struct demo_entry entries[] = {
 		.report = NULL,
 		.source = "step_kernel.cu",
 		.about = "step_kernel.cu with breakpoints on the kernel saxpy2 "
-			 "and at line 11. Run to the breakpoint, then n (next) "
-			 "and s (step into square()); Locals change with each "
-			 "line; f (finish) is refused in a kernel's outermost "
-			 "frame. The recording holds a focus switch to block "
-			 "(3,0,0) thread (17,0,0) (the console: cuda block "
-			 "(3,0,0) thread (17,0,0)); commands it does not hold "
-			 "answer 'not in this recording'.",
-		.greeting = "step: press r to run to the breakpoint, then n and "
-			    "s; q back to the menu",
+			 "and at line 11. r runs to the breakpoint at line 8; "
+			 "n goes to line 9 and s to line 10, with the kernel's "
+			 "arguments in Locals; f (finish) is refused in a "
+			 "kernel's outermost frame. In the console, cuda block "
+			 "(5,0,0) thread (2,0,0) switches the CUDA focus. "
+			 "Commands the recording does not hold answer 'not in "
+			 "this recording'.",
+		.greeting = "step: press r to run to the breakpoint, then n, "
+			    "then s; q back to the menu",
 	},
 };
 

@@ -64,6 +64,10 @@ int diag_run_before(struct diag_run *r, int timeout_ms);
  * thread's locals join the account. */
 int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms);
 
+/* The GPU coredump the memcheck pass wrote (it stopped at the first
+ * error), or NULL.  Owned by the run; valid until diag_run_free(). */
+const char *diag_run_core(const struct diag_run *r);
+
 /* The report (text, or a JSON object for the "diagnosis" member),
  * malloc'd; NULL when out of memory. */
 char *diag_run_report(struct diag_run *r, bool json, const char *mode,

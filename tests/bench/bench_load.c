@@ -218,7 +218,7 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : getenv("CUDBG_FIXTURES");
 	char path[4096];
 	snprintf(path, sizeof path, "%s/big_grid.mi.log.gz",
-		 dir ? dir : "../shared/fixtures");
+		 dir ? dir : "tests/shared/fixtures");
 	struct cmds c = { 0 };
 	char err[512];
 	if (transcript_scan(path, 4096, collect, &c, err, sizeof err) < 0) {

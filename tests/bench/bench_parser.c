@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 	const char *fixtures = getenv("CUDBG_FIXTURES");
 	char path[4096];
 	snprintf(path, sizeof path, "%s/big_grid.mi.log.gz",
-		 argc > 1 ? argv[1] : fixtures ? fixtures : "../shared/fixtures");
+		 argc > 1 ? argv[1] : fixtures ? fixtures : "tests/shared/fixtures");
 	size_t len;
 	char *line = find_line(path, "^done,CoalescedInfoCudaThreadsTable", &len);
 	if (!line) {

@@ -44,7 +44,7 @@ static double now(void)
 static const char *fixtures(void)
 {
 	const char *f = getenv("CUDBG_FIXTURES");
-	return f && *f ? f : "../shared/fixtures";
+	return f && *f ? f : "tests/shared/fixtures";
 }
 
 /* The longest `<` line starting with prefix in a gzipped transcript. */

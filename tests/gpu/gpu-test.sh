@@ -13,7 +13,9 @@
 #     opened with cudbg-tui --batch --core;
 # and checks each report against NAME.expect (one extended regular
 # expression a line, each must match the text report of the named pass:
-# "live: RE", "memcheck: RE", "core: RE").  Prints PASS/FAIL lines and
+# "live: RE", "memcheck: RE", "core: RE"; "report: RE" lines are for
+# tests/sh/gpu_recordings.sh, which replays the recordings with only the
+# saved XML report).  Prints PASS/FAIL lines and
 # the closing "N passed, N failed" line.  Results: $GPU_RESULTS
 # (default build/gpu-results): reports, recordings, XML, timings.tsv.
 #
@@ -179,16 +181,23 @@ kills() {
 	$T send-keys -t kill q; sleep 1; $T send-keys -t kill y; sleep 2
 	$T capture-pane -p -t kill > "$RES/kills/kill-2-after-quit.txt"
 	$T kill-session -t kill 2>/dev/null
-	if grep -q seed_repro "$RES/kills/ps-after.txt"; then fail kills/pytorch "the program outlived its debugger"; else pass kills/pytorch; fi
+	if grep -v -e cudbg-tui -e tmux -e 'bash -c' "$RES/kills/ps-after.txt" | grep -q seed_repro; then
+		fail kills/pytorch "the program outlived its debugger"
+	elif grep -q 'debugger gone' "$RES/kills/kill-1-screen-after-kill.txt"; then
+		pass kills/pytorch
+	else
+		fail kills/pytorch "the screen does not say the debugger is gone"
+	fi
 	# during the memcheck pass: compute-sanitizer killed, then cuda-gdb
 	# killed while it opens the coredump
-	(cd "$SRC" && timeout 200 "$BIN" --batch --memcheck=always --force python3 seed_repro.py \
+	(cd "$SRC" && timeout 200 "$BIN" --batch --memcheck=always python3 seed_repro.py \
 		> "$RES/kills/memcheck-san-killed.txt" 2>&1; echo "exit=$?" >> "$RES/kills/memcheck-san-killed.txt") &
-	sleep 3; pkill -9 -f 'compute-sanitizer'; wait
-	(cd "$SRC" && timeout 200 "$BIN" --batch --memcheck=always --force python3 seed_repro.py \
+	local i; for i in $(seq 1 100); do pgrep -f compute-sanitizer >/dev/null && break; sleep 0.1; done
+	sleep 2; pkill -9 -f 'compute-sanitizer'; wait
+	(cd "$SRC" && timeout 200 "$BIN" --batch --memcheck=always python3 seed_repro.py \
 		> "$RES/kills/memcheck-gdb-killed.txt" 2>&1; echo "exit=$?" >> "$RES/kills/memcheck-gdb-killed.txt") &
-	local i; for i in $(seq 1 400); do pgrep -f cuda-gdb >/dev/null && break; sleep 0.25; done
-	sleep 1; pkill -9 -f 'cuda-gdb'; wait
+	for i in $(seq 1 400); do pgrep -f cuda-gdb >/dev/null && break; sleep 0.25; done
+	pkill -9 -f 'cuda-gdb'; wait
 	ps -eo pid,args | grep -E 'cuda-gdb|compute-sanitizer|seed_repro' | grep -v grep > "$RES/kills/ps-after-memcheck.txt"
 	[ -s "$RES/kills/ps-after-memcheck.txt" ] && fail kills/memcheck "processes left behind" || pass kills/memcheck
 }
@@ -198,10 +207,20 @@ nvidia-smi -L; cuda-gdb --version | head -1; compute-sanitizer --version | tail 
 nvcc --version | tail -1; python3 -c 'import torch; print("torch", torch.__version__)'
 [ -x "$BIN" ] || { echo "FAIL gpu-test: $BIN not built (run make)"; exit 2; }
 
-SECTIONS=${GPU_SECTIONS:-programs examples screens kills}
+# ---- performance ratios for docs/performance.md (issue: ready for users) ----
+perf() {
+	[ -x "$SRC/examples/assert_label" ] || examples >/dev/null
+	cp "$ROOT/data/examples/seed_repro.py" "$SRC/"
+	(cd "$SRC/examples" && python3 "$ROOT/tests/gpu/perf.py" "$BIN" ./assert_label) | tee -a "$RES/perf.txt"
+	(cd "$SRC" && python3 "$ROOT/tests/gpu/perf.py" "$BIN" python3 seed_repro.py) | tee -a "$RES/perf.txt"
+	grep -q '^measure=' "$RES/perf.txt" && pass perf || fail perf "no measures"
+}
+
+SECTIONS=${GPU_SECTIONS:-programs examples screens kills perf}
 case " $SECTIONS " in *" examples "*) echo "== examples"; examples ;; esac
 case " $SECTIONS " in *" screens "*) echo "== screens"; screens ;; esac
 case " $SECTIONS " in *" kills "*) echo "== kills"; kills ;; esac
+case " $SECTIONS " in *" perf "*) echo "== perf"; perf ;; esac
 case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac
 
 names=("$@")

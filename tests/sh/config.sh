@@ -7,7 +7,7 @@ set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
 BUILD=${CUDBG_BUILD:-$ROOT/build}
-FIX=${CUDBG_FIXTURES:-$ROOT/../shared/fixtures}
+FIX=${CUDBG_FIXTURES:-$ROOT/tests/shared/fixtures}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 unset CUDBG_CONFIG CUDBG_DATADIR

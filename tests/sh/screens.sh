@@ -14,8 +14,8 @@ ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 export CUDBG_ROOT=$ROOT
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
 export CUDBG_BUILD=${CUDBG_BUILD:-$ROOT/build}
-export CUDBG_FIXTURES=${CUDBG_FIXTURES:-$ROOT/../shared/fixtures}
-export CUDBG_EXAMPLES=${CUDBG_EXAMPLES:-$(dirname "$CUDBG_FIXTURES")/examples}
+export CUDBG_FIXTURES=${CUDBG_FIXTURES:-$ROOT/tests/shared/fixtures}
+export CUDBG_EXAMPLES=${CUDBG_EXAMPLES:-$ROOT/data/examples}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -6,7 +6,7 @@
 set -u
 BIN=${CUDBG_BIN:-build/cudbg-tui}
 PROGS=${CUDBG_BUILD:-build}/progs
-FIX=${CUDBG_FIXTURES:-../shared/fixtures}
+FIX=${CUDBG_FIXTURES:-tests/shared/fixtures}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
