@@ -3,7 +3,8 @@
 #   make              build $(BUILD)/cudbg-tui
 #   make test         build and run the whole suite
 #   make asan         the suite again with ASan+UBSan (in build-asan/)
-#   make valgrind     the unit suite under valgrind
+#   make valgrind     the suite under valgrind (unit binaries, fuzz corpora,
+#                     and the shell tests with the binary under valgrind)
 #   make fuzz         build libFuzzer targets with clang and run each briefly
 #   make bench        benchmarks, one `measure=` line each
 #   make install      PREFIX=/usr/local DESTDIR=

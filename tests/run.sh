@@ -3,7 +3,9 @@
 # the closing line "N passed, N failed, N skipped".  Exits non-zero when
 # anything failed.
 #   BUILD        build directory (default build)
-#   CUDBG_VALGRIND=1  run the unit binaries under valgrind
+#   CUDBG_VALGRIND=1  run the unit binaries, the fuzz corpora and the shell
+#                     tests (the binary through tests/valgrind-cudbg) under
+#                     valgrind
 set -u
 BUILD=${BUILD:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,10 +52,16 @@ for t in "$BUILD"/tests/test_*; do
 	fi
 done | tee -a "$log"
 
+VG=
+if [ "${CUDBG_VALGRIND:-0}" = 1 ]; then
+	VG="valgrind -q --error-exitcode=99 --leak-check=full
+	    --errors-for-leak-kinds=definite --trace-children=no"
+fi
 for f in "$BUILD"/fuzz-replay/fuzz_*; do
 	[ -x "$f" ] || continue
 	n=$(basename "$f")
-	run_one "corpus/$n" 300 "$f" "tests/fuzz/corpus/${n#fuzz_}"
+	# shellcheck disable=SC2086
+	run_one "${VG:+valgrind/}corpus/$n" 300 $VG "$f" "tests/fuzz/corpus/${n#fuzz_}"
 done | tee -a "$log"
 
 if [ "${CUDBG_VALGRIND:-0}" != 1 ]; then
@@ -61,6 +69,29 @@ if [ "${CUDBG_VALGRIND:-0}" != 1 ]; then
 		[ -f "$s" ] || continue
 		run_one "sh/$(basename "$s" .sh)" 600 sh "$s"
 	done | tee -a "$log"
+else
+	# The shell tests with the binary under valgrind (tests/valgrind-cudbg);
+	# tmux_smoke finds the program by its process name, which valgrind
+	# changes, so it runs only in the normal suite.
+	vglogs=$(mktemp -d)
+	real=$CUDBG_BIN
+	CUDBG_VALGRIND_EXE=$(command -v valgrind)
+	export CUDBG_VALGRIND_EXE
+	for s in tests/sh/*.sh; do
+		[ -f "$s" ] || continue
+		case $s in */tmux_smoke.sh) continue ;; esac
+		CUDBG_BIN="$ROOT/tests/valgrind-cudbg" CUDBG_REAL_BIN="$real" \
+		CUDBG_VALGRIND_LOGS="$vglogs" CUDBG_UNDER_VALGRIND=1 \
+			run_one "valgrind/sh/$(basename "$s" .sh)" 1800 sh "$s"
+	done | tee -a "$log"
+	for l in "$vglogs"/vg.*; do
+		[ -s "$l" ] || continue
+		echo "FAIL valgrind/$(basename "$l"): valgrind found errors:"
+		head -40 "$l" | sed 's/^/    /'
+	done | tee -a "$log"
+	n=$(ls "$vglogs" | wc -l)
+	echo "valgrind: $n cudbg-tui processes checked"
+	rm -rf "$vglogs"
 fi
 
 p=$(grep -c '^PASS ' "$log")

@@ -302,6 +302,14 @@ static int ui_key_dispatch(struct ui *ui, int key, const struct ui_mouse *m)
 	struct pane *p;
 	int r;
 
+	/* Below the minimum size only the message shows, so no question or
+	 * overlay can be answered: q quits at once, as the message says. */
+	if (ui->layout.kind == LAYOUT_TOO_SMALL) {
+		if (key != 'q')
+			return PR_IGNORED;
+		ui->quit = true;
+		return PR_QUIT;
+	}
 	if (ui->modal)
 		return ui->modal->key(ui, ui->modal_ctx, key, m);
 	if (ui->ask.open)
@@ -314,8 +322,6 @@ static int ui_key_dispatch(struct ui *ui, int key, const struct ui_mouse *m)
 		ui->message[0] = '\0';
 		ui->dirty = true;
 	}
-	if (ui->layout.kind == LAYOUT_TOO_SMALL)
-		return key == 'q' ? key_quit(ui) : PR_IGNORED;
 	if (key == TK_MOUSE)
 		return m ? mouse_key(ui, m) : PR_IGNORED;
 	r = bound_key(ui, key);

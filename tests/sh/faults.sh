@@ -28,6 +28,15 @@ mkdir -p "$tmp/home"
 export HOME="$tmp/home" CUDBG_HISTORY= TERM=xterm-256color TMPDIR="$tmp"
 unset NO_COLOR CUDBG_TEST_SCRIPT CUDBG_HINTS XDG_CONFIG_HOME XDG_STATE_HOME || true
 export CUDBG_CONFIG=
+# Memory bounds mean nothing under ASan (shadow memory, quarantine) or
+# valgrind: there the peak is reported, not judged.
+SANITIZED=0
+if [ "${CUDBG_UNDER_VALGRIND:-0}" = 1 ] ||
+   ldd "$BIN" 2>/dev/null | grep -q libasan; then
+	SANITIZED=1
+fi
+# rss_ok KB LIMIT: the peak is within the limit (or not judged).
+rss_ok() { [ -n "$1" ] && { [ $SANITIZED = 1 ] || [ "$1" -le "$2" ]; }; }
 HAVE_GDB=0
 command -v gdb >/dev/null 2>&1 && HAVE_GDB=1
 MARK="harden$$"
@@ -99,10 +108,13 @@ said() {
 
 status_is() { grep -q "^status=$2\$" "$tmp/$1.res"; }
 
-# A --record file is complete: every line ends, and it holds TEXT.
+# A --record file is complete: it ends with a whole line, holds TEXT, and
+# the transcript reader takes it (a replay starts from it).
 recorded() {
 	[ -s "$1" ] && [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ] &&
-		grep -qF -- "$2" "$1"
+		grep -qF -- "$2" "$1" &&
+		timeout 60 "$BIN" --mi-log --timeout 5 --replay "$1" 2>&1 |
+		grep -q '^ready status=0'
 }
 
 # ---- the debugger killed mid-command, or exiting at start ----------------
@@ -176,6 +188,7 @@ check_env_error() { # case expected-text args...
 	rc=$?
 	if [ $rc -ne 2 ] || ! said $c "$want"; then
 		fail $c "rc=$rc, want one line with '$want'"
+		XENV=
 		return
 	fi
 	screen $c -s 100x30 -t 20 -- env $XENV "$BIN" "$@"
@@ -296,7 +309,7 @@ if [ $HAVE_GDB = 1 ]; then
 		"peak RSS ${hwm:-?} kB, slowest key ${worst:-?} ms"
 	if ! status_is $c exit:0 || ! restored $c; then
 		fail $c "no clean end"
-	elif [ -z "$hwm" ] || [ "$hwm" -gt 150000 ]; then
+	elif ! rss_ok "$hwm" 150000; then
 		fail $c "peak RSS ${hwm:-?} kB"
 	elif ! no_orphans $c; then
 		fail $c "left behind:$orphans"
@@ -312,6 +325,8 @@ FAKE_DBG_MODE=bigline screen $c -s 100x30 -t 60 -a 'wait=not started' \
 	-a 'rtt=?|Global keys' -a 'send=\e' -a sleep=300 -a 'rtt=?|Global keys' \
 	-a 'send=\e' -a rss -a send=q -- \
 	"$BIN" --no-run --debugger "$FAKE" "$HP" sleep
+echo "    60 MB line: peak RSS $(sed -n 's/.*hwm_kb=\([0-9]*\)/\1/p' "$tmp/$c.res" | tail -1) kB," \
+	"keys $(sed -n 's/^rtt_ms=//p' "$tmp/$c.res" | tr '\n' ' ')ms"
 if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
 	fail $c "no clean end"
 else
@@ -339,9 +354,10 @@ FAKE_DBG_MODE=noend screen $c -s 100x30 -t 60 -a 'wait=not started' \
 	-a 'send=\e' -a rss \
 	-a send=q -- "$BIN" --no-run --debugger "$FAKE" "$HP" sleep
 hwm=$(sed -n 's/.*hwm_kb=\([0-9]*\)/\1/p' "$tmp/$c.res" | tail -1)
+echo "    endless line: peak RSS ${hwm:-?} kB, keys $(sed -n 's/^rtt_ms=//p' "$tmp/$c.res" | tr '\n' ' ')ms"
 if ! status_is $c exit:0 || ! restored $c; then
 	fail $c "no clean end"
-elif [ -z "$hwm" ] || [ "$hwm" -gt 400000 ]; then
+elif ! rss_ok "$hwm" 400000; then
 	fail $c "peak RSS ${hwm:-?} kB"
 elif ! no_orphans $c; then
 	fail $c "left behind:$orphans"
@@ -438,14 +454,21 @@ if [ $HAVE_GDB = 1 ]; then
 		pass $c
 	fi
 fi
-c=tiny_terminal
-screen $c -s 20x5 -t 20 -a 'wait=too small' -a send=q -- \
-	"$BIN" --debugger "$FAKE" "$HP" sleep
-if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
-	fail $c "no clean end at 20x5"
-else
-	pass $c
-fi
+# At 20x5 only the "too small" message shows: q quits at once, also
+# with the program alive (no question can be seen there).
+for run in --no-run --break=main; do
+	case $run in
+	--no-run) c=tiny_terminal ;;
+	*) c=tiny_terminal_program_alive ;;
+	esac
+	screen $c -s 20x5 -t 20 -a 'wait=too small' -a sleep=1500 -a send=q -- \
+		"$BIN" $run --debugger "$FAKE" "$HP" sleep
+	if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
+		fail $c "no clean end at 20x5"
+	else
+		pass $c
+	fi
+done
 c=stdout_not_a_terminal
 screen $c -s 100x30 -t 20 -- sh -c "\"\$0\" --debugger \"\$1\" \"\$2\" sleep >\"\$3\"" \
 	"$BIN" "$FAKE" "$HP" "$tmp/$c.stdout"
