@@ -79,7 +79,8 @@ err_case screen_unknown_name "no demo named 'nope'" \
 
 # A copy of the binary away from the tree, with no data installed.
 mkdir -p "$tmp/away/bin"
-cp "$BIN" "$tmp/away/bin/cudbg-tui"
+# (the binary itself: under `make valgrind` $BIN is a wrapper script)
+cp "${CUDBG_REAL_BIN:-$BIN}" "$tmp/away/bin/cudbg-tui"
 if [ -f /usr/local/share/cudbg-tui/demo/README.md ]; then
 	echo "SKIP demo/not_installed: a demo is installed in /usr/local/share"
 else
