@@ -226,6 +226,7 @@ case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
 	for f in "$ROOT"/tests/gpu/*.cu "$ROOT"/tests/gpu/*.py; do
+		[ "$(basename "$f")" = perf.py ] && continue # a tool, not a case
 		[ -f "$f" ] && names+=("$(basename "${f%.*}")")
 	done
 fi
