@@ -27,6 +27,7 @@ struct diag_run {
 	char *memcheck_text;
 	size_t memcheck_len;
 	struct diag_memcheck *mc;   /* kept: its directory holds the core */
+	const volatile sig_atomic_t *cancel; /* non-zero: stop waiting (a signal) */
 	struct diag_hints hints;
 };
 
@@ -145,6 +146,37 @@ void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h)
 
 /* ---- the memcheck pass ------------------------------------------------- */
 
+const char *diag_run_temp_dir(const struct diag_run *r)
+{
+	const char *d = r->mc ? diag_memcheck_dir(r->mc) : NULL;
+	return d && *d ? d : NULL;
+}
+
+void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag)
+{
+	r->cancel = flag;
+}
+
+/* Waits for the pass in short slices so a cancel flag is seen at once.
+ * Returns 1 when it ended, 0 at the timeout or on cancel. */
+static int wait_memcheck(struct diag_run *r, int timeout_ms)
+{
+	int waited = 0;
+	for (;;) {
+		if (r->cancel && *r->cancel)
+			return 0;
+		int slice = 100;
+		if (timeout_ms >= 0 && timeout_ms - waited < slice)
+			slice = timeout_ms - waited;
+		int rc = diag_memcheck_wait(r->mc, slice);
+		if (rc != 0)
+			return rc;
+		waited += slice;
+		if (timeout_ms >= 0 && waited >= timeout_ms)
+			return 0;
+	}
+}
+
 static int run_memcheck(struct diag_run *r, int timeout_ms)
 {
 	struct diag_memcheck_opts mo = {
@@ -160,9 +192,12 @@ static int run_memcheck(struct diag_run *r, int timeout_ms)
 		diag_on_debugger_stderr(r->d, err, strlen(err));
 		return 0;
 	}
-	if (diag_memcheck_wait(r->mc, timeout_ms) == 0) {
+	if (wait_memcheck(r, timeout_ms) == 0) {
 		diag_memcheck_cancel(r->mc);
-		diag_memcheck_wait(r->mc, 2000);
+		if (diag_memcheck_wait(r->mc, 2000) == 0) {
+			diag_memcheck_cancel(r->mc); /* now SIGKILL */
+			diag_memcheck_wait(r->mc, 2000);
+		}
 	}
 	r->memcheck_secs = diag_memcheck_seconds(r->mc);
 	size_t len;

@@ -381,6 +381,12 @@ int64_t ctl_until(struct dbg_ctl *c, const char *file, int line)
 
 int64_t ctl_interrupt(struct dbg_ctl *c)
 {
+	/* Not running, but the debugger is busy with a long command: ^C
+	 * asks it to drop the command (its ^error comes to the command's
+	 * own continuation). */
+	if (c->m.state != MODEL_RUNNING && c->m.state != MODEL_STARTING &&
+	    session_interrupt_command(c->s) == 0)
+		return 0;
 	if (c->m.state != MODEL_RUNNING && c->m.state != MODEL_STARTING)
 		return refuse(c, "the program is not running"), CTL_ESTATE;
 	struct ctl_op *op = ctl_op_new(c, exec_reply, false);

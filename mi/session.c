@@ -341,6 +341,15 @@ int64_t session_interrupt(struct session *s, session_reply_fn fn, void *ctx)
 	return session_send(s, fn, ctx, "-exec-interrupt --all");
 }
 
+int session_interrupt_command(struct session *s)
+{
+	if (s->gone || s->child.pid <= 0)
+		return SESSION_EGONE;
+	if (s->npend == 0 || s->backend == SESSION_REPLAY)
+		return SESSION_EINVAL;
+	return kill(s->child.pid, SIGINT) < 0 ? SESSION_EGONE : 0;
+}
+
 long session_write_program(struct session *s, const char *buf, size_t len)
 {
 	if (s->pty_master < 0)

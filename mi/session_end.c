@@ -74,31 +74,40 @@ static void kill_orphan_program(struct session *s)
 	s->inferior_pid = 0;
 }
 
+/* One line naming the cause and what to do about it. */
 static void exit_reason(struct session *s, char *buf, size_t cap)
 {
 	char last[sizeof s->last_stderr];
 	printable(last, sizeof last, s->last_stderr);
+	size_t ll = strlen(last);
+	if (ll && last[ll - 1] == '.') /* a sentence of ours follows */
+		last[ll - 1] = '\0';
 	int st = s->wstatus;
 	if (s->not_mi) {
 		snprintf(buf, cap, "'%s' does not speak GDB/MI (its first line "
-			 "was '%s'); is it a debugger?", s->path,
-			 s->first_line);
+			 "was '%s'); is it a debugger? Point --debugger at "
+			 "cuda-gdb or gdb", s->path, s->first_line);
 	} else if (s->timed_out) {
 		snprintf(buf, cap, "no answer from %s within %.0f s; is it a "
-			 "debugger?", s->name, s->start_timeout);
+			 "debugger? Point --debugger at cuda-gdb or gdb",
+			 s->name, s->start_timeout);
 	} else if (WIFSIGNALED(st)) {
 		const char *cmd = s->npend ? s->pend[0].command : NULL;
-		snprintf(buf, cap, "%s was killed by signal %d (%s)%s%s%s",
+		snprintf(buf, cap, "%s was killed by signal %d (%s)%s%s%s; the "
+			 "program went with it: start cudbg-tui again",
 			 s->name, WTERMSIG(st), strsignal(WTERMSIG(st)),
 			 cmd ? " while '" : "", cmd ? cmd : "", cmd ? "' was "
 			 "in flight" : "");
 	} else if (!s->answered) {
+		/* gdb before 9 has no mi3 and says so on stderr. */
 		snprintf(buf, cap, "%s exited with status %d before answering"
-			 "%s%s", s->name, WEXITSTATUS(st), last[0] ? ": " : "",
-			 last);
+			 "%s%s; cudbg-tui needs GDB/MI 3 (cuda-gdb, or gdb 9 or "
+			 "newer): check --debugger", s->name, WEXITSTATUS(st),
+			 last[0] ? ": " : "", last);
 	} else if (WEXITSTATUS(st) != 0) {
-		snprintf(buf, cap, "%s exited with status %d%s%s", s->name,
-			 WEXITSTATUS(st), last[0] ? ": " : "", last);
+		snprintf(buf, cap, "%s exited with status %d%s%s; start "
+			 "cudbg-tui again", s->name, WEXITSTATUS(st),
+			 last[0] ? ": " : "", last);
 	} else {
 		snprintf(buf, cap, "%s exited", s->name);
 	}

@@ -165,6 +165,15 @@ static char *program_name(const struct cudbg_options *o)
 	return o->argv && o->argv[0] ? strdup(o->argv[0]) : NULL;
 }
 
+/* --keep-temp: where the memcheck pass left its report and coredump. */
+static void say_kept(const struct cudbg_options *o, const struct diag_run *dr)
+{
+	const char *dir = diag_run_temp_dir(dr);
+	if (o->keep_temp && dir)
+		fprintf(stderr, "cudbg-tui: kept the temporary directory %s "
+			"(--keep-temp)\n", dir);
+}
+
 /* The diagnosis joins the report (diag/diagrun.c renders it). */
 static void add_diagnosis(const struct cudbg_options *o,
 			  struct diag_run *dr, struct batch_report *r)
@@ -204,9 +213,17 @@ int batch_main(const struct cudbg_options *o)
 	options_session_config(o, &scfg);
 	struct dbg_ctl_config cfg = { .session = &scfg };
 	diag_run_hooks(dr, &cfg.hooks);
+	diag_run_set_cancel(dr, &batch_signalled);
 	signals_catch();
 	int timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : -1;
 	diag_run_before(dr, timeout_ms);
+	if (batch_signalled) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "interrupted by signal %d during the "
+			 "memcheck pass", (int)batch_signalled);
+		diag_run_free(dr); /* stops the pass, removes its files */
+		return report_error(o, msg);
+	}
 	/* --memcheck=always: the pass stopped the program at its first error
 	 * and wrote a GPU coredump; opening that shows the exact faulting
 	 * thread at a fraction of the cost of a second, live run (a PyTorch
@@ -233,11 +250,22 @@ int batch_main(const struct cudbg_options *o)
 	if (!batch_signalled)
 		diag_run_after(dr, c, timeout_ms);
 	add_diagnosis(o, dr, &r);
+	say_kept(o, dr);
 	diag_run_free(dr);
 	if (batch_signalled && !r.error) {
 		char msg[128];
 		snprintf(msg, sizeof msg, "interrupted by signal %d before the "
 			 "program stopped", (int)batch_signalled);
+		r.error = strdup(msg);
+	} else if (rc == SESSION_ETIMEOUT && !r.error &&
+		   !session_ready(ctl_session(c))) {
+		const char *p = session_debugger_path(ctl_session(c));
+		const char *slash = p ? strrchr(p, '/') : NULL;
+		char msg[512];
+		snprintf(msg, sizeof msg, "no answer from %s within %d s "
+			 "(--timeout); is it a debugger? Point --debugger at "
+			 "cuda-gdb or gdb", slash ? slash + 1 : p ? p : "the "
+			 "debugger", o->timeout_s);
 		r.error = strdup(msg);
 	} else if (rc == SESSION_ETIMEOUT && !r.error) {
 		r.error = strdup("timed out waiting for the program to stop "

@@ -388,4 +388,6 @@ void options_session_config(const struct cudbg_options *o,
 	cfg->record_force = o->force;
 	cfg->dirs = o->dirs;
 	cfg->ndirs = o->ndirs;
+	/* --timeout bounds the wait for the debugger's first answer too. */
+	cfg->start_timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : 0;
 }

@@ -98,7 +98,9 @@ void textlog_append(struct textlog *t, const char *s, size_t len, uint8_t kind)
 		char c = s[i];
 		if (t->pty && t->last_cr) {
 			t->last_cr = false;
-			if (c != '\n') /* a lone CR: the line is redrawn */
+			/* a lone CR: the line is redrawn ("\r\r\n", a CRLF
+			 * through the pty's ONLCR, is no redraw) */
+			if (c != '\n' && c != '\r')
 				t->part_len = 0;
 		}
 		if (c == '\n') {

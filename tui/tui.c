@@ -2,6 +2,7 @@
  * the demo menu first and back to it after each demo. */
 #include "cudbg/tui.h"
 #include "cudbg/config.h"
+#include "cudbg/model.h"
 #include "cudbg/options.h"
 #include "tui/backend.h"
 #include "tui/demo.h"
@@ -89,6 +90,35 @@ static int screen_ui(struct screen *S, struct ui *ui,
 	return 0;
 }
 
+/* When the debugger went away (its reason says what to do), that line
+ * stays on the terminal once the screen is gone; a signal says its own. */
+static void say_gone(struct screen *S, const struct ui *ui, int st)
+{
+	const struct dbg_model *m = ui->model;
+
+	if (S->err[0] || (st > 128 && st < 128 + NSIG) || !m ||
+	    m->state != MODEL_GONE || !m->gone_reason)
+		return;
+	char *clean = sanitize_dup(m->gone_reason, strlen(m->gone_reason));
+	snprintf(S->err, sizeof S->err, "%s", clean ? clean : "the debugger is gone");
+	free(clean);
+}
+
+/* The signal that ended the screen, in one line. */
+static void say_signal(int sig)
+{
+	static const struct { int sig; const char *name; } names[] = {
+		{ SIGTERM, "SIGTERM" }, { SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" },
+	};
+	const char *name = "a signal";
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].sig == sig)
+			name = names[i].name;
+	fprintf(stderr, "cudbg-tui: ended by %s; the debugger and the program "
+		"were stopped\n", name);
+}
+
 /* The debugger screen over the session the options describe. */
 static int screen_session(struct screen *S, const struct cudbg_options *o,
 			  const char *greeting)
@@ -112,6 +142,7 @@ static int screen_session(struct screen *S, const struct cudbg_options *o,
 		ui_message(&ui, UC_ACCENT, "%s", greeting);
 	glue_sync(g);
 	st = screen_loop(S, &ui, glue_source(g));
+	say_gone(S, &ui, st);
 	glue_free(g);
 	ui_free(&ui);
 	return st;
@@ -209,6 +240,7 @@ int tui_main(const struct cudbg_options *o)
 	if (st > 128 && st < 128 + NSIG) {
 		/* Leave as the signal asked, with the terminal restored and
 		 * the debugger gone. */
+		say_signal(st - 128);
 		signal(st - 128, SIG_DFL);
 		raise(st - 128);
 	}

@@ -10,6 +10,7 @@
 #ifndef CUDBG_DIAGRUN_H
 #define CUDBG_DIAGRUN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -40,6 +41,16 @@ const struct diag_rules *diag_run_rules(const struct diag_run *r);
 /* Fills the controller hooks so every record, program byte and stderr
  * line reaches the collector (keeps h->ctx for nothing else). */
 void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h);
+
+/* A flag that ends the waits of the memcheck pass when it becomes
+ * non-zero (batch mode's signal handler sets it): the sanitizer and the
+ * program it runs are then stopped at once.  NULL: no such flag. */
+void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag);
+
+/* The private directory of the memcheck pass (its report and coredump),
+ * or NULL when no pass ran.  It is removed by diag_run_free() unless
+ * --keep-temp was given. */
+const char *diag_run_temp_dir(const struct diag_run *r);
 
 /* Before the live run: with --memcheck=always, runs the memcheck pass
  * first.  Returns 0 (a missing sanitizer is a fact for the hints, not an

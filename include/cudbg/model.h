@@ -360,6 +360,9 @@ int64_t ctl_step_instruction(struct dbg_ctl *c);
 int64_t ctl_finish(struct dbg_ctl *c);
 /* -exec-until [FILE:LINE]; file NULL: the next line. */
 int64_t ctl_until(struct dbg_ctl *c, const char *file, int line);
+/* Interrupts the running program; while it is not running but a command
+ * is in flight, asks the debugger to drop that command instead (returns
+ * 0; see session_interrupt_command()). */
 int64_t ctl_interrupt(struct dbg_ctl *c);
 
 /* Breakpoints.  Toggle deletes the breakpoint at file:line or inserts a

@@ -223,6 +223,14 @@ int64_t session_run(struct session *s, session_reply_fn fn, void *ctx);
  * runs in its own session, so a terminal ^C never reaches it. */
 int64_t session_interrupt(struct session *s, session_reply_fn fn, void *ctx);
 
+/* Interrupts the command the debugger is busy with (a long console
+ * command, a huge table): SIGINT to the debugger, as its own terminal's
+ * ^C would send; gdb then ends the command with ^error ("Quit").  Returns
+ * 0, or SESSION_EINVAL when no command is in flight or the debugger is a
+ * replay (which has nothing to interrupt), SESSION_EGONE when it is
+ * gone. */
+int session_interrupt_command(struct session *s);
+
 /* Writes bytes to the program's terminal (its stdin).  Best effort,
  * non-blocking: returns bytes written or a negative code. */
 long session_write_program(struct session *s, const char *buf, size_t len);

@@ -13,7 +13,9 @@
 #     opened with cudbg-tui --batch --core;
 # and checks each report against NAME.expect (one extended regular
 # expression a line, each must match the text report of the named pass:
-# "live: RE", "memcheck: RE", "core: RE").  Prints PASS/FAIL lines and
+# "live: RE", "memcheck: RE", "core: RE"; "report: RE" lines are for
+# tests/sh/gpu_recordings.sh, which replays the recordings with only the
+# saved XML report).  Prints PASS/FAIL lines and
 # the closing "N passed, N failed" line.  Results: $GPU_RESULTS
 # (default build/gpu-results): reports, recordings, XML, timings.tsv.
 #
@@ -205,10 +207,20 @@ nvidia-smi -L; cuda-gdb --version | head -1; compute-sanitizer --version | tail 
 nvcc --version | tail -1; python3 -c 'import torch; print("torch", torch.__version__)'
 [ -x "$BIN" ] || { echo "FAIL gpu-test: $BIN not built (run make)"; exit 2; }
 
-SECTIONS=${GPU_SECTIONS:-programs examples screens kills}
+# ---- performance ratios for docs/performance.md (issue: ready for users) ----
+perf() {
+	[ -x "$SRC/examples/assert_label" ] || examples >/dev/null
+	cp "$ROOT/data/examples/seed_repro.py" "$SRC/"
+	(cd "$SRC/examples" && python3 "$ROOT/tests/gpu/perf.py" "$BIN" ./assert_label) | tee -a "$RES/perf.txt"
+	(cd "$SRC" && python3 "$ROOT/tests/gpu/perf.py" "$BIN" python3 seed_repro.py) | tee -a "$RES/perf.txt"
+	grep -q '^measure=' "$RES/perf.txt" && pass perf || fail perf "no measures"
+}
+
+SECTIONS=${GPU_SECTIONS:-programs examples screens kills perf}
 case " $SECTIONS " in *" examples "*) echo "== examples"; examples ;; esac
 case " $SECTIONS " in *" screens "*) echo "== screens"; screens ;; esac
 case " $SECTIONS " in *" kills "*) echo "== kills"; kills ;; esac
+case " $SECTIONS " in *" perf "*) echo "== perf"; perf ;; esac
 case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac
 
 names=("$@")

@@ -69,3 +69,17 @@ TEST(pty_newlines_and_carriage_return)
 	CHECK_STR(line(&t, 2), "two");
 	textlog_free(&t);
 }
+
+/* A program's CRLF arrives as CR CR LF (the pty's ONLCR adds one): the
+ * line stays, as a terminal shows it. */
+TEST(crlf_through_the_pty_keeps_the_line)
+{
+	struct textlog t;
+	CHECK(textlog_init(&t, 10, 0) == 0);
+	t.pty = true;
+	{ const char *s = "dos line\r\r\nnext\r\r\n"; textlog_append(&t, s, strlen(s), 0); }
+	CHECK_INT(textlog_count(&t), 2);
+	CHECK_STR(line(&t, 0), "dos line");
+	CHECK_STR(line(&t, 1), "next");
+	textlog_free(&t);
+}

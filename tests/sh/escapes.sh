@@ -1,0 +1,134 @@
+#!/bin/sh
+# Escape safety (issue 5 item 2): text from the program or the debugger
+# holding ESC, CSI, OSC, DCS, C1 controls, bidirectional overrides and
+# invalid UTF-8 never reaches the terminal raw.  The real binary runs on a
+# pty (tests/progs/ptyrun.c) and every byte it wrote is judged by
+# tests/progs/ttycheck.c: only the sequences curses itself writes, valid
+# UTF-8, no C1 or bidi code points, each planted tag drawn on the screen
+# and none of the planted sequences intact.  Batch mode (text and JSON)
+# and --mi-log must carry no ESC at all.
+set -u
+ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
+BUILD=${CUDBG_BUILD:-$ROOT/build}
+PTY=$BUILD/progs/ptyrun
+CHECK=$BUILD/progs/ttycheck
+HP=$BUILD/progs/harden_prog
+FAKE=$ROOT/tests/data/fake-debugger
+for f in "$PTY" "$CHECK" "$HP"; do
+	if [ ! -x "$f" ]; then
+		echo "FAIL escapes/setup: $f is not built"
+		exit 1
+	fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/home"
+export HOME="$tmp/home" CUDBG_HISTORY= TERM=xterm-256color
+unset NO_COLOR CUDBG_TEST_SCRIPT XDG_CONFIG_HOME XDG_STATE_HOME || true
+export CUDBG_CONFIG=
+ESC=$(printf '\033')
+fails=0
+pass() { echo "PASS escapes/$1"; }
+fail() {
+	echo "FAIL escapes/$1: $2"
+	fails=$((fails + 1))
+	[ -s "$tmp/$1.check" ] && sed 's/^/    /' "$tmp/$1.check" | head -25
+	[ -s "$tmp/$1.res" ] && sed 's/^/    /' "$tmp/$1.res" | head -10
+	return 0
+}
+
+# The attacks harden_prog prints, as ttycheck arguments: each tag must be
+# drawn, each raw sequence must not pass.
+PROG_CHECKS='+RED-TAG +OSC-TAG +CLIP-TAG +DSR-TAG +DCS-TAG +C1CSI-TAG
+ +C1UTF-TAG +BIDI-TAG +ISO-TAG +BADUTF-TAG +ALTSCR-TAG +CLEAR-TAG
+ +CTRL-TAG +RESET-TAG +HOSTILE-END
+ -\e[31mRED-TAG -\e]0;PWNED-TITLE -\e]52;c; -\e[6nDSR -\eP1$qm
+ -\x9b1;1HC1CSI -\xc2\x9b2J -\xe2\x80\xaeBIDI -\xe2\x81\xa6ISO
+ -\xff\xfe\xc0\xafBADUTF -\e[?1049lALTSCR -\e[2J\e[HCLEAR -\ecRESET
+ -\e]0;ASSERT-TITLE'
+
+if command -v gdb >/dev/null 2>&1; then
+	c=screen_program_output
+	"$PTY" -o "$tmp/$c.out" -e "$tmp/$c.err" -s 120x40 -t 40 \
+		-a 'wait=not started' -a send=r -a wait=HOSTILE-END -a idle=300 \
+		-a send=q -a wait=Quit -a send=y -- \
+		"$BIN" --no-run --debugger gdb "$HP" hostile >"$tmp/$c.res" 2>&1
+	# shellcheck disable=SC2086
+	if ! grep -q '^restored=1' "$tmp/$c.res"; then
+		fail $c "the screen did not end cleanly"
+	elif ! "$CHECK" "$tmp/$c.out" $PROG_CHECKS >"$tmp/$c.check"; then
+		fail $c "hostile program output reached the terminal"
+	else
+		pass $c
+	fi
+else
+	echo "SKIP escapes/screen_program_output: gdb is not installed"
+fi
+
+# A debugger whose every string attacks: the version and console streams,
+# log and target streams, frame names and files (status line, source,
+# stack), locals, console command output and errors.  The program's own
+# name carries an escape too.
+cp "$HP" "$tmp/evil${ESC}]0;NAME-TITLE$(printf '\007')prog"
+c=screen_debugger_text
+FAKE_DBG_MODE=hostile "$PTY" -o "$tmp/$c.out" -e "$tmp/$c.err" -s 160x50 -t 40 \
+	-a 'wait=not started' -a send=r -a wait=OSC-TAG -a idle=300 \
+	-a 'send=]' -a idle=200 -a send=: -a 'send=info frame\r' -a 'wait=out ' \
+	-a 'send=print nope\r' -a wait=RED-TAG -a idle=300 -a 'send=\e' \
+	-a send=q -a wait=Quit -a send=y -- \
+	"$BIN" --no-run --debugger "$FAKE" "$tmp/evil${ESC}]0;NAME-TITLE$(printf '\007')prog" \
+	>"$tmp/$c.res" 2>&1
+if ! grep -q '^restored=1' "$tmp/$c.res"; then
+	fail $c "the screen did not end cleanly"
+elif ! "$CHECK" "$tmp/$c.out" +OSC-TAG +RED-TAG +NAME-TITLE \
+	'-\e]0;PWNED-TITLE' '-\e[31mRED-TAG' '-\e]0;NAME-TITLE' \
+	'-\xe2\x80\xaeBIDI' '-\xc2\x9b2J' '-\x9b1;1H' >"$tmp/$c.check"; then
+	fail $c "hostile debugger text reached the terminal"
+else
+	pass $c
+fi
+
+# Batch mode and --mi-log: no ESC byte at all, and the rest as above.
+plain() { # case file: no ESC, valid UTF-8, no C1, no bidi
+	if grep -q "$ESC" "$2"; then
+		echo "an ESC byte in the output" >"$tmp/$1.check"
+		return 1
+	fi
+	"$CHECK" "$2" >"$tmp/$1.check"
+}
+for fmt in batch json; do
+	c=${fmt}_debugger_text
+	FAKE_DBG_MODE=hostile "$BIN" --$fmt --debugger "$FAKE" "$HP" sleep \
+		>"$tmp/$c.out" 2>"$tmp/$c.err"
+	if ! grep -q 'OSC-TAG' "$tmp/$c.out"; then
+		fail $c "the planted text is not in the report"
+	elif ! plain $c "$tmp/$c.out" || ! plain $c "$tmp/$c.err"; then
+		fail $c "raw bytes in the report"
+	else
+		pass $c
+	fi
+	if command -v gdb >/dev/null 2>&1; then
+		c=${fmt}_program_output
+		"$BIN" --$fmt --debugger gdb "$HP" hostile exit \
+			>"$tmp/$c.out" 2>"$tmp/$c.err"
+		if ! grep -q 'ASSERT-TITLE' "$tmp/$c.out"; then
+			fail $c "the assertion is not in the report"
+		elif ! plain $c "$tmp/$c.out" || ! plain $c "$tmp/$c.err"; then
+			fail $c "raw bytes in the report"
+		else
+			pass $c
+		fi
+	fi
+done
+c=mi_log_debugger_text
+FAKE_DBG_MODE=hostile "$BIN" --mi-log --timeout 20 --debugger "$FAKE" "$HP" sleep \
+	>"$tmp/$c.out" 2>"$tmp/$c.err"
+if ! grep -q 'OSC-TAG' "$tmp/$c.out"; then
+	fail $c "the planted text is not in the log"
+elif ! plain $c "$tmp/$c.out" || ! plain $c "$tmp/$c.err"; then
+	fail $c "raw bytes in the log"
+else
+	pass $c
+fi
+exit $fails

@@ -1,0 +1,574 @@
+#!/bin/sh
+# The fault matrix (issue 5 item 1; the table is in docs/hardening.md).
+# Each case runs the real binary, on a pty (tests/progs/ptyrun.c) for the
+# screen or plain for --batch, and checks that it ends with a one-line
+# message naming the cause, within its time limit, with the terminal
+# restored (modes and the bytes written), with no debugger, sanitizer or
+# program left in the process table (every process of a case carries
+# HARDEN_MARK=<case> in its environment), and with any --record file
+# complete up to the fault.
+set -u
+ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
+BUILD=${CUDBG_BUILD:-$ROOT/build}
+FIX=${CUDBG_FIXTURES:-$ROOT/../shared/fixtures}
+PTY=$BUILD/progs/ptyrun
+HP=$BUILD/progs/harden_prog
+FAKE=$ROOT/tests/data/fake-debugger
+FAKESAN=$ROOT/tests/data/fake-compute-sanitizer
+for f in "$PTY" "$HP"; do
+	if [ ! -x "$f" ]; then
+		echo "FAIL faults/setup: $f is not built"
+		exit 1
+	fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/home"
+export HOME="$tmp/home" CUDBG_HISTORY= TERM=xterm-256color TMPDIR="$tmp"
+unset NO_COLOR CUDBG_TEST_SCRIPT CUDBG_HINTS XDG_CONFIG_HOME XDG_STATE_HOME || true
+export CUDBG_CONFIG=
+HAVE_GDB=0
+command -v gdb >/dev/null 2>&1 && HAVE_GDB=1
+MARK="harden$$"
+fails=0
+pass() { echo "PASS faults/$1"; }
+fail() {
+	echo "FAIL faults/$1: $2"
+	fails=$((fails + 1))
+	for f in "$tmp/$1.res" "$tmp/$1.err"; do
+		[ -s "$f" ] && sed 's/^/    /' "$f" | head -20
+	done
+	return 0
+}
+
+# survivors CASE: processes whose environment carries the case's marker.
+survivors() {
+	grep -lzx "HARDEN_MARK=$MARK-$1" /proc/[0-9]*/environ 2>/dev/null |
+		sed 's|/proc/\([0-9]*\)/environ|\1|'
+}
+
+# no_orphans CASE: true when no process of the case is left (waits up
+# to 5 s for them to go); else names them, kills them, and is false.
+no_orphans() {
+	n=50
+	while [ $n -gt 0 ]; do
+		left=$(survivors "$1")
+		[ -z "$left" ] && return 0
+		n=$((n - 1))
+		sleep 0.1
+	done
+	orphans=""
+	for p in $left; do
+		orphans="$orphans $p:$(cat /proc/$p/comm 2>/dev/null)"
+		kill -KILL "$p" 2>/dev/null
+	done
+	return 1
+}
+
+# screen CASE [ptyrun options and actions] -- CMD...: the screen on a pty
+# (the command's stderr in CASE.err, ptyrun's report in CASE.res).
+screen() {
+	c=$1
+	shift
+	env HARDEN_MARK="$MARK-$c" "$PTY" -o "$tmp/$c.out" -e "$tmp/$c.err" "$@" \
+		>"$tmp/$c.res" 2>&1
+}
+
+# batch CASE ARGS...: cudbg-tui plainly (stdout CASE.res, stderr CASE.err),
+# with the assignments in $XENV added to its environment.
+XENV=
+batch() {
+	c=$1
+	shift
+	env HARDEN_MARK="$MARK-$c" timeout -k 2 60 env $XENV "$BIN" "$@" \
+		>"$tmp/$c.res" 2>"$tmp/$c.err" </dev/null
+}
+
+# restored CASE: the tty modes are back and the bytes leave the alternate
+# screen, show the cursor and turn the mouse off.
+restored() {
+	grep -q '^restored=1' "$tmp/$1.res" &&
+		grep -q '^termios=icanon:1,echo:1' "$tmp/$1.res"
+}
+
+# said CASE TEXT: CASE.err is one line and holds TEXT.
+said() {
+	[ "$(wc -l <"$tmp/$1.err")" -eq 1 ] && grep -qF -- "$2" "$tmp/$1.err"
+}
+
+status_is() { grep -q "^status=$2\$" "$tmp/$1.res"; }
+
+# A --record file is complete: every line ends, and it holds TEXT.
+recorded() {
+	[ -s "$1" ] && [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ] &&
+		grep -qF -- "$2" "$1"
+}
+
+# ---- the debugger killed mid-command, or exiting at start ----------------
+
+if [ $HAVE_GDB = 1 ]; then
+	c=gdb_killed_screen
+	# The program ignores SIGHUP: the hangup of its terminal does not
+	# end it, only cudbg-tui's own cleanup does.
+	HARDEN_NOHUP=1 screen $c -s 100x30 -t 40 -a 'wait=not started' -a send=r \
+		-a wait=harden-sleeping -a 'killcomm=gdb' -a 'wait=debugger gone' \
+		-a send=q -- "$BIN" --no-run --debugger gdb --record "$tmp/$c.mi.log" "$HP" sleep
+	if ! status_is $c exit:0 || ! restored $c; then
+		fail $c "the screen did not end cleanly"
+	elif ! said $c "gdb was killed by signal 9"; then
+		fail $c "no one-line reason on stderr"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	elif ! recorded "$tmp/$c.mi.log" "gdb was killed by signal 9"; then
+		fail $c "the recording does not end with the fault"
+	else
+		pass $c
+	fi
+fi
+
+c=debugger_killed_batch
+FAKE_DBG_MODE=dieatrun batch $c --batch --debugger "$FAKE" \
+	--record "$tmp/$c.mi.log" "$HP" sleep
+rc=$?
+if [ $rc -ne 2 ] || ! said $c "fake-debugger was killed by signal 9"; then
+	fail $c "rc=$rc"
+elif ! no_orphans $c; then
+	fail $c "left behind:$orphans"
+elif ! recorded "$tmp/$c.mi.log" "killed by signal 9"; then
+	fail $c "the recording does not end with the fault"
+else
+	pass $c
+fi
+
+for mode in badargs oldgdb; do
+	c=debugger_exits_at_start_$mode
+	FAKE_DBG_MODE=$mode batch $c --batch --debugger "$FAKE" "$HP" sleep
+	rc=$?
+	if [ $rc -ne 2 ] || ! said $c "exited with status 1 before answering" ||
+	   ! grep -q 'GDB/MI 3' "$tmp/$c.err"; then
+		fail $c "rc=$rc"
+	else
+		pass $c
+	fi
+	c=debugger_exits_at_start_${mode}_screen
+	FAKE_DBG_MODE=$mode screen $c -s 100x30 -t 30 -a 'wait=debugger gone' \
+		-a send=q -- "$BIN" --debugger "$FAKE" "$HP" sleep
+	if ! status_is $c exit:0 || ! restored $c ||
+	   ! said $c "exited with status 1 before answering"; then
+		fail $c "no clean end with the reason"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	else
+		pass $c
+	fi
+done
+
+# ---- debuggers and sanitizers missing or not executable -------------------
+
+printf '#!/bin/sh\necho hi\n' >"$tmp/noexec"
+chmod 644 "$tmp/noexec"
+mkdir -p "$tmp/emptybin"
+check_env_error() { # case expected-text args...
+	c=$1 want=$2
+	shift 2
+	batch $c --batch "$@"
+	rc=$?
+	if [ $rc -ne 2 ] || ! said $c "$want"; then
+		fail $c "rc=$rc, want one line with '$want'"
+		return
+	fi
+	screen $c -s 100x30 -t 20 -- env $XENV "$BIN" "$@"
+	XENV=
+	if ! status_is $c exit:2 || ! said $c "$want" || ! restored $c ||
+	   grep -q "$(printf '\033')\[?1049h" "$tmp/$c.out"; then
+		fail $c "the screen: no clean refusal"
+	else
+		pass $c
+	fi
+}
+XENV="PATH=$tmp/emptybin CUDA_HOME=$tmp/nocuda"
+check_env_error cuda_gdb_missing \
+	"cuda-gdb not found in PATH or \$CUDA_HOME/bin; install the CUDA toolkit" \
+	"$HP" sleep
+XENV="PATH=$tmp/emptybin"
+check_env_error gdb_missing \
+	"debugger 'gdb' not found in PATH (check --debugger)" \
+	--debugger gdb "$HP" sleep
+check_env_error debugger_not_executable \
+	"debugger '$tmp/noexec' is not an executable file" \
+	--debugger "$tmp/noexec" "$HP" sleep
+check_env_error program_missing "program '$tmp/nothere' not found" \
+	--debugger gdb "$tmp/nothere"
+check_env_error program_not_executable \
+	"program '$tmp/noexec' is not an executable file" \
+	--debugger gdb "$tmp/noexec"
+
+for san in "$tmp/nosan" "$tmp/noexec"; do
+	c=sanitizer_$(basename "$san")
+	batch $c --batch --debugger "$FAKE" --memcheck=always --sanitizer "$san" \
+		"$HP" exit 0
+	# The report's hint says it, with what to do.
+	if ! grep -q 'compute-sanitizer was not found  (env-sanitizer-missing)' \
+		"$tmp/$c.res" || ! grep -q 'name it with --sanitizer PATH' "$tmp/$c.res"; then
+		fail $c "no clear word about the sanitizer"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	else
+		pass $c
+	fi
+done
+
+# --debugger pointing at something that is not a debugger
+c=not_a_debugger_cat
+batch $c --batch --debugger /bin/cat "$HP" sleep
+if [ $? -ne 2 ] || ! said $c "cat exited with status 1 before answering" ||
+   ! grep -q 'check --debugger' "$tmp/$c.err"; then
+	fail $c "no clear refusal"
+else
+	pass $c
+fi
+c=not_a_debugger_echo
+printf '#!/bin/sh\nexec cat\n' >"$tmp/echoer"
+chmod 755 "$tmp/echoer"
+batch $c --batch --debugger "$tmp/echoer" "$HP" sleep
+if [ $? -ne 2 ] || ! said $c "does not speak GDB/MI" ||
+   ! grep -q 'Point --debugger at cuda-gdb or gdb' "$tmp/$c.err"; then
+	fail $c "no clear refusal"
+elif ! no_orphans $c; then
+	fail $c "left behind:$orphans"
+else
+	pass $c
+fi
+c=not_a_debugger_silent
+FAKE_DBG_MODE=silent batch $c --batch --timeout 3 --debugger "$FAKE" "$HP" sleep
+if [ $? -ne 2 ] || ! said $c "no answer from fake-debugger within 3 s"; then
+	fail $c "no clear word about the silence"
+elif ! no_orphans $c; then
+	fail $c "left behind:$orphans"
+else
+	pass $c
+fi
+
+# ---- the program exiting at once or killed by a signal -------------------
+
+if [ $HAVE_GDB = 1 ]; then
+	c=program_exits_at_once
+	batch $c --batch --debugger gdb "$HP" exit 3
+	rc=$?
+	if [ $rc -ne 1 ] || ! grep -q 'exited with code 3' "$tmp/$c.res"; then
+		fail $c "rc=$rc"
+	else
+		pass $c
+	fi
+	c=program_killed_by_signal
+	batch $c --batch --debugger gdb "$HP" signal 9
+	rc=$?
+	if [ $rc -ne 1 ] || ! grep -q 'SIGKILL' "$tmp/$c.res" || ! no_orphans $c; then
+		fail $c "rc=$rc"
+	else
+		pass $c
+	fi
+	c=program_exits_at_once_screen
+	screen $c -s 100x30 -t 30 -a 'wait=not started' -a send=r \
+		-a 'wait=exited with code 3' -a send=q -- "$BIN" --no-run --debugger gdb "$HP" exit 3
+	if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
+		fail $c "no clean end"
+	else
+		pass $c
+	fi
+fi
+
+# ---- the program writing 1 GB to its terminal -----------------------------
+# Bounded by time: up to 1 GB or 8 s of writing, whichever ends first.
+# While it writes, the help overlay must open and close promptly; the
+# peak memory must stay far below what was written.
+if [ $HAVE_GDB = 1 ]; then
+	c=program_floods_terminal
+	screen $c -s 100x30 -t 60 -a 'wait=not started' -a send=r -a sleep=1500 \
+		-a 'rtt=?|Global keys' -a 'send=\e' -a sleep=1000 \
+		-a 'rtt=?|Global keys' -a 'send=\e' -a rss \
+		-a wait=flood-done -a rss -a send=q -a wait=Quit -a send=y -- \
+		"$BIN" --no-run --debugger gdb "$HP" flood 1000000000 8
+	hwm=$(sed -n 's/.*hwm_kb=\([0-9]*\)/\1/p' "$tmp/$c.res" | tail -1)
+	worst=$(sed -n 's/^rtt_ms=//p' "$tmp/$c.res" | sort -n | tail -1)
+	echo "    flood: $(grep -o 'flood-done [0-9]*' "$tmp/$c.out" | tail -1) bytes," \
+		"peak RSS ${hwm:-?} kB, slowest key ${worst:-?} ms"
+	if ! status_is $c exit:0 || ! restored $c; then
+		fail $c "no clean end"
+	elif [ -z "$hwm" ] || [ "$hwm" -gt 150000 ]; then
+		fail $c "peak RSS ${hwm:-?} kB"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	else
+		pass $c
+	fi
+fi
+
+# ---- MI: a 60 MB line, garbage, a line with no end -------------------------
+
+c=mi_60mb_line
+FAKE_DBG_MODE=bigline screen $c -s 100x30 -t 60 -a 'wait=not started' \
+	-a 'rtt=?|Global keys' -a 'send=\e' -a sleep=300 -a 'rtt=?|Global keys' \
+	-a 'send=\e' -a rss -a send=q -- \
+	"$BIN" --no-run --debugger "$FAKE" "$HP" sleep
+if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
+	fail $c "no clean end"
+else
+	pass $c
+fi
+c=mi_garbage
+FAKE_DBG_MODE=garbage batch $c --batch --debugger "$FAKE" "$HP" sleep
+if [ $? -ne 0 ] || ! grep -q 'Breakpoint 1 in evil' "$tmp/$c.res"; then
+	fail $c "the session did not get past the garbage"
+else
+	pass $c
+fi
+c=mi_garbage_screen
+FAKE_DBG_MODE=garbage screen $c -s 100x30 -t 30 -a 'wait=not started' \
+	-a send=r -a 'wait=Breakpoint 1' -a send=q -a wait=Quit -a send=y -- \
+	"$BIN" --no-run --debugger "$FAKE" "$HP" sleep
+if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
+	fail $c "no clean end"
+else
+	pass $c
+fi
+c=mi_line_without_end
+FAKE_DBG_MODE=noend screen $c -s 100x30 -t 60 -a 'wait=not started' \
+	-a sleep=2000 -a 'rtt=?|Global keys' -a 'send=\e' -a sleep=300 -a 'rtt=?|Global keys' \
+	-a 'send=\e' -a rss \
+	-a send=q -- "$BIN" --no-run --debugger "$FAKE" "$HP" sleep
+hwm=$(sed -n 's/.*hwm_kb=\([0-9]*\)/\1/p' "$tmp/$c.res" | tail -1)
+if ! status_is $c exit:0 || ! restored $c; then
+	fail $c "no clean end"
+elif [ -z "$hwm" ] || [ "$hwm" -gt 400000 ]; then
+	fail $c "peak RSS ${hwm:-?} kB"
+elif ! no_orphans $c; then
+	fail $c "left behind:$orphans"
+else
+	pass $c
+fi
+
+# ---- bad input files: transcripts, sanitizer XML, rules --------------------
+
+printf '   0.1 < =thread-group-added,id="i1"\n   0.2 > -gdb-version\n   0.3 < ^do' \
+	>"$tmp/cut.mi.log"
+printf '   0.1 < =thread-group-added,id="i1"\n\377\376\000garbage\n   0.3 < ^done\n' \
+	>"$tmp/corrupt.mi.log"
+printf '   0.1 < =thread-group-added,id="i1"\nnot a transcript line\n' \
+	>"$tmp/badtag.mi.log"
+for t in cut corrupt badtag; do
+	c=replay_$t
+	batch $c --batch --replay "$tmp/$t.mi.log"
+	rc=$?
+	if [ $rc -ne 2 ] || ! said $c "$tmp/$t.mi.log:"; then
+		fail $c "rc=$rc"
+		continue
+	fi
+	screen $c -s 100x30 -t 20 -- "$BIN" --replay "$tmp/$t.mi.log"
+	if ! status_is $c exit:2 || ! said $c "$tmp/$t.mi.log:" || ! restored $c ||
+	   ! no_orphans $c; then
+		fail $c "the screen: no clean refusal"
+	else
+		pass $c
+	fi
+done
+
+printf '<?xml version="1.0"?>\n<ComputeSanitizerOutput><record><kind>Precise' \
+	>"$tmp/cut.xml"
+printf '\377\376\000\001 not xml at all\n' >"$tmp/binary.xml"
+printf '<?xml version="1.0"?>\n<a><b></a>\n' >"$tmp/mismatch.xml"
+for x in cut binary mismatch; do
+	c=sanitizer_xml_$x
+	batch $c --batch --sanitizer-report "$tmp/$x.xml"
+	rc=$?
+	if [ $rc -ne 2 ] || ! said $c "$tmp/$x.xml"; then
+		fail $c "rc=$rc"
+	else
+		pass $c
+	fi
+done
+
+printf 'rule broken\n  this is not a rule file\n' >"$tmp/bad.rules"
+printf '\377\000\001' >"$tmp/binary.rules"
+for r in bad binary; do
+	c=rules_$r
+	CUDBG_HINTS="$tmp/$r.rules" batch $c --batch --sanitizer-report \
+		"$FIX/small_oob.sanitizer.xml"
+	rc=$?
+	if [ $rc -ne 2 ] || ! said $c "$tmp/$r.rules"; then
+		fail $c "rc=$rc"
+	else
+		pass $c
+	fi
+done
+printf 'memcheck never\nbind F6 contineu\n' >"$tmp/bad.config"
+printf '\377\376\000\001\n' >"$tmp/binary.config"
+for r in bad binary; do
+	c=config_$r
+	XENV="CUDBG_CONFIG=$tmp/$r.config"
+	batch $c --batch --debugger "$FAKE" "$HP" sleep
+	rc=$?
+	if [ $rc -ne 2 ] || ! said $c "$tmp/$r.config:"; then
+		fail $c "rc=$rc"
+		XENV=
+		continue
+	fi
+	screen $c -s 100x30 -t 20 -- env $XENV "$BIN" --debugger "$FAKE" "$HP" sleep
+	XENV=
+	if ! status_is $c exit:2 || ! said $c "$tmp/$r.config:" || ! restored $c ||
+	   grep -q "$(printf '\033')\[?1049h" "$tmp/$c.out" || ! no_orphans $c; then
+		fail $c "the screen: no clean refusal"
+	else
+		pass $c
+	fi
+done
+
+# ---- the terminal: resize storms, a tiny window, no terminal ---------------
+
+if [ $HAVE_GDB = 1 ]; then
+	c=resize_storm
+	screen $c -s 100x30 -t 40 -a 'wait=not started' -a send=r \
+		-a wait=harden-sleeping -a storm=3000 -a 'rtt=?|Global keys' \
+		-a 'send=\e' -a send=q -a wait=Quit -a send=y -- \
+		"$BIN" --no-run --debugger gdb "$HP" sleep
+	if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
+		fail $c "no clean end after $(sed -n 's/^resizes=//p' "$tmp/$c.res") resizes"
+	else
+		pass $c
+	fi
+fi
+c=tiny_terminal
+screen $c -s 20x5 -t 20 -a 'wait=too small' -a send=q -- \
+	"$BIN" --debugger "$FAKE" "$HP" sleep
+if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
+	fail $c "no clean end at 20x5"
+else
+	pass $c
+fi
+c=stdout_not_a_terminal
+screen $c -s 100x30 -t 20 -- sh -c "\"\$0\" --debugger \"\$1\" \"\$2\" sleep >\"\$3\"" \
+	"$BIN" "$FAKE" "$HP" "$tmp/$c.stdout"
+if ! status_is $c exit:2 || ! said $c "use --batch" || [ -s "$tmp/$c.stdout" ]; then
+	fail $c "no refusal pointing to --batch"
+else
+	pass $c
+fi
+c=stdin_not_a_terminal
+screen $c -s 100x30 -t 20 -- sh -c "\"\$0\" --debugger \"\$1\" \"\$2\" sleep </dev/null" \
+	"$BIN" "$FAKE" "$HP"
+if ! status_is $c exit:2 || ! said $c "use --batch" ||
+   grep -q "$(printf '\033')\[?1049h" "$tmp/$c.out"; then
+	fail $c "no refusal pointing to --batch"
+else
+	pass $c
+fi
+
+# ---- signals to cudbg-tui, Ctrl-C while a command is in flight ------------
+
+if [ $HAVE_GDB = 1 ]; then
+	for sig in TERM HUP INT; do
+		c=signal_$sig
+		case $sig in TERM) n=15 ;; HUP) n=1 ;; INT) n=2 ;; esac
+		screen $c -s 100x30 -t 40 -a 'wait=not started' -a send=r \
+			-a wait=harden-sleeping -a kill=$sig -- \
+			"$BIN" --no-run --debugger gdb --record "$tmp/$c.mi.log" "$HP" sleep
+		if ! status_is $c signal:$n || ! restored $c; then
+			fail $c "no clean end by the signal"
+		elif ! said $c "SIG$sig"; then
+			fail $c "no one-line word about the signal"
+		elif ! no_orphans $c; then
+			fail $c "left behind:$orphans"
+		elif ! recorded "$tmp/$c.mi.log" "T harden-sleeping"; then
+			fail $c "the recording lacks what came before the signal"
+		else
+			pass $c
+		fi
+		c=signal_${sig}_batch
+		rm -f "$tmp/ready"
+		env HARDEN_MARK="$MARK-$c" HARDEN_READY="$tmp/ready" "$BIN" --batch \
+			--debugger gdb "$HP" sleep >"$tmp/$c.res" 2>"$tmp/$c.err" &
+		pid=$!
+		n=100
+		while [ ! -e "$tmp/ready" ] && [ $n -gt 0 ]; do
+			sleep 0.1
+			n=$((n - 1))
+		done
+		kill -$sig $pid
+		n=100
+		while kill -0 $pid 2>/dev/null && [ $n -gt 0 ]; do
+			sleep 0.1
+			n=$((n - 1))
+		done
+		wait $pid
+		rc=$?
+		if [ $rc -ne 2 ] || ! said $c "interrupted by signal"; then
+			kill -KILL $pid 2>/dev/null
+			fail $c "rc=$rc"
+		elif ! no_orphans $c; then
+			fail $c "left behind:$orphans"
+		else
+			pass $c
+		fi
+	done
+
+	# Ctrl-C on the screen while a console command runs long: the
+	# debugger drops the command and the screen goes on.
+	c=ctrl_c_long_command
+	screen $c -s 100x30 -t 40 -a 'wait=not started' -a send=: \
+		-a 'send=python import time; time.sleep(30)\r' -a sleep=1000 \
+		-a 'send=\x03' -a 'wait=Error while executing Python' \
+		-a 'send=print 6*7\r' -a 'wait== 42' -a 'send=\e' -a send=q -- \
+		"$BIN" --no-run --debugger gdb "$HP" sleep
+	if ! status_is $c exit:0 || ! restored $c || ! no_orphans $c; then
+		fail $c "no clean end"
+	else
+		pass $c
+	fi
+	# Ctrl-C on the terminal of --batch while -exec-run is in flight.
+	c=ctrl_c_batch
+	screen $c -s 100x30 -t 40 -a sleep=1500 -a 'send=\x03' -- \
+		"$BIN" --batch --debugger gdb "$HP" sleep
+	if ! status_is $c exit:2 || ! said $c "interrupted by signal 2" ||
+	   ! no_orphans $c; then
+		fail $c "no clean end"
+	else
+		pass $c
+	fi
+	# The memcheck pass in flight: SIGTERM ends it at once, and the
+	# sanitizer, the program and the private directory go too.
+	c=signal_during_memcheck
+	env HARDEN_MARK="$MARK-$c" HARDEN_READY="$tmp/ready2" \
+		FAKE_SAN_XML="$FIX/small_oob.sanitizer.xml" "$BIN" --batch \
+		--debugger gdb --memcheck=always --sanitizer "$FAKESAN" "$HP" sleep \
+		>"$tmp/$c.res" 2>"$tmp/$c.err" &
+	pid=$!
+	n=100
+	while [ ! -e "$tmp/ready2" ] && [ $n -gt 0 ]; do
+		sleep 0.1
+		n=$((n - 1))
+	done
+	t0=$(date +%s)
+	kill -TERM $pid
+	n=100
+	while kill -0 $pid 2>/dev/null && [ $n -gt 0 ]; do
+		sleep 0.1
+		n=$((n - 1))
+	done
+	wait $pid
+	rc=$?
+	if [ $rc -ne 2 ] || [ $(($(date +%s) - t0)) -gt 5 ] ||
+	   ! said $c 'interrupted by signal 15 during the memcheck pass'; then
+		kill -KILL $pid 2>/dev/null
+		fail $c "rc=$rc after $(($(date +%s) - t0)) s"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	elif ls -d "$tmp"/cudbg-memcheck-* >/dev/null 2>&1; then
+		fail $c "the private directory was left"
+	else
+		pass $c
+	fi
+fi
+
+no_orphans all >/dev/null 2>&1 || true
+exit $fails
