@@ -204,6 +204,11 @@ static int run_memcheck(struct diag_run *r, int timeout_ms)
 	const char *text = diag_memcheck_text(r->mc, &len);
 	r->memcheck_text = dstrndup(text, len);
 	r->memcheck_len = r->memcheck_text ? len : 0;
+	/* The program's own output is in there too: a device assert's text
+	 * (the expression, file:line) is the only source location a PyTorch
+	 * kernel has, and a coredump does not hold it. */
+	if (text && len)
+		diag_on_program_output(r->d, text, len);
 	struct diag_san *s = diag_memcheck_report(r->mc, err, sizeof err);
 	if (s)
 		return diag_add_sanitizer(r->d, s);

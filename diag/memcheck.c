@@ -432,6 +432,11 @@ static void reaped(struct diag_memcheck *m, int st)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	m->secs = (double)(t1.tv_sec - m->t0.tv_sec) +
 		  (double)(t1.tv_nsec - m->t0.tv_nsec) / 1e9;
+	/* A sanitizer that died (killed from outside, crashed) leaves the
+	 * program it ran behind in its session: end what is left of the
+	 * group.  (Seen on the H200: compute-sanitizer killed with SIGKILL
+	 * left python3 running.) */
+	kill(-m->pid, SIGKILL);
 	m->pid = -1;
 	m->done = true;
 	m->signalled = WIFSIGNALED(st);

@@ -843,9 +843,11 @@ int64_t ctl_console(struct dbg_ctl *c, const char *command)
 	model_add_console(&c->m, "\n", 1);
 	char *cmd = NULL;
 	int64_t tok = MI_ENOMEM;
+	/* Not captured: the command's console records reach the console
+	 * ring as they arrive, so a long command's output streams in. */
 	if (asprintf(&cmd, "-interpreter-exec console %s", q) >= 0)
-		tok = ctl_send_op(c, ctl_op_new(c, console_done, false),
-				  SESSION_CAPTURE, cmd);
+		tok = ctl_send_op(c, ctl_op_new(c, console_done, false), 0,
+				  cmd);
 	free(cmd);
 	free(q);
 	return tok;

@@ -423,18 +423,13 @@ static int thread_decode(struct dec_arena *a, const struct mi_node *t,
 int dec_threads_decode(const struct mi_node *results, struct dec_threads *out)
 {
 	*out = (struct dec_threads){ 0 };
-	const struct mi_node *list = mi_find(results, "threads");
-	if (!list)
-		return DEC_EMISSING;
-	if (list->kind == MI_NODE_STRING)
-		return DEC_ESHAPE;
-	int err = dec_begin(&out->arena);
-	if (!err) {
-		out->v = dec_arena_alloc(out->arena, (list->count ? list->count
-								  : 1) *
-							     sizeof *out->v);
-		err = out->v ? 0 : MI_ENOMEM;
-	}
+	const struct mi_node *list;
+	void *v = NULL;
+	int err = dec_list_begin(results, "threads", &out->arena, &v,
+				 sizeof *out->v, &list);
+	if (err == DEC_EMISSING || err == DEC_ESHAPE)
+		return err;
+	out->v = v;
 	if (!err)
 		out->current_id = dec_str(out->arena, results,
 					  "current-thread-id", &err);

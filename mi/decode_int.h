@@ -16,6 +16,13 @@ bool dec_find_u64(const struct mi_node *first, const char *name,
 		  uint64_t *out);
 /* Creates the arena of a top-level decoded struct. */
 int dec_begin(struct dec_arena **arena);
+/* The prelude of every list decoder: finds the list `name` in results,
+ * starts *arena and allocates room for one element of `size` bytes per
+ * item (at least one) into *v.  Returns 0, DEC_EMISSING, DEC_ESHAPE or
+ * MI_ENOMEM (the arena, if started, is the caller's to free). */
+int dec_list_begin(const struct mi_node *results, const char *name,
+		   struct dec_arena **arena, void **v, size_t size,
+		   const struct mi_node **list);
 /* Decodes a list of variables (tuples or bare names) into the arena. */
 int dec_var_list(struct dec_arena *a, const struct mi_node *list,
 		 struct dec_var **v, size_t *n);

@@ -158,18 +158,13 @@ void dec_regnames_free(struct dec_regnames *r)
 int dec_regvals_decode(const struct mi_node *results, struct dec_regvals *out)
 {
 	*out = (struct dec_regvals){ 0 };
-	const struct mi_node *list = mi_find(results, "register-values");
-	if (!list)
-		return DEC_EMISSING;
-	if (list->kind == MI_NODE_STRING)
-		return DEC_ESHAPE;
-	int err = dec_begin(&out->arena);
-	if (!err) {
-		out->v = dec_arena_alloc(out->arena, (list->count ? list->count
-								  : 1) *
-							     sizeof *out->v);
-		err = out->v ? 0 : MI_ENOMEM;
-	}
+	const struct mi_node *list;
+	void *v = NULL;
+	int err = dec_list_begin(results, "register-values", &out->arena, &v,
+				 sizeof *out->v, &list);
+	if (err == DEC_EMISSING || err == DEC_ESHAPE)
+		return err;
+	out->v = v;
 	for (const struct mi_node *c = list->child; c && !err; c = c->next) {
 		if (c->kind != MI_NODE_TUPLE)
 			continue;
@@ -234,18 +229,13 @@ static int mem_block(struct dec_arena *a, const struct mi_node *t,
 int dec_memory_decode(const struct mi_node *results, struct dec_memory *out)
 {
 	*out = (struct dec_memory){ 0 };
-	const struct mi_node *list = mi_find(results, "memory");
-	if (!list)
-		return DEC_EMISSING;
-	if (list->kind == MI_NODE_STRING)
-		return DEC_ESHAPE;
-	int err = dec_begin(&out->arena);
-	if (!err) {
-		out->v = dec_arena_alloc(out->arena, (list->count ? list->count
-								  : 1) *
-							     sizeof *out->v);
-		err = out->v ? 0 : MI_ENOMEM;
-	}
+	const struct mi_node *list;
+	void *v = NULL;
+	int err = dec_list_begin(results, "memory", &out->arena, &v,
+				 sizeof *out->v, &list);
+	if (err == DEC_EMISSING || err == DEC_ESHAPE)
+		return err;
+	out->v = v;
 	for (const struct mi_node *c = list->child; c && !err; c = c->next) {
 		int e = mem_block(out->arena, c, &out->v[out->n]);
 		if (e == MI_ENOMEM)

@@ -1,6 +1,7 @@
 /* Decoder support: the arena that owns decoded strings, number and dim3
  * parsing, function base names. */
 #include "cudbg/decode.h"
+#include "mi/decode_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -298,4 +299,21 @@ const char *dec_strerror(int code)
 	default:
 		return mi_strerror(code);
 	}
+}
+
+int dec_list_begin(const struct mi_node *results, const char *name,
+		   struct dec_arena **arena, void **v, size_t size,
+		   const struct mi_node **list)
+{
+	*list = mi_find(results, name);
+	if (!*list)
+		return DEC_EMISSING;
+	if ((*list)->kind == MI_NODE_STRING)
+		return DEC_ESHAPE;
+	int err = dec_begin(arena);
+	if (err)
+		return err;
+	*v = dec_arena_alloc(*arena, ((*list)->count ? (*list)->count : 1) *
+					     size);
+	return *v ? 0 : MI_ENOMEM;
 }

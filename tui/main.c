@@ -232,8 +232,19 @@ static int run_screen(const struct cudbg_options *o)
 	/* CUDBG_TEST_SCRIPT drives the screen headless (tests/screens). */
 	const char *script = getenv("CUDBG_TEST_SCRIPT");
 	if ((!script || !*script) && (!isatty(0) || !isatty(1))) {
-		fputs("cudbg-tui: the screen needs a terminal on stdin and "
-		      "stdout; use --batch for a report without one\n", stderr);
+		if (o->demo) {
+			fputs("cudbg-tui: the demo needs a terminal on stdin "
+			      "and stdout; without one, 'cudbg-tui --demo "
+			      "--batch NAME' prints a demo's report (NAME:",
+			      stderr);
+			for (size_t i = 0; i < demo_count(); i++)
+				fprintf(stderr, "%s %s", i ? "," : "",
+					demo_get(i)->name);
+			fputs(")\n", stderr);
+		} else
+			fputs("cudbg-tui: the screen needs a terminal on stdin "
+			      "and stdout; use --batch for a report without "
+			      "one\n", stderr);
 		return 2;
 	}
 	return tui_main(o);

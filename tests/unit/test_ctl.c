@@ -381,3 +381,32 @@ TEST_TIMEOUT(debugger_killed_is_gone_not_hang, 60)
 	CHECK_INT(ctl_run(c), CTL_ESTATE);
 	ctl_free(c);
 }
+
+static bool console_has(void *ctx)
+{
+	struct out_wait *w = ctx;
+	const struct dbg_model *m = ctl_model(w->c);
+	char buf[8192];
+	size_t n = model_ring_copy(&m->console, buf, sizeof buf - 1);
+	buf[n] = '\0';
+	return strstr(buf, w->text) || m->state == MODEL_GONE;
+}
+
+/* A long console command's output shows as it comes, not at its end:
+ * "first" must be in the console while the command is still running. */
+TEST_TIMEOUT(console_output_streams_in, 60)
+{
+	char *argv[] = { NULL, NULL };
+	struct dbg_ctl *c = start(argv, 0);
+	wait_ready(c);
+	if (ctl_console(c, "python import time, sys; print('first'); "
+			"sys.stdout.flush(); time.sleep(2); print('second')") <= 0)
+		test_fail(__FILE__, __LINE__, "console refused");
+	struct out_wait w = { c, "\nfirst\n" }; /* not the echoed command */
+	CHECK(ctl_run_until(c, console_has, &w, 20000) == 1);
+	CHECK_MSG(ctl_busy(c), "\"first\" came only with the command's end");
+	w.text = "\nsecond\n";
+	CHECK(ctl_run_until(c, console_has, &w, 20000) == 1);
+	wait_idle(c);
+	ctl_free(c);
+}
