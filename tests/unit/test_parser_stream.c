@@ -117,7 +117,7 @@ static char *big_lines(size_t *len)
 	return out;
 }
 
-TEST_TIMEOUT(streamed_rows_equal_whole_parse, 300) /* 4 parses of 70 MB: slow under ASan */
+TEST_TIMEOUT(streamed_rows_equal_whole_parse, 600)
 {
 	size_t len;
 	char *text = big_lines(&len);
@@ -126,8 +126,10 @@ TEST_TIMEOUT(streamed_rows_equal_whole_parse, 300) /* 4 parses of 70 MB: slow un
 	CHECK_INT(whole.errors, 0);
 	CHECK_INT(whole.streamed, 0);
 	CHECK_INT(whole.rows, 42023 + 270305);
-	size_t chunks[] = { 4096, 65536, 1000003 };
-	for (size_t i = 0; i < 3; i++) {
+	/* A pipe's 4 KiB and an odd size; each pass is 70 MB (slow under
+	 * ASan and valgrind). */
+	size_t chunks[] = { 4096, 1000003 };
+	for (size_t i = 0; i < 2; i++) {
 		struct acc s = run(text, len, chunks[i], true);
 		CHECK_MSG(s.errors == 0, "chunk %zu: %zu errors", chunks[i], s.errors);
 		CHECK_INT(s.streamed, 2);
