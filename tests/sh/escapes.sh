@@ -89,6 +89,25 @@ else
 	pass $c
 fi
 
+# A source file with the same attacks, shown in the source pane (the
+# frame of the fake debugger points at it).
+printf '%b' 'int x;\n/* \033[31mSRC-RED \033]0;SRC-TITLE\007 */\nint y; /* \342\200\256SRC-BIDI \302\233SRC-C1 \377SRC-BAD */\nint z;\n' \
+	>"$tmp/evil.c"
+c=screen_source_file
+FAKE_DBG_MODE=plain FAKE_DBG_SOURCE="$tmp/evil.c" "$PTY" -o "$tmp/$c.out" \
+	-e "$tmp/$c.err" -s 160x50 -t 40 -a 'wait=SRC-BAD' -a idle=300 -a send=q \
+	-a wait=Quit -a send=y -- "$BIN" --debugger "$FAKE" "$HP" sleep \
+	>"$tmp/$c.res" 2>&1
+if ! grep -q '^restored=1' "$tmp/$c.res"; then
+	fail $c "the screen did not end cleanly"
+elif ! "$CHECK" "$tmp/$c.out" +SRC-RED +SRC-TITLE +SRC-BIDI +SRC-C1 +SRC-BAD \
+	'-\e[31mSRC-RED' '-\e]0;SRC-TITLE' '-\xe2\x80\xaeSRC-BIDI' \
+	'-\xc2\x9bSRC-C1' >"$tmp/$c.check"; then
+	fail $c "a hostile source file reached the terminal"
+else
+	pass $c
+fi
+
 # Batch mode and --mi-log: no ESC byte at all, and the rest as above.
 plain() { # case file: no ESC, valid UTF-8, no C1, no bidi
 	if grep -q "$ESC" "$2"; then
