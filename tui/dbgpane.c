@@ -286,3 +286,21 @@ int dpane_popcount(uint64_t v)
 	}
 	return n;
 }
+
+int dpane_state_new(struct pane *p, size_t size)
+{
+	struct listview *lv = calloc(1, size);
+
+	if (!lv)
+		return -1;
+	lv->cursor = -1;
+	lv->height = 10;
+	p->state = lv;
+	return 0;
+}
+
+void dpane_state_free(struct pane *p)
+{
+	free(p->state);
+	p->state = NULL;
+}

@@ -4,6 +4,7 @@
 #include "tui/dbgpane.h"
 #include "tui/keys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,22 +15,11 @@ struct blocks_state {
 
 static int blocks_init(struct pane *p, struct ui *ui)
 {
-	struct blocks_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
-		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 10;
-	p->state = s;
-	return 0;
+	return dpane_state_new(p, sizeof(struct blocks_state));
 }
+_Static_assert(offsetof(struct blocks_state, lv) == 0, "dpane_state_new: lv first");
 
-static void blocks_free(struct pane *p)
-{
-	free(p->state);
-	p->state = NULL;
-}
 
 static const struct dec_table *blocks_table(const struct ui *ui, const char **why)
 {
@@ -152,6 +142,6 @@ const struct pane_ops pane_blocks_ops = {
 	.key = blocks_key,
 	.click = blocks_click,
 	.on_change = blocks_on_change,
-	.free = blocks_free,
+	.free = dpane_state_free,
 	.help = blocks_help,
 };

@@ -4,6 +4,7 @@
 #include "tui/dbgpane.h"
 #include "tui/keys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,22 +16,11 @@ struct bps_state {
 
 static int bps_init(struct pane *p, struct ui *ui)
 {
-	struct bps_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
-		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 10;
-	p->state = s;
-	return 0;
+	return dpane_state_new(p, sizeof(struct bps_state));
 }
+_Static_assert(offsetof(struct bps_state, lv) == 0, "dpane_state_new: lv first");
 
-static void bps_free(struct pane *p)
-{
-	free(p->state);
-	p->state = NULL;
-}
 
 static const char *base_name(const char *p)
 {
@@ -210,6 +200,6 @@ const struct pane_ops pane_breakpoints_ops = {
 	.key = bps_key,
 	.click = bps_click,
 	.on_change = bps_on_change,
-	.free = bps_free,
+	.free = dpane_state_free,
 	.help = bps_help,
 };

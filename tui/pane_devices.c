@@ -5,6 +5,7 @@
 #include "tui/dbgpane.h"
 #include "tui/keys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,22 +16,11 @@ struct devices_state {
 
 static int devices_init(struct pane *p, struct ui *ui)
 {
-	struct devices_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
-		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 10;
-	p->state = s;
-	return 0;
+	return dpane_state_new(p, sizeof(struct devices_state));
 }
+_Static_assert(offsetof(struct devices_state, lv) == 0, "dpane_state_new: lv first");
 
-static void devices_free(struct pane *p)
-{
-	free(p->state);
-	p->state = NULL;
-}
 
 /* Rows: [devices][1 SM header][sms]. */
 static void counts(const struct dbg_model *m, size_t *nd, size_t *ns)
@@ -176,6 +166,6 @@ const struct pane_ops pane_devices_ops = {
 	.key = devices_key,
 	.click = devices_click,
 	.on_change = devices_on_change,
-	.free = devices_free,
+	.free = dpane_state_free,
 	.help = devices_help,
 };

@@ -5,6 +5,7 @@
 #include "tui/dbgpane.h"
 #include "tui/keys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,22 +17,11 @@ struct kernels_state {
 
 static int kernels_init(struct pane *p, struct ui *ui)
 {
-	struct kernels_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
-		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 10;
-	p->state = s;
-	return 0;
+	return dpane_state_new(p, sizeof(struct kernels_state));
 }
+_Static_assert(offsetof(struct kernels_state, lv) == 0, "dpane_state_new: lv first");
 
-static void kernels_free(struct pane *p)
-{
-	free(p->state);
-	p->state = NULL;
-}
 
 static const struct dec_table *kernels_table(const struct ui *ui, const char **why)
 {
@@ -152,6 +142,6 @@ const struct pane_ops pane_kernels_ops = {
 	.key = kernels_key,
 	.click = kernels_click,
 	.on_change = kernels_on_change,
-	.free = kernels_free,
+	.free = dpane_state_free,
 	.help = kernels_help,
 };

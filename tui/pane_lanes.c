@@ -4,6 +4,7 @@
 #include "tui/dbgpane.h"
 #include "tui/keys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,22 +15,11 @@ struct lanes_state {
 
 static int lanes_init(struct pane *p, struct ui *ui)
 {
-	struct lanes_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
-		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 10;
-	p->state = s;
-	return 0;
+	return dpane_state_new(p, sizeof(struct lanes_state));
 }
+_Static_assert(offsetof(struct lanes_state, lv) == 0, "dpane_state_new: lv first");
 
-static void lanes_free(struct pane *p)
-{
-	free(p->state);
-	p->state = NULL;
-}
 
 static const struct dec_table *lanes_table(const struct ui *ui, const char **why)
 {
@@ -149,6 +139,6 @@ const struct pane_ops pane_lanes_ops = {
 	.click = lanes_click,
 	.on_change = lanes_on_change,
 	.title_info = lanes_title,
-	.free = lanes_free,
+	.free = dpane_state_free,
 	.help = lanes_help,
 };

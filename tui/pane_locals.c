@@ -5,6 +5,7 @@
 #include "tui/dbgpane.h"
 #include "tui/keys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,22 +17,11 @@ struct locals_state {
 
 static int locals_init(struct pane *p, struct ui *ui)
 {
-	struct locals_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
-		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 10;
-	p->state = s;
-	return 0;
+	return dpane_state_new(p, sizeof(struct locals_state));
 }
+_Static_assert(offsetof(struct locals_state, lv) == 0, "dpane_state_new: lv first");
 
-static void locals_free(struct pane *p)
-{
-	free(p->state);
-	p->state = NULL;
-}
 
 static void locals_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 {
@@ -179,6 +169,6 @@ const struct pane_ops pane_locals_ops = {
 	.click = locals_click,
 	.on_change = locals_on_change,
 	.title_info = locals_title,
-	.free = locals_free,
+	.free = dpane_state_free,
 	.help = locals_help,
 };

@@ -7,6 +7,7 @@
 #include "tui/dbgpane.h"
 #include "tui/keys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +19,11 @@ struct regs_state {
 
 static int regs_init(struct pane *p, struct ui *ui)
 {
-	struct regs_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
-		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 10;
-	p->state = s;
-	return 0;
+	return dpane_state_new(p, sizeof(struct regs_state));
 }
+_Static_assert(offsetof(struct regs_state, lv) == 0, "dpane_state_new: lv first");
 
-static void regs_free(struct pane *p)
-{
-	free(p->state);
-	p->state = NULL;
-}
 
 enum rgroup { RG_SPECIAL, RG_GENERAL, RG_PRED, RG_UNIFORM, RG_UPRED, RG_OTHER };
 
@@ -233,6 +223,6 @@ const struct pane_ops pane_registers_ops = {
 	.key = regs_key,
 	.on_change = regs_on_change,
 	.title_info = regs_title,
-	.free = regs_free,
+	.free = dpane_state_free,
 	.help = regs_help,
 };

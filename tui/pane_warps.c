@@ -4,6 +4,7 @@
 #include "tui/dbgpane.h"
 #include "tui/keys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,22 +14,11 @@ struct warps_state {
 
 static int warps_init(struct pane *p, struct ui *ui)
 {
-	struct warps_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
-		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 10;
-	p->state = s;
-	return 0;
+	return dpane_state_new(p, sizeof(struct warps_state));
 }
+_Static_assert(offsetof(struct warps_state, lv) == 0, "dpane_state_new: lv first");
 
-static void warps_free(struct pane *p)
-{
-	free(p->state);
-	p->state = NULL;
-}
 
 static const struct dec_table *warps_table(const struct ui *ui, const char **why)
 {
@@ -148,6 +138,6 @@ const struct pane_ops pane_warps_ops = {
 	.click = warps_click,
 	.on_change = warps_on_change,
 	.title_info = warps_title,
-	.free = warps_free,
+	.free = dpane_state_free,
 	.help = warps_help,
 };

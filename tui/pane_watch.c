@@ -3,6 +3,7 @@
 #include "tui/dbgpane.h"
 #include "tui/keys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,22 +15,11 @@ struct watch_state {
 
 static int watch_init(struct pane *p, struct ui *ui)
 {
-	struct watch_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
-		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 10;
-	p->state = s;
-	return 0;
+	return dpane_state_new(p, sizeof(struct watch_state));
 }
+_Static_assert(offsetof(struct watch_state, lv) == 0, "dpane_state_new: lv first");
 
-static void watch_free(struct pane *p)
-{
-	free(p->state);
-	p->state = NULL;
-}
 
 static void watch_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 {
@@ -149,6 +139,6 @@ const struct pane_ops pane_watch_ops = {
 	.key = watch_key,
 	.click = watch_click,
 	.on_change = watch_on_change,
-	.free = watch_free,
+	.free = dpane_state_free,
 	.help = watch_help,
 };
