@@ -467,6 +467,31 @@ static bool capture_stream(struct session *s, const struct mi_record *rec)
 	return true;
 }
 
+static void read_program(struct session *s, size_t budget);
+
+/* What the program wrote just before it exited may still be on its way
+ * through the pty (the kernel moves slave writes to the master from a
+ * work queue) while the debugger's exit notice is already here: read it
+ * first, so the program's last lines come before its exit.  Bounded:
+ * 10 ms without new bytes ends it. */
+static void drain_program_tail(struct session *s)
+{
+	for (int rounds = 0; s->pty_master >= 0 && rounds < 16; rounds++) {
+		struct pollfd p = { .fd = s->pty_master, .events = POLLIN };
+		if (poll(&p, 1, 10) <= 0 || !(p.revents & POLLIN))
+			break;
+		read_program(s, READ_BUDGET);
+	}
+}
+
+static bool is_exit_stop(const struct mi_record *rec)
+{
+	if (rec->kind != MI_REC_EXEC || strcmp(rec->klass, "stopped") != 0)
+		return false;
+	const char *why = mi_find_str(rec->results, "reason");
+	return why && strncmp(why, "exited", 6) == 0;
+}
+
 static void on_parsed(void *ctx, const struct mi_record *rec)
 {
 	struct session *s = ctx;
@@ -483,6 +508,8 @@ static void on_parsed(void *ctx, const struct mi_record *rec)
 	}
 	if (s->not_mi)
 		return;
+	if (is_exit_stop(rec))
+		drain_program_tail(s);
 	track_target(s, rec);
 	if (rec->kind == MI_REC_RESULT && take_result(s, rec))
 		return;
