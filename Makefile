@@ -76,9 +76,9 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/harness.o $(LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/tests/harness.o $(LIBS) $(LDLIBS)
 
-$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(LIBS)
+$(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(BUILD)/tests/bench/util.o $(LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/tests/bench/util.o $(LIBS) $(LDLIBS)
 
 $(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay_main.o $(LIBS)
 	@mkdir -p $(@D)

@@ -4,47 +4,12 @@
  * Prints: measure=NAME value=X unit=U ref=Y ratio=R */
 #include "cudbg/decode.h"
 
+#include "tests/bench/util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static char *find_line(const char *path, const char *prefix, size_t *out)
-{
-	char cmd[4096];
-	snprintf(cmd, sizeof cmd, "gzip -dc '%s'", path);
-	FILE *f = popen(cmd, "r");
-	if (!f)
-		return NULL;
-	char *line = NULL, *best = NULL;
-	size_t cap = 0, best_len = 0;
-	ssize_t n;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		char *lt = strstr(line, " < ");
-		if (!lt || lt - line > 16 || strncmp(lt + 3, prefix, strlen(prefix)))
-			continue;
-		char *mi = lt + 3;
-		size_t len = (size_t)(line + n - mi);
-		if (len > best_len) {
-			free(best);
-			best = malloc(len + 1);
-			memcpy(best, mi, len);
-			best[len] = '\0';
-			best_len = len;
-		}
-	}
-	free(line);
-	pclose(f);
-	*out = best_len;
-	return best;
-}
 
 struct run {
 	bool decode;
@@ -72,9 +37,10 @@ static void on_record(void *ctx, const struct mi_record *r)
 static double once(const char *line, size_t len, struct run *run)
 {
 	struct mi_parser *p = mi_parser_new(on_record, run);
-	double t0 = now();
+	double t0 = bench_now();
 	mi_parser_push(p, line, len);
-	double t = now() - t0;
+	mi_parser_push(p, "\n", 1);
+	double t = bench_now() - t0;
 	mi_parser_free(p);
 	return t;
 }
@@ -86,7 +52,7 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof path, "%s/big_grid.mi.log.gz",
 		 argc > 1 ? argv[1] : fixtures ? fixtures : "tests/shared/fixtures");
 	size_t len;
-	char *line = find_line(path, "^done,CoalescedInfoCudaThreadsTable", &len);
+	char *line = bench_find_line(path, "^done,CoalescedInfoCudaThreadsTable", &len);
 	if (!line) {
 		fprintf(stderr, "bench_decode: cannot read %s: set CUDBG_FIXTURES "
 				"to the shared fixtures directory\n", path);

@@ -4,50 +4,12 @@
  * Prints: measure=NAME value=X unit=U ref=Y ratio=R */
 #include "cudbg/mi.h"
 
+#include "tests/bench/util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Finds the longest `<` line with the given prefix in the transcript. */
-static char *find_line(const char *path, const char *prefix, size_t *out)
-{
-	char cmd[4096];
-	snprintf(cmd, sizeof cmd, "gzip -dc '%s'", path);
-	FILE *f = popen(cmd, "r");
-	if (!f)
-		return NULL;
-	char *line = NULL, *best = NULL;
-	size_t cap = 0, best_len = 0;
-	ssize_t n;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		char *lt = strstr(line, " < ");
-		if (!lt || lt - line > 16)
-			continue;
-		char *mi = lt + 3;
-		if (strncmp(mi, prefix, strlen(prefix)) != 0)
-			continue;
-		size_t len = (size_t)(line + n - mi);
-		if (len > best_len) {
-			free(best);
-			best = malloc(len + 1);
-			memcpy(best, mi, len);
-			best[len] = '\0';
-			best_len = len;
-		}
-	}
-	free(line);
-	pclose(f);
-	*out = best_len;
-	return best;
-}
 
 static void count_nodes(void *ctx, const struct mi_record *r)
 {
@@ -62,20 +24,21 @@ static volatile size_t sink;
 
 static double byte_scan(const char *buf, size_t len)
 {
-	double t0 = now();
+	double t0 = bench_now();
 	size_t quotes = 0;
 	for (size_t i = 0; i < len; i++)
 		quotes += ((const volatile char *)buf)[i] == '"';
 	sink = quotes;
-	return now() - t0;
+	return bench_now() - t0;
 }
 
 static double parse_once(const char *line, size_t len, size_t *rows)
 {
 	struct mi_parser *p = mi_parser_new(count_nodes, rows);
-	double t0 = now();
+	double t0 = bench_now();
 	mi_parser_push(p, line, len);
-	double t = now() - t0;
+	mi_parser_push(p, "\n", 1);
+	double t = bench_now() - t0;
 	mi_parser_free(p);
 	return t;
 }
@@ -87,7 +50,7 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof path, "%s/big_grid.mi.log.gz",
 		 argc > 1 ? argv[1] : fixtures ? fixtures : "tests/shared/fixtures");
 	size_t len;
-	char *line = find_line(path, "^done,CoalescedInfoCudaThreadsTable", &len);
+	char *line = bench_find_line(path, "^done,CoalescedInfoCudaThreadsTable", &len);
 	if (!line) {
 		fprintf(stderr, "bench_parser: cannot read %s: set CUDBG_FIXTURES "
 				"to the shared fixtures directory\n", path);

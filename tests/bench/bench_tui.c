@@ -24,6 +24,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include "tests/bench/util.h"
+
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -34,49 +36,10 @@
 #define ROWS 60
 #define ITER 400
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static const char *fixtures(void)
 {
 	const char *f = getenv("CUDBG_FIXTURES");
 	return f && *f ? f : "tests/shared/fixtures";
-}
-
-/* The longest `<` line starting with prefix in a gzipped transcript. */
-static char *find_line(const char *path, const char *prefix, size_t *out)
-{
-	char cmd[4096], *line = NULL, *best = NULL;
-	size_t cap = 0, best_len = 0;
-	ssize_t n;
-	FILE *f;
-
-	snprintf(cmd, sizeof cmd, "gzip -dc '%s'", path);
-	if (!(f = popen(cmd, "r")))
-		return NULL;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		char *lt = strstr(line, " < ");
-		if (!lt || lt - line > 16 || strncmp(lt + 3, prefix, strlen(prefix)) != 0)
-			continue;
-		size_t len = (size_t)(line + n - (lt + 3));
-		while (len && (lt[3 + len - 1] == '\n' || lt[3 + len - 1] == '\r'))
-			len--;
-		if (len > best_len) {
-			free(best);
-			best = malloc(len + 1);
-			memcpy(best, lt + 3, len);
-			best[len] = '\0';
-			best_len = len;
-		}
-	}
-	free(line);
-	pclose(f);
-	*out = best_len;
-	return best;
 }
 
 static void take_table(void *ctx, const struct mi_record *rec)
@@ -109,13 +72,13 @@ static double redraw_cost(struct ui *ui, struct backend *be)
 		ui_draw(ui);
 		be->flush(be, &ui->grid);
 	}
-	t0 = now();
+	t0 = bench_now();
 	for (int i = 0; i < ITER; i++) {
 		ui_key(ui, i % 200 == 199 ? TK_HOME : TK_PGDN, NULL);
 		ui_draw(ui);
 		be->flush(be, &ui->grid);
 	}
-	return (now() - t0) / ITER;
+	return (bench_now() - t0) / ITER;
 }
 
 static int setup(struct ui *ui, struct backend *be, FILE *out, FILE *in)
@@ -169,7 +132,7 @@ static void *typist(void *arg)
 		struct timespec d = { 0, 1000000 };
 		if (i >= MAXK)
 			break;
-		kb.sent[i] = now();
+		kb.sent[i] = bench_now();
 		__atomic_store_n(&kb.nsent, i + 1, __ATOMIC_RELEASE);
 		if (write(kb.wfd, "j", 1) != 1)
 			break;
@@ -202,7 +165,7 @@ static void kb_flush(struct backend *b, const struct grid *g)
 	double t;
 
 	kb.inner->flush(kb.inner, g);
-	t = now();
+	t = bench_now();
 	(void)b;
 	for (; kb.first_unflushed < kb.nread && kb.nlat < MAXK; kb.first_unflushed++)
 		kb.lat[kb.nlat++] = t - kb.sent[kb.first_unflushed];
@@ -235,7 +198,7 @@ static double type_while(struct loop *L, struct glue *g, struct dbg_ctl *c,
 			 bool (*work)(struct dbg_ctl *), double min_s, int *samples)
 {
 	pthread_t th;
-	double t0 = now();
+	double t0 = bench_now();
 
 	kb.nlat = 0;
 	kb.stop = 0;
@@ -245,7 +208,7 @@ static double type_while(struct loop *L, struct glue *g, struct dbg_ctl *c,
 		return -1;
 	for (;;) {
 		bool idle = !ctl_busy(c);
-		if (idle && (!work || !work(c)) && now() - t0 >= min_s)
+		if (idle && (!work || !work(c)) && bench_now() - t0 >= min_s)
 			break;
 		loop_step(L, 5);
 		glue_sync(g);
@@ -360,7 +323,7 @@ int main(void)
 		setenv("TERM", "xterm-256color", 1);
 	sanitize_init_locale();
 	snprintf(path, sizeof path, "%s/big_grid.mi.log.gz", fixtures());
-	line = find_line(path, "^done,CoalescedInfoCudaThreadsTable", &len);
+	line = bench_find_line(path, "^done,CoalescedInfoCudaThreadsTable", &len);
 	if (!line || !out || !in) {
 		fprintf(stderr, "bench_tui: cannot read %s\n", path);
 		return 1;
