@@ -1,11 +1,14 @@
 # cudbg-tui: GNU Make, flags from pkg-config.  See README.md.
 #
 #   make              build $(BUILD)/cudbg-tui
-#   make test         build and run the whole suite
+#   make test         every pass below in one go, one closing line (CI;
+#                     tests/check.sh; PASSES='plain asan' picks passes)
+#   make quick        the plain suite only (the fast loop)
 #   make asan         the suite again with ASan+UBSan (in build-asan/)
 #   make valgrind     the suite under valgrind (unit binaries, fuzz corpora,
 #                     and the shell tests with the binary under valgrind)
-#   make fuzz         build libFuzzer targets with clang and run each briefly
+#   make fuzz         build libFuzzer targets with clang and run each for
+#                     FUZZ_TIME seconds (default 30)
 #   make bench        benchmarks, one `measure=` line each
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make gpu-test     needs a GPU, nvcc, cuda-gdb, compute-sanitizer
@@ -92,21 +95,31 @@ PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c)
 
 check-build: $(BIN) $(TESTS) $(FUZZ_REPLAY) $(PROGS) $(BENCHES)
 
-test: check-build
+quick: check-build
 	BUILD=$(BUILD) ./tests/run.sh
 
-asan:
+# The passes build what they need themselves (asan-build, fuzz-build), so
+# a missing clang is a SKIP line, not a failed build.
+FUZZ_CC    ?= clang
+FUZZ_TIME  ?= 30
+test: check-build
+	BUILD='$(BUILD)' MAKE='$(MAKE)' CC='$(CC)' FUZZ_CC='$(FUZZ_CC)' \
+		FUZZ_TIME='$(FUZZ_TIME)' FUZZ_BIN='$(FUZZ_BIN)' PASSES='$(PASSES)' \
+		./tests/check.sh
+
+asan-build:
 	$(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
-		SANFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all' test
+		SANFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all' \
+		check-build
+asan: asan-build
+	BUILD=build-asan CUDBG_PASS=asan ./tests/run.sh
 
 valgrind: check-build
 	BUILD=$(BUILD) CUDBG_VALGRIND=1 ./tests/run.sh
 
-FUZZ_CC    ?= clang
-FUZZ_TIME  ?= 20
 FUZZ_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
-	-fsanitize=fuzzer-no-link,address,undefined
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o)
 # the config parser is pure C beside the screen code (fuzz_config)
 FUZZ_OBJ   += build-fuzz/tui/config.o build-fuzz/tui/keys.o
@@ -119,7 +132,8 @@ build-fuzz/libfuzzlibs.a: $(FUZZ_OBJ)
 build-fuzz/%: tests/fuzz/%.c build-fuzz/libfuzzlibs.a
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< \
 		build-fuzz/libfuzzlibs.a $(PKG_LIBS)
-fuzz: $(FUZZ_BIN)
+fuzz-build: $(FUZZ_BIN)
+fuzz: fuzz-build
 	./tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ_BIN)
 
 bench: $(BENCHES) $(BIN)
@@ -142,7 +156,7 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all test asan valgrind fuzz bench install uninstall clean check-build gpu-test
+.PHONY: all test quick asan asan-build valgrind fuzz fuzz-build bench install uninstall clean check-build gpu-test
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,13 +1,23 @@
 #!/bin/sh
 # Runs every test binary and shell test, each under a timeout, and prints
 # the closing line "N passed, N failed, N skipped".  Exits non-zero when
-# anything failed.
+# anything failed.  One pass of tests/check.sh (`make test`); alone it is
+# `make quick`, `make asan` or `make valgrind`.
 #   BUILD        build directory (default build)
 #   CUDBG_VALGRIND=1  run the unit binaries, the fuzz corpora and the shell
 #                     tests (the binary through tests/valgrind-cudbg) under
 #                     valgrind
+#   CUDBG_PASS=NAME   prefix every test name with NAME/ (asan, valgrind;
+#                     valgrind is the default under CUDBG_VALGRIND=1), so
+#                     the passes of `make test` keep apart
+#   CUDBG_LOG=FILE    append the PASS/FAIL/SKIP lines to FILE and print no
+#                     closing line (tests/check.sh sums all passes)
 set -u
 BUILD=${BUILD:-build}
+if [ "${CUDBG_VALGRIND:-0}" = 1 ]; then
+	CUDBG_PASS=${CUDBG_PASS-valgrind}
+fi
+P=${CUDBG_PASS:+$CUDBG_PASS/}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export CUDBG_ROOT="$ROOT"
 export CUDBG_BUILD="$ROOT/$BUILD"
@@ -30,13 +40,14 @@ run_one() { # name timeout cmd...
 	out=$(mktemp)
 	timeout -k 5 "$secs" "$@" >"$out" 2>&1
 	rc=$?
-	cat "$out"
+	# the test's own result lines get the pass prefix too
+	sed -E "s#^(PASS|FAIL|SKIP) #\1 $P#" "$out"
 	if ! grep -qE '^(PASS|FAIL|SKIP) ' "$out"; then
-		if [ $rc -eq 0 ]; then echo "PASS $name"; else echo "FAIL $name: exit $rc"; fi
+		if [ $rc -eq 0 ]; then echo "PASS $P$name"; else echo "FAIL $P$name: exit $rc"; fi
 	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		echo "FAIL $name: timed out after ${secs}s"
+		echo "FAIL $P$name: timed out after ${secs}s"
 	elif [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
-		echo "FAIL $name: exit $rc with no failing test"
+		echo "FAIL $P$name: exit $rc with no failing test"
 	fi
 	rm -f "$out"
 }
@@ -44,7 +55,7 @@ run_one() { # name timeout cmd...
 for t in "$BUILD"/tests/test_*; do
 	[ -x "$t" ] || continue
 	if [ "${CUDBG_VALGRIND:-0}" = 1 ]; then
-		run_one "valgrind/$(basename "$t")" 1800 valgrind -q --error-exitcode=99 \
+		run_one "$(basename "$t")" 1800 valgrind -q --error-exitcode=99 \
 			--leak-check=full --errors-for-leak-kinds=definite \
 			--trace-children=no "$t"
 	else
@@ -61,7 +72,7 @@ for f in "$BUILD"/fuzz-replay/fuzz_*; do
 	[ -x "$f" ] || continue
 	n=$(basename "$f")
 	# shellcheck disable=SC2086
-	run_one "${VG:+valgrind/}corpus/$n" 300 $VG "$f" "tests/fuzz/corpus/${n#fuzz_}"
+	run_one "corpus/$n" 300 $VG "$f" "tests/fuzz/corpus/${n#fuzz_}"
 done | tee -a "$log"
 
 if [ "${CUDBG_VALGRIND:-0}" != 1 ]; then
@@ -82,11 +93,11 @@ else
 		case $s in */tmux_smoke.sh) continue ;; esac
 		CUDBG_BIN="$ROOT/tests/valgrind-cudbg" CUDBG_REAL_BIN="$real" \
 		CUDBG_VALGRIND_LOGS="$vglogs" CUDBG_UNDER_VALGRIND=1 \
-			run_one "valgrind/sh/$(basename "$s" .sh)" 1800 sh "$s"
+			run_one "sh/$(basename "$s" .sh)" 1800 sh "$s"
 	done | tee -a "$log"
 	for l in "$vglogs"/vg.*; do
 		[ -s "$l" ] || continue
-		echo "FAIL valgrind/$(basename "$l"): valgrind found errors:"
+		echo "FAIL ${P}$(basename "$l"): valgrind found errors:"
 		head -40 "$l" | sed 's/^/    /'
 	done | tee -a "$log"
 	n=$(ls "$vglogs" | wc -l)
@@ -97,5 +108,9 @@ fi
 p=$(grep -c '^PASS ' "$log")
 f=$(grep -c '^FAIL ' "$log")
 s=$(grep -c '^SKIP ' "$log")
-echo "$p passed, $f failed, $s skipped"
+if [ -n "${CUDBG_LOG:-}" ]; then
+	grep -E '^(PASS|FAIL|SKIP) ' "$log" >>"$CUDBG_LOG"
+else
+	echo "$p passed, $f failed, $s skipped"
+fi
 [ "$f" -eq 0 ] && [ "$p" -gt 0 ]

@@ -1,0 +1,140 @@
+#!/bin/sh
+# `make test`: every pass of the suite in one go, then ONE closing line
+# "N passed, N failed, N skipped" over all of them; exits non-zero when
+# anything failed.  The passes, in order:
+#   plain     tests/run.sh on $BUILD                        (= make quick)
+#   asan      tests/run.sh on build-asan/, ASan+UBSan       (= make asan)
+#   valgrind  tests/run.sh with CUDBG_VALGRIND=1 on $BUILD  (= make valgrind)
+#   fuzz      each tests/fuzz target under libFuzzer for
+#             FUZZ_TIME seconds (clang)                     (= make fuzz)
+# Test names carry the pass as a prefix (asan/..., valgrind/..., fuzz/...;
+# the plain pass has none).  A pass whose tool is missing (valgrind, or a
+# compiler that cannot build with -fsanitize=fuzzer) is one SKIP line
+# saying why; a pass that does not build is one FAIL line.
+# Called by the Makefile, which sets:
+#   BUILD MAKE CC FUZZ_CC FUZZ_TIME FUZZ_BIN, and PASSES (default: all four)
+set -u
+BUILD=${BUILD:-build}
+MAKE=${MAKE:-make}
+CC=${CC:-cc}
+FUZZ_CC=${FUZZ_CC:-clang}
+FUZZ_TIME=${FUZZ_TIME:-30}
+PASSES=${PASSES:-plain asan valgrind fuzz}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 2
+if [ -z "${FUZZ_BIN:-}" ]; then
+	FUZZ_BIN=$(for f in tests/fuzz/fuzz_*.c; do
+		b=${f##*/}; echo "build-fuzz/${b%.c}"; done)
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+CUDBG_LOG=$tmp/results
+: >"$CUDBG_LOG"
+export CUDBG_LOG
+
+# result LINE: one line of this script's own (a build, a skipped pass).
+result() { echo "$1" | tee -a "$CUDBG_LOG"; }
+
+# probe NAME CC FLAGS...: can CC build and link a program with FLAGS?
+probe() {
+	name=$1; cc=$2; shift 2
+	printf '%s\n' \
+		'#include <stddef.h>' \
+		'#include <stdint.h>' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)' \
+		'{ return d && n > 1000000; }' \
+		'#ifndef FUZZ' 'int main(void) { return 0; }' '#endif' \
+		>"$tmp/probe.c"
+	# shellcheck disable=SC2086
+	$cc "$@" -o "$tmp/probe-$name" "$tmp/probe.c" >"$tmp/probe-$name.log" 2>&1
+}
+
+# build NAME TARGET: make TARGET quietly; on failure one FAIL line and
+# the end of the build log.
+build() {
+	if "$MAKE" --no-print-directory "$2" >"$tmp/build-$1.log" 2>&1; then
+		return 0
+	fi
+	result "FAIL $1/build: 'make $2' failed (end of its output below)"
+	tail -20 "$tmp/build-$1.log" | sed 's/^/    /'
+	return 1
+}
+
+# tally FROM: "N PASS, N FAIL, N SKIP" of the result lines after line FROM.
+tally() {
+	tail -n +$(($1 + 1)) "$CUDBG_LOG" >"$tmp/pass"
+	echo "$(grep -c '^PASS ' "$tmp/pass") PASS, $(grep -c '^FAIL ' "$tmp/pass") FAIL, $(grep -c '^SKIP ' "$tmp/pass") SKIP"
+}
+
+# why NAME CC: the first line of a failed probe that says why.
+why() {
+	set -- "$1" $2
+	if ! command -v "$2" >/dev/null 2>&1; then
+		echo "$2 not found in PATH"
+	else
+		w=$(grep -m1 -E 'error|not found|No such' "$tmp/probe-$1.log" ||
+			head -1 "$tmp/probe-$1.log")
+		echo "${w:-$2 failed without a message}"
+	fi
+}
+
+start_all=$(date +%s)
+times=""
+for pass in $PASSES; do
+	echo "== pass $pass"
+	t0=$(date +%s)
+	tb=$t0
+	mark=$(wc -l <"$CUDBG_LOG")
+	case $pass in
+	plain)
+		BUILD=$BUILD ./tests/run.sh
+		;;
+	asan)
+		if ! probe asan "$CC" -fsanitize=address,undefined; then
+			result "SKIP asan: $CC cannot build with -fsanitize=address,undefined ($(why asan "$CC"))"
+		elif build asan asan-build; then
+			tb=$(date +%s)
+			BUILD=build-asan CUDBG_PASS=asan ./tests/run.sh
+		fi
+		;;
+	valgrind)
+		if ! command -v valgrind >/dev/null 2>&1; then
+			result "SKIP valgrind: valgrind is not installed (apt-get install valgrind)"
+		else
+			BUILD=$BUILD CUDBG_VALGRIND=1 ./tests/run.sh
+		fi
+		;;
+	fuzz)
+		if ! probe fuzz "$FUZZ_CC" -DFUZZ -fsanitize=fuzzer,address,undefined; then
+			result "SKIP fuzz: FUZZ_CC='$FUZZ_CC' cannot build with -fsanitize=fuzzer ($(why fuzz "$FUZZ_CC")); install clang and libclang-rt-dev, or set FUZZ_CC"
+		elif build fuzz fuzz-build; then
+			tb=$(date +%s)
+			# shellcheck disable=SC2086
+			./tests/fuzz/run.sh "$FUZZ_TIME" $FUZZ_BIN
+		fi
+		;;
+	*)
+		result "FAIL $pass: no such pass (PASSES takes plain asan valgrind fuzz)"
+		;;
+	esac
+	t1=$(date +%s)
+	line="$pass: $(tally "$mark"); $((t1 - t0)) s"
+	[ "$tb" != "$t0" ] && line="$line (build $((tb - t0)) s, run $((t1 - tb)) s)"
+	echo "== $line"
+	times="$times$line
+"
+done
+
+echo "== all passes, $(($(date +%s) - start_all)) s:"
+printf '%s' "$times" | sed 's/^/   /'
+p=$(grep -c '^PASS ' "$CUDBG_LOG")
+f=$(grep -c '^FAIL ' "$CUDBG_LOG")
+s=$(grep -c '^SKIP ' "$CUDBG_LOG")
+if [ "$f" -gt 0 ]; then
+	echo "failed:"
+	grep '^FAIL ' "$CUDBG_LOG" | sed 's/^/   /'
+fi
+echo "$p passed, $f failed, $s skipped"
+# a run where nothing reported at all is a failure too
+[ "$f" -eq 0 ] && [ $((p + s)) -gt 0 ]
