@@ -58,6 +58,11 @@ static void draw_status(struct ui *ui)
 			 spinner_frames[ui->spin % 10], ui_elapsed(&ui->busy_since),
 			 ui->busy_what);
 		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
+	} else if (ui->pass[0]) {
+		/* The memcheck pass or replay to fault, with its clock. */
+		snprintf(right, sizeof right, " %.0fs %s ",
+			 ui_elapsed(&ui->pass_since), ui->pass);
+		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
 	}
 	/* Keep the spinner visible: the left part stops before it. */
 	struct canvas left = canvas_sub(&c, 0, 0,
