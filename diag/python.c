@@ -137,25 +137,45 @@ static char *op_in(const char *func)
 	return NULL;
 }
 
-/* The first (innermost) frame naming an ATen function: from cuda-gdb's
- * host stack "at::native::nll_loss_forward_out_cuda_template(...)", or
- * from the sanitizer's, where the innermost at::native names are cut
- * ("at::native::") and "at::_ops::nll_loss_forward::redispatch" is the
- * first full one. */
+/* The first (innermost) frame naming an ATen function: from the
+ * sanitizer's host stack, taken at the launch itself (its innermost
+ * at::native names are cut to "at::native::"; then
+ * "at::_ops::nll_loss_forward::redispatch" is the first full one), else
+ * from cuda-gdb's host stack when that is still at this kernel's launch
+ * (see diag_host_at_launch). */
 char *diag_aten_op(const struct diag_san_record *r,
 		   const struct diag_frame *host, size_t n_host)
 {
-	for (size_t i = 0; i < n_host; i++) {
-		char *op = op_in(host[i].func);
-		if (op)
-			return op;
-	}
 	for (size_t i = 0; r && i < r->n_host; i++) {
 		char *op = op_in(r->host[i].func);
 		if (op)
 			return op;
 	}
+	for (size_t i = 0; i < n_host; i++) {
+		char *op = op_in(host[i].func);
+		if (op)
+			return op;
+	}
 	return NULL;
+}
+
+/* Whether cuda-gdb's host stack at a device stop is the faulting kernel's
+ * launch.  Launches are asynchronous: by the time the GPU stops, the host
+ * thread is usually further on, e.g. in `.item()`'s cudaStreamSynchronize
+ * or loading the next operator's kernel (seen with PyTorch 2.11 on an
+ * H200: the embedding's gather kernel faulted while the host was in
+ * at::native::sum launching gpu_reduce_kernel).  The launching frame is
+ * the kernel's host stub, which has the kernel's own name. */
+bool diag_host_at_launch(const struct diag_frame *host, size_t n_host,
+			 const char *kernel_short)
+{
+	if (!kernel_short || !*kernel_short)
+		return true; /* nothing to check against */
+	for (size_t i = 0; i < n_host; i++)
+		if (!host[i].device && host[i].func &&
+		    strstr(host[i].func, kernel_short))
+			return true;
+	return false;
 }
 
 /* "__device_stub__Z8nll_lossPKfPKiPfii" -> "nll_loss";

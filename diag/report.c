@@ -163,6 +163,13 @@ static void t_focus(struct dbuf *b, const struct diag_fault *f)
 		t_field(b, "pc", line);
 	}
 	t_field(b, "operator", f->op);
+	if (f->host_op_later) {
+		char later[512];
+		snprintf(later, sizeof later, "already in %s when the GPU stopped (launches "
+			 "are asynchronous: CUDA_LAUNCH_BLOCKING=1 keeps the host at "
+			 "the launch, naming its operator)", f->host_op_later);
+		t_field(b, "host", later);
+	}
 }
 
 static void t_python(struct dbuf *b, const struct diag_fault *f)
@@ -659,6 +666,7 @@ static void j_hints(struct jw *w, const struct diag_hints *h)
 static void j_rest(struct jw *w, const struct diag_fault *f)
 {
 	j_str(w, "operator", f->op);
+	j_str(w, "host_operator_later", f->host_op_later);
 	if (f->python.found) {
 		j_open(w, "python", '{');
 		j_pyframe(w, "call", &f->python.call);
