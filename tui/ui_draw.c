@@ -142,12 +142,23 @@ static void draw_separators(struct ui *ui)
 			}
 }
 
+/* The keys that make sense now: stepping while the program lives, the
+ * memcheck pass and replay to fault once it ended or in a coredump. */
+static const char *key_hints(const struct ui *ui)
+{
+	if (ui->console_input)
+		return " Esc leave console  Enter run  Tab complete  Up/Down history  C-c clear";
+	if (ui->status.state == UST_EXITED)
+		return " ? help  M memcheck pass  T replay to fault  r run again  : console  q quit";
+	if (ui->status.core)
+		return " ? help  T replay to fault  M memcheck pass  Tab panes  : console  q quit";
+	return " ? help  c cont  n next  s step  f finish  b break  v code  : console  q quit";
+}
+
 static void draw_hints(struct ui *ui)
 {
 	struct canvas c = canvas_of(&ui->grid, ui->layout.area[AREA_HINTS]);
-	const char *hints = ui->console_input
-		? " Esc leave console  Enter run  Tab complete  Up/Down history  C-c clear"
-		: " ? help  c cont  n next  s step  f finish  b break  v code  : console  q quit";
+	const char *hints = key_hints(ui);
 
 	canvas_fill(&c, 0, 0, c.r.w, 1, ' ', STYLE(UC_HINT, 0));
 	if (ui->prompt.open) {
