@@ -94,8 +94,12 @@ static void draw_title(struct ui *ui, int a, const struct canvas *c)
 	x = canvas_str(c, 0, 0, focused ? "▶" : " ", ts);
 	for (int i = 0; i < ui->npanes; i++) {
 		struct pane *p = &ui->panes[i];
+		/* Only this area's tabs: the others keep where their own
+		 * title bar put them, for clicks. */
+		if ((int)p->ops->home != a)
+			continue;
 		p->tab_w = 0;
-		if ((int)p->ops->home != a || (p->hidden && ui->area_pane[a] != i))
+		if (p->hidden && ui->area_pane[a] != i)
 			continue;
 		p->tab_x = c->r.x + x;
 		if (ui->area_pane[a] == i)
