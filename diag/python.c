@@ -164,17 +164,28 @@ char *diag_aten_op(const struct diag_san_record *r,
  * thread is usually further on, e.g. in `.item()`'s cudaStreamSynchronize
  * or loading the next operator's kernel (seen with PyTorch 2.11 on an
  * H200: the embedding's gather kernel faulted while the host was in
- * at::native::sum launching gpu_reduce_kernel).  The launching frame is
- * the kernel's host stub, which has the kernel's own name. */
+ * at::native::sum, in __cudaGetKernel for gpu_reduce_kernel).  A stack at
+ * a launch has the kernel's host stub (named like the kernel) or the
+ * launch call itself (the stub is often inlined into the operator's
+ * template).  A launch call of a later kernel still passes: only
+ * CUDA_LAUNCH_BLOCKING=1 rules that out, which the hints say. */
 bool diag_host_at_launch(const struct diag_frame *host, size_t n_host,
 			 const char *kernel_short)
 {
-	if (!kernel_short || !*kernel_short)
-		return true; /* nothing to check against */
-	for (size_t i = 0; i < n_host; i++)
-		if (!host[i].device && host[i].func &&
-		    strstr(host[i].func, kernel_short))
+	static const char *const launch[] = {
+		"cudaLaunchKernel", "cuLaunchKernel", "cudaLaunchCooperativeKernel",
+		"cuLaunchCooperativeKernel", "__device_stub__",
+	};
+	for (size_t i = 0; i < n_host; i++) {
+		const char *f = host[i].func;
+		if (host[i].device || !f)
+			continue;
+		if (kernel_short && *kernel_short && strstr(f, kernel_short))
 			return true;
+		for (size_t j = 0; j < sizeof launch / sizeof launch[0]; j++)
+			if (strncmp(f, launch[j], strlen(launch[j])) == 0)
+				return true;
+	}
 	return false;
 }
 
