@@ -304,3 +304,15 @@ void dpane_state_free(struct pane *p)
 	free(p->state);
 	p->state = NULL;
 }
+
+int dpane_click(struct pane *p, struct ui *ui, int x, int y)
+{
+	(void)ui;
+	(void)x;
+	return listview_click(p->state, y);
+}
+
+int dpane_click_table(struct pane *p, struct ui *ui, int x, int y)
+{
+	return dpane_click(p, ui, x, y - 1);
+}

@@ -61,3 +61,14 @@ int listview_click(struct listview *lv, int y)
 	lv->cursor = row;
 	return PR_REDRAW;
 }
+
+int listview_hscroll(size_t *hscroll, int key)
+{
+	if (key == TK_LEFT)
+		*hscroll = *hscroll >= 8 ? *hscroll - 8 : 0;
+	else if (key == TK_RIGHT)
+		*hscroll += 8;
+	else
+		return PR_IGNORED;
+	return PR_REDRAW;
+}

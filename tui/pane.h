@@ -98,6 +98,9 @@ void listview_fit(struct listview *lv, int height);
 int listview_click(struct listview *lv, int y);
 /* Moves the cursor to row and scrolls it into view. */
 void listview_select(struct listview *lv, long row);
+/* Left and Right scroll long rows sideways by 8 columns (never before
+ * column 0): PR_REDRAW, or PR_IGNORED for other keys. */
+int listview_hscroll(size_t *hscroll, int key);
 
 /* ---- calls into particular panes (from the glue and tests) ---- */
 
