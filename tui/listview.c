@@ -2,6 +2,8 @@
 #include "tui/keys.h"
 #include "tui/pane.h"
 
+#include <stdlib.h>
+
 void listview_fit(struct listview *lv, int height)
 {
 	if (height < 1)
@@ -71,4 +73,16 @@ int listview_hscroll(size_t *hscroll, int key)
 	else
 		return PR_IGNORED;
 	return PR_REDRAW;
+}
+
+int listview_state_new(struct pane *p, size_t size, int height)
+{
+	struct listview *lv = calloc(1, size);
+
+	if (!lv)
+		return -1;
+	lv->cursor = -1;
+	lv->height = height;
+	p->state = lv;
+	return 0;
 }

@@ -98,6 +98,10 @@ void listview_fit(struct listview *lv, int height);
 int listview_click(struct listview *lv, int y);
 /* Moves the cursor to row and scrolls it into view. */
 void listview_select(struct listview *lv, long row);
+/* A list pane's state: `size` zeroed bytes that start with its struct
+ * listview, empty (no cursor) and `height` rows high until the first draw
+ * says; it goes to p->state.  Returns 0 or -1. */
+int listview_state_new(struct pane *p, size_t size, int height);
 /* Left and Right scroll long rows sideways by 8 columns (never before
  * column 0): PR_REDRAW, or PR_IGNORED for other keys. */
 int listview_hscroll(size_t *hscroll, int key);

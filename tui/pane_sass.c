@@ -7,6 +7,7 @@
 
 #include "cudbg/decode.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,8 @@ struct sass_fn {
 };
 
 struct sass_state {
+	struct listview lv; /* first: see listview_state_new */
 	struct sass_fn cache[SASS_CACHE]; /* most recent first */
-	struct listview lv;
 	uint64_t follow_pc; /* the PC the cursor was put on */
 	bool centre;
 	size_t hscroll;
@@ -50,16 +51,10 @@ static void fn_clear(struct sass_fn *f)
 
 static int sass_init(struct pane *p, struct ui *ui)
 {
-	struct sass_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
-		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 20;
-	p->state = s;
-	return 0;
+	return listview_state_new(p, sizeof(struct sass_state), 20);
 }
+_Static_assert(offsetof(struct sass_state, lv) == 0, "listview_state_new: lv first");
 
 static void sass_free(struct pane *p)
 {
@@ -268,10 +263,8 @@ static int sass_key(struct pane *p, struct ui *ui, int key)
 	struct sass_state *s = p->state;
 
 	(void)ui;
-	if (key == TK_LEFT || key == TK_RIGHT) {
-		s->hscroll = key == TK_RIGHT ? s->hscroll + 8 : s->hscroll >= 8 ? s->hscroll - 8 : 0;
-		return PR_REDRAW;
-	}
+	if (key == TK_LEFT || key == TK_RIGHT)
+		return listview_hscroll(&s->hscroll, key);
 	if (key == '.') {
 		s->follow_pc = 0;
 		sass_fetch(p, ui);
