@@ -8,28 +8,11 @@
 # and none of the planted sequences intact.  Batch mode (text and JSON)
 # and --mi-log must carry no ESC at all.
 set -u
-ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
-BUILD=${CUDBG_BUILD:-$ROOT/build}
-PTY=$BUILD/progs/ptyrun
+SUITE=escapes
+. "$(dirname "$0")/lib/harness.sh"
 CHECK=$BUILD/progs/ttycheck
-HP=$BUILD/progs/harden_prog
-FAKE=$ROOT/tests/data/fake-debugger
-for f in "$PTY" "$CHECK" "$HP"; do
-	if [ ! -x "$f" ]; then
-		echo "FAIL escapes/setup: $f is not built"
-		exit 1
-	fi
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/home"
-export HOME="$tmp/home" CUDBG_HISTORY= TERM=xterm-256color
-unset NO_COLOR CUDBG_TEST_SCRIPT XDG_CONFIG_HOME XDG_STATE_HOME || true
-export CUDBG_CONFIG=
+need_built "$PTY" "$CHECK" "$HP"
 ESC=$(printf '\033')
-fails=0
-pass() { echo "PASS escapes/$1"; }
 fail() {
 	echo "FAIL escapes/$1: $2"
 	fails=$((fails + 1))

@@ -8,26 +8,11 @@
 # HARDEN_MARK=<case> in its environment), and with any --record file
 # complete up to the fault.
 set -u
-ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
-BUILD=${CUDBG_BUILD:-$ROOT/build}
-FIX=${CUDBG_FIXTURES:-$ROOT/../shared/fixtures}
-PTY=$BUILD/progs/ptyrun
-HP=$BUILD/progs/harden_prog
-FAKE=$ROOT/tests/data/fake-debugger
-FAKESAN=$ROOT/tests/data/fake-compute-sanitizer
-for f in "$PTY" "$HP"; do
-	if [ ! -x "$f" ]; then
-		echo "FAIL faults/setup: $f is not built"
-		exit 1
-	fi
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/home"
-export HOME="$tmp/home" CUDBG_HISTORY= TERM=xterm-256color TMPDIR="$tmp"
-unset NO_COLOR CUDBG_TEST_SCRIPT CUDBG_HINTS XDG_CONFIG_HOME XDG_STATE_HOME || true
-export CUDBG_CONFIG=
+SUITE=faults
+. "$(dirname "$0")/lib/harness.sh"
+need_built "$PTY" "$HP"
+export TMPDIR="$tmp"
+unset CUDBG_HINTS || true
 # Memory bounds mean nothing under ASan (shadow memory, quarantine) or
 # valgrind: there the peak is reported, not judged.
 SANITIZED=0
@@ -37,11 +22,7 @@ if [ "${CUDBG_UNDER_VALGRIND:-0}" = 1 ] ||
 fi
 # rss_ok KB LIMIT: the peak is within the limit (or not judged).
 rss_ok() { [ -n "$1" ] && { [ $SANITIZED = 1 ] || [ "$1" -le "$2" ]; }; }
-HAVE_GDB=0
-command -v gdb >/dev/null 2>&1 && HAVE_GDB=1
 MARK="harden$$"
-fails=0
-pass() { echo "PASS faults/$1"; }
 fail() {
 	echo "FAIL faults/$1: $2"
 	fails=$((fails + 1))
