@@ -355,19 +355,52 @@ static char *redraw(struct ui *ui)
 	return grid_dump(&ui->grid);
 }
 
-/* The kernels, blocks, warps and lanes panes: the cursor starts on the
- * focus at a stop, a click below the heading selects, Enter acts on the
- * cursor's row, each pane's own keys, and why a table is missing. */
-TEST(table_panes_cursor_click_and_enter)
+/* Pane `name` over m shows text. */
+static void table_shows(struct dbg_model *m, const char *name, const char *text)
+{
+	struct ui ui;
+	char *d;
+
+	table_ui(&ui, m, name);
+	d = grid_dump(&ui.grid);
+	CHECK_MSG(strstr(d, text), "%s: no <%s> in\n%s", name, text, d);
+	free(d);
+	ui_free(&ui);
+}
+
+/* On pane `name` over m the cursor starts on row `start` (the focus) and
+ * `key` puts `msg` on the hint line. */
+static void key_says(struct dbg_model *m, const char *name, long start, int key,
+		     const char *msg)
+{
+	struct ui ui;
+	struct pane *p = table_ui(&ui, m, name);
+
+	CHECK_INT(cursor_of(p), start);
+	ui_key(&ui, key, NULL);
+	CHECK_STR(ui.message, msg);
+	ui_free(&ui);
+}
+
+/* Stopped at a breakpoint with the focus in block (9,0,0), lane 0. */
+static void gpu_stopped(struct dbg_model *m)
+{
+	sanitize_init_locale();
+	model_stopped(m);
+	stop(m, "reason=\"breakpoint-hit\",disp=\"keep\",bkptno=\"1\"", "(9,0,0)");
+}
+
+/* The table panes (kernels here, blocks, warps, lanes below): the cursor
+ * starts on the focus at a stop, a click below the heading selects, Enter
+ * acts on the cursor's row, Left/Right scroll the invocation. */
+TEST(table_pane_cursor_click_enter_and_scroll)
 {
 	struct dbg_model m;
 	struct ui ui;
 	struct pane *p;
 	char *d;
 
-	sanitize_init_locale();
-	model_stopped(&m);
-	stop(&m, "reason=\"breakpoint-hit\",disp=\"keep\",bkptno=\"1\"", "(9,0,0)");
+	gpu_stopped(&m);
 	feed(&m, "^done,InfoCudaKernelsTable={nr_rows=\"2\",nr_cols=\"10\",hdr=[],body=["
 		 "InfoCudaKernelsRow={current=\" \",kernel=\"5\",parent=\"-\",device=\"0\","
 		 "grid=\"7\",status=\"Active\",sms_mask=\"0x1\",gridDim=\"(2,1,1)\","
@@ -399,39 +432,40 @@ TEST(table_panes_cursor_click_and_enter)
 	CHECK_MSG(strstr(d, "launch_the_big_kernel(float*"), "%s", d);
 	free(d);
 	ui_free(&ui);
+	model_free(&m);
+}
 
+/* The blocks pane: the note for no rows, the focus range, F without a
+ * fault. */
+TEST(table_pane_blocks)
+{
+	struct dbg_model m;
+
+	gpu_stopped(&m);
 	feed(&m, "^done,CoalescedInfoCudaBlocksTable={nr_rows=\"0\",nr_cols=\"6\",hdr=[],"
 		 "body=[]}", take);
-	p = table_ui(&ui, &m, "blocks");
-	d = grid_dump(&ui.grid);
-	CHECK_MSG(strstr(d, "no block of this kernel is on the GPU"), "%s", d);
-	free(d);
-	ui_free(&ui);
+	table_shows(&m, "blocks", "no block of this kernel is on the GPU");
 	feed(&m, "^done,CoalescedInfoCudaBlocksTable={nr_rows=\"2\",nr_cols=\"6\",hdr=[],body=["
 		 "CoalescedInfoCudaBlocksRow={current=\" \",kernel=\"0\",from=\"(0,0,0)\",to=\"(5,0,0)\","
 		 "count=\"6\",state=\"running\"},CoalescedInfoCudaBlocksRow={current=\"*\",kernel=\"0\","
 		 "from=\"(8,0,0)\",to=\"(11,0,0)\",count=\"4\",state=\"running\"}]}", take);
-	p = table_ui(&ui, &m, "blocks");
-	CHECK_INT(cursor_of(p), 1);
-	ui_key(&ui, 'F', NULL);
-	CHECK_STR(ui.message, "the last stop was not a device exception");
-	d = redraw(&ui);
-	CHECK_MSG(strstr(d, "▶ 0 (8..11,0,0)"), "%s", d);
-	free(d);
-	ui_free(&ui);
+	table_shows(&m, "blocks", "▶ 0 (8..11,0,0)");
+	key_says(&m, "blocks", 1, 'F', "the last stop was not a device exception");
+	model_free(&m);
+}
 
-	/* lanes not fetched yet; warps refused, then fetched */
-	p = table_ui(&ui, &m, "lanes");
-	d = grid_dump(&ui.grid);
-	CHECK_MSG(strstr(d, "not fetched yet"), "%s", d);
-	free(d);
-	ui_free(&ui);
+/* The warps and lanes panes: a table not fetched yet, one refused,
+ * Enter on a warp with no active thread and on the focused lane. */
+TEST(table_pane_warps_and_lanes)
+{
+	struct dbg_model m;
+	struct ui ui;
+	struct pane *p;
+
+	gpu_stopped(&m);
+	table_shows(&m, "lanes", "not fetched yet");
 	model_set_table_error(&m, MODEL_T_WARPS, "not in this recording");
-	p = table_ui(&ui, &m, "warps");
-	d = grid_dump(&ui.grid);
-	CHECK_MSG(strstr(d, "no warps table: not in this recording"), "%s", d);
-	free(d);
-	ui_free(&ui);
+	table_shows(&m, "warps", "no warps table: not in this recording");
 	feed(&m, "^done,InfoCudaWarpsTable={nr_rows=\"2\",nr_cols=\"8\",hdr=[],body=["
 		 "InfoCudaWarpsRow={current=\" \",warp=\"0\",active_lanes_mask=\"0x00000000\","
 		 "divergent_lanes_mask=\"0x00000000\",active_physical_pc=\"0x10\",kernel=\"0\","
@@ -439,20 +473,14 @@ TEST(table_panes_cursor_click_and_enter)
 		 "InfoCudaWarpsRow={current=\" \",warp=\"1\",active_lanes_mask=\"0x00000003\","
 		 "divergent_lanes_mask=\"0x00000000\",active_physical_pc=\"0x10\",kernel=\"0\","
 		 "blockIdx=\"(9,0,0)\",threadIdx=\"(32,0,0)\"}]}", take);
-	p = table_ui(&ui, &m, "warps");
-	CHECK_INT(cursor_of(p), 0);
-	ui_key(&ui, TK_ENTER, NULL);
-	CHECK_STR(ui.message, "warp 0 has no active thread");
-	ui_free(&ui);
+	key_says(&m, "warps", 0, TK_ENTER, "warp 0 has no active thread");
 	feed(&m, "^done,InfoCudaLanesTable={nr_rows=\"2\",nr_cols=\"6\",hdr=[],body=["
 		 "InfoCudaLanesRow={current=\"*\",lane=\"0\",state=\"active\",physical_pc=\"0x10\","
 		 "threadIdx=\"(0,0,0)\",exception=\"None\"},"
 		 "InfoCudaLanesRow={current=\" \",lane=\"1\",state=\"active\",physical_pc=\"0x10\","
 		 "threadIdx=\"(1,0,0)\",exception=\"None\"}]}", take);
+	key_says(&m, "lanes", 0, TK_ENTER, "lane 0 has the focus already");
 	p = table_ui(&ui, &m, "lanes");
-	CHECK_INT(cursor_of(p), 0);
-	ui_key(&ui, TK_ENTER, NULL);
-	CHECK_STR(ui.message, "lane 0 has the focus already");
 	CHECK_INT(p->ops->click(p, &ui, 0, 2), PR_REDRAW);
 	CHECK_INT(cursor_of(p), 1);
 	ui_free(&ui);
