@@ -8,18 +8,11 @@
 # and none of the planted sequences intact.  Batch mode (text and JSON)
 # and --mi-log must carry no ESC at all.
 set -u
-SUITE=escapes
+SUITE=escapes EVIDENCE="check:25 res:10"
 . "$(dirname "$0")/lib/harness.sh"
 CHECK=$BUILD/progs/ttycheck
 need_built "$PTY" "$CHECK" "$HP"
 ESC=$(printf '\033')
-fail() {
-	echo "FAIL escapes/$1: $2"
-	fails=$((fails + 1))
-	[ -s "$tmp/$1.check" ] && sed 's/^/    /' "$tmp/$1.check" | head -25
-	[ -s "$tmp/$1.res" ] && sed 's/^/    /' "$tmp/$1.res" | head -10
-	return 0
-}
 
 # The attacks harden_prog prints, as ttycheck arguments: each tag must be
 # drawn, each raw sequence must not pass.

@@ -8,7 +8,7 @@
 # HARDEN_MARK=<case> in its environment), and with any --record file
 # complete up to the fault.
 set -u
-SUITE=faults
+SUITE=faults EVIDENCE="res:20 err:20"
 . "$(dirname "$0")/lib/harness.sh"
 need_built "$PTY" "$HP"
 export TMPDIR="$tmp"
@@ -23,14 +23,6 @@ fi
 # rss_ok KB LIMIT: the peak is within the limit (or not judged).
 rss_ok() { [ -n "$1" ] && { [ $SANITIZED = 1 ] || [ "$1" -le "$2" ]; }; }
 MARK="harden$$"
-fail() {
-	echo "FAIL faults/$1: $2"
-	fails=$((fails + 1))
-	for f in "$tmp/$1.res" "$tmp/$1.err"; do
-		[ -s "$f" ] && sed 's/^/    /' "$f" | head -20
-	done
-	return 0
-}
 
 # survivors CASE: processes whose environment carries the case's marker.
 survivors() {

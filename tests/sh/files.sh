@@ -10,20 +10,12 @@
 #   - --record never replaces a file (nor a symlink) unless --force, in
 #     every mode; the console history is appended to, never replaced.
 set -u
-SUITE=files
+SUITE=files EVIDENCE="err:15 res:15"
 . "$(dirname "$0")/lib/harness.sh"
 need_built "$PTY" "$HP"
 # the memcheck pass's private directories go here, to be counted
 mkdir -p "$tmp/t"
 export TMPDIR="$tmp/t"
-fail() {
-	echo "FAIL files/$1: $2"
-	fails=$((fails + 1))
-	for f in "$tmp/$1.err" "$tmp/$1.res"; do
-		[ -s "$f" ] && sed 's/^/    /' "$f" | head -15
-	done
-	return 0
-}
 
 # ---- arguments ------------------------------------------------------------
 

@@ -3,11 +3,11 @@
 # folder of its own because tests/run.sh runs every tests/sh/*.sh.
 #
 # Before sourcing, set SUITE (the name before the slash in PASS/FAIL
-# lines).  It gives: the paths (ROOT BIN BUILD FIX PTY HP FAKE FAKESAN),
-# need_built, a private $tmp (removed at exit) holding the HOME the binary
-# sees, an environment with none of the user's settings, HAVE_GDB, and
-# pass with its `fails` counter (each suite prints its own evidence in
-# fail()).
+# lines) and EVIDENCE (what fail shows, below).  It gives: the paths
+# (ROOT BIN BUILD FIX PTY HP FAKE FAKESAN), need_built, a private $tmp
+# (removed at exit) holding the HOME the binary sees, an environment with
+# none of the user's settings, HAVE_GDB, pass and fail with the `fails`
+# counter.
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
 BUILD=${CUDBG_BUILD:-$ROOT/build}
@@ -41,3 +41,14 @@ command -v gdb >/dev/null 2>&1 && HAVE_GDB=1
 
 fails=0
 pass() { echo "PASS $SUITE/$1"; }
+# fail CASE WHY: a FAIL line, counted, then the evidence the case left:
+# for each SUFFIX:LINES in EVIDENCE, the first LINES of $tmp/CASE.SUFFIX.
+fail() {
+	echo "FAIL $SUITE/$1: $2"
+	fails=$((fails + 1))
+	for _ev in $EVIDENCE; do
+		[ -s "$tmp/$1.${_ev%%:*}" ] &&
+			sed 's/^/    /' "$tmp/$1.${_ev%%:*}" | head -"${_ev#*:}"
+	done
+	return 0
+}
