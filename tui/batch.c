@@ -316,9 +316,11 @@ int batch_main(const struct cudbg_options *o)
 	if (core && pass_core_wanted(o, &scfg))
 		open_pass_core(c, core, timeout_ms);
 	int rc = run_to_stop(c, o, timeout_ms);
-	/* A coredump has no program terminal that could still deliver
-	 * text. */
-	if (!batch_signalled && !ctl_model(c)->is_core)
+	/* Only a live stop can have text in flight: a coredump has no
+	 * program terminal, and for an exit the session read the program's
+	 * last bytes before it reported the exit. */
+	if (!batch_signalled && !ctl_model(c)->is_core &&
+	    ctl_model(c)->state == MODEL_STOPPED)
 		drain_output(c);
 	t[T_STOP] = mono_now();
 	struct batch_report r;
