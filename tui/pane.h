@@ -111,6 +111,8 @@ struct ui_insn {
 
 /* Stores the disassembly of func (copied); n == 0 with err set records a
  * failure ("cannot disassemble: ..."). */
+/* Drops every cached disassembly (a new debugger session). */
+void pane_sass_forget(struct ui *ui);
 void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,
 		     size_t n, const char *err);
 

@@ -167,6 +167,21 @@ void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,
 	ui->dirty = true;
 }
 
+/* A new debugger session (the memcheck pass's coredump, a rerun): a
+ * kernel's code sits at other addresses in another process, so nothing
+ * cached may be shown again. */
+void pane_sass_forget(struct ui *ui)
+{
+	struct pane *p = ui_pane(ui, "sass");
+	struct sass_state *s = p ? p->state : NULL;
+
+	if (!s)
+		return;
+	for (int i = 0; i < SASS_CACHE; i++)
+		fn_clear(&s->cache[i]);
+	s->follow_pc = 0;
+}
+
 static int sass_on_change(struct pane *p, struct ui *ui, unsigned what)
 {
 	if (what & (UCH_STOP | UCH_FRAME | UCH_LAYOUT)) {
