@@ -234,7 +234,10 @@ kills() {
 	sleep 2; pkill -9 -f 'compute-sanitizer'; wait
 	(cd "$SRC" && timeout 200 "$BIN" --batch --memcheck=always python3 seed_repro.py \
 		> "$RES/kills/memcheck-gdb-killed.txt" 2>&1; echo "exit=$?" >> "$RES/kills/memcheck-gdb-killed.txt") &
-	for i in $(seq 1 400); do pgrep -f cuda-gdb >/dev/null && break; sleep 0.25; done
+	# cuda-gdb starts with the pass (it waits for the coredump): kill it
+	# once the pass has ended, while it opens the core
+	for i in $(seq 1 100); do pgrep -f compute-sanitizer >/dev/null && break; sleep 0.1; done
+	for i in $(seq 1 800); do pgrep -f compute-sanitizer >/dev/null || break; sleep 0.05; done
 	pkill -9 -f 'cuda-gdb'; wait
 	# zombies (<defunct>) are not running: PID 1 of the GPU machine's VM is slow to reap them
 	ps -eo pid,args | grep -E 'cuda-gdb|compute-sanitizer|seed_repro' | grep -v -e grep -e defunct > "$RES/kills/ps-after-memcheck.txt"

@@ -570,5 +570,31 @@ if [ $HAVE_GDB = 1 ]; then
 	fi
 fi
 
+# The memcheck pass started from the screen (M): SIGTERM
+# while it runs restores the terminal, and the sanitizer, its program and
+# the pass's private directory go with the debugger.
+if [ $HAVE_GDB = 1 ]; then
+	c=signal_during_screen_memcheck
+	rm -f "$tmp/ready3"
+	env HARDEN_READY="$tmp/ready3" FAKE_SAN_XML="$FIX/small_oob.sanitizer.xml" \
+		HARDEN_MARK="$MARK-$c" "$PTY" -o "$tmp/$c.out" -e "$tmp/$c.err" \
+		-s 100x30 -t 40 -a 'wait=not started' -a send=M \
+		-a 'wait=memcheck pass running' \
+		-a sleep=500 -a kill=TERM -- \
+		"$BIN" --no-run --debugger gdb --sanitizer "$FAKESAN" "$HP" sleep \
+		>"$tmp/$c.res" 2>&1
+	if ! status_is $c signal:15 || ! restored $c; then
+		fail $c "no clean end by the signal: $(tr '\n' ' ' <"$tmp/$c.res")"
+	elif ! [ -e "$tmp/ready3" ]; then
+		fail $c "the pass never ran the program"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	elif ls -d "$tmp"/cudbg-memcheck-* >/dev/null 2>&1; then
+		fail $c "the private directory was left"
+	else
+		pass $c
+	fi
+fi
+
 no_orphans all >/dev/null 2>&1 || true
 exit $fails
