@@ -177,11 +177,23 @@ void pane_sass_forget(struct ui *ui)
 	s->follow_pc = 0;
 }
 
+/* A failed fetch is asked again at the next stop: it may have failed only
+ * because the program was running then (replay to fault continues from
+ * the kernel-entry stop while the pane is still asking; seen on the H200). */
+static void forget_failures(struct sass_state *s)
+{
+	for (int i = 0; i < SASS_CACHE; i++)
+		if (s->cache[i].err)
+			fn_clear(&s->cache[i]);
+}
+
 static int sass_on_change(struct pane *p, struct ui *ui, unsigned what)
 {
 	if (what & (UCH_STOP | UCH_FRAME | UCH_LAYOUT)) {
-		if (what & UCH_STOP)
+		if (what & UCH_STOP) {
 			((struct sass_state *)p->state)->follow_pc = 0;
+			forget_failures(p->state);
+		}
 		sass_fetch(p, ui);
 		return PR_REDRAW;
 	}

@@ -1,10 +1,12 @@
-// A launch the driver refuses: 2048 threads in a block (the limit is
-// 1024), so the kernel never runs and nothing stops on the GPU.  The plain
-// run and the cuda-gdb run both end with "launch: invalid configuration
-// argument", exit 1: the auto policy follows the live run with the
-// memcheck pass, whose compute-sanitizer names the failing API call
-// (cudaErrorInvalidConfiguration on cudaLaunchKernel); it writes no
-// coredump, there being no device fault.
+// A launch the runtime refuses: 2048 threads in a block (the limit is
+// 1024), so the kernel never runs and nothing stops on the GPU.  With CUDA
+// 13 on an H200 the plain run and the cuda-gdb run both end with "launch:
+// invalid argument" (cudaErrorInvalidValue from cudaLaunchKernel; cuda-gdb
+// also warns "Cuda Runtime API error detected"), exit 1.  In the screen the
+// auto policy follows that run with the memcheck pass, whose
+// compute-sanitizer names the failing API calls (Api records for
+// cudaLaunchKernel and cudaGetLastError); it writes no coredump, there
+// being no device fault.
 #include <cstdio>
 #include <cuda_runtime.h>
 

@@ -206,7 +206,7 @@ screen_passes() {
 
 # ---- killing the debugger from outside (issue: hardening) ----
 kills() {
-	mkdir -p "$RES/kills"
+	mkdir -p "$RES/kills" "$RES/screens" # cap writes there (kills may run alone)
 	cp "$ROOT/data/examples/seed_repro.py" "$SRC/"
 	$T new-session -d -s kill -x 120 -y 40 \
 		"cd $SRC && TERM=xterm-256color $BIN --memcheck=never python3 seed_repro.py; echo EXIT=\$?; sleep 600"
