@@ -202,6 +202,19 @@ screen_passes() {
 	sleep 2; cap auto auto-1-after-pass
 	$T send-keys -t auto q; sleep 0.5; $T send-keys -t auto y; sleep 2
 	$T kill-session -t auto 2>/dev/null
+	# A PyTorch program with --memcheck=always: the pass first, then its
+	# coredump in the screen, the assertion's file:line from the pass's
+	# output on the source pane.
+	cp "$ROOT/tests/gpu/torch_label.py" "$SRC/"
+	$T new-session -d -s pyauto -x 120 -y 40 \
+		"cd $SRC && TERM=xterm-256color $BIN --memcheck=always python3 torch_label.py; sleep 600"
+	if wait_screen pyauto 'coredump is open at the faulting thread' 150; then
+		pass screens/memcheck-always-python; else fail screens/memcheck-always-python "no coredump opened"; fi
+	sleep 3; cap pyauto pyauto-1-core
+	$T send-keys -t pyauto Tab Tab Tab '['; sleep 1; $T send-keys -t pyauto z; sleep 1
+	cap pyauto pyauto-2-hints
+	$T send-keys -t pyauto q; sleep 0.5; $T send-keys -t pyauto y; sleep 2
+	$T kill-session -t pyauto 2>/dev/null
 }
 
 # ---- killing the debugger from outside (issue: hardening) ----
