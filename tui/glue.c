@@ -626,6 +626,7 @@ int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 	g->started = false;
 	g->auto_checked = false;
 	g->core_from_pass = false;
+	g->core_pending = false;
 	/* The assertion text belongs to the run that printed it. */
 	diag_asserts_free(g->asserts);
 	g->asserts = diag_asserts_new();

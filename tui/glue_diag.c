@@ -146,11 +146,43 @@ static void open_pass_core(struct glue *g, const char *core, size_t nerr,
 	 * the program's output, which the coredump does not hold. */
 	if (g->asserts && text && len)
 		diag_asserts_feed(g->asserts, text, len);
-	console_note(g, "memcheck pass: its coredump is open (%s)", base_name_of(core));
-	ui_message(g->ui, UC_ACCENT,
-		   "memcheck pass: %zu error%s in %.1f s; its coredump is open at "
-		   "the faulting thread (T reruns and stops it before the access)",
-		   nerr, nerr == 1 ? "" : "s", secs);
+	console_note(g, "memcheck pass: opening its coredump (%s)", base_name_of(core));
+	/* What the core shows is known once cuda-gdb opened it and the
+	 * first refresh is in (core_opened). */
+	g->core_nerr = nerr;
+	g->core_secs = secs;
+	g->core_pending = true;
+}
+
+/* The pass's coredump is open: say what it shows.  cuda-gdb 13 opens the
+ * coredump compute-sanitizer 2025.3 writes for a PyTorch device assert
+ * without a CUDA focus ("No CUDA focus could be set", frame ??; seen on
+ * the H200 with torch_label.py), while the driver's own coredump of the
+ * same fault has one: then the findings carry the diagnosis. */
+static void core_opened(struct glue *g)
+{
+	const struct dbg_model *m = ctl_model(g->ctl);
+	const char *s = g->core_nerr == 1 ? "" : "s";
+
+	if (!g->core_pending || !session_ready(ctl_session(g->ctl)) ||
+	    ctl_busy(g->ctl) || !ctl_refreshed(g->ctl))
+		return;
+	g->core_pending = false;
+	if (m->state == MODEL_GONE)
+		return; /* the status line says why */
+	const struct session_caps *caps = session_caps(ctl_session(g->ctl));
+	/* (A CPU core under plain gdb, as in the tests, has no CUDA focus to
+	 * set: its faulting thread is the host thread in focus.) */
+	if (m->focus.valid || !caps || !caps->is_cuda_gdb)
+		ui_message(g->ui, UC_ACCENT,
+			   "memcheck pass: %zu error%s in %.1f s; its coredump is open at "
+			   "the faulting thread (T reruns and stops it before the access)",
+			   g->core_nerr, s, g->core_secs);
+	else
+		ui_message(g->ui, UC_WARN,
+			   "memcheck pass: %zu error%s in %.1f s; cuda-gdb set no CUDA focus "
+			   "in its coredump: the Hints tab has the findings",
+			   g->core_nerr, s, g->core_secs);
 }
 
 static void pass_done(struct glue *g)
@@ -400,6 +432,7 @@ static void auto_policy(struct glue *g)
 
 void glue_diag_step(struct glue *g)
 {
+	core_opened(g);
 	if (g->rf)
 		refault_step(g);
 	if (!g->rf)

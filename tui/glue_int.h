@@ -44,6 +44,9 @@ struct glue {
 	struct diag_refault_target rf_target;
 	bool auto_checked;        /* the auto policy looked at this run */
 	bool core_from_pass;      /* the session is the pass's coredump */
+	bool core_pending;        /* ...being opened: say what it shows */
+	size_t core_nerr;
+	double core_secs;
 	bool run_after_pass;      /* --memcheck=always held the live run */
 	int nsession_fds;         /* the session's share of the loop's fds */
 };
