@@ -454,6 +454,22 @@ static void add_notes(struct diag *d)
 					       "at its size limits.")));
 }
 
+/* The ATen operator that launched the kernel: the sanitizer's host stack
+ * is taken at the launch; cuda-gdb's only when it is still there. */
+static void pick_operator(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+
+	f->op = keep(d, diag_aten_op(f->finding, NULL, 0));
+	if (f->op || !d->n_host_frames)
+		return;
+	if (diag_host_at_launch(d->host_frames, d->n_host_frames, f->kernel_short))
+		f->op = keep(d, diag_aten_op(NULL, d->host_frames, d->n_host_frames));
+	else
+		f->host_op_later = keep(d, diag_aten_op(NULL, d->host_frames,
+							d->n_host_frames));
+}
+
 const struct diag_fault *diag_analyze(struct diag *d)
 {
 	diag_fault_reset(d);
@@ -486,8 +502,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	diag_python_find(d, python_record(f), &f->python);
 	keep(d, f->python.launch.source);
 	keep(d, f->python.call.source);
-	f->op = keep(d, diag_aten_op(f->finding, d->host_frames,
-				     d->n_host_frames));
+	pick_operator(d);
 	f->core_path = d->core_path;
 	f->exited = d->exited;
 	f->exit_code = d->exit_code;

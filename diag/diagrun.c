@@ -7,9 +7,12 @@
 #include "cudbg/sanitizer.h"
 #include "diag/internal.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct diag_run {
@@ -28,8 +31,16 @@ struct diag_run {
 	size_t memcheck_len;
 	struct diag_memcheck *mc;   /* kept: its directory holds the core */
 	const volatile sig_atomic_t *cancel; /* non-zero: stop waiting (a signal) */
+	struct diag_run_times times;
 	struct diag_hints hints;
 };
+
+static double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static enum diag_memcheck_policy policy_of(enum cudbg_memcheck m)
 {
@@ -136,12 +147,27 @@ static void hook_stderr(void *ctx, const char *line, size_t len)
 	diag_on_debugger_stderr(d, "\n", 1);
 }
 
+static void hook_ready(void *ctx, int status, const char *msg)
+{
+	struct diag_run *r = ctx;
+	(void)status;
+	(void)msg;
+	if (r->times.debugger_ready == 0)
+		r->times.debugger_ready = mono_now();
+}
+
 void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h)
 {
 	h->ctx = r;
 	h->on_record = hook_record;
 	h->on_output = hook_output;
 	h->on_stderr = hook_stderr;
+	h->on_ready = hook_ready;
+}
+
+void diag_run_get_times(const struct diag_run *r, struct diag_run_times *t)
+{
+	*t = r->times;
 }
 
 /* ---- the memcheck pass ------------------------------------------------- */
@@ -157,33 +183,64 @@ void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag)
 	r->cancel = flag;
 }
 
-/* Waits for the pass in short slices so a cancel flag is seen at once.
- * Returns 1 when it ended, 0 at the timeout or on cancel. */
-static int wait_memcheck(struct diag_run *r, int timeout_ms)
+/* Milliseconds to the next poll: a short slice (a cancel flag is seen
+ * at once), no later than the session wants its next check or than the
+ * time left. */
+static int poll_slice(int timeout_ms, double t0, struct session *s, int n,
+		      bool pass_fd)
 {
-	int waited = 0;
+	int left = 100;
+	if (timeout_ms >= 0) {
+		int used = (int)((mono_now() - t0) * 1000);
+		left = timeout_ms - used < left ? timeout_ms - used : left;
+	}
+	int st = n ? session_timeout_ms(s) : -1;
+	if (st >= 0 && st < left)
+		left = st;
+	/* After the pass's EOF there is no fd: wake every 10 ms to reap. */
+	if (!pass_fd && left > 10)
+		left = 10;
+	return left < 0 ? 0 : left;
+}
+
+/* Waits for the pass, serving the debugger session s (may be NULL)
+ * meanwhile: a debugger started before the pass answers its start
+ * sequence and loads the program's symbols while the pass runs, so only
+ * the coredump is left to open when it ends.  Returns 1 when the pass
+ * ended, 0 at the timeout or on cancel. */
+static int wait_memcheck(struct diag_run *r, struct session *s,
+			 int timeout_ms)
+{
+	double t0 = mono_now();
 	for (;;) {
 		if (r->cancel && *r->cancel)
 			return 0;
-		int slice = 100;
-		if (timeout_ms >= 0 && timeout_ms - waited < slice)
-			slice = timeout_ms - waited;
-		int rc = diag_memcheck_wait(r->mc, slice);
+		int rc = diag_memcheck_handle(r->mc);
 		if (rc != 0)
 			return rc;
-		waited += slice;
-		if (timeout_ms >= 0 && waited >= timeout_ms)
+		if (timeout_ms >= 0 && (mono_now() - t0) * 1000 >= timeout_ms)
 			return 0;
+		struct pollfd fds[SESSION_MAX_POLLFDS + 1];
+		int n = s && session_alive(s)
+			? session_pollfds(s, fds, SESSION_MAX_POLLFDS) : 0;
+		int k = diag_memcheck_pollfds(r->mc, fds + n, 1);
+		int ms = poll_slice(timeout_ms, t0, s, n, k > 0);
+		if (poll(fds, (nfds_t)(n + k), ms) < 0 && errno != EINTR)
+			return 0;
+		if (n)
+			session_handle(s, fds, n);
 	}
 }
 
-static int run_memcheck(struct diag_run *r, int timeout_ms)
+static int run_memcheck(struct diag_run *r, struct session *dbg,
+			int timeout_ms)
 {
 	struct diag_memcheck_opts mo = {
 		.sanitizer = r->sanitizer, .argv = r->argv, .python = -1,
 		.keep_temp = r->keep_temp,
 	};
 	char err[1024];
+	r->times.pass_start = mono_now();
 	r->mc = diag_memcheck_start(&mo, NULL, NULL, err, sizeof err);
 	diag_set_flag(r->d, DIAG_F_MEMCHECK_RAN, r->mc != NULL);
 	if (!r->mc) {
@@ -192,13 +249,19 @@ static int run_memcheck(struct diag_run *r, int timeout_ms)
 		diag_on_debugger_stderr(r->d, err, strlen(err));
 		return 0;
 	}
-	if (wait_memcheck(r, timeout_ms) == 0) {
+	if (wait_memcheck(r, dbg, timeout_ms) == 0) {
 		diag_memcheck_cancel(r->mc);
 		if (diag_memcheck_wait(r->mc, 2000) == 0) {
 			diag_memcheck_cancel(r->mc); /* now SIGKILL */
 			diag_memcheck_wait(r->mc, 2000);
 		}
 	}
+	r->times.pass_end = mono_now();
+	if (dbg)
+		session_note(dbg, "memcheck pass ended after %.3f s%s",
+			     diag_memcheck_seconds(r->mc),
+			     diag_memcheck_core_path(r->mc)
+				     ? "; it wrote a coredump" : "");
 	r->memcheck_secs = diag_memcheck_seconds(r->mc);
 	size_t len;
 	const char *text = diag_memcheck_text(r->mc, &len);
@@ -216,10 +279,10 @@ static int run_memcheck(struct diag_run *r, int timeout_ms)
 	return 0;
 }
 
-int diag_run_before(struct diag_run *r, int timeout_ms)
+int diag_run_before(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
 	if (r->policy == DIAG_MEMCHECK_ALWAYS && r->can_rerun)
-		return run_memcheck(r, timeout_ms);
+		return run_memcheck(r, c ? ctl_session(c) : NULL, timeout_ms);
 	return 0;
 }
 
@@ -263,7 +326,11 @@ static void read_values(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 	if (!n || ctl_model(c)->state != MODEL_STOPPED)
 		return;
 	int frame = diag_eval_frame(r->d);
-	if (frame > 0 && ctl_select_frame(c, frame) > 0) {
+	/* The stop's refresh selected the kernel's frame already when it
+	 * is the innermost one with source (a device assert): its
+	 * arguments are in the model, fed before; no second round. */
+	if (frame > 0 && frame != ctl_model(c)->selected_frame &&
+	    ctl_select_frame(c, frame) > 0) {
 		ctl_run_until(c, settled, c, timeout_ms);
 		diag_feed_model(r->d, ctl_model(c));
 	}
@@ -360,7 +427,7 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 	bool cuda = !caps || !caps->probed || caps->is_cuda_gdb;
 	if (r->policy == DIAG_MEMCHECK_AUTO && r->can_rerun && cuda &&
 	    diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, f)) {
-		int rc = run_memcheck(r, timeout_ms);
+		int rc = run_memcheck(r, NULL, timeout_ms);
 		if (rc < 0)
 			return rc;
 		const char *core = r->mc ? diag_memcheck_core_path(r->mc) : NULL;

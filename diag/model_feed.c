@@ -80,10 +80,53 @@ static void lanes_from(struct diag *d, const struct dec_table *t)
 	diag_lanes_offer(d, with, focus);
 }
 
+/* The model's last stop, when the collector saw no *stopped record (the
+ * screen's Hints pane builds its account from the model alone): a device
+ * exception becomes the fault, a host signal the host fault, as
+ * diag_on_record() would make them. */
+static void stop_from_model(struct diag *d, const struct dbg_model *m)
+{
+	const struct dec_stop *st = &m->stop;
+	struct stop_info *s = &d->stop;
+
+	if (!m->has_stop || st->reason != DEC_REASON_SIGNAL_RECEIVED)
+		return;
+	if (!dec_stop_is_device(st)) {
+		if (!d->host_signal && st->signal_name &&
+		    strcmp(st->signal_name, "0") != 0 &&
+		    strcmp(st->signal_name, "SIGINT") != 0) {
+			d->host_signal = true;
+			dstrset(&d->host_signal_name, st->signal_name);
+			dstrset(&d->host_signal_meaning, st->signal_meaning);
+		}
+		return;
+	}
+	d->device_stop_seen = true;
+	if (s->have)
+		return;
+	s->have = true;
+	s->reason = dstrdup(st->reason_text);
+	s->signal_name = dstrdup(st->signal_name);
+	s->signal_meaning = dstrdup(st->signal_meaning);
+	s->exception_name = dstrdup(st->exception_name);
+	s->message = dstrdup(st->message);
+	s->exc_function = dstrdup(st->function);
+	s->exc_file = dstrdup(st->filename);
+	s->exc_line = st->line > 0 ? (unsigned)st->line : 0;
+	s->error_pc = st->error_pc;
+	s->has_error_pc = st->has_error_pc;
+	focus_copy(&s->focus, &st->focus);
+	if (st->has_frame) {
+		frame_copy(&s->frame, &st->frame);
+		s->has_frame = true;
+	}
+}
+
 void diag_feed_model(struct diag *d, const struct dbg_model *m)
 {
 	if (!m)
 		return;
+	stop_from_model(d, m);
 	if (d->stop.have && !d->stop.focus.valid && m->focus.valid)
 		focus_copy(&d->stop.focus, &m->focus);
 	diag_feed_stack(d, &m->frames);

@@ -137,25 +137,56 @@ static char *op_in(const char *func)
 	return NULL;
 }
 
-/* The first (innermost) frame naming an ATen function: from cuda-gdb's
- * host stack "at::native::nll_loss_forward_out_cuda_template(...)", or
- * from the sanitizer's, where the innermost at::native names are cut
- * ("at::native::") and "at::_ops::nll_loss_forward::redispatch" is the
- * first full one. */
+/* The first (innermost) frame naming an ATen function: from the
+ * sanitizer's host stack, taken at the launch itself (its innermost
+ * at::native names are cut to "at::native::"; then
+ * "at::_ops::nll_loss_forward::redispatch" is the first full one), else
+ * from cuda-gdb's host stack when that is still at this kernel's launch
+ * (see diag_host_at_launch). */
 char *diag_aten_op(const struct diag_san_record *r,
 		   const struct diag_frame *host, size_t n_host)
 {
-	for (size_t i = 0; i < n_host; i++) {
-		char *op = op_in(host[i].func);
-		if (op)
-			return op;
-	}
 	for (size_t i = 0; r && i < r->n_host; i++) {
 		char *op = op_in(r->host[i].func);
 		if (op)
 			return op;
 	}
+	for (size_t i = 0; i < n_host; i++) {
+		char *op = op_in(host[i].func);
+		if (op)
+			return op;
+	}
 	return NULL;
+}
+
+/* Whether cuda-gdb's host stack at a device stop is the faulting kernel's
+ * launch.  Launches are asynchronous: by the time the GPU stops, the host
+ * thread is usually further on, e.g. in `.item()`'s cudaStreamSynchronize
+ * or loading the next operator's kernel (seen with PyTorch 2.11 on an
+ * H200: the embedding's gather kernel faulted while the host was in
+ * at::native::sum, in __cudaGetKernel for gpu_reduce_kernel).  A stack at
+ * a launch has the kernel's host stub (named like the kernel) or the
+ * launch call itself (the stub is often inlined into the operator's
+ * template).  A launch call of a later kernel still passes: only
+ * CUDA_LAUNCH_BLOCKING=1 rules that out, which the hints say. */
+bool diag_host_at_launch(const struct diag_frame *host, size_t n_host,
+			 const char *kernel_short)
+{
+	static const char *const launch[] = {
+		"cudaLaunchKernel", "cuLaunchKernel", "cudaLaunchCooperativeKernel",
+		"cuLaunchCooperativeKernel", "__device_stub__",
+	};
+	for (size_t i = 0; i < n_host; i++) {
+		const char *f = host[i].func;
+		if (host[i].device || !f)
+			continue;
+		if (kernel_short && *kernel_short && strstr(f, kernel_short))
+			return true;
+		for (size_t j = 0; j < sizeof launch / sizeof launch[0]; j++)
+			if (strncmp(f, launch[j], strlen(launch[j])) == 0)
+				return true;
+	}
+	return false;
 }
 
 /* "__device_stub__Z8nll_lossPKfPKiPfii" -> "nll_loss";

@@ -163,6 +163,13 @@ static void t_focus(struct dbuf *b, const struct diag_fault *f)
 		t_field(b, "pc", line);
 	}
 	t_field(b, "operator", f->op);
+	if (f->host_op_later) {
+		char later[512];
+		snprintf(later, sizeof later, "already in %s when the GPU stopped (launches "
+			 "are asynchronous: CUDA_LAUNCH_BLOCKING=1 keeps the host at "
+			 "the launch, naming its operator)", f->host_op_later);
+		t_field(b, "host", later);
+	}
 }
 
 static void t_python(struct dbuf *b, const struct diag_fault *f)
@@ -311,7 +318,18 @@ static void t_values_notes(struct dbuf *b, const struct diag_fault *f)
 	}
 }
 
-static void t_hint(struct dbuf *b, const struct diag_hint *h, size_t i)
+/* How a screen action reads: the screen names its key, batch the action. */
+static const char *action_label(const struct diag_report_in *in,
+				enum diag_action a)
+{
+	if (in->action_labels && (unsigned)a < DIAG_ACT_COUNT &&
+	    in->action_labels[a])
+		return in->action_labels[a];
+	return diag_action_name(a);
+}
+
+static void t_hint(struct dbuf *b, const struct diag_report_in *in,
+		   const struct diag_hint *h, size_t i)
 {
 	dbuf_printf(b, "\n[%zu] ", i + 1);
 	t_esc(b, h->title);
@@ -337,7 +355,7 @@ static void t_hint(struct dbuf *b, const struct diag_hint *h, size_t i)
 		const struct diag_hint_step *s = &h->steps[j];
 		dbuf_puts(b, "      - ");
 		if (s->kind == DIAG_STEP_KEY)
-			dbuf_printf(b, "[%s] ", diag_action_name(s->action));
+			dbuf_printf(b, "[%s] ", action_label(in, s->action));
 		else if (s->kind == DIAG_STEP_RUN)
 			dbuf_puts(b, "run: ");
 		else if (s->kind == DIAG_STEP_GDB)
@@ -374,7 +392,7 @@ char *diag_report_text(const struct diag_report_in *in)
 	if (in->hints && in->hints->n) {
 		dbuf_puts(&b, "\nHints:\n");
 		for (size_t i = 0; i < in->hints->n; i++)
-			t_hint(&b, &in->hints->v[i], i);
+			t_hint(&b, in, &in->hints->v[i], i);
 	}
 	return dbuf_take(&b);
 }
@@ -648,6 +666,7 @@ static void j_hints(struct jw *w, const struct diag_hints *h)
 static void j_rest(struct jw *w, const struct diag_fault *f)
 {
 	j_str(w, "operator", f->op);
+	j_str(w, "host_operator_later", f->host_op_later);
 	if (f->python.found) {
 		j_open(w, "python", '{');
 		j_pyframe(w, "call", &f->python.call);

@@ -95,6 +95,8 @@ char *diag_read_source_line(const struct diag *d, const char *path,
 			    unsigned line);
 char *diag_aten_op(const struct diag_san_record *r,
 		   const struct diag_frame *host, size_t n_host);
+bool diag_host_at_launch(const struct diag_frame *host, size_t n_host,
+			 const char *kernel_short);
 char *diag_stub_kernel(const char *stub);
 
 #endif

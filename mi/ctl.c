@@ -208,6 +208,7 @@ struct dbg_ctl *ctl_new(const struct dbg_ctl_config *cfg, char *err,
 	model_init(&c->m, cfg->output_cap, cfg->console_cap);
 	c->hooks = cfg->hooks;
 	c->want = cfg->want;
+	c->lean = cfg->lean;
 	c->m.backend = c->m.target = cfg->session->backend;
 	c->m.state = MODEL_STARTING;
 	struct session_handlers h = {
@@ -430,6 +431,53 @@ int64_t ctl_run(struct dbg_ctl *c)
 	int64_t tok = session_run(c->s, op_reply, op);
 	if (tok < 0) {
 		op_free(op);
+		return tok;
+	}
+	c->busy++;
+	busy_sync(c);
+	run_reset(&c->m);
+	model_set_error(&c->m, NULL);
+	model_set_state(&c->m, MODEL_STARTING);
+	return tok;
+}
+
+/* ---- a coredump opened in a debugger started earlier ---- */
+
+static void core_opened(struct dbg_ctl *c, struct ctl_op *op,
+			const struct session_reply *r)
+{
+	/* gdb answers -target-select core with ^connected, cuda-gdb's
+	 * console `target cudacore` with ^done. */
+	if (r->kind == SESSION_REPLY_DONE ||
+	    r->kind == SESSION_REPLY_CONNECTED) {
+		/* As a CORE session's start: no *stopped comes, the core
+		 * is the stop. */
+		c->m.backend = c->m.target = SESSION_CORE;
+		c->m.is_core = true;
+		model_set_state(&c->m, MODEL_STOPPED);
+		ctl_refresh_stop(c);
+	} else if (r->kind == SESSION_REPLY_ERROR) {
+		model_set_error(&c->m, "%s", r->msg ? r->msg : "error");
+		model_set_state(&c->m, (enum model_state)op->index);
+	}
+}
+
+int64_t ctl_open_core(struct dbg_ctl *c, const char *core)
+{
+	enum model_state was = c->m.state;
+	if (was != MODEL_NOT_STARTED && was != MODEL_EXITED)
+		return refuse(c, "a coredump can be opened only before the "
+			      "program runs or after it ended"), CTL_ESTATE;
+	struct ctl_op *op = ctl_op_new(c, core_opened, false);
+	if (!op)
+		return MI_ENOMEM;
+	op->index = (size_t)was;
+	int64_t tok = session_open_core(c->s, core, op_reply, op);
+	if (tok < 0) {
+		op_free(op);
+		const char *e = session_error(c->s);
+		model_set_error(&c->m, "%s", e && *e ? e : "cannot open the "
+				"coredump");
 		return tok;
 	}
 	c->busy++;

@@ -15,6 +15,8 @@ struct dbg_ctl {
 	unsigned busy;          /* all commands in flight */
 	bool auto_frame;        /* the refresh may pick the frame to show */
 	bool closing;           /* ctl_free is running */
+	bool lean;              /* a stop's refresh skips the kernels and
+				 * threads tables (dbg_ctl_config.lean) */
 	/* Frame 0 as the focus switch answered it (n == 0 otherwise); the
 	 * stack fetched after it must agree (see stack_agree). */
 	struct dec_stack anchor;

@@ -183,7 +183,8 @@ static void focus_queried(struct dbg_ctl *c, struct ctl_op *op,
 	struct dec_focus f;
 	if (done(r) && dec_focus_decode(r->rec->results, &f) == 0)
 		model_set_focus(&c->m, &f);
-	ctl_refresh_threads(c);
+	if (!c->lean)
+		ctl_refresh_threads(c);
 }
 
 static void vars_listed(struct dbg_ctl *c, struct ctl_op *op,
@@ -453,7 +454,7 @@ void ctl_refresh_stop(struct dbg_ctl *c)
 		      "-cuda-focus-query device sm warp lane kernel grid block "
 		      "thread", NULL, 0);
 	ctl_refresh_frames(c);
-	if (device_context(m))
+	if (device_context(m) && !c->lean)
 		fetch_table(c, MODEL_T_KERNELS, "-cuda-info-kernels");
 	ctl_refresh_wanted(c, c->want & ~(MODEL_WANT_REGS | MODEL_WANT_MEMORY |
 					  MODEL_WANT_HOST_THREADS));

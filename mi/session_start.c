@@ -226,6 +226,31 @@ static void send_file(struct session *s, const struct session_config *cfg)
 	free(q);
 }
 
+/* The command that opens a coredump: gdb's own `-target-select core` for
+ * a host ELF core, `target cudacore` through the console for a GPU one.
+ * malloc'd (without a token); NULL when out of memory. */
+static char *core_command(const char *core, bool gpu)
+{
+	char *console = NULL, *cmd = NULL;
+	/* -target-select passes its words on unparsed, so a quoted path
+	 * keeps its quotes; a path with blanks goes through the console
+	 * command. */
+	if (!gpu && !strpbrk(core, " \t\"\\")) {
+		if (asprintf(&cmd, "-target-select core %s", core) < 0)
+			return NULL;
+		return cmd;
+	}
+	if (asprintf(&console, "%s %s", gpu ? "target cudacore" : "core-file",
+		     core) < 0)
+		return NULL;
+	char *q = quoted(console);
+	free(console);
+	if (q && asprintf(&cmd, "-interpreter-exec console %s", q) < 0)
+		cmd = NULL;
+	free(q);
+	return cmd;
+}
+
 static void send_backend(struct session *s, const struct session_config *cfg)
 {
 	switch (s->backend) {
@@ -241,35 +266,10 @@ static void send_backend(struct session *s, const struct session_config *cfg)
 	case SESSION_CORE: {
 		send_file(s, cfg);
 		s->gpu_core = is_gpu_core(cfg->core);
-		if (!s->gpu_core) {
-			/* -target-select passes its words on unparsed, so
-			 * a quoted path keeps its quotes; a path with
-			 * blanks goes through the console command. */
-			if (!strpbrk(cfg->core, " \t\"\\")) {
-				start_cmd(s, on_backend,
-					  "-target-select core %s", cfg->core);
-				break;
-			}
-			char *console = NULL;
-			if (asprintf(&console, "core-file %s", cfg->core) < 0)
-				break;
-			char *q = quoted(console);
-			if (q)
-				start_cmd(s, on_backend,
-					  "-interpreter-exec console %s", q);
-			free(q);
-			free(console);
-			break;
-		}
-		char *console = NULL;
-		if (asprintf(&console, "target cudacore %s", cfg->core) < 0)
-			break;
-		char *q = quoted(console);
-		if (q)
-			start_cmd(s, on_backend, "-interpreter-exec console %s",
-				  q);
-		free(q);
-		free(console);
+		char *cmd = core_command(cfg->core, s->gpu_core);
+		if (cmd)
+			start_cmd(s, on_backend, "%s", cmd);
+		free(cmd);
 		break;
 	}
 	case SESSION_REPLAY:
@@ -279,6 +279,81 @@ static void send_backend(struct session *s, const struct session_config *cfg)
 	default:
 		break;
 	}
+}
+
+/* ---- a coredump opened later (session_open_core) ----------------------- */
+
+struct core_open {
+	struct session *s;
+	session_reply_fn fn;
+	void *ctx;
+};
+
+static void on_core_opened(void *ctx, const struct session_reply *r)
+{
+	struct core_open *o = ctx;
+	struct session *s = o->s;
+	struct session_reply rr = *r;
+	char msg[700];
+	if (r->kind == SESSION_REPLY_ERROR) {
+		/* Refused: still a launch that has not run. */
+		s->backend = SESSION_LAUNCH;
+		s->inferior_pid = 0;
+		char why[300];
+		printable_copy(why, sizeof why, r->msg ? r->msg : "error",
+			       strlen(r->msg ? r->msg : "error"));
+		if (s->gpu_core && !s->caps.is_cuda_gdb)
+			snprintf(msg, sizeof msg, "this looks like a GPU "
+				 "coredump and needs cuda-gdb (%s is not): %s",
+				 s->name, why);
+		else
+			snprintf(msg, sizeof msg, "'%s' failed: %s",
+				 r->command ? r->command : "open the core", why);
+		session_set_error(s, "%s", msg);
+		rr.msg = msg;
+	}
+	if (o->fn)
+		o->fn(o->ctx, &rr);
+	free(o);
+}
+
+int64_t session_open_core(struct session *s, const char *core,
+			  session_reply_fn fn, void *ctx)
+{
+	if (s->gone)
+		return SESSION_EGONE;
+	if (s->backend != SESSION_LAUNCH || !s->ready || s->running ||
+	    s->inferior_pid > 0) {
+		session_set_error(s, "a coredump can be opened only in a "
+				  "launch session that is ready and has no "
+				  "program running");
+		return SESSION_EINVAL;
+	}
+	if (!core || access(core, R_OK) < 0) {
+		session_set_error(s, "cannot read coredump '%s': %s",
+				  core ? core : "", strerror(errno));
+		return SESSION_ENOTFOUND;
+	}
+	bool gpu = is_gpu_core(core);
+	char *cmd = core_command(core, gpu);
+	struct core_open *o = cmd ? malloc(sizeof *o) : NULL;
+	if (!o) {
+		free(cmd);
+		return SESSION_ENOMEM;
+	}
+	*o = (struct core_open){ s, fn, ctx };
+	/* From now on this is a core: nothing runs, and the pid a core
+	 * names (=thread-group-started) is not a program of ours to kill
+	 * at the end. */
+	s->backend = SESSION_CORE;
+	s->gpu_core = gpu;
+	int64_t tok = session_send(s, on_core_opened, o, "%s", cmd);
+	free(cmd);
+	if (tok < 0) {
+		s->backend = SESSION_LAUNCH;
+		free(o);
+	}
+	return tok;
 }
 
 static void send_start(struct session *s, const struct session_config *cfg)

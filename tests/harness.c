@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -141,18 +142,48 @@ static void print_result(const char *name, int status, const char *verdict,
 	fflush(stdout);
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Each test gets a scratch directory ($CUDBG_TEST_TMP) that the parent
+ * removes once the child is gone, however it ended (a failed CHECK and a
+ * timeout leave no chance to clean up inside the child). */
+static void scratch_make(char *dir, size_t cap)
+{
+	snprintf(dir, cap, "/tmp/cudbg-test-XXXXXX");
+	if (!mkdtemp(dir))
+		dir[0] = '\0';
+}
+
+static void scratch_remove(const char *dir)
+{
+	if (dir[0])
+		nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static bool run_case(const struct test_case *tc)
 {
 	int fds[2];
+	char scratch[64];
 	/* Close-on-exec: a debugger a test starts (in its own session, out
 	 * of reach of the group kill below) must not hold the verdict pipe
 	 * open, or the read below would wait for it. */
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		abort();
 	fflush(stdout);
+	scratch_make(scratch, sizeof scratch);
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
+		if (scratch[0])
+			setenv("CUDBG_TEST_TMP", scratch, 1);
 		verdict_fd = fds[1];
 		setpgid(0, 0);
 		alarm(tc->timeout_s);
@@ -187,6 +218,7 @@ static bool run_case(const struct test_case *tc)
 		;
 	/* Kill whatever the test left behind in its process group. */
 	kill(-pid, SIGKILL);
+	scratch_remove(scratch);
 	bool timed_out = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM;
 	print_result(tc->name, status, verdict, timed_out, tc->timeout_s);
 	return verdict[0] != 'F' && !timed_out && WIFEXITED(status) &&

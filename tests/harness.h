@@ -8,7 +8,8 @@
  * Usage:
  *   TEST(parses_prompt) { ... CHECK(x == 1); CHECK_STR(a, "b"); }
  * Tests register themselves; the harness's main runs them (a name given on
- * the command line runs only tests whose name contains it). */
+ * the command line runs only tests whose name contains it).  Each test
+ * has a scratch directory, $CUDBG_TEST_TMP, removed after it. */
 #ifndef CUDBG_TEST_HARNESS_H
 #define CUDBG_TEST_HARNESS_H
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static volatile sig_atomic_t batch_signalled;
 
@@ -117,6 +118,80 @@ static int run_to_stop(struct dbg_ctl *c, const struct cudbg_options *o,
 	return rc;
 }
 
+/* --memcheck=always: the pass stopped the program at its first error and
+ * wrote a GPU coredump; opening it in the debugger shows the exact
+ * faulting thread at a fraction of the cost of a second, live run (a
+ * PyTorch start under cuda-gdb takes 13 s).  The debugger was started
+ * before the pass, so only `target cudacore` is left.  Refused, the same
+ * debugger runs the program live instead (run_to_stop). */
+static void open_pass_core(struct dbg_ctl *c, const char *core,
+			   int timeout_ms)
+{
+	if (batch_wait(c, true, timeout_ms) < 0 || batch_signalled ||
+	    ctl_model(c)->state != MODEL_NOT_STARTED)
+		return;
+	if (ctl_open_core(c, core) > 0)
+		batch_wait(c, false, timeout_ms);
+	const char *e = ctl_model(c)->error;
+	if (!ctl_model(c)->is_core && session_alive(ctl_session(c)))
+		fprintf(stderr, "cudbg-tui: the memcheck pass's coredump did "
+			"not open (%s); running the program live\n",
+			e && *e ? e : "no answer");
+}
+
+static bool pass_core_wanted(const struct cudbg_options *o,
+			     const struct session_config *scfg)
+{
+	const char *dbg = o->debugger ? strrchr(o->debugger, '/') : NULL;
+	dbg = dbg ? dbg + 1 : o->debugger;
+	return scfg->backend == SESSION_LAUNCH &&
+	       (!dbg || strncmp(dbg, "cuda-gdb", 8) == 0);
+}
+
+/* ---- CUDBG_TIMING=1: phase times on stderr, for docs/performance.md ---- */
+
+enum { T_START, T_DEBUGGER, T_PASS_START, T_PASS_END, T_READY, T_STOP,
+       T_DIAG, T_REPORT, T_END, T_COUNT };
+
+static double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One line, seconds since batch mode began ("-": did not happen);
+ * pass_start..pass_end is the memcheck pass, ready the debugger's
+ * start sequence answered, stop the program's stop (or the core) shown,
+ * diag the diagnosis read, report printed, end everything stopped. */
+static void timing_print(const double t[T_COUNT], bool core)
+{
+	static const char *const names[T_COUNT] = {
+		"start", "debugger_started", "pass_start", "pass_end",
+		"debugger_ready", "stop", "diagnosis", "report", "end",
+	};
+	const char *v = getenv("CUDBG_TIMING");
+	if (!v || !*v || strcmp(v, "0") == 0)
+		return;
+	fprintf(stderr, "cudbg-tui timing:");
+	for (int i = 1; i < T_COUNT; i++) {
+		if (t[i] > 0)
+			fprintf(stderr, " %s=%.3f", names[i], t[i] - t[T_START]);
+		else
+			fprintf(stderr, " %s=-", names[i]);
+	}
+	fprintf(stderr, " core=%d\n", core ? 1 : 0);
+}
+
+static void timing_from_run(double t[T_COUNT], const struct diag_run *dr)
+{
+	struct diag_run_times rt;
+	diag_run_get_times(dr, &rt);
+	t[T_PASS_START] = rt.pass_start;
+	t[T_PASS_END] = rt.pass_end;
+	t[T_READY] = rt.debugger_ready;
+}
+
 /* The program's terminal is a separate channel from the debugger's
  * records: text the program wrote just before the stop (a device assert's
  * message) can still be in flight.  Read on while it keeps coming, for at
@@ -199,6 +274,7 @@ static int report_only(const struct cudbg_options *o, struct diag_run *dr)
 
 int batch_main(const struct cudbg_options *o)
 {
+	double t[T_COUNT] = { mono_now() };
 	char err[512] = "";
 	if (o->backend == SESSION_NONE && !o->sanitizer_report)
 		return report_error(o, "batch mode needs a program, --pid, "
@@ -211,46 +287,51 @@ int batch_main(const struct cudbg_options *o)
 		return report_only(o, dr);
 	struct session_config scfg;
 	options_session_config(o, &scfg);
-	struct dbg_ctl_config cfg = { .session = &scfg };
+	/* The report shows focus, stack and the kernel frame's values: the
+	 * stop's refresh fetches no more than that. */
+	struct dbg_ctl_config cfg = { .session = &scfg, .lean = true };
 	diag_run_hooks(dr, &cfg.hooks);
 	diag_run_set_cancel(dr, &batch_signalled);
 	signals_catch();
 	int timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : -1;
-	diag_run_before(dr, timeout_ms);
-	if (batch_signalled) {
-		char msg[128];
-		snprintf(msg, sizeof msg, "interrupted by signal %d during the "
-			 "memcheck pass", (int)batch_signalled);
-		diag_run_free(dr); /* stops the pass, removes its files */
-		return report_error(o, msg);
-	}
-	/* --memcheck=always: the pass stopped the program at its first error
-	 * and wrote a GPU coredump; opening that shows the exact faulting
-	 * thread at a fraction of the cost of a second, live run (a PyTorch
-	 * start under cuda-gdb takes 13 s). */
-	const char *core = diag_run_core(dr);
-	const char *dbg = o->debugger ? strrchr(o->debugger, '/') : NULL;
-	dbg = dbg ? dbg + 1 : o->debugger;
-	if (core && scfg.backend == SESSION_LAUNCH &&
-	    (!dbg || strncmp(dbg, "cuda-gdb", 8) == 0)) {
-		scfg.backend = SESSION_CORE;
-		scfg.core = core;
-	}
+	/* The debugger starts first: its start-up (its own Python, the
+	 * program's symbols; about 0.5 s for cuda-gdb 13) overlaps the
+	 * memcheck pass instead of following it. */
 	struct dbg_ctl *c = ctl_new(&cfg, err, sizeof err, NULL);
 	if (!c) {
 		diag_run_free(dr);
 		return report_error(o, err[0] ? err : "cannot start the debugger");
 	}
+	t[T_DEBUGGER] = mono_now();
+	diag_run_before(dr, c, timeout_ms);
+	if (batch_signalled) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "interrupted by signal %d during the "
+			 "memcheck pass", (int)batch_signalled);
+		ctl_free(c);
+		diag_run_free(dr); /* stops the pass, removes its files */
+		return report_error(o, msg);
+	}
+	const char *core = diag_run_core(dr);
+	if (core && pass_core_wanted(o, &scfg))
+		open_pass_core(c, core, timeout_ms);
 	int rc = run_to_stop(c, o, timeout_ms);
-	if (!batch_signalled)
+	/* Only a live stop can have text in flight: a coredump has no
+	 * program terminal, and for an exit the session read the program's
+	 * last bytes before it reported the exit. */
+	if (!batch_signalled && !ctl_model(c)->is_core &&
+	    ctl_model(c)->state == MODEL_STOPPED)
 		drain_output(c);
+	t[T_STOP] = mono_now();
 	struct batch_report r;
 	batch_collect(ctl_model(c), &r);
 	r.program = program_name(o);
 	if (!batch_signalled)
 		diag_run_after(dr, c, timeout_ms);
+	t[T_DIAG] = mono_now();
 	add_diagnosis(o, dr, &r);
 	say_kept(o, dr);
+	timing_from_run(t, dr);
 	diag_run_free(dr);
 	if (batch_signalled && !r.error) {
 		char msg[128];
@@ -283,8 +364,12 @@ int batch_main(const struct cudbg_options *o)
 	if (r.error)
 		fprintf(stderr, "cudbg-tui: %s\n", r.error);
 	print_report(o, &r);
+	t[T_REPORT] = mono_now();
 	int code = batch_exit_code(&r);
 	batch_report_free(&r);
+	bool core_opened = ctl_model(c)->is_core;
 	ctl_free(c);
+	t[T_END] = mono_now();
+	timing_print(t, core_opened);
 	return code;
 }

@@ -37,7 +37,8 @@ static const struct {
 	{ "console", ':' },       { "code", 'v' },
 	{ "zoom", 'z' },          { "next-area", TK_TAB },
 	{ "prev-area", TK_BTAB }, { "next-tab", ']' },
-	{ "prev-tab", '[' },
+	{ "prev-tab", '[' },       { "memcheck", 'M' },
+	{ "replay-to-fault", 'T' },
 };
 #define NACTIONS (sizeof actions / sizeof actions[0])
 

@@ -289,18 +289,23 @@ int dpane_popcount(uint64_t v)
 
 int dpane_state_new(struct pane *p, size_t size)
 {
-	struct listview *lv = calloc(1, size);
-
-	if (!lv)
-		return -1;
-	lv->cursor = -1;
-	lv->height = 10;
-	p->state = lv;
-	return 0;
+	return listview_state_new(p, size, 10);
 }
 
 void dpane_state_free(struct pane *p)
 {
 	free(p->state);
 	p->state = NULL;
+}
+
+int dpane_click(struct pane *p, struct ui *ui, int x, int y)
+{
+	(void)ui;
+	(void)x;
+	return listview_click(p->state, y);
+}
+
+int dpane_click_table(struct pane *p, struct ui *ui, int x, int y)
+{
+	return dpane_click(p, ui, x, y - 1);
 }

@@ -71,10 +71,13 @@ void dpane_cursor(struct ui *ui, struct pane *p, const struct canvas *c,
 /* Number of set bits. */
 int dpane_popcount(uint64_t v);
 
-/* A list pane's state: `size` bytes whose first member is its struct
- * listview (no cursor yet, a default height), zeroed otherwise; it goes
- * to p->state and dpane_state_free() frees it.  Returns 0 or -1. */
+/* A list pane's state: listview_state_new with the default height;
+ * dpane_state_free() frees it.  Returns 0 or -1. */
 int dpane_state_new(struct pane *p, size_t size);
 void dpane_state_free(struct pane *p);
+/* The click of a list pane whose state starts with its listview: selects
+ * the row clicked; _table for a list under a heading line. */
+int dpane_click(struct pane *p, struct ui *ui, int x, int y);
+int dpane_click_table(struct pane *p, struct ui *ui, int x, int y);
 
 #endif

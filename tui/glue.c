@@ -1,5 +1,6 @@
 /* The glue: model and controller on one side, the screen on the other. */
 #include "tui/glue.h"
+#include "tui/glue_int.h"
 #include "tui/sanitize.h"
 
 #include "cudbg/assertline.h"
@@ -11,21 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct glue {
-	struct ui *ui;
-	struct dbg_ctl *ctl;
-	const char **dirs;       /* NULL-ended copy of the -d list */
-	uint64_t out_seen;       /* bytes of the model's rings copied */
-	uint64_t con_seen;
-	struct ui_bp *bps;
-	size_t capbps;
-	char *disasm_want;       /* asked for this function, no answer yet */
-	struct diag_asserts *asserts; /* assertion lines in the program's output */
-	const char *const *breaks; /* -b locations (point into argv) */
-	size_t nbreaks;
-	bool autorun;            /* run a launched program once ready */
-	bool started;            /* breaks and autorun done */
-};
 
 static const char *base_name(const char *p)
 {
@@ -39,7 +25,7 @@ static struct glue *glue_of(struct ui *ui)
 }
 
 /* A refused action leaves its reason in model->error. */
-static int refused(struct ui *ui, int64_t r)
+int glue_refused(struct ui *ui, int64_t r)
 {
 	if (r >= 0)
 		return 0;
@@ -61,6 +47,11 @@ static bool split_location(const char *loc, char *file, size_t cap, int *line)
 	return *line > 0;
 }
 
+static int refused(struct ui *ui, int64_t r)
+{
+	return glue_refused(ui, r);
+}
+
 static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 {
 	struct dbg_ctl *c = glue_of(ui)->ctl;
@@ -74,6 +65,8 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 	case UA_FINISH: return refused(ui, ctl_finish(c));
 	case UA_RUN: return refused(ui, ctl_run(c));
 	case UA_INTERRUPT: return refused(ui, ctl_interrupt(c));
+	case UA_MEMCHECK: return glue_diag_memcheck(glue_of(ui));
+	case UA_TO_FAULT: return glue_diag_to_fault(glue_of(ui), arg);
 	case UA_UNTIL:
 		if (arg && split_location(arg, file, sizeof file, &line))
 			return refused(ui, ctl_until(c, file, line));
@@ -169,8 +162,14 @@ static int glue_disassemble(struct ui *ui, const char *func, uint64_t pc)
 	return 0;
 }
 
+static void glue_feed(struct ui *ui, struct diag *d)
+{
+	glue_diag_feed(glue_of(ui), d);
+}
+
 static const struct ui_actions glue_actions = {
 	.act = glue_act,
+	.diag_feed = glue_feed,
 	.break_toggle = glue_break,
 	.console = glue_console,
 	.complete = glue_complete,
@@ -492,7 +491,9 @@ void glue_sync(struct glue *g)
 static int src_fds(void *ctx, struct pollfd *pfd, int max)
 {
 	struct glue *g = ctx;
-	return session_pollfds(ctl_session(g->ctl), pfd, max);
+	g->nsession_fds = session_pollfds(ctl_session(g->ctl), pfd, max);
+	return g->nsession_fds +
+	       glue_diag_fds(g, pfd + g->nsession_fds, max - g->nsession_fds);
 }
 
 /* Once the debugger answered its start sequence: the -b breakpoints go
@@ -515,22 +516,32 @@ static void start_program(struct glue *g)
 static void src_ready(void *ctx, struct pollfd *pfd, int n)
 {
 	struct glue *g = ctx;
-	session_handle(ctl_session(g->ctl), pfd, n);
-	start_program(g);
+	int ns = g->nsession_fds < n ? g->nsession_fds : n;
+	struct dbg_ctl *c = g->ctl;
+
+	session_handle(ctl_session(c), pfd, ns);
+	glue_diag_ready(g, pfd + ns, n - ns);
+	if (g->ctl == c) /* not switched meanwhile */
+		start_program(g);
 	glue_sync(g);
+	glue_diag_step(g);
 }
 
 static int src_timeout(void *ctx)
 {
 	struct glue *g = ctx;
-	return session_timeout_ms(ctl_session(g->ctl));
+	int t = session_timeout_ms(ctl_session(g->ctl));
+	/* The pass's clock on the status line moves once a second. */
+	if (g->ui->pass[0] && (t < 0 || t > 500))
+		t = 500;
+	return t;
 }
 
 static bool src_idle(void *ctx)
 {
 	struct glue *g = ctx;
 	return !ctl_busy(g->ctl) && session_pending(ctl_session(g->ctl)) == 0 &&
-	       ctl_refreshed(g->ctl);
+	       ctl_refreshed(g->ctl) && !g->ui->pass[0];
 }
 
 struct loop_source glue_source(struct glue *g)
@@ -565,12 +576,73 @@ static void program_name(struct ui *ui, const struct cudbg_options *o)
 		snprintf(p, cap, "remote %s", o->remote);
 }
 
+static void program_name(struct ui *ui, const struct cudbg_options *o);
+
+static void hook_record(void *ctx, const struct mi_record *rec)
+{
+	glue_diag_record(ctx, rec);
+}
+
+static struct dbg_ctl *start_ctl(struct glue *g, const struct session_config *sc,
+				 char *err, size_t cap)
+{
+	struct dbg_ctl_config cc;
+
+	memset(&cc, 0, sizeof cc);
+	cc.session = sc;
+	cc.hooks.ctx = g;
+	cc.hooks.on_record = hook_record;
+	return ctl_new(&cc, err, cap, NULL);
+}
+
+/* Points the screen at the glue's controller. */
+static void attach_ui(struct glue *g)
+{
+	struct ui *ui = g->ui;
+
+	loop_set_crash_pgid(session_debugger_pid(ctl_session(g->ctl)));
+	ui->model = ctl_model(g->ctl);
+	ui->ctl = g->ctl;
+	ui->status.state = UST_STARTING;
+}
+
+int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
+		char *err, size_t cap)
+{
+	struct dbg_ctl *c = start_ctl(g, sc, err, cap);
+	struct ui *ui = g->ui;
+
+	if (!c)
+		return -1;
+	if (g->rf)
+		diag_refault_detach(g->rf, g->ctl);
+	ctl_free(g->ctl);
+	g->ctl = c;
+	g->out_seen = g->con_seen = 0;
+	free(g->disasm_want);
+	g->disasm_want = NULL;
+	g->nbreaks = 0; /* the -b breakpoints were the first session's */
+	g->autorun = autorun;
+	g->started = false;
+	g->auto_checked = false;
+	g->core_from_pass = false;
+	g->core_pending = false;
+	/* The assertion text belongs to the run that printed it. */
+	diag_asserts_free(g->asserts);
+	g->asserts = diag_asserts_new();
+	ui->where.assert_loc[0] = ui->where.assert_expr[0] = '\0';
+	attach_ui(g);
+	program_name(ui, g->o);
+	pane_sass_forget(ui);
+	ui_changed(ui, UCH_ALL & ~UCH_LAYOUT);
+	return 0;
+}
+
 struct glue *glue_new(struct ui *ui, const struct cudbg_options *o, char *err,
 		      size_t cap)
 {
 	struct glue *g = calloc(1, sizeof(*g));
 	struct session_config sc;
-	struct dbg_ctl_config cc;
 
 	if (!g || !(g->dirs = calloc(o->ndirs + 1, sizeof(*g->dirs)))) {
 		free(g);
@@ -584,24 +656,23 @@ struct glue *glue_new(struct ui *ui, const struct cudbg_options *o, char *err,
 	g->nbreaks = o->nbreaks;
 	g->autorun = o->backend == SESSION_LAUNCH && !o->no_run;
 	g->asserts = diag_asserts_new(); /* NULL: no assertion text, no harm */
+	g->o = o;
 	options_session_config(o, &sc);
-	memset(&cc, 0, sizeof cc);
-	cc.session = &sc;
-	g->ctl = ctl_new(&cc, err, cap, NULL);
+	g->ctl = start_ctl(g, &sc, err, cap);
 	if (!g->ctl) {
 		diag_asserts_free(g->asserts);
 		free(g->dirs);
 		free(g);
 		return NULL;
 	}
-	loop_set_crash_pgid(session_debugger_pid(ctl_session(g->ctl)));
 	ui->source_dirs = g->dirs;
 	ui->actions = &glue_actions;
 	ui->actions_ctx = g;
-	ui->model = ctl_model(g->ctl);
-	ui->ctl = g->ctl;
+	attach_ui(g);
 	program_name(ui, o);
-	ui->status.state = UST_STARTING;
+	/* --memcheck=always: the pass first; the live run waits for it. */
+	if (glue_diag_start(g))
+		g->autorun = false;
 	return g;
 }
 
@@ -610,6 +681,7 @@ void glue_free(struct glue *g)
 	if (!g)
 		return;
 	loop_set_crash_pgid(0);
+	glue_diag_free(g);
 	ctl_free(g->ctl);
 	g->ui->model = NULL;
 	g->ui->ctl = NULL;

@@ -2,6 +2,8 @@
 #include "tui/keys.h"
 #include "tui/pane.h"
 
+#include <stdlib.h>
+
 void listview_fit(struct listview *lv, int height)
 {
 	if (height < 1)
@@ -60,4 +62,27 @@ int listview_click(struct listview *lv, int y)
 		return PR_IGNORED;
 	lv->cursor = row;
 	return PR_REDRAW;
+}
+
+int listview_hscroll(size_t *hscroll, int key)
+{
+	if (key == TK_LEFT)
+		*hscroll = *hscroll >= 8 ? *hscroll - 8 : 0;
+	else if (key == TK_RIGHT)
+		*hscroll += 8;
+	else
+		return PR_IGNORED;
+	return PR_REDRAW;
+}
+
+int listview_state_new(struct pane *p, size_t size, int height)
+{
+	struct listview *lv = calloc(1, size);
+
+	if (!lv)
+		return -1;
+	lv->cursor = -1;
+	lv->height = height;
+	p->state = lv;
+	return 0;
 }

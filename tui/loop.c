@@ -49,11 +49,16 @@ static void on_sigpipe(int sig)
 	(void)sig;
 }
 
-static volatile pid_t crash_pgid;
+static volatile pid_t crash_pgid, crash_pass_pgid;
 
 void loop_set_crash_pgid(pid_t pgid)
 {
 	crash_pgid = pgid;
+}
+
+void loop_set_crash_pass_pgid(pid_t pgid)
+{
+	crash_pass_pgid = pgid;
 }
 
 static void on_fatal(int sig, siginfo_t *si, void *uc)
@@ -64,6 +69,8 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 	 * it: take its process group down with us. */
 	if (crash_pgid > 0)
 		kill(-crash_pgid, SIGKILL);
+	if (crash_pass_pgid > 0)
+		kill(-crash_pass_pgid, SIGKILL);
 	sigaction(sig, &old_fatal[sig], NULL);
 	/* A real fault re-executes its instruction and meets the previous
 	 * handler (or the default); a signal sent by kill() or abort() is

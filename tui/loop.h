@@ -44,6 +44,8 @@ struct loop {
 int loop_signals_init(void);
 /* The process group a crash must kill (the debugger's; 0: none). */
 void loop_set_crash_pgid(pid_t pgid);
+/* The same for the memcheck pass (compute-sanitizer and the program). */
+void loop_set_crash_pass_pgid(pid_t pgid);
 
 /* Runs until the UI quits, a terminating signal, or the script ends.
  * Returns the exit status: 0, 1 when a script failed, 128+N after signal

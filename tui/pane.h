@@ -98,6 +98,13 @@ void listview_fit(struct listview *lv, int height);
 int listview_click(struct listview *lv, int y);
 /* Moves the cursor to row and scrolls it into view. */
 void listview_select(struct listview *lv, long row);
+/* A list pane's state: `size` zeroed bytes that start with its struct
+ * listview, empty (no cursor) and `height` rows high until the first draw
+ * says; it goes to p->state.  Returns 0 or -1. */
+int listview_state_new(struct pane *p, size_t size, int height);
+/* Left and Right scroll long rows sideways by 8 columns (never before
+ * column 0): PR_REDRAW, or PR_IGNORED for other keys. */
+int listview_hscroll(size_t *hscroll, int key);
 
 /* ---- calls into particular panes (from the glue and tests) ---- */
 
@@ -111,6 +118,8 @@ struct ui_insn {
 
 /* Stores the disassembly of func (copied); n == 0 with err set records a
  * failure ("cannot disassemble: ..."). */
+/* Drops every cached disassembly (a new debugger session). */
+void pane_sass_forget(struct ui *ui);
 void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,
 		     size_t n, const char *err);
 

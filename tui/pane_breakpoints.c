@@ -176,13 +176,6 @@ static int bps_key(struct pane *p, struct ui *ui, int key)
 	return listview_key(&s->lv, key);
 }
 
-static int bps_click(struct pane *p, struct ui *ui, int x, int y)
-{
-	(void)ui;
-	(void)x;
-	return listview_click(&((struct bps_state *)p->state)->lv, y);
-}
-
 static const struct key_help bps_help[] = {
 	{ "Space  Enter", "enable / disable the breakpoint" },
 	{ "d  Delete", "delete it" },
@@ -198,7 +191,7 @@ const struct pane_ops pane_breakpoints_ops = {
 	.init = bps_init,
 	.draw = bps_draw,
 	.key = bps_key,
-	.click = bps_click,
+	.click = dpane_click,
 	.on_change = bps_on_change,
 	.free = dpane_state_free,
 	.help = bps_help,

@@ -145,13 +145,6 @@ static int devices_key(struct pane *p, struct ui *ui, int key)
 	return dpane_done(ui, ctl_console(ui->ctl, cmd));
 }
 
-static int devices_click(struct pane *p, struct ui *ui, int x, int y)
-{
-	(void)ui;
-	(void)x;
-	return listview_click(&((struct devices_state *)p->state)->lv, y);
-}
-
 static const struct key_help devices_help[] = {
 	{ "Enter", "switch the CUDA focus to the device or SM" },
 	{ NULL, NULL },
@@ -164,7 +157,7 @@ const struct pane_ops pane_devices_ops = {
 	.init = devices_init,
 	.draw = devices_draw,
 	.key = devices_key,
-	.click = devices_click,
+	.click = dpane_click,
 	.on_change = devices_on_change,
 	.free = dpane_state_free,
 	.help = devices_help,

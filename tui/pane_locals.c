@@ -119,12 +119,8 @@ static int locals_key(struct pane *p, struct ui *ui, int key)
 	const struct dec_var *v = cursor_var(s, ui);
 
 	switch (key) {
-	case TK_LEFT:
-		s->hscroll = s->hscroll >= 8 ? s->hscroll - 8 : 0;
-		return PR_REDRAW;
-	case TK_RIGHT:
-		s->hscroll += 8;
-		return PR_REDRAW;
+	case TK_LEFT: case TK_RIGHT:
+		return listview_hscroll(&s->hscroll, key);
 	case TK_ENTER: case '\n':
 		if (!v)
 			return PR_HANDLED;
@@ -144,13 +140,6 @@ static int locals_key(struct pane *p, struct ui *ui, int key)
 	return listview_key(&s->lv, key);
 }
 
-static int locals_click(struct pane *p, struct ui *ui, int x, int y)
-{
-	(void)ui;
-	(void)x;
-	return listview_click(&((struct locals_state *)p->state)->lv, y);
-}
-
 static const struct key_help locals_help[] = {
 	{ "Enter", "print it in full (also in the console)" },
 	{ "w", "watch the variable" },
@@ -166,7 +155,7 @@ const struct pane_ops pane_locals_ops = {
 	.init = locals_init,
 	.draw = locals_draw,
 	.key = locals_key,
-	.click = locals_click,
+	.click = dpane_click,
 	.on_change = locals_on_change,
 	.title_info = locals_title,
 	.free = dpane_state_free,

@@ -7,6 +7,7 @@
 #include "tui/keys.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,23 +29,16 @@ struct memory_state {
 
 static int memory_init(struct pane *p, struct ui *ui)
 {
-	struct memory_state *s = calloc(1, sizeof(*s));
+	struct memory_state *s;
 
 	(void)ui;
-	if (!s)
+	if (dpane_state_new(p, sizeof(*s)) != 0)
 		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 10;
+	s = p->state;
 	s->len = 256;
-	p->state = s;
 	return 0;
 }
-
-static void memory_free(struct pane *p)
-{
-	free(p->state);
-	p->state = NULL;
-}
+_Static_assert(offsetof(struct memory_state, lv) == 0, "dpane_state_new: lv first");
 
 /* Asks the controller for the view (at every stop from now on). */
 static int memory_fetch(struct ui *ui, struct memory_state *s)
@@ -267,6 +261,6 @@ const struct pane_ops pane_memory_ops = {
 	.key = memory_key,
 	.on_change = memory_on_change,
 	.title_info = memory_title,
-	.free = memory_free,
+	.free = dpane_state_free,
 	.help = memory_help,
 };

@@ -3,6 +3,7 @@
 #include "tui/keys.h"
 #include "tui/ui.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,16 +15,13 @@ struct output_state {
 
 static int output_init(struct pane *p, struct ui *ui)
 {
-	struct output_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
+	if (listview_state_new(p, sizeof(struct output_state), 0) != 0)
 		return -1;
-	s->follow = true;
-	s->lv.cursor = -1;
-	p->state = s;
+	((struct output_state *)p->state)->follow = true;
 	return 0;
 }
+_Static_assert(offsetof(struct output_state, lv) == 0, "listview_state_new: lv first");
 
 static void output_free(struct pane *p)
 {
@@ -60,13 +58,9 @@ static int output_key(struct pane *p, struct ui *ui, int key)
 	int r;
 
 	(void)ui;
-	if (key == TK_LEFT || key == TK_RIGHT) {
-		if (key == TK_LEFT)
-			s->hscroll = s->hscroll >= 8 ? s->hscroll - 8 : 0;
-		else
-			s->hscroll += 8;
-		return PR_REDRAW;
-	}
+	r = listview_hscroll(&s->hscroll, key);
+	if (r != PR_IGNORED)
+		return r;
 	r = listview_key(&s->lv, key);
 	if (r != PR_IGNORED)
 		s->follow = s->lv.cursor >= s->lv.count - 1;

@@ -7,6 +7,7 @@
 
 #include "cudbg/decode.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,8 @@ struct sass_fn {
 };
 
 struct sass_state {
+	struct listview lv; /* first: see listview_state_new */
 	struct sass_fn cache[SASS_CACHE]; /* most recent first */
-	struct listview lv;
 	uint64_t follow_pc; /* the PC the cursor was put on */
 	bool centre;
 	size_t hscroll;
@@ -50,16 +51,10 @@ static void fn_clear(struct sass_fn *f)
 
 static int sass_init(struct pane *p, struct ui *ui)
 {
-	struct sass_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
-		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 20;
-	p->state = s;
-	return 0;
+	return listview_state_new(p, sizeof(struct sass_state), 20);
 }
+_Static_assert(offsetof(struct sass_state, lv) == 0, "listview_state_new: lv first");
 
 static void sass_free(struct pane *p)
 {
@@ -167,11 +162,38 @@ void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,
 	ui->dirty = true;
 }
 
+/* A new debugger session (the memcheck pass's coredump, a rerun): a
+ * kernel's code sits at other addresses in another process, so nothing
+ * cached may be shown again. */
+void pane_sass_forget(struct ui *ui)
+{
+	struct pane *p = ui_pane(ui, "sass");
+	struct sass_state *s = p ? p->state : NULL;
+
+	if (!s)
+		return;
+	for (int i = 0; i < SASS_CACHE; i++)
+		fn_clear(&s->cache[i]);
+	s->follow_pc = 0;
+}
+
+/* A failed fetch is asked again at the next stop: it may have failed only
+ * because the program was running then (replay to fault continues from
+ * the kernel-entry stop while the pane is still asking; seen on the H200). */
+static void forget_failures(struct sass_state *s)
+{
+	for (int i = 0; i < SASS_CACHE; i++)
+		if (s->cache[i].err)
+			fn_clear(&s->cache[i]);
+}
+
 static int sass_on_change(struct pane *p, struct ui *ui, unsigned what)
 {
 	if (what & (UCH_STOP | UCH_FRAME | UCH_LAYOUT)) {
-		if (what & UCH_STOP)
+		if (what & UCH_STOP) {
 			((struct sass_state *)p->state)->follow_pc = 0;
+			forget_failures(p->state);
+		}
 		sass_fetch(p, ui);
 		return PR_REDRAW;
 	}
@@ -253,10 +275,8 @@ static int sass_key(struct pane *p, struct ui *ui, int key)
 	struct sass_state *s = p->state;
 
 	(void)ui;
-	if (key == TK_LEFT || key == TK_RIGHT) {
-		s->hscroll = key == TK_RIGHT ? s->hscroll + 8 : s->hscroll >= 8 ? s->hscroll - 8 : 0;
-		return PR_REDRAW;
-	}
+	if (key == TK_LEFT || key == TK_RIGHT)
+		return listview_hscroll(&s->hscroll, key);
 	if (key == '.') {
 		s->follow_pc = 0;
 		sass_fetch(p, ui);

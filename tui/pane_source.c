@@ -8,6 +8,7 @@
 #include "tui/ui.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +17,12 @@
 #define SRC_CACHE 8
 
 struct src_state {
+	struct listview lv;     /* one row per line; cursor = line - 1 */
 	struct srcfile *cache[SRC_CACHE]; /* most recent first */
 	struct srcfile *f;      /* the file shown, NULL when none */
 	char key[1600];         /* the where it was looked up for */
 	bool not_found;         /* the frame has a file we could not find */
 	int load_err;           /* errno of a failed load */
-	struct listview lv;     /* one row per line; cursor = line - 1 */
 	bool centre;            /* bring the cursor into view at the next draw */
 	size_t hscroll;
 	char search[256];
@@ -36,16 +37,10 @@ static const char *base_name(const char *p)
 
 static int src_init(struct pane *p, struct ui *ui)
 {
-	struct src_state *s = calloc(1, sizeof(*s));
-
 	(void)ui;
-	if (!s)
-		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 20;
-	p->state = s;
-	return 0;
+	return listview_state_new(p, sizeof(struct src_state), 20);
 }
+_Static_assert(offsetof(struct src_state, lv) == 0, "listview_state_new: lv first");
 
 static void src_free(struct pane *p)
 {
@@ -437,12 +432,8 @@ static int src_key(struct pane *p, struct ui *ui, int key)
 			s->centre = true;
 		}
 		return PR_REDRAW;
-	case TK_LEFT:
-		s->hscroll = s->hscroll >= 8 ? s->hscroll - 8 : 0;
-		return PR_REDRAW;
-	case TK_RIGHT:
-		s->hscroll += 8;
-		return PR_REDRAW;
+	case TK_LEFT: case TK_RIGHT:
+		return listview_hscroll(&s->hscroll, key);
 	}
 	return s->f ? listview_key(&s->lv, key) : PR_IGNORED;
 }

@@ -6,13 +6,14 @@
 #include "tui/dbgpane.h"
 #include "tui/keys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct stack_state {
+	struct listview lv;     /* first: see dpane_state_new */
 	struct ui *ui;          /* for answers that arrive later */
-	struct listview lv;
 	struct dec_stack host;  /* the host stack, when fetched */
 	char *host_error;       /* or why it could not be */
 	bool host_wanted;       /* fetch it again at each stop */
@@ -22,16 +23,12 @@ struct stack_state {
 
 static int stack_init(struct pane *p, struct ui *ui)
 {
-	struct stack_state *s = calloc(1, sizeof(*s));
-
-	if (!s)
+	if (dpane_state_new(p, sizeof(struct stack_state)) != 0)
 		return -1;
-	s->ui = ui;
-	s->lv.cursor = -1;
-	s->lv.height = 10;
-	p->state = s;
+	((struct stack_state *)p->state)->ui = ui;
 	return 0;
 }
+_Static_assert(offsetof(struct stack_state, lv) == 0, "dpane_state_new: lv first");
 
 static void host_clear(struct stack_state *s)
 {
@@ -202,13 +199,6 @@ static int stack_key(struct pane *p, struct ui *ui, int key)
 	return listview_key(&s->lv, key);
 }
 
-static int stack_click(struct pane *p, struct ui *ui, int x, int y)
-{
-	(void)ui;
-	(void)x;
-	return listview_click(&((struct stack_state *)p->state)->lv, y);
-}
-
 static void stack_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 {
 	const struct dbg_model *m = ui->model;
@@ -232,7 +222,7 @@ const struct pane_ops pane_stack_ops = {
 	.init = stack_init,
 	.draw = stack_draw,
 	.key = stack_key,
-	.click = stack_click,
+	.click = dpane_click,
 	.on_change = stack_on_change,
 	.title_info = stack_title,
 	.free = stack_free,

@@ -8,6 +8,7 @@
 #include "tui/dbgpane.h"
 #include "tui/keys.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,24 +27,17 @@ struct threads_state {
 
 static int threads_init(struct pane *p, struct ui *ui)
 {
-	struct threads_state *s = calloc(1, sizeof(*s));
+	struct threads_state *s;
 
 	(void)ui;
-	if (!s)
+	if (dpane_state_new(p, sizeof(*s)) != 0)
 		return -1;
-	s->lv.cursor = -1;
-	s->lv.height = 10;
+	s = p->state;
 	s->focus_row = s->fault_row = -1;
 	s->follow_focus = true;
-	p->state = s;
 	return 0;
 }
-
-static void threads_free(struct pane *p)
-{
-	free(p->state);
-	p->state = NULL;
-}
+_Static_assert(offsetof(struct threads_state, lv) == 0, "dpane_state_new: lv first");
 
 static const struct dec_table *threads_table(const struct ui *ui)
 {
@@ -482,13 +476,6 @@ static int threads_key(struct pane *p, struct ui *ui, int key)
 	return listview_key(&s->lv, key);
 }
 
-static int threads_click(struct pane *p, struct ui *ui, int x, int y)
-{
-	(void)ui;
-	(void)x;
-	return listview_click(&((struct threads_state *)p->state)->lv, y - 1);
-}
-
 static const struct key_help threads_help[] = {
 	{ "Enter", "focus the first thread of the range" },
 	{ "g", "go to block 132, or thread (3,0,0) (17,0,0)" },
@@ -506,9 +493,9 @@ const struct pane_ops pane_threads_ops = {
 	.init = threads_init,
 	.draw = threads_draw,
 	.key = threads_key,
-	.click = threads_click,
+	.click = dpane_click_table,
 	.on_change = threads_on_change,
 	.title_info = threads_title,
-	.free = threads_free,
+	.free = dpane_state_free,
 	.help = threads_help,
 };

@@ -106,21 +106,10 @@ static int watch_key(struct pane *p, struct ui *ui, int key)
 		s->lv.count = (long)ui->model->nwatches;
 		listview_fit(&s->lv, s->lv.height);
 		return PR_REDRAW;
-	case TK_LEFT:
-		s->hscroll = s->hscroll >= 8 ? s->hscroll - 8 : 0;
-		return PR_REDRAW;
-	case TK_RIGHT:
-		s->hscroll += 8;
-		return PR_REDRAW;
+	case TK_LEFT: case TK_RIGHT:
+		return listview_hscroll(&s->hscroll, key);
 	}
 	return listview_key(&s->lv, key);
-}
-
-static int watch_click(struct pane *p, struct ui *ui, int x, int y)
-{
-	(void)ui;
-	(void)x;
-	return listview_click(&((struct watch_state *)p->state)->lv, y);
 }
 
 static const struct key_help watch_help[] = {
@@ -137,7 +126,7 @@ const struct pane_ops pane_watch_ops = {
 	.init = watch_init,
 	.draw = watch_draw,
 	.key = watch_key,
-	.click = watch_click,
+	.click = dpane_click,
 	.on_change = watch_on_change,
 	.free = dpane_state_free,
 	.help = watch_help,

@@ -303,6 +303,13 @@ static enum script_status command(struct script *s, struct loop *L, const char *
 			return fail(s, "the screen does not show \"%s\"", arg);
 		return SCRIPT_RUN;
 	}
+	if (IS("focus")) { /* a pane by name, whatever the key path to it */
+		struct pane *p = ui_pane(L->ui, arg);
+		if (!p)
+			return fail(s, "no pane named \"%s\"", arg);
+		ui_focus(L->ui, p);
+		return SCRIPT_RUN;
+	}
 	if (IS("quit")) {
 		L->ui->quit = true;
 		return SCRIPT_DONE;

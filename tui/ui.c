@@ -31,6 +31,8 @@ const struct key_help ui_global_help[] = {
 	{ "r", "run, or restart" },
 	{ "C-c", "interrupt the program" },
 	{ "b  F9", "toggle a breakpoint at the cursor line" },
+	{ "M", "memcheck pass: rerun under compute-sanitizer, open its coredump (again: stop it)" },
+	{ "T", "replay to fault: rerun and stop the faulting thread before its bad access" },
 	{ "Tab  S-Tab", "next / previous pane" },
 	{ "[  ]", "previous / next tab of this area" },
 	{ "v", "cycle Source+SASS, Source only, SASS only" },

@@ -41,6 +41,8 @@ enum ui_action {
 	UA_UNTIL,
 	UA_RUN,
 	UA_INTERRUPT,
+	UA_MEMCHECK,   /* run the memcheck pass (again: stop it) */
+	UA_TO_FAULT,   /* arg: a finding's number, 1-based, or NULL */
 };
 
 /* What the status line shows; filled by the glue from the model (or by
@@ -109,6 +111,8 @@ struct ui_prompt {
  * this with controller calls; tests fill it with recorders.  Each returns
  * 0, or -1 after setting a message with ui_message().  All are
  * asynchronous: they send a command and return at once. */
+struct diag;
+
 struct ui_actions {
 	/* UA_*; arg: a location for UA_UNTIL ("file:line") or NULL. */
 	int (*act)(struct ui *ui, enum ui_action a, const char *arg);
@@ -119,6 +123,10 @@ struct ui_actions {
 	 * back through pane_sass_store().  Returns 1 when it cannot ask yet
 	 * (the pane asks again at the next frame change). */
 	int (*disassemble)(struct ui *ui, const char *func, uint64_t pc);
+	/* Adds what the screen knows beyond the model (sanitizer findings,
+	 * the memcheck pass's output) to a diagnosis the Hints pane builds.
+	 * May be NULL. */
+	void (*diag_feed)(struct ui *ui, struct diag *d);
 };
 
 /* A full-screen modal (the --demo menu, tui/demo.c): while ui->modal is
@@ -166,6 +174,11 @@ struct ui {
 	/* A command in flight, for the spinner on the status line. */
 	bool busy;
 	char busy_what[64];
+	/* The memcheck pass or replay to fault under way, in words, for the
+	 * status line and the Hints pane ("" when none). */
+	char pass[128];
+	struct timespec pass_since;
+	char to_fault_arg[16]; /* the finding T or Enter asked for */
 	struct timespec busy_since;
 	unsigned spin;
 
@@ -230,6 +243,13 @@ void ui_console_text(struct ui *ui, const char *s, size_t len, uint8_t kind);
 
 /* Runs an action through ui->actions, or says there is no debugger. */
 int ui_act(struct ui *ui, enum ui_action a, const char *arg);
+
+/* Replay to fault for finding number `finding` ("3"; NULL: the first
+ * with a location), asking first while a live program would be lost. */
+void ui_to_fault(struct ui *ui, const char *finding);
+/* The memcheck pass (asks first while a live program would be lost);
+ * while one runs, stops it. */
+void ui_memcheck(struct ui *ui);
 
 /* Focuses the console and starts line input. */
 void ui_console_enter(struct ui *ui);

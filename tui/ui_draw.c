@@ -58,6 +58,11 @@ static void draw_status(struct ui *ui)
 			 spinner_frames[ui->spin % 10], ui_elapsed(&ui->busy_since),
 			 ui->busy_what);
 		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
+	} else if (ui->pass[0]) {
+		/* The memcheck pass or replay to fault, with its clock. */
+		snprintf(right, sizeof right, " %.0fs %s ",
+			 ui_elapsed(&ui->pass_since), ui->pass);
+		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
 	}
 	/* Keep the spinner visible: the left part stops before it. */
 	struct canvas left = canvas_sub(&c, 0, 0,
@@ -89,8 +94,12 @@ static void draw_title(struct ui *ui, int a, const struct canvas *c)
 	x = canvas_str(c, 0, 0, focused ? "▶" : " ", ts);
 	for (int i = 0; i < ui->npanes; i++) {
 		struct pane *p = &ui->panes[i];
+		/* Only this area's tabs: the others keep where their own
+		 * title bar put them, for clicks. */
+		if ((int)p->ops->home != a)
+			continue;
 		p->tab_w = 0;
-		if ((int)p->ops->home != a || (p->hidden && ui->area_pane[a] != i))
+		if (p->hidden && ui->area_pane[a] != i)
 			continue;
 		p->tab_x = c->r.x + x;
 		if (ui->area_pane[a] == i)
@@ -137,12 +146,23 @@ static void draw_separators(struct ui *ui)
 			}
 }
 
+/* The keys that make sense now: stepping while the program lives, the
+ * memcheck pass and replay to fault once it ended or in a coredump. */
+static const char *key_hints(const struct ui *ui)
+{
+	if (ui->console_input)
+		return " Esc leave console  Enter run  Tab complete  Up/Down history  C-c clear";
+	if (ui->status.state == UST_EXITED)
+		return " ? help  M memcheck pass  T replay to fault  r run again  : console  q quit";
+	if (ui->status.core)
+		return " ? help  T replay to fault  M memcheck pass  Tab panes  : console  q quit";
+	return " ? help  c cont  n next  s step  f finish  b break  v code  : console  q quit";
+}
+
 static void draw_hints(struct ui *ui)
 {
 	struct canvas c = canvas_of(&ui->grid, ui->layout.area[AREA_HINTS]);
-	const char *hints = ui->console_input
-		? " Esc leave console  Enter run  Tab complete  Up/Down history  C-c clear"
-		: " ? help  c cont  n next  s step  f finish  b break  v code  : console  q quit";
+	const char *hints = key_hints(ui);
 
 	canvas_fill(&c, 0, 0, c.r.w, 1, ' ', STYLE(UC_HINT, 0));
 	if (ui->prompt.open) {

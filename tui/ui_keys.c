@@ -191,6 +191,40 @@ static int key_run(struct ui *ui)
 	return PR_REDRAW;
 }
 
+static void do_memcheck(struct ui *ui)
+{
+	ui_act(ui, UA_MEMCHECK, NULL);
+}
+
+static void do_to_fault(struct ui *ui)
+{
+	ui_act(ui, UA_TO_FAULT, ui->to_fault_arg[0] ? ui->to_fault_arg : NULL);
+}
+
+/* M: the memcheck pass.  Its coredump replaces this session when it
+ * finds an error, so a live program is only given up with a yes. */
+void ui_memcheck(struct ui *ui)
+{
+	if (program_alive(ui) && !ui->pass[0]) {
+		ui_ask(ui, do_memcheck, "Run the program again under compute-sanitizer "
+		       "memcheck? If it finds an error, its coredump replaces this "
+		       "session.");
+		return;
+	}
+	ui_act(ui, UA_MEMCHECK, NULL);
+}
+
+void ui_to_fault(struct ui *ui, const char *finding)
+{
+	snprintf(ui->to_fault_arg, sizeof ui->to_fault_arg, "%s", finding ? finding : "");
+	if (program_alive(ui)) {
+		ui_ask(ui, do_to_fault, "Rerun the program and stop the faulting thread "
+		       "before its bad access? This session ends.");
+		return;
+	}
+	do_to_fault(ui);
+}
+
 static int key_breakpoint(struct ui *ui)
 {
 	struct pane *p = ui_focus_pane(ui);
@@ -229,6 +263,8 @@ static int global_key(struct ui *ui, int key)
 	case 'r': return key_run(ui);
 	case TK_CTRL('c'): ui_act(ui, UA_INTERRUPT, NULL); return PR_REDRAW;
 	case 'b': case TK_F(9): return key_breakpoint(ui);
+	case 'M': ui_memcheck(ui); return PR_REDRAW;
+	case 'T': ui_to_fault(ui, NULL); return PR_REDRAW;
 	case TK_ESC: return PR_HANDLED;
 	}
 	return PR_IGNORED;

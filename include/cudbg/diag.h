@@ -201,6 +201,10 @@ struct diag_fault {
 	struct diag_frame *host_frames; /* the launching host stack */
 	size_t n_host_frames;
 	char *op;               /* ATen operator for PyTorch kernels, or NULL */
+	/* Set when the only host stack (cuda-gdb's, at the stop) is not at
+	 * this kernel's launch: launches are asynchronous and the host had
+	 * moved on; this names the operator it was in then.  op is NULL. */
+	char *host_op_later;
 	struct diag_python python;
 
 	/* Assertion lines (aggregated), sanitizer findings (all records). */

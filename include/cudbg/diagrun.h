@@ -39,7 +39,8 @@ struct diag *diag_run_diag(struct diag_run *r);
 const struct diag_rules *diag_run_rules(const struct diag_run *r);
 
 /* Fills the controller hooks so every record, program byte and stderr
- * line reaches the collector (keeps h->ctx for nothing else). */
+ * line reaches the collector, and the debugger's readiness is timed
+ * (h->ctx is the run). */
 void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h);
 
 /* A flag that ends the waits of the memcheck pass when it becomes
@@ -53,9 +54,23 @@ void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag);
 const char *diag_run_temp_dir(const struct diag_run *r);
 
 /* Before the live run: with --memcheck=always, runs the memcheck pass
- * first.  Returns 0 (a missing sanitizer is a fact for the hints, not an
- * error) or a negative code. */
-int diag_run_before(struct diag_run *r, int timeout_ms);
+ * first.  c (may be NULL) is a debugger started already: its session is
+ * served while the pass runs (its start sequence answered, the program's
+ * symbols loaded), so that after the pass only the coredump is left to
+ * open (ctl_open_core) or the program to run; the pass's end is noted in
+ * its recording.  Returns 0 (a missing sanitizer is a fact for the
+ * hints, not an error) or a negative code. */
+int diag_run_before(struct diag_run *r, struct dbg_ctl *c, int timeout_ms);
+
+/* When things happened, in seconds on CLOCK_MONOTONIC (0: not at all):
+ * for the phase timings batch mode prints with CUDBG_TIMING=1. */
+struct diag_run_times {
+	double pass_start, pass_end; /* the memcheck pass */
+	double debugger_ready;       /* the first debugger of the hooks
+				      * (diag_run_hooks) answered its start
+				      * sequence */
+};
+void diag_run_get_times(const struct diag_run *r, struct diag_run_times *t);
 
 /* After the live run stopped or ended (c may be NULL): reads the values
  * the hints want in the kernel's frame; with --memcheck=auto, runs the

@@ -322,6 +322,10 @@ struct dbg_ctl_config {
 	struct dbg_ctl_hooks hooks;
 	size_t output_cap, console_cap; /* 0: defaults */
 	unsigned want;                  /* MODEL_WANT_* at start */
+	/* Batch mode: a stop's refresh fetches only the focus, the stack
+	 * and the selected frame's variables (and what `want` names), not
+	 * the kernels and threads tables, which only the screen shows. */
+	bool lean;
 };
 
 /* Starts the session.  NULL with a one-line reason in err on failure
@@ -352,6 +356,12 @@ void ctl_want(struct dbg_ctl *c, unsigned want);
  * model->error set when the state does not allow it: not stopped, a core
  * file, finish in the outermost kernel frame). */
 int64_t ctl_run(struct dbg_ctl *c);       /* -exec-run (launch/replay) */
+/* A launch session that is ready, its program not started or ended:
+ * opens a coredump in the same debugger (session_open_core()).  Once the
+ * debugger accepts it the model is what a CORE session shows: target and
+ * backend SESSION_CORE, is_core, STOPPED, refreshed.  Refused, the state
+ * is what it was and model->error says why. */
+int64_t ctl_open_core(struct dbg_ctl *c, const char *core);
 int64_t ctl_continue(struct dbg_ctl *c);
 int64_t ctl_next(struct dbg_ctl *c);
 int64_t ctl_step(struct dbg_ctl *c);

@@ -31,6 +31,10 @@ struct diag_report_in {
 	size_t memcheck_text_len;
 	double memcheck_seconds;/* <0 when it did not run */
 	const char *error;      /* an environment/usage error, may be NULL */
+	/* Text shows a hint's screen action as [LABEL]: the screen passes
+	 * its keys here, indexed by enum diag_action (include/cudbg/hints.h);
+	 * NULL, or a NULL entry: the action's name. */
+	const char *const *action_labels;
 };
 
 /* Renders the report.  Returns a malloc'd NUL-ended string or NULL when

@@ -219,6 +219,20 @@ void session_forget(struct session *s, const void *ctx);
  * code (SESSION_EINVAL when session_needs_run() is false). */
 int64_t session_run(struct session *s, session_reply_fn fn, void *ctx);
 
+/* LAUNCH, ready, with no program running (not yet run, or exited):
+ * opens a coredump in this debugger instead, with the command the CORE
+ * backend sends (`target cudacore FILE` for a GPU core, gdb's
+ * `-target-select core FILE` for a host one).  A debugger started early
+ * (its start-up, its Python and the program's symbols loaded while
+ * something else runs) then only has to read the core.  From the call on
+ * the session is a CORE session (session_needs_run() false, the pid the
+ * core names is never killed); when the debugger refuses, it is a launch
+ * again and fn gets the ^error with a one-line msg.  Returns the token,
+ * SESSION_EINVAL (wrong state), SESSION_ENOTFOUND (core unreadable) or
+ * another negative code; session_error() has the text. */
+int64_t session_open_core(struct session *s, const char *core,
+			  session_reply_fn fn, void *ctx);
+
 /* Interrupts the running program (-exec-interrupt --all).  The debugger
  * runs in its own session, so a terminal ^C never reaches it. */
 int64_t session_interrupt(struct session *s, session_reply_fn fn, void *ctx);

@@ -8,8 +8,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 struct run {
 	bool decode;
@@ -34,37 +32,19 @@ static void on_record(void *ctx, const struct mi_record *r)
 	dec_table_free(&t);
 }
 
-static double once(const char *line, size_t len, struct run *run)
-{
-	struct mi_parser *p = mi_parser_new(on_record, run);
-	double t0 = bench_now();
-	mi_parser_push(p, line, len);
-	mi_parser_push(p, "\n", 1);
-	double t = bench_now() - t0;
-	mi_parser_free(p);
-	return t;
-}
-
 int main(int argc, char **argv)
 {
-	const char *fixtures = getenv("CUDBG_FIXTURES");
-	char path[4096];
-	snprintf(path, sizeof path, "%s/big_grid.mi.log.gz",
-		 argc > 1 ? argv[1] : fixtures ? fixtures : "tests/shared/fixtures");
 	size_t len;
-	char *line = bench_find_line(path, "^done,CoalescedInfoCudaThreadsTable", &len);
-	if (!line) {
-		fprintf(stderr, "bench_decode: cannot read %s: set CUDBG_FIXTURES "
-				"to the shared fixtures directory\n", path);
+	char *line = bench_threads_line("bench_decode", argc, argv, &len);
+	if (!line)
 		return 2;
-	}
 	double best_parse = 1e9, best_dec = 1e9;
 	struct run run = { 0 };
 	for (int i = 0; i < 7; i++) {
 		struct run parse_only = { 0 };
-		double tp = once(line, len, &parse_only);
+		double tp = bench_parse(line, len, on_record, &parse_only);
 		run = (struct run){ .decode = true };
-		double td = once(line, len, &run);
+		double td = bench_parse(line, len, on_record, &run);
 		if (tp < best_parse)
 			best_parse = tp;
 		if (td < best_dec)

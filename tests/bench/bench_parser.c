@@ -8,8 +8,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 static void count_nodes(void *ctx, const struct mi_record *r)
 {
@@ -32,36 +30,18 @@ static double byte_scan(const char *buf, size_t len)
 	return bench_now() - t0;
 }
 
-static double parse_once(const char *line, size_t len, size_t *rows)
-{
-	struct mi_parser *p = mi_parser_new(count_nodes, rows);
-	double t0 = bench_now();
-	mi_parser_push(p, line, len);
-	mi_parser_push(p, "\n", 1);
-	double t = bench_now() - t0;
-	mi_parser_free(p);
-	return t;
-}
-
 int main(int argc, char **argv)
 {
-	const char *fixtures = getenv("CUDBG_FIXTURES");
-	char path[4096];
-	snprintf(path, sizeof path, "%s/big_grid.mi.log.gz",
-		 argc > 1 ? argv[1] : fixtures ? fixtures : "tests/shared/fixtures");
 	size_t len;
-	char *line = bench_find_line(path, "^done,CoalescedInfoCudaThreadsTable", &len);
-	if (!line) {
-		fprintf(stderr, "bench_parser: cannot read %s: set CUDBG_FIXTURES "
-				"to the shared fixtures directory\n", path);
+	char *line = bench_threads_line("bench_parser", argc, argv, &len);
+	if (!line)
 		return 2;
-	}
 	/* Best of several runs for both, interleaved, to dampen noise. */
 	double best_parse = 1e9, best_scan = 1e9;
 	size_t rows = 0;
 	for (int i = 0; i < 7; i++) {
 		rows = 0;
-		double tp = parse_once(line, len, &rows);
+		double tp = bench_parse(line, len, count_nodes, &rows);
 		double ts = byte_scan(line, len);
 		if (tp < best_parse)
 			best_parse = tp;

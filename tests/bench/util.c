@@ -46,3 +46,29 @@ char *bench_find_line(const char *path, const char *prefix, size_t *out)
 	*out = best ? best_len : 0;
 	return best;
 }
+
+char *bench_threads_line(const char *prog, int argc, char **argv, size_t *len)
+{
+	const char *fixtures = getenv("CUDBG_FIXTURES");
+	char path[4096];
+	char *line;
+
+	snprintf(path, sizeof path, "%s/big_grid.mi.log.gz",
+		 argc > 1 ? argv[1] : fixtures ? fixtures : "tests/shared/fixtures");
+	line = bench_find_line(path, "^done,CoalescedInfoCudaThreadsTable", len);
+	if (!line)
+		fprintf(stderr, "%s: cannot read %s: set CUDBG_FIXTURES "
+				"to the shared fixtures directory\n", prog, path);
+	return line;
+}
+
+double bench_parse(const char *line, size_t len, mi_record_fn fn, void *ctx)
+{
+	struct mi_parser *p = mi_parser_new(fn, ctx);
+	double t0 = bench_now();
+	mi_parser_push(p, line, len);
+	mi_parser_push(p, "\n", 1);
+	double t = bench_now() - t0;
+	mi_parser_free(p);
+	return t;
+}

@@ -164,11 +164,62 @@ screens() {
 	$T send-keys -t step q; sleep 0.5; $T send-keys -t step y; sleep 2
 	$T kill-session -t step 2>/dev/null
 	cd "$ROOT" || exit 2
+	screen_passes
+}
+
+# The memcheck pass and replay to fault from the screen (issue: diagnosis):
+# off_by_one ends cleanly under cuda-gdb; M runs the pass and opens its
+# coredump at the faulting thread; T reruns and stops that thread before
+# the read.  api_error fails without a device stop, so the auto policy
+# runs the pass by itself.
+screen_passes() {
+	local n
+	for n in off_by_one api_error; do
+		cp "$ROOT/tests/gpu/$n.cu" "$SRC/"
+		[ -x "$SRC/$n" ] || nvcc -g -G -arch=sm_90 -o "$SRC/$n" "$SRC/$n.cu" ||
+			{ fail "screens/passes" "nvcc $n failed"; return; }
+	done
+	$T new-session -d -s passes -x 120 -y 40 \
+		"cd $SRC && TERM=xterm-256color $BIN -d $SRC ./off_by_one; sleep 600"
+	wait_screen passes 'exited with code 0' 90 || fail screens/passes-exit "off_by_one did not end"
+	sleep 1; cap passes passes-1-exited
+	$T send-keys -t passes M
+	if wait_screen passes 'coredump is open at the faulting thread' 150; then
+		pass screens/memcheck-key; else fail screens/memcheck-key "no coredump opened"; fi
+	sleep 3; cap passes passes-2-core
+	$T send-keys -t passes ']'; sleep 1; cap passes passes-3-core-next-tab
+	$T send-keys -t passes T
+	if wait_screen passes 'replay to fault: stopped thread \(99,0,0\)' 150; then
+		pass screens/replay-to-fault; else fail screens/replay-to-fault "did not stop the thread"; fi
+	sleep 3; cap passes passes-4-refault
+	$T send-keys -t passes s; sleep 3; cap passes passes-5-step
+	$T send-keys -t passes q; sleep 0.5; $T send-keys -t passes y; sleep 2
+	$T kill-session -t passes 2>/dev/null
+	$T new-session -d -s auto -x 120 -y 40 \
+		"cd $SRC && TERM=xterm-256color $BIN -d $SRC ./api_error; sleep 600"
+	if wait_screen auto 'memcheck pass: [0-9]+ errors? in' 150; then
+		pass screens/memcheck-auto; else fail screens/memcheck-auto "the pass did not follow the failed run"; fi
+	sleep 2; cap auto auto-1-after-pass
+	$T send-keys -t auto q; sleep 0.5; $T send-keys -t auto y; sleep 2
+	$T kill-session -t auto 2>/dev/null
+	# A PyTorch program with --memcheck=always: the pass first, then its
+	# coredump in the screen, the assertion's file:line from the pass's
+	# output on the source pane.
+	cp "$ROOT/tests/gpu/torch_label.py" "$SRC/"
+	$T new-session -d -s pyauto -x 120 -y 40 \
+		"cd $SRC && TERM=xterm-256color $BIN --memcheck=always python3 torch_label.py; sleep 600"
+	if wait_screen pyauto 'coredump is open at the faulting thread' 150; then
+		pass screens/memcheck-always-python; else fail screens/memcheck-always-python "no coredump opened"; fi
+	sleep 3; cap pyauto pyauto-1-core
+	$T send-keys -t pyauto Tab Tab Tab '['; sleep 1; $T send-keys -t pyauto z; sleep 1
+	cap pyauto pyauto-2-hints
+	$T send-keys -t pyauto q; sleep 0.5; $T send-keys -t pyauto y; sleep 2
+	$T kill-session -t pyauto 2>/dev/null
 }
 
 # ---- killing the debugger from outside (issue: hardening) ----
 kills() {
-	mkdir -p "$RES/kills"
+	mkdir -p "$RES/kills" "$RES/screens" # cap writes there (kills may run alone)
 	cp "$ROOT/data/examples/seed_repro.py" "$SRC/"
 	$T new-session -d -s kill -x 120 -y 40 \
 		"cd $SRC && TERM=xterm-256color $BIN --memcheck=never python3 seed_repro.py; echo EXIT=\$?; sleep 600"
@@ -196,7 +247,10 @@ kills() {
 	sleep 2; pkill -9 -f 'compute-sanitizer'; wait
 	(cd "$SRC" && timeout 200 "$BIN" --batch --memcheck=always python3 seed_repro.py \
 		> "$RES/kills/memcheck-gdb-killed.txt" 2>&1; echo "exit=$?" >> "$RES/kills/memcheck-gdb-killed.txt") &
-	for i in $(seq 1 400); do pgrep -f cuda-gdb >/dev/null && break; sleep 0.25; done
+	# cuda-gdb starts with the pass (it waits for the coredump): kill it
+	# once the pass has ended, while it opens the core
+	for i in $(seq 1 100); do pgrep -f compute-sanitizer >/dev/null && break; sleep 0.1; done
+	for i in $(seq 1 800); do pgrep -f compute-sanitizer >/dev/null || break; sleep 0.05; done
 	pkill -9 -f 'cuda-gdb'; wait
 	# zombies (<defunct>) are not running: PID 1 of the GPU machine's VM is slow to reap them
 	ps -eo pid,args | grep -E 'cuda-gdb|compute-sanitizer|seed_repro' | grep -v -e grep -e defunct > "$RES/kills/ps-after-memcheck.txt"

@@ -8,35 +8,11 @@
 # and none of the planted sequences intact.  Batch mode (text and JSON)
 # and --mi-log must carry no ESC at all.
 set -u
-ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
-BUILD=${CUDBG_BUILD:-$ROOT/build}
-PTY=$BUILD/progs/ptyrun
+SUITE=escapes EVIDENCE="check:25 res:10"
+. "$(dirname "$0")/lib/harness.sh"
 CHECK=$BUILD/progs/ttycheck
-HP=$BUILD/progs/harden_prog
-FAKE=$ROOT/tests/data/fake-debugger
-for f in "$PTY" "$CHECK" "$HP"; do
-	if [ ! -x "$f" ]; then
-		echo "FAIL escapes/setup: $f is not built"
-		exit 1
-	fi
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/home"
-export HOME="$tmp/home" CUDBG_HISTORY= TERM=xterm-256color
-unset NO_COLOR CUDBG_TEST_SCRIPT XDG_CONFIG_HOME XDG_STATE_HOME || true
-export CUDBG_CONFIG=
+need_built "$PTY" "$CHECK" "$HP"
 ESC=$(printf '\033')
-fails=0
-pass() { echo "PASS escapes/$1"; }
-fail() {
-	echo "FAIL escapes/$1: $2"
-	fails=$((fails + 1))
-	[ -s "$tmp/$1.check" ] && sed 's/^/    /' "$tmp/$1.check" | head -25
-	[ -s "$tmp/$1.res" ] && sed 's/^/    /' "$tmp/$1.res" | head -10
-	return 0
-}
 
 # The attacks harden_prog prints, as ttycheck arguments: each tag must be
 # drawn, each raw sequence must not pass.

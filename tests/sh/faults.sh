@@ -8,26 +8,11 @@
 # HARDEN_MARK=<case> in its environment), and with any --record file
 # complete up to the fault.
 set -u
-ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
-BUILD=${CUDBG_BUILD:-$ROOT/build}
-FIX=${CUDBG_FIXTURES:-$ROOT/../shared/fixtures}
-PTY=$BUILD/progs/ptyrun
-HP=$BUILD/progs/harden_prog
-FAKE=$ROOT/tests/data/fake-debugger
-FAKESAN=$ROOT/tests/data/fake-compute-sanitizer
-for f in "$PTY" "$HP"; do
-	if [ ! -x "$f" ]; then
-		echo "FAIL faults/setup: $f is not built"
-		exit 1
-	fi
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/home"
-export HOME="$tmp/home" CUDBG_HISTORY= TERM=xterm-256color TMPDIR="$tmp"
-unset NO_COLOR CUDBG_TEST_SCRIPT CUDBG_HINTS XDG_CONFIG_HOME XDG_STATE_HOME || true
-export CUDBG_CONFIG=
+SUITE=faults EVIDENCE="res:20 err:20"
+. "$(dirname "$0")/lib/harness.sh"
+need_built "$PTY" "$HP"
+export TMPDIR="$tmp"
+unset CUDBG_HINTS || true
 # Memory bounds mean nothing under ASan (shadow memory, quarantine) or
 # valgrind: there the peak is reported, not judged.
 SANITIZED=0
@@ -37,19 +22,7 @@ if [ "${CUDBG_UNDER_VALGRIND:-0}" = 1 ] ||
 fi
 # rss_ok KB LIMIT: the peak is within the limit (or not judged).
 rss_ok() { [ -n "$1" ] && { [ $SANITIZED = 1 ] || [ "$1" -le "$2" ]; }; }
-HAVE_GDB=0
-command -v gdb >/dev/null 2>&1 && HAVE_GDB=1
 MARK="harden$$"
-fails=0
-pass() { echo "PASS faults/$1"; }
-fail() {
-	echo "FAIL faults/$1: $2"
-	fails=$((fails + 1))
-	for f in "$tmp/$1.res" "$tmp/$1.err"; do
-		[ -s "$f" ] && sed 's/^/    /' "$f" | head -20
-	done
-	return 0
-}
 
 # survivors CASE: processes whose environment carries the case's marker.
 survivors() {
@@ -588,6 +561,32 @@ if [ $HAVE_GDB = 1 ]; then
 	   ! said $c 'interrupted by signal 15 during the memcheck pass'; then
 		kill -KILL $pid 2>/dev/null
 		fail $c "rc=$rc after $(($(date +%s) - t0)) s"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	elif ls -d "$tmp"/cudbg-memcheck-* >/dev/null 2>&1; then
+		fail $c "the private directory was left"
+	else
+		pass $c
+	fi
+fi
+
+# The memcheck pass started from the screen (M): SIGTERM
+# while it runs restores the terminal, and the sanitizer, its program and
+# the pass's private directory go with the debugger.
+if [ $HAVE_GDB = 1 ]; then
+	c=signal_during_screen_memcheck
+	rm -f "$tmp/ready3"
+	env HARDEN_READY="$tmp/ready3" FAKE_SAN_XML="$FIX/small_oob.sanitizer.xml" \
+		HARDEN_MARK="$MARK-$c" "$PTY" -o "$tmp/$c.out" -e "$tmp/$c.err" \
+		-s 100x30 -t 40 -a 'wait=not started' -a send=M \
+		-a 'wait=memcheck pass running' \
+		-a sleep=500 -a kill=TERM -- \
+		"$BIN" --no-run --debugger gdb --sanitizer "$FAKESAN" "$HP" sleep \
+		>"$tmp/$c.res" 2>&1
+	if ! status_is $c signal:15 || ! restored $c; then
+		fail $c "no clean end by the signal: $(tr '\n' ' ' <"$tmp/$c.res")"
+	elif ! [ -e "$tmp/ready3" ]; then
+		fail $c "the pass never ran the program"
 	elif ! no_orphans $c; then
 		fail $c "left behind:$orphans"
 	elif ls -d "$tmp"/cudbg-memcheck-* >/dev/null 2>&1; then

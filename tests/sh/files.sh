@@ -10,38 +10,12 @@
 #   - --record never replaces a file (nor a symlink) unless --force, in
 #     every mode; the console history is appended to, never replaced.
 set -u
-ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
-BUILD=${CUDBG_BUILD:-$ROOT/build}
-FIX=${CUDBG_FIXTURES:-$ROOT/../shared/fixtures}
-PTY=$BUILD/progs/ptyrun
-HP=$BUILD/progs/harden_prog
-FAKE=$ROOT/tests/data/fake-debugger
-FAKESAN=$ROOT/tests/data/fake-compute-sanitizer
-for f in "$PTY" "$HP"; do
-	if [ ! -x "$f" ]; then
-		echo "FAIL files/setup: $f is not built"
-		exit 1
-	fi
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/home" "$tmp/t"
-export HOME="$tmp/home" CUDBG_HISTORY= TERM=xterm-256color TMPDIR="$tmp/t"
-unset NO_COLOR CUDBG_TEST_SCRIPT XDG_CONFIG_HOME XDG_STATE_HOME || true
-export CUDBG_CONFIG=
-HAVE_GDB=0
-command -v gdb >/dev/null 2>&1 && HAVE_GDB=1
-fails=0
-pass() { echo "PASS files/$1"; }
-fail() {
-	echo "FAIL files/$1: $2"
-	fails=$((fails + 1))
-	for f in "$tmp/$1.err" "$tmp/$1.res"; do
-		[ -s "$f" ] && sed 's/^/    /' "$f" | head -15
-	done
-	return 0
-}
+SUITE=files EVIDENCE="err:15 res:15"
+. "$(dirname "$0")/lib/harness.sh"
+need_built "$PTY" "$HP"
+# the memcheck pass's private directories go here, to be counted
+mkdir -p "$tmp/t"
+export TMPDIR="$tmp/t"
 
 # ---- arguments ------------------------------------------------------------
 

@@ -7,6 +7,7 @@
 #                       $CUDBG_FIXTURES, $CUDBG_EXAMPLES, $CUDBG_ROOT)
 #   # size: COLSxROWS   the screen (default 100x30)
 #   # needs: PROG       skipped when PROG is not installed
+#   # env: VAR=VALUE... environment for the run (same expansions as args)
 # CUDBG_UPDATE_SCREENS=1 rewrites the expected files (review the diff).
 # SCREENS=NAME runs only that script.
 set -u
@@ -32,15 +33,17 @@ run_script() { # script
 		return
 	fi
 	args=$(header "$s" args)
+	envs=$(header "$s" env)
 	size=$(header "$s" size)
 	dir="$tmp/$name"
 	mkdir -p "$dir/home"
 	eval "set -- $args"
+	eval "set -- $envs \"\$BIN\" \"\$@\""
 	# A private HOME and no history file: nothing of the user's leaks in.
 	if ! (cd "$ROOT" && HOME="$dir/home" CUDBG_HISTORY= TERM=xterm-256color \
 		CUDBG_TEST_SCRIPT="$ROOT/$s" CUDBG_TEST_SIZE="${size:-100x30}" \
 		CUDBG_TEST_DUMP_DIR="$dir" CUDBG_TEST_WAIT="${CUDBG_TEST_WAIT:-60}" \
-		"$BIN" "$@" >"$dir/stdout" 2>"$dir/stderr" </dev/null); then
+		env "$@" >"$dir/stdout" 2>"$dir/stderr" </dev/null); then
 		echo "FAIL screens/$name: cudbg-tui failed:"
 		sed 's/^/    /' "$dir/stderr" | head -60
 		return

@@ -17,7 +17,10 @@ static inline const char *screen_tmpdir(void)
 {
 	static char dir[64];
 	if (!dir[0]) {
-		snprintf(dir, sizeof dir, "/tmp/cudbg-screen-XXXXXX");
+		/* Inside the harness's scratch directory, removed after the
+		 * test whatever its end. */
+		const char *t = getenv("CUDBG_TEST_TMP");
+		snprintf(dir, sizeof dir, "%s/screen-XXXXXX", t && *t ? t : "/tmp");
 		if (!mkdtemp(dir))
 			test_fail(__FILE__, __LINE__, "mkdtemp failed");
 		setenv("CUDBG_TEST_DUMP_DIR", dir, 1);

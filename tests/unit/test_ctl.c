@@ -410,3 +410,72 @@ TEST_TIMEOUT(console_output_streams_in, 60)
 	wait_idle(c);
 	ctl_free(c);
 }
+
+/* A debugger started first, its program never run, opens a coredump
+ * later (batch --memcheck=always starts it before the memcheck pass): the
+ * model becomes the core's, nothing can run, and a core the debugger
+ * refuses leaves a launch that still runs. */
+TEST_TIMEOUT(open_core_in_a_started_debugger, 90)
+{
+	char *argv[] = { NULL, NULL };
+	struct dbg_ctl *a = start(argv, 0);
+	wait_ready(a);
+	char where[64];
+	snprintf(where, sizeof where, "model_prog.c:%d",
+		 mark("MARK_SQUARE_BODY"));
+	CHECK(ctl_break_insert(a, where, NULL) > 0);
+	wait_idle(a);
+	STEP(a, ctl_run(a));
+	char core[] = "/tmp/cudbg-ctlcore-XXXXXX";
+	int fd = mkstemp(core);
+	CHECK(fd >= 0);
+	close(fd);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "gcore %s", core);
+	CHECK(ctl_console(a, cmd) > 0);
+	wait_idle(a);
+	ctl_free(a);
+
+	struct session_config scfg = { .backend = SESSION_LAUNCH,
+				       .debugger = "gdb", .argv = argv };
+	struct dbg_ctl_config cfg = { .session = &scfg, .lean = true };
+	char err[512];
+	struct dbg_ctl *c = ctl_new(&cfg, err, sizeof err, NULL);
+	CHECK_MSG(c != NULL, "ctl_new: %s", err);
+	const struct dbg_model *m = ctl_model(c);
+	wait_ready(c);
+	CHECK_INT(m->state, MODEL_NOT_STARTED);
+	CHECK_INT(ctl_open_core(c, "/nonexistent/core"), SESSION_ENOTFOUND);
+	CHECK_INT(m->state, MODEL_NOT_STARTED);
+	CHECK(m->error && strstr(m->error, "/nonexistent/core"));
+
+	/* Not a core at all: gdb has no `target cudacore`. */
+	char bad[] = "/tmp/cudbg-ctlbad-XXXXXX";
+	fd = mkstemp(bad);
+	CHECK(fd >= 0);
+	CHECK(write(fd, "not a core\n", 11) == 11);
+	close(fd);
+	CHECK(ctl_open_core(c, bad) > 0);
+	wait_idle(c);
+	CHECK_INT(m->state, MODEL_NOT_STARTED);
+	CHECK(!m->is_core);
+	CHECK(session_needs_run(ctl_session(c)));
+	CHECK_MSG(m->error && strstr(m->error, "needs cuda-gdb"), "error: %s",
+		  m->error ? m->error : "-");
+	unlink(bad);
+
+	CHECK(ctl_open_core(c, core) > 0);
+	CHECK_INT(ctl_run(c), CTL_ESTATE); /* a core is opening */
+	wait_idle(c);
+	CHECK_INT(m->state, MODEL_STOPPED);
+	CHECK(m->is_core);
+	CHECK_INT(m->target, SESSION_CORE);
+	CHECK_INT(session_backend(ctl_session(c)), SESSION_CORE);
+	CHECK(!session_needs_run(ctl_session(c)));
+	CHECK(top(m)->func && strcmp(top(m)->func, "square") == 0);
+	CHECK(var(m, "v") && strcmp(var(m, "v"), "1") == 0);
+	CHECK_INT(ctl_continue(c), CTL_ESTATE);
+	CHECK_INT(ctl_open_core(c, core), CTL_ESTATE);
+	ctl_free(c);
+	unlink(core);
+}

@@ -3,73 +3,13 @@
  * and the memcheck pass (a fake compute-sanitizer) with real gdb on a CPU
  * program.  Exit codes 0/1/2, JSON validity, the hint chosen. */
 #include "tests/harness.h"
+#include "tests/unit/cli_util.h"
 #include "tests/unit/json_check.h"
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-struct run {
-	char *out;
-	int code;
-};
-
-/* Runs cudbg-tui (a shell-free argv), stdout captured; `env` is a
- * NULL-ended list of NAME=VALUE put into the child's environment. */
-static struct run cudbg_env(const char *const *args, const char *const *env)
-{
-	const char *bin = getenv("CUDBG_BIN");
-	if (!bin || access(bin, X_OK) != 0)
-		test_skip("CUDBG_BIN not built");
-	int fds[2];
-	CHECK(pipe(fds) == 0);
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		FILE *in = freopen("/dev/null", "r", stdin);
-		FILE *err = freopen("/dev/null", "w", stderr);
-		(void)in;
-		(void)err;
-		for (size_t i = 0; env && env[i]; i++)
-			putenv((char *)(uintptr_t)env[i]);
-		const char *argv[40] = {bin};
-		int n = 1;
-		for (; args[n - 1] && n < 39; n++)
-			argv[n] = args[n - 1];
-		argv[n] = NULL;
-		execv(bin, (char *const *)(uintptr_t)argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	struct run r = {0};
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len + 4096 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			r.out = realloc(r.out, cap + 1);
-		}
-		ssize_t k = read(fds[0], r.out + len, 4096);
-		if (k <= 0)
-			break;
-		len += (size_t)k;
-	}
-	r.out[len] = '\0';
-	close(fds[0]);
-	int st;
-	waitpid(pid, &st, 0);
-	r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	return r;
-}
-
-static struct run cudbg(const char *const *args)
-{
-	return cudbg_env(args, NULL);
-}
 
 #define HAS(r, s) CHECK_MSG(strstr((r).out, (s)), "no '%s' in:\n%s", (s), (r).out)
 
@@ -93,7 +33,7 @@ TEST_TIMEOUT(seed_py_replay_with_report_text, 60)
 			   "--sanitizer-report",
 			   fixture(1, "seed_py.sanitizer.xml"), "-d",
 			   examples(2), NULL};
-	struct run r = cudbg(a);
+	struct cli_result r = cli_run(a);
 	CHECK_INT(r.code, 1);
 	HAS(r, "cudbg-tui diagnosis: FAULT (assert)");
 	HAS(r, "exception  Warp Assert (CUDA_EXCEPTION_12)");
@@ -113,7 +53,7 @@ TEST_TIMEOUT(seed_py_replay_json, 60)
 	const char *a[] = {"--json", "--replay", fixture(0, "seed_py.mi.log"),
 			   "--sanitizer-report",
 			   fixture(1, "seed_py.sanitizer.xml"), NULL};
-	struct run r = cudbg(a);
+	struct cli_result r = cli_run(a);
 	CHECK_INT(r.code, 1);
 	CHECK_MSG(json_valid(r.out), "invalid JSON: %s", r.out);
 	HAS(r, "\"diagnosis\":{\"schema\":\"cudbg-tui/diagnosis/1\"");
@@ -141,7 +81,7 @@ TEST_TIMEOUT(every_fault_transcript_replays_to_its_hint, 240)
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
 		const char *a[] = {"--json", "--replay", fixture(0, c[i].log),
 				   NULL};
-		struct run r = cudbg(a);
+		struct cli_result r = cli_run(a);
 		CHECK_MSG(r.code == c[i].code, "%s: exit %d", c[i].log, r.code);
 		CHECK_MSG(json_valid(r.out), "%s: invalid JSON", c[i].log);
 		char want[128];
@@ -158,7 +98,7 @@ TEST_TIMEOUT(clean_replays_exit_0, 120)
 	for (int i = 0; i < 2; i++) {
 		const char *a[] = {"--batch", "--replay", fixture(0, logs[i]),
 				   NULL};
-		struct run r = cudbg(a);
+		struct cli_result r = cli_run(a);
 		CHECK_MSG(r.code == 0, "%s: exit %d\n%s", logs[i], r.code, r.out);
 		free(r.out);
 	}
@@ -168,7 +108,7 @@ TEST_TIMEOUT(sanitizer_report_alone, 30)
 {
 	const char *a[] = {"--batch", "--sanitizer-report",
 			   fixture(0, "small_oob.sanitizer.xml"), NULL};
-	struct run r = cudbg(a);
+	struct cli_result r = cli_run(a);
 	CHECK_INT(r.code, 1);
 	HAS(r, "cudbg-tui diagnosis: FAULT (memcheck)");
 	HAS(r, "kernel     sum_next");
@@ -181,7 +121,7 @@ TEST_TIMEOUT(sanitizer_report_alone, 30)
 
 	const char *j[] = {"--json", "--sanitizer-report",
 			   fixture(0, "seed_py.sanitizer.xml"), NULL};
-	r = cudbg(j);
+	r = cli_run(j);
 	CHECK_INT(r.code, 1);
 	CHECK_MSG(json_valid(r.out), "invalid JSON: %s", r.out);
 	HAS(r, "\"mode\":\"sanitizer-report\"");
@@ -190,12 +130,12 @@ TEST_TIMEOUT(sanitizer_report_alone, 30)
 
 	const char *bad[] = {"--batch", "--sanitizer-report",
 			     fixture(0, "README.md"), NULL};
-	r = cudbg(bad);
+	r = cli_run(bad);
 	CHECK_INT(r.code, 2);
 	free(r.out);
 	const char *badj[] = {"--json", "--sanitizer-report",
 			      "/nonexistent/report.xml", NULL};
-	r = cudbg(badj);
+	r = cli_run(badj);
 	CHECK_INT(r.code, 2);
 	CHECK_MSG(json_valid(r.out), "invalid JSON: %s", r.out);
 	HAS(r, "/nonexistent/report.xml");
@@ -230,7 +170,7 @@ TEST_TIMEOUT(memcheck_always_with_a_fake_sanitizer, 90)
 	const char *a[] = {"--json", "--debugger", "gdb", "--memcheck=always",
 			   "--sanitizer", fake, progpath(0, "model_prog"), "2",
 			   NULL};
-	struct run r = cudbg_env(a, env);
+	struct cli_result r = cli_run_env(a, env);
 	CHECK_MSG(r.code == 1, "exit %d\n%s", r.code, r.out);
 	CHECK_MSG(json_valid(r.out), "invalid JSON: %s", r.out);
 	HAS(r, "\"memcheck\":{\"milliseconds\":");
@@ -245,7 +185,7 @@ TEST_TIMEOUT(memcheck_always_with_a_fake_sanitizer, 90)
 	const char *n[] = {"--batch", "--debugger", "gdb", "--memcheck=never",
 			   "--sanitizer", fake, progpath(0, "model_prog"), "2",
 			   NULL};
-	r = cudbg_env(n, env);
+	r = cli_run_env(n, env);
 	CHECK_MSG(r.code == 0, "exit %d\n%s", r.code, r.out);
 	HAS(r, "cudbg-tui diagnosis: no fault found");
 	free(r.out);
@@ -255,7 +195,7 @@ TEST_TIMEOUT(memcheck_always_with_a_fake_sanitizer, 90)
 	const char *m[] = {"--json", "--debugger", "gdb", "--memcheck=always",
 			   "--sanitizer", "/nonexistent/compute-sanitizer",
 			   progpath(0, "model_prog"), "2", NULL};
-	r = cudbg_env(m, env);
+	r = cli_run_env(m, env);
 	CHECK_MSG(r.code == 0, "exit %d\n%s", r.code, r.out);
 	HAS(r, "\"id\":\"env-sanitizer-missing\"");
 	free(r.out);
@@ -287,7 +227,7 @@ TEST_TIMEOUT(untrusted_text_is_escaped, 60)
 		"<where><func>k</func><path>/a.cu</path>"
 		"<line>3</line></where></record></ComputeSanitizerOutput>");
 	const char *a[] = {"--batch", "--sanitizer-report", xml, NULL};
-	struct run r = cudbg(a);
+	struct cli_result r = cli_run(a);
 	CHECK(!strstr(r.out, "\xe2\x80\xae"));
 	HAS(r, "bad \\u{202e} text");
 	free(r.out);
@@ -303,13 +243,13 @@ TEST_TIMEOUT(untrusted_text_is_escaped, 60)
 		"   0.005 T CUDA error: device-side assert \x1b]0;pwned\x07\n"
 		"   0.006 < *stopped,reason=\"exited\",exit-code=\"01\"\n");
 	const char *b[] = {"--batch", "--replay", log, NULL};
-	r = cudbg(b);
+	r = cli_run(b);
 	CHECK(!strchr(r.out, '\x1b'));
 	CHECK(!strchr(r.out, '\x07'));
 	HAS(r, "`x\\x1b[31m > 0`");
 	free(r.out);
 	const char *j[] = {"--json", "--replay", log, NULL};
-	r = cudbg(j);
+	r = cli_run(j);
 	CHECK(!strchr(r.out, '\x1b'));
 	CHECK_MSG(json_valid(r.out), "invalid JSON: %s", r.out);
 	HAS(r, "x\\u001b[31m > 0");
@@ -325,7 +265,7 @@ TEST_TIMEOUT(model_results_reach_the_diagnosis, 60)
 {
 	const char *a[] = {"--json", "--replay", fixture(0, "null_write.mi.log"),
 			   NULL};
-	struct run r = cudbg(a);
+	struct cli_result r = cli_run(a);
 	CHECK_INT(r.code, 1);
 	HAS(r, "\"lane_known\":false");
 	HAS(r, "32 lanes of the warp carry it");
@@ -334,7 +274,7 @@ TEST_TIMEOUT(model_results_reach_the_diagnosis, 60)
 	free(r.out);
 	const char *b[] = {"--json", "--replay", fixture(0, "filters.mi.log"),
 			   NULL};
-	r = cudbg(b);
+	r = cli_run(b);
 	CHECK_INT(r.code, 1);
 	HAS(r, "\"function\":\"cudaDeviceSynchronize\"");
 	free(r.out);
@@ -360,7 +300,7 @@ TEST_TIMEOUT(project_recordings, 120)
 		if (access(path, R_OK) != 0)
 			test_skip("no project recording %s", c[i].log);
 		const char *a[] = {"--json", "--replay", path, NULL};
-		struct run r = cudbg(a);
+		struct cli_result r = cli_run(a);
 		CHECK_MSG(r.code == c[i].code, "%s: exit %d", c[i].log, r.code);
 		CHECK_MSG(json_valid(r.out), "%s: invalid JSON", c[i].log);
 		if (c[i].hint) {

@@ -642,3 +642,27 @@ TEST(aten_operator_from_the_host_stack)
 	CHECK_INT(r.f->n_frames, 1);
 	run_free(&r);
 }
+
+/* Without launch_blocking the host thread has moved on when the GPU
+ * stops (torch_label on the H200: in .item()'s stream synchronize): its
+ * operator is not the launcher, and the report says so instead. */
+TEST(host_stack_past_the_launch_names_no_operator)
+{
+	struct run r;
+	run_start(&r, "python3");
+	feed_log(r.d, "seed_py.mi.log");
+	const char *stack =
+		"^done,stack=[frame={level=\"0\",addr=\"0x1\",func=\"cuStreamSynchronize\","
+		"from=\"/usr/lib/libcuda.so.1\",arch=\"i386:x86-64\"},"
+		"frame={level=\"1\",addr=\"0x2\",func=\"cudaStreamSynchronize\","
+		"from=\"libcudart.so.13\",arch=\"i386:x86-64\"},"
+		"frame={level=\"2\",addr=\"0x3\",func=\"at::native::_local_scalar_"
+		"dense_cuda(at::Tensor const&)\","
+		"from=\"libtorch_cuda.so\",arch=\"i386:x86-64\"}]";
+	mi_parse_line(stack, strlen(stack), on_rec, r.d);
+	run_finish(&r);
+	CHECK(r.f->op == NULL);
+	CHECK_STR(r.f->host_op_later, "_local_scalar_dense_cuda");
+	CHECK(!evidence_has(hint(&r, "pytorch-class-index"), "ATen operator"));
+	run_free(&r);
+}

@@ -22,9 +22,12 @@ static void take(void *ctx, const struct mi_record *rec)
 {
 	struct dbg_model *m = ctx;
 	struct dec_table t = { 0 };
-	enum model_table which = strstr(rec->results->name, "Kernels") ? MODEL_T_KERNELS
-				 : strstr(rec->results->name, "Blocks") ? MODEL_T_BLOCKS
-									 : MODEL_T_THREADS;
+	const char *name = rec->results->name;
+	enum model_table which = strstr(name, "Kernels") ? MODEL_T_KERNELS
+				 : strstr(name, "Blocks") ? MODEL_T_BLOCKS
+				 : strstr(name, "Warps") ? MODEL_T_WARPS
+				 : strstr(name, "Lanes") ? MODEL_T_LANES
+							  : MODEL_T_THREADS;
 	CHECK(dec_table_decode(rec->results, &t) == 0);
 	model_take_table(m, which, &t);
 }
@@ -317,6 +320,169 @@ TEST(threads_uncoalesced_rows)
 	CHECK_MSG(strstr(d, "▶ (0,0,0) (1,0,0) sm128 w0 l1 big_grid.cu:17") != NULL, "%s", d);
 	CHECK(strstr(d, "  (0,0,0) (2,0,0) sm128 w0 l2 big_grid.cu:18") != NULL);
 	free(d);
+	ui_free(&ui);
+	model_free(&m);
+}
+
+/* A UI over m, 100x24, with pane `name` in focus and zoomed, told of a
+ * new stop and drawn once. */
+static struct pane *table_ui(struct ui *ui, struct dbg_model *m, const char *name)
+{
+	struct pane *p;
+
+	memset(ui, 0, sizeof *ui);
+	CHECK(ui_init(ui) == 0);
+	ui->model = m;
+	ui_resize(ui, 100, 24);
+	p = ui_pane(ui, name);
+	CHECK_MSG(p != NULL, "no pane %s", name);
+	ui_focus(ui, p);
+	ui_key(ui, 'z', NULL);
+	ui_changed(ui, UCH_ALL);
+	ui_draw(ui);
+	return p;
+}
+
+/* The cursor row of a list pane (its state starts with the listview). */
+static long cursor_of(const struct pane *p)
+{
+	return ((const struct listview *)p->state)->cursor;
+}
+
+static char *redraw(struct ui *ui)
+{
+	ui_draw(ui);
+	return grid_dump(&ui->grid);
+}
+
+/* Pane `name` over m shows text. */
+static void table_shows(struct dbg_model *m, const char *name, const char *text)
+{
+	struct ui ui;
+	char *d;
+
+	table_ui(&ui, m, name);
+	d = grid_dump(&ui.grid);
+	CHECK_MSG(strstr(d, text), "%s: no <%s> in\n%s", name, text, d);
+	free(d);
+	ui_free(&ui);
+}
+
+/* On pane `name` over m the cursor starts on row `start` (the focus) and
+ * `key` puts `msg` on the hint line. */
+static void key_says(struct dbg_model *m, const char *name, long start, int key,
+		     const char *msg)
+{
+	struct ui ui;
+	struct pane *p = table_ui(&ui, m, name);
+
+	CHECK_INT(cursor_of(p), start);
+	ui_key(&ui, key, NULL);
+	CHECK_STR(ui.message, msg);
+	ui_free(&ui);
+}
+
+/* Stopped at a breakpoint with the focus in block (9,0,0), lane 0. */
+static void gpu_stopped(struct dbg_model *m)
+{
+	sanitize_init_locale();
+	model_stopped(m);
+	stop(m, "reason=\"breakpoint-hit\",disp=\"keep\",bkptno=\"1\"", "(9,0,0)");
+}
+
+/* The table panes (kernels here, blocks, warps, lanes below): the cursor
+ * starts on the focus at a stop, a click below the heading selects, Enter
+ * acts on the cursor's row, Left/Right scroll the invocation. */
+TEST(table_pane_cursor_click_enter_and_scroll)
+{
+	struct dbg_model m;
+	struct ui ui;
+	struct pane *p;
+	char *d;
+
+	gpu_stopped(&m);
+	feed(&m, "^done,InfoCudaKernelsTable={nr_rows=\"2\",nr_cols=\"10\",hdr=[],body=["
+		 "InfoCudaKernelsRow={current=\" \",kernel=\"5\",parent=\"-\",device=\"0\","
+		 "grid=\"7\",status=\"Active\",sms_mask=\"0x1\",gridDim=\"(2,1,1)\","
+		 "blockDim=\"(32,1,1)\",invocation=\"launch_the_big_kernel(float*, int)\"},"
+		 "InfoCudaKernelsRow={current=\"*\",kernel=\"0\",parent=\"-\",device=\"0\","
+		 "grid=\"3\",status=\"Active\",sms_mask=\"0x1\",gridDim=\"(16,1,1)\","
+		 "blockDim=\"(256,1,1)\",invocation=\"k()\"}]}", take);
+	p = table_ui(&ui, &m, "kernels");
+	CHECK_INT(cursor_of(p), 1);
+	CHECK_INT(p->ops->click(p, &ui, 0, 1), PR_REDRAW);
+	CHECK_INT(cursor_of(p), 0);
+	CHECK_INT(p->ops->click(p, &ui, 0, 0), PR_IGNORED); /* the heading */
+	CHECK_INT(cursor_of(p), 0);
+	ui_key(&ui, TK_DOWN, NULL);
+	CHECK_INT(cursor_of(p), 1);
+	ui_key(&ui, TK_ENTER, NULL);
+	CHECK_STR(ui.message, "kernel 0 has the focus already");
+	d = redraw(&ui);
+	CHECK_MSG(strstr(d, "  K Dev Grid GridDim") && strstr(d, "launch_the_big_kernel(float*"),
+		  "%s", d);
+	free(d);
+	ui_key(&ui, TK_RIGHT, NULL);
+	d = redraw(&ui);
+	CHECK_MSG(strstr(d, " he_big_kernel(float*") && !strstr(d, "launch_the"), "%s", d);
+	free(d);
+	ui_key(&ui, TK_LEFT, NULL);
+	ui_key(&ui, TK_LEFT, NULL);
+	d = redraw(&ui);
+	CHECK_MSG(strstr(d, "launch_the_big_kernel(float*"), "%s", d);
+	free(d);
+	ui_free(&ui);
+	model_free(&m);
+}
+
+/* The blocks pane: the note for no rows, the focus range, F without a
+ * fault. */
+TEST(table_pane_blocks)
+{
+	struct dbg_model m;
+
+	gpu_stopped(&m);
+	feed(&m, "^done,CoalescedInfoCudaBlocksTable={nr_rows=\"0\",nr_cols=\"6\",hdr=[],"
+		 "body=[]}", take);
+	table_shows(&m, "blocks", "no block of this kernel is on the GPU");
+	feed(&m, "^done,CoalescedInfoCudaBlocksTable={nr_rows=\"2\",nr_cols=\"6\",hdr=[],body=["
+		 "CoalescedInfoCudaBlocksRow={current=\" \",kernel=\"0\",from=\"(0,0,0)\",to=\"(5,0,0)\","
+		 "count=\"6\",state=\"running\"},CoalescedInfoCudaBlocksRow={current=\"*\",kernel=\"0\","
+		 "from=\"(8,0,0)\",to=\"(11,0,0)\",count=\"4\",state=\"running\"}]}", take);
+	table_shows(&m, "blocks", "▶ 0 (8..11,0,0)");
+	key_says(&m, "blocks", 1, 'F', "the last stop was not a device exception");
+	model_free(&m);
+}
+
+/* The warps and lanes panes: a table not fetched yet, one refused,
+ * Enter on a warp with no active thread and on the focused lane. */
+TEST(table_pane_warps_and_lanes)
+{
+	struct dbg_model m;
+	struct ui ui;
+	struct pane *p;
+
+	gpu_stopped(&m);
+	table_shows(&m, "lanes", "not fetched yet");
+	model_set_table_error(&m, MODEL_T_WARPS, "not in this recording");
+	table_shows(&m, "warps", "no warps table: not in this recording");
+	feed(&m, "^done,InfoCudaWarpsTable={nr_rows=\"2\",nr_cols=\"8\",hdr=[],body=["
+		 "InfoCudaWarpsRow={current=\" \",warp=\"0\",active_lanes_mask=\"0x00000000\","
+		 "divergent_lanes_mask=\"0x00000000\",active_physical_pc=\"0x10\",kernel=\"0\","
+		 "blockIdx=\"(9,0,0)\",threadIdx=\"(0,0,0)\"},"
+		 "InfoCudaWarpsRow={current=\" \",warp=\"1\",active_lanes_mask=\"0x00000003\","
+		 "divergent_lanes_mask=\"0x00000000\",active_physical_pc=\"0x10\",kernel=\"0\","
+		 "blockIdx=\"(9,0,0)\",threadIdx=\"(32,0,0)\"}]}", take);
+	key_says(&m, "warps", 0, TK_ENTER, "warp 0 has no active thread");
+	feed(&m, "^done,InfoCudaLanesTable={nr_rows=\"2\",nr_cols=\"6\",hdr=[],body=["
+		 "InfoCudaLanesRow={current=\"*\",lane=\"0\",state=\"active\",physical_pc=\"0x10\","
+		 "threadIdx=\"(0,0,0)\",exception=\"None\"},"
+		 "InfoCudaLanesRow={current=\" \",lane=\"1\",state=\"active\",physical_pc=\"0x10\","
+		 "threadIdx=\"(1,0,0)\",exception=\"None\"}]}", take);
+	key_says(&m, "lanes", 0, TK_ENTER, "lane 0 has the focus already");
+	p = table_ui(&ui, &m, "lanes");
+	CHECK_INT(p->ops->click(p, &ui, 0, 2), PR_REDRAW);
+	CHECK_INT(cursor_of(p), 1);
 	ui_free(&ui);
 	model_free(&m);
 }

@@ -1,0 +1,479 @@
+/* The screen's diagnosis passes: the memcheck pass (compute-sanitizer,
+ * then its coredump in the debugger) and replay to fault (rerun and stop
+ * the faulting thread before its bad access), both driven from the main
+ * loop without blocking it.  What they learn reaches the Hints pane
+ * through glue_diag_feed().
+ *
+ * The pass runs beside the debugger session: the user keeps stepping
+ * while compute-sanitizer runs the program a second time.  Only when the
+ * pass wrote a coredump does its session replace the live one (the user
+ * agreed to that when starting it; tui/ui_keys.c asks). */
+#include "tui/glue.h"
+#include "tui/glue_int.h"
+#include "tui/loop.h"
+
+#include "cudbg/diag.h"
+#include "cudbg/diagrun.h"
+#include "cudbg/options.h"
+#include "cudbg/session.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The file name alone: the private directory's name is random. */
+static const char *base_name_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static bool can_rerun(const struct glue *g)
+{
+	return g->o->backend == SESSION_LAUNCH && g->o->argv && g->o->argv[0];
+}
+
+static void console_note(struct glue *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A line of the screen's own in the console transcript ('i': info). */
+static void console_note(struct glue *g, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	ui_console_text(g->ui, line, strlen(line), 'i');
+	ui_console_text(g->ui, "\n", 1, 'i');
+}
+
+static void pass_status(struct glue *g)
+{
+	snprintf(g->ui->pass, sizeof g->ui->pass,
+		 "memcheck pass running: %zu error%s so far (M stops it)",
+		 g->mc_findings, g->mc_findings == 1 ? "" : "s");
+	g->ui->dirty = true;
+}
+
+static void pass_event(void *ctx, enum diag_memcheck_event ev,
+		       const char *text, size_t len)
+{
+	struct glue *g = ctx;
+
+	switch (ev) {
+	case DIAG_MC_STARTED:
+		console_note(g, "memcheck pass: %.*s", (int)len, text);
+		break;
+	case DIAG_MC_OUTPUT:
+		/* The program's own output comes through the sanitizer: the
+		 * Output pane shows both, as a terminal would. */
+		ui_output(g->ui, text, len);
+		break;
+	case DIAG_MC_FINDING:
+		g->mc_findings++;
+		pass_status(g);
+		break;
+	case DIAG_MC_EXITED:
+		console_note(g, "memcheck pass: compute-sanitizer ended (%.*s)",
+			     (int)len, text);
+		break;
+	}
+}
+
+static int start_pass(struct glue *g)
+{
+	struct diag_memcheck_opts mo = {
+		.sanitizer = g->o->sanitizer, .argv = g->o->argv, .python = -1,
+		.keep_temp = g->o->keep_temp,
+	};
+	char err[1024];
+	struct diag_memcheck *m;
+
+	g->mc_findings = 0;
+	m = diag_memcheck_start(&mo, pass_event, g, err, sizeof err);
+	if (!m) {
+		g->sanitizer_missing = strstr(err, "compute-sanitizer not found") != NULL;
+		ui_message(g->ui, UC_ERROR, "memcheck pass: %s", err);
+		ui_changed(g->ui, UCH_DIAG);
+		return -1;
+	}
+	/* The previous pass's directory may hold the coredump the debugger
+	 * has open: it goes once this pass's outcome replaced it. */
+	diag_memcheck_free(g->mc_prev);
+	g->mc_prev = g->mc;
+	g->mc = m;
+	g->mc_running = true;
+	loop_set_crash_pass_pgid(diag_memcheck_pid(m));
+	clock_gettime(CLOCK_MONOTONIC, &g->ui->pass_since);
+	pass_status(g);
+	return 0;
+}
+
+static void stop_pass(struct glue *g)
+{
+	diag_memcheck_cancel(g->mc);
+	g->mc_cancelled = true;
+	ui_message(g->ui, UC_WARN, "stopping the memcheck pass");
+}
+
+/* The pass's coredump replaces the session: the panes show the faulting
+ * thread with its locals, as after a live stop. */
+static void open_pass_core(struct glue *g, const char *core, size_t nerr,
+			   double secs)
+{
+	struct session_config sc;
+	char err[512];
+	size_t len = 0;
+	const char *text = diag_memcheck_text(g->mc, &len);
+
+	options_session_config(g->o, &sc);
+	sc.backend = SESSION_CORE;
+	sc.core = core;
+	sc.replay = NULL;
+	sc.record = NULL;
+	if (glue_switch(g, &sc, false, err, sizeof err) < 0) {
+		ui_message(g->ui, UC_ERROR, "memcheck pass: cannot open its coredump: %s", err);
+		return;
+	}
+	g->core_from_pass = true;
+	snprintf(g->ui->status.program, sizeof g->ui->status.program,
+		 "%s (memcheck core)", base_name_of(g->o->argv[0]));
+	/* A device assert's text (its file:line and expression) is only in
+	 * the program's output, which the coredump does not hold. */
+	if (g->asserts && text && len)
+		diag_asserts_feed(g->asserts, text, len);
+	console_note(g, "memcheck pass: opening its coredump (%s)", base_name_of(core));
+	/* What the core shows is known once cuda-gdb opened it and the
+	 * first refresh is in (core_opened). */
+	g->core_nerr = nerr;
+	g->core_secs = secs;
+	g->core_pending = true;
+}
+
+/* The pass's coredump is open: say what it shows.  cuda-gdb 13 opens the
+ * coredump compute-sanitizer 2025.3 writes for a PyTorch device assert
+ * without a CUDA focus ("No CUDA focus could be set", frame ??; seen on
+ * the H200 with torch_label.py), while the driver's own coredump of the
+ * same fault has one: then the findings carry the diagnosis. */
+static void core_opened(struct glue *g)
+{
+	const struct dbg_model *m = ctl_model(g->ctl);
+	const char *s = g->core_nerr == 1 ? "" : "s";
+
+	if (!g->core_pending || !session_ready(ctl_session(g->ctl)) ||
+	    ctl_busy(g->ctl) || !ctl_refreshed(g->ctl))
+		return;
+	g->core_pending = false;
+	if (m->state == MODEL_GONE)
+		return; /* the status line says why */
+	const struct session_caps *caps = session_caps(ctl_session(g->ctl));
+	/* (A CPU core under plain gdb, as in the tests, has no CUDA focus to
+	 * set: its faulting thread is the host thread in focus.) */
+	if (m->focus.valid || !caps || !caps->is_cuda_gdb)
+		ui_message(g->ui, UC_ACCENT,
+			   "memcheck pass: %zu error%s in %.1f s; its coredump is open at "
+			   "the faulting thread (T reruns and stops it before the access)",
+			   g->core_nerr, s, g->core_secs);
+	else
+		ui_message(g->ui, UC_WARN,
+			   "memcheck pass: %zu error%s in %.1f s; cuda-gdb set no CUDA focus "
+			   "in its coredump: the Hints tab has the findings",
+			   g->core_nerr, s, g->core_secs);
+}
+
+static void pass_done(struct glue *g)
+{
+	char err[512];
+	double secs = diag_memcheck_seconds(g->mc);
+	struct diag_san *s = diag_memcheck_report(g->mc, err, sizeof err);
+	const char *core = diag_memcheck_core_path(g->mc);
+	size_t nerr = s ? diag_san_errors(s) : 0;
+
+	g->mc_running = false;
+	g->mc_ran = true;
+	g->ui->pass[0] = '\0';
+	loop_set_crash_pass_pgid(0);
+	if (s) {
+		diag_san_free(g->san);
+		g->san = s;
+		g->san_path = NULL; /* the findings are the pass's now */
+	}
+	ui_changed(g->ui, UCH_DIAG);
+	if (g->mc_cancelled) {
+		g->mc_cancelled = false;
+		ui_message(g->ui, UC_WARN, "memcheck pass stopped after %.1f s", secs);
+	} else if (!s) {
+		ui_message(g->ui, UC_ERROR, "memcheck pass: %s", err);
+	} else if (core) {
+		open_pass_core(g, core, nerr, secs);
+	} else if (nerr) {
+		ui_message(g->ui, UC_WARN, "memcheck pass: %zu error%s in %.1f s and no "
+			   "coredump; the Hints tab lists them", nerr,
+			   nerr == 1 ? "" : "s", secs);
+	} else {
+		ui_message(g->ui, UC_ACCENT, "memcheck pass: no errors in %.1f s", secs);
+	}
+	if (g->run_after_pass && !g->core_from_pass) {
+		/* --memcheck=always found nothing to open: the live run the
+		 * pass held back starts now. */
+		g->run_after_pass = false;
+		g->autorun = true;
+		g->started = false;
+	}
+}
+
+bool glue_diag_start(struct glue *g)
+{
+	const char *rep = g->o->sanitizer_report;
+	char err[512];
+
+	if (rep) {
+		if (diag_san_load_file(rep, &g->san, err, sizeof err) < 0)
+			ui_message(g->ui, UC_ERROR, "%s", err);
+		else
+			g->san_path = rep;
+	}
+	if (g->o->memcheck != CUDBG_MEMCHECK_ALWAYS || !can_rerun(g))
+		return false;
+	if (start_pass(g) < 0)
+		return false;
+	g->run_after_pass = true;
+	return true;
+}
+
+int glue_diag_fds(struct glue *g, struct pollfd *pfd, int max)
+{
+	if (!g->mc_running || max <= 0)
+		return 0;
+	return diag_memcheck_pollfds(g->mc, pfd, max);
+}
+
+void glue_diag_ready(struct glue *g, struct pollfd *pfd, int n)
+{
+	(void)pfd;
+	(void)n;
+	if (!g->mc_running)
+		return;
+	/* Reads whatever is ready (it polls its own fds again, at once). */
+	if (diag_memcheck_handle(g->mc) != 0)
+		pass_done(g);
+	else
+		g->ui->dirty = true; /* the clock on the status line */
+}
+
+void glue_diag_record(struct glue *g, const struct mi_record *rec)
+{
+	if (g->rf)
+		diag_refault_on_async(g->rf, rec);
+}
+
+/* ---- replay to fault ------------------------------------------------ */
+
+static void refault_end(struct glue *g)
+{
+	diag_refault_detach(g->rf, g->ctl);
+	diag_refault_free(g->rf);
+	g->rf = NULL;
+	g->ui->pass[0] = '\0';
+	g->ui->dirty = true;
+}
+
+static void refault_step(struct glue *g)
+{
+	enum diag_refault_state st = diag_refault_pump(g->rf, g->ctl);
+	const struct dbg_model *m = ctl_model(g->ctl);
+
+	if (st == DIAG_RF_ARRIVED) {
+		if (ctl_busy(g->ctl))
+			return; /* the stop's refresh: locals, threads */
+		ui_message(g->ui, UC_ACCENT,
+			   "replay to fault: stopped thread (%u,%u,%u) of block "
+			   "(%u,%u,%u) before its access at %s:%u; s steps into it",
+			   g->rf_target.thread.x, g->rf_target.thread.y,
+			   g->rf_target.thread.z, g->rf_target.block.x,
+			   g->rf_target.block.y, g->rf_target.block.z,
+			   g->rf_target.file, g->rf_target.line);
+		refault_end(g);
+	} else if (st == DIAG_RF_FAILED) {
+		const char *why = diag_refault_error(g->rf);
+		ui_message(g->ui, UC_ERROR, "replay to fault: %s",
+			   why ? why : "failed");
+		refault_end(g);
+	} else if (m->state == MODEL_GONE) {
+		ui_message(g->ui, UC_ERROR, "replay to fault: the debugger is gone");
+		refault_end(g);
+	}
+}
+
+/* The finding to replay: number n (1-based), or the first with a thread
+ * and a source line. */
+static int pick_target(struct glue *g, const char *arg,
+		       struct diag_refault_target *t)
+{
+	size_t n = diag_san_count(g->san);
+
+	if (arg && *arg) {
+		long i = strtol(arg, NULL, 10);
+		if (i < 1 || (size_t)i > n)
+			return -1;
+		return diag_refault_target_from(diag_san_get(g->san, (size_t)i - 1), t);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (diag_refault_target_from(diag_san_get(g->san, i), t) == 0)
+			return 0;
+	return -1;
+}
+
+int glue_diag_to_fault(struct glue *g, const char *arg)
+{
+	struct session_config sc;
+	char err[512];
+
+	if (!g->san || diag_san_count(g->san) == 0) {
+		ui_message(g->ui, UC_WARN, "no memcheck findings yet: M runs the memcheck pass");
+		return -1;
+	}
+	if (!can_rerun(g) && g->o->backend != SESSION_REPLAY) {
+		ui_message(g->ui, UC_WARN, "replay to fault reruns the program: start "
+			   "cudbg-tui with the program's command line");
+		return -1;
+	}
+	if (pick_target(g, arg, &g->rf_target) < 0) {
+		ui_message(g->ui, UC_WARN, "%s names no thread and source line to stop "
+			   "at (build the kernel with -lineinfo or -G)",
+			   arg && *arg ? "that finding" : "no finding");
+		return -1;
+	}
+	if (g->rf) {
+		ui_message(g->ui, UC_WARN, "replay to fault is already under way");
+		return -1;
+	}
+	options_session_config(g->o, &sc);
+	sc.record = NULL;
+	if (glue_switch(g, &sc, false, err, sizeof err) < 0) {
+		ui_message(g->ui, UC_ERROR, "replay to fault: %s", err);
+		return -1;
+	}
+	g->rf = diag_refault_new(&g->rf_target);
+	if (!g->rf) {
+		ui_message(g->ui, UC_ERROR, "replay to fault: out of memory");
+		return -1;
+	}
+	snprintf(g->ui->pass, sizeof g->ui->pass,
+		 "replay to fault: running to thread (%u,%u,%u) block (%u,%u,%u) at %s:%u",
+		 g->rf_target.thread.x, g->rf_target.thread.y, g->rf_target.thread.z,
+		 g->rf_target.block.x, g->rf_target.block.y, g->rf_target.block.z,
+		 g->rf_target.file, g->rf_target.line);
+	clock_gettime(CLOCK_MONOTONIC, &g->ui->pass_since);
+	console_note(g, "%s", g->ui->pass);
+	return 0;
+}
+
+/* ---- the memcheck key and the auto policy ---------------------------- */
+
+int glue_diag_memcheck(struct glue *g)
+{
+	if (g->mc_running) {
+		stop_pass(g);
+		return 0;
+	}
+	if (!can_rerun(g)) {
+		ui_message(g->ui, UC_WARN, "the memcheck pass runs the program: start "
+			   "cudbg-tui with the program's command line (a replay, "
+			   "core or attach has none)");
+		return -1;
+	}
+	return start_pass(g);
+}
+
+/* Whether the run that just ended failed without a device stop (a CUDA
+ * error on its terminal, or a failing exit): the same test batch mode
+ * makes (diag_memcheck_wanted). */
+static bool run_wants_pass(struct glue *g)
+{
+	const struct dbg_model *m = ctl_model(g->ctl);
+	struct diag *d = diag_new();
+	char buf[65536];
+	bool want;
+
+	if (!d)
+		return false;
+	diag_feed_model(d, m);
+	size_t n = model_ring_copy(&m->output, buf, sizeof buf);
+	if (n)
+		diag_on_program_output(d, buf, n);
+	diag_on_exit(d, m->exit_signal != NULL, m->exit_signal ? 0 : m->exit_code);
+	want = diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, diag_analyze(d));
+	diag_free(d);
+	return want;
+}
+
+static void auto_policy(struct glue *g)
+{
+	const struct dbg_model *m = ctl_model(g->ctl);
+	const struct session_caps *caps = session_caps(ctl_session(g->ctl));
+
+	if (g->auto_checked || m->state != MODEL_EXITED)
+		return;
+	g->auto_checked = true;
+	/* A CPU program under plain gdb has nothing for compute-sanitizer. */
+	if (g->o->memcheck != CUDBG_MEMCHECK_AUTO || !can_rerun(g) ||
+	    g->mc_running || g->mc_ran || !caps || !caps->is_cuda_gdb ||
+	    !run_wants_pass(g))
+		return;
+	if (start_pass(g) == 0)
+		ui_message(g->ui, UC_ACCENT, "the program failed without a device stop: "
+			   "running the memcheck pass (M stops it)");
+}
+
+void glue_diag_step(struct glue *g)
+{
+	core_opened(g);
+	if (g->rf)
+		refault_step(g);
+	if (!g->rf)
+		auto_policy(g);
+}
+
+/* ---- what the Hints pane adds ---------------------------------------- */
+
+void glue_diag_feed(struct glue *g, struct diag *d)
+{
+	char err[256];
+	struct diag_san *copy = NULL;
+
+	if (g->mc_ran)
+		diag_set_flag(d, DIAG_F_MEMCHECK_RAN, true);
+	if (g->sanitizer_missing)
+		diag_set_flag(d, DIAG_F_SANITIZER_MISSING, true);
+	/* The collector takes its report, so each build reads a fresh one
+	 * (a few records; the XML is small). */
+	if (g->san_path)
+		diag_san_load_file(g->san_path, &copy, err, sizeof err);
+	else if (g->san && g->mc && !g->mc_running)
+		copy = diag_memcheck_report(g->mc, err, sizeof err);
+	if (copy && diag_add_sanitizer(d, copy) < 0)
+		diag_san_free(copy);
+	if (g->core_from_pass && g->mc) {
+		size_t len = 0;
+		const char *text = diag_memcheck_text(g->mc, &len);
+		if (text && len)
+			diag_on_program_output(d, text, len);
+	}
+}
+
+void glue_diag_free(struct glue *g)
+{
+	if (g->rf)
+		refault_end(g);
+	loop_set_crash_pass_pgid(0);
+	diag_memcheck_free(g->mc);
+	diag_memcheck_free(g->mc_prev);
+	diag_san_free(g->san);
+	g->mc = g->mc_prev = NULL;
+	g->san = NULL;
+}

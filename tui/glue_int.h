@@ -1,0 +1,83 @@
+/* The glue's state, shared by tui/glue.c (model to screen, actions) and
+ * tui/glue_diag.c (the memcheck pass, replay to fault and what the Hints
+ * pane adds to its diagnosis).  Private to those two files.  Owner: tui. */
+#ifndef CUDBG_TUI_GLUE_INT_H
+#define CUDBG_TUI_GLUE_INT_H
+
+#include "cudbg/assertline.h"
+#include "cudbg/memcheck.h"
+#include "cudbg/model.h"
+#include "cudbg/refault.h"
+#include "cudbg/sanitizer.h"
+#include "tui/ui.h"
+
+struct cudbg_options;
+
+struct glue {
+	struct ui *ui;
+	struct dbg_ctl *ctl;
+	const char **dirs;       /* NULL-ended copy of the -d list */
+	uint64_t out_seen;       /* bytes of the model's rings copied */
+	uint64_t con_seen;
+	struct ui_bp *bps;
+	size_t capbps;
+	char *disasm_want;       /* asked for this function, no answer yet */
+	struct diag_asserts *asserts; /* assertion lines in the program's output */
+	const char *const *breaks; /* -b locations (point into argv) */
+	size_t nbreaks;
+	bool autorun;            /* run a launched program once ready */
+	bool started;            /* breaks and autorun done */
+
+	/* tui/glue_diag.c */
+	const struct cudbg_options *o; /* outlives the glue */
+	struct diag_memcheck *mc; /* the running or last pass: its private
+				   * directory holds the report and the core */
+	struct diag_memcheck *mc_prev; /* the pass before (its core may be
+					* the open session until mc ends) */
+	size_t mc_findings;       /* error headers seen while it runs */
+	bool mc_running, mc_ran, mc_cancelled;
+	bool sanitizer_missing;   /* the last start found no sanitizer */
+	struct diag_san *san;     /* findings: the last pass's, or
+				   * --sanitizer-report's; owned */
+	const char *san_path;     /* --sanitizer-report while san is its */
+	struct diag_refault *rf;  /* replay to fault under way, or NULL */
+	struct diag_refault_target rf_target;
+	bool auto_checked;        /* the auto policy looked at this run */
+	bool core_from_pass;      /* the session is the pass's coredump */
+	bool core_pending;        /* ...being opened: say what it shows */
+	size_t core_nerr;
+	double core_secs;
+	bool run_after_pass;      /* --memcheck=always held the live run */
+	int nsession_fds;         /* the session's share of the loop's fds */
+};
+
+/* tui/glue.c: replaces the debugger session by one for sc (the old
+ * debugger and its program are stopped; nothing of it is recorded again).
+ * autorun: run a launched program once ready.  Returns 0, or -1 with the
+ * reason in err and the old session still in place. */
+int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
+		char *err, size_t cap);
+/* A refused controller call: its reason on the hint line.  0 or -1. */
+int glue_refused(struct ui *ui, int64_t r);
+
+/* tui/glue_diag.c */
+/* Starts the pass or replay the options ask for at start (--memcheck=
+ * always); returns whether the program's own run must wait for it. */
+bool glue_diag_start(struct glue *g);
+/* After every loop event: drives the pass and the replay to fault, and
+ * applies the auto policy once the program ended. */
+void glue_diag_step(struct glue *g);
+/* The pass's fds after the session's; returns how many it filled. */
+int glue_diag_fds(struct glue *g, struct pollfd *pfd, int max);
+void glue_diag_ready(struct glue *g, struct pollfd *pfd, int n);
+/* The record hook of every controller the glue starts. */
+void glue_diag_record(struct glue *g, const struct mi_record *rec);
+/* UA_MEMCHECK / UA_TO_FAULT (arg: the finding's number, 1-based, or
+ * NULL for the first one with a location). */
+int glue_diag_memcheck(struct glue *g);
+int glue_diag_to_fault(struct glue *g, const char *arg);
+/* Adds the findings and the pass's output to a diagnosis being built. */
+void glue_diag_feed(struct glue *g, struct diag *d);
+void glue_diag_free(struct glue *g);
+
+#endif
