@@ -69,6 +69,8 @@ tally() {
 
 # why NAME CC: the first line of a failed probe that says why.
 why() {
+	# the compiler may be several words ("ccache clang"): its first one
+	# shellcheck disable=SC2086
 	set -- "$1" $2
 	if ! command -v "$2" >/dev/null 2>&1; then
 		echo "$2 not found in PATH"
