@@ -118,8 +118,11 @@ valgrind: check-build
 	BUILD=$(BUILD) CUDBG_VALGRIND=1 ./tests/run.sh
 
 FUZZ_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+# -MMD: a changed header rebuilds the fuzz objects too (stale ones gave a
+# false UBSan finding once struct layouts moved).
 FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
-	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	-MMD -MP
 FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o)
 # the config parser is pure C beside the screen code (fuzz_config)
 FUZZ_OBJ   += build-fuzz/tui/config.o build-fuzz/tui/keys.o
@@ -159,4 +162,4 @@ clean:
 .PHONY: all test quick asan asan-build valgrind fuzz fuzz-build bench install uninstall clean check-build gpu-test
 .SECONDARY:
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) build-fuzz -name '*.d' 2>/dev/null)

@@ -28,12 +28,12 @@ if [ -z "${FUZZ_BIN:-}" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-CUDBG_LOG=$tmp/results
-: >"$CUDBG_LOG"
-export CUDBG_LOG
+CUDBG_TEST_RESULTS=$tmp/results
+: >"$CUDBG_TEST_RESULTS"
+export CUDBG_TEST_RESULTS
 
 # result LINE: one line of this script's own (a build, a skipped pass).
-result() { echo "$1" | tee -a "$CUDBG_LOG"; }
+result() { echo "$1" | tee -a "$CUDBG_TEST_RESULTS"; }
 
 # probe NAME CC FLAGS...: can CC build and link a program with FLAGS?
 probe() {
@@ -63,7 +63,7 @@ build() {
 
 # tally FROM: "N PASS, N FAIL, N SKIP" of the result lines after line FROM.
 tally() {
-	tail -n +$(($1 + 1)) "$CUDBG_LOG" >"$tmp/pass"
+	tail -n +$(($1 + 1)) "$CUDBG_TEST_RESULTS" >"$tmp/pass"
 	echo "$(grep -c '^PASS ' "$tmp/pass") PASS, $(grep -c '^FAIL ' "$tmp/pass") FAIL, $(grep -c '^SKIP ' "$tmp/pass") SKIP"
 }
 
@@ -87,7 +87,7 @@ for pass in $PASSES; do
 	echo "== pass $pass"
 	t0=$(date +%s)
 	tb=$t0
-	mark=$(wc -l <"$CUDBG_LOG")
+	mark=$(wc -l <"$CUDBG_TEST_RESULTS")
 	case $pass in
 	plain)
 		BUILD=$BUILD ./tests/run.sh
@@ -130,12 +130,12 @@ done
 
 echo "== all passes, $(($(date +%s) - start_all)) s:"
 printf '%s' "$times" | sed 's/^/   /'
-p=$(grep -c '^PASS ' "$CUDBG_LOG")
-f=$(grep -c '^FAIL ' "$CUDBG_LOG")
-s=$(grep -c '^SKIP ' "$CUDBG_LOG")
+p=$(grep -c '^PASS ' "$CUDBG_TEST_RESULTS")
+f=$(grep -c '^FAIL ' "$CUDBG_TEST_RESULTS")
+s=$(grep -c '^SKIP ' "$CUDBG_TEST_RESULTS")
 if [ "$f" -gt 0 ]; then
 	echo "failed:"
-	grep '^FAIL ' "$CUDBG_LOG" | sed 's/^/   /'
+	grep '^FAIL ' "$CUDBG_TEST_RESULTS" | sed 's/^/   /'
 fi
 echo "$p passed, $f failed, $s skipped"
 # a run where nothing reported at all is a failure too

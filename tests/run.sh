@@ -10,7 +10,7 @@
 #   CUDBG_PASS=NAME   prefix every test name with NAME/ (asan, valgrind;
 #                     valgrind is the default under CUDBG_VALGRIND=1), so
 #                     the passes of `make test` keep apart
-#   CUDBG_LOG=FILE    append the PASS/FAIL/SKIP lines to FILE and print no
+#   CUDBG_TEST_RESULTS=FILE    append the PASS/FAIL/SKIP lines to FILE and print no
 #                     closing line (tests/check.sh sums all passes)
 set -u
 BUILD=${BUILD:-build}
@@ -108,8 +108,8 @@ fi
 p=$(grep -c '^PASS ' "$log")
 f=$(grep -c '^FAIL ' "$log")
 s=$(grep -c '^SKIP ' "$log")
-if [ -n "${CUDBG_LOG:-}" ]; then
-	grep -E '^(PASS|FAIL|SKIP) ' "$log" >>"$CUDBG_LOG"
+if [ -n "${CUDBG_TEST_RESULTS:-}" ]; then
+	grep -E '^(PASS|FAIL|SKIP) ' "$log" >>"$CUDBG_TEST_RESULTS"
 else
 	echo "$p passed, $f failed, $s skipped"
 fi

@@ -4,7 +4,7 @@
 # and prints one line per target: "PASS fuzz/NAME: ..." or "FAIL fuzz/NAME:
 # why", with the path of the finding (crash-*, leak-*, timeout-*, oom-*)
 # kept under tests/fuzz/findings/ (ignored).  Then the closing line
-# "N passed, N failed, N skipped", or, with CUDBG_LOG=FILE, the result
+# "N passed, N failed, N skipped", or, with CUDBG_TEST_RESULTS=FILE, the result
 # lines appended to FILE instead (tests/check.sh sums all passes).
 # Exits non-zero when a target failed.
 # Usage: run.sh SECONDS TARGET...
@@ -60,8 +60,8 @@ done | tee "$log"
 
 p=$(grep -c '^PASS ' "$log")
 f=$(grep -c '^FAIL ' "$log")
-if [ -n "${CUDBG_LOG:-}" ]; then
-	grep -E '^(PASS|FAIL|SKIP) ' "$log" >>"$CUDBG_LOG"
+if [ -n "${CUDBG_TEST_RESULTS:-}" ]; then
+	grep -E '^(PASS|FAIL|SKIP) ' "$log" >>"$CUDBG_TEST_RESULTS"
 else
 	echo "$p passed, $f failed, 0 skipped"
 fi
