@@ -106,6 +106,23 @@ static const struct demo_entry entries[] = {
 			    "to the menu",
 	},
 	{
+		.name = "refault",
+		.title = "Replay to fault: stop thread 99 just before its bad read",
+		.recording = "replay_to_fault.mi.log",
+		.report = "small_oob.sanitizer.xml",
+		.source = "small_oob.cu",
+		.about = "The memcheck finding of 'oob' names thread (99,0,0) "
+			 "at small_oob.cu:7. Replay to fault (T) reruns the "
+			 "program with cuda-gdb stopping at the kernel's entry "
+			 "first, then a breakpoint at that line only thread 99 "
+			 "of block 0 can hit, so the screen stops there before "
+			 "the read: i = 99, n = 100, and in[i + 1] is one past "
+			 "the end. The Hints tab lists the finding; Enter on "
+			 "it does the same as T.",
+		.greeting = "refault: press T to rerun and stop the faulting "
+			    "thread before its read; q back to the menu",
+	},
+	{
 		.name = "step",
 		.title = "Stepping through a kernel, switching threads",
 		.recording = "step_kernel.mi.log",

@@ -576,8 +576,6 @@ static void program_name(struct ui *ui, const struct cudbg_options *o)
 		snprintf(p, cap, "remote %s", o->remote);
 }
 
-static void program_name(struct ui *ui, const struct cudbg_options *o);
-
 static void hook_record(void *ctx, const struct mi_record *rec)
 {
 	glue_diag_record(ctx, rec);
@@ -631,8 +629,12 @@ int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 	diag_asserts_free(g->asserts);
 	g->asserts = diag_asserts_new();
 	ui->where.assert_loc[0] = ui->where.assert_expr[0] = '\0';
+	/* The name the screen first showed ("demo refault" in the demo)
+	 * stays; the pass's coredump adds its own mark after this. */
+	if (!g->program[0])
+		snprintf(g->program, sizeof g->program, "%s", ui->status.program);
 	attach_ui(g);
-	program_name(ui, g->o);
+	snprintf(ui->status.program, sizeof ui->status.program, "%s", g->program);
 	pane_sass_forget(ui);
 	ui_changed(ui, UCH_ALL & ~UCH_LAYOUT);
 	return 0;

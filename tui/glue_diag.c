@@ -154,11 +154,13 @@ static void open_pass_core(struct glue *g, const char *core, size_t nerr,
 	g->core_pending = true;
 }
 
-/* The pass's coredump is open: say what it shows.  cuda-gdb 13 opens the
- * coredump compute-sanitizer 2025.3 writes for a PyTorch device assert
- * without a CUDA focus ("No CUDA focus could be set", frame ??; seen on
- * the H200 with torch_label.py), while the driver's own coredump of the
- * same fault has one: then the findings carry the diagnosis. */
+/* The pass's coredump is open: say what it shows.  For a device assert
+ * compute-sanitizer 2025.3 writes its coredump after the assert ended the
+ * kernel, and cuda-gdb 13 finds no CUDA kernel in it ("No CUDA kernels",
+ * "No CUDA focus could be set", frame ??; seen on the H200 for
+ * device_assert.cu and torch_label.py), while memory errors leave the
+ * faulting thread in focus.  Then the findings carry the diagnosis, and a
+ * live run stops in the kernel at the assert itself. */
 static void core_opened(struct glue *g)
 {
 	const struct dbg_model *m = ctl_model(g->ctl);
@@ -180,8 +182,9 @@ static void core_opened(struct glue *g)
 			   g->core_nerr, s, g->core_secs);
 	else
 		ui_message(g->ui, UC_WARN,
-			   "memcheck pass: %zu error%s in %.1f s; cuda-gdb set no CUDA focus "
-			   "in its coredump: the Hints tab has the findings",
+			   "memcheck pass: %zu error%s in %.1f s; its coredump holds no "
+			   "kernel (written after a device assert ended it): see the Hints "
+			   "tab; a live run (--memcheck=never) stops at the assert",
 			   g->core_nerr, s, g->core_secs);
 }
 

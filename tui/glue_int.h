@@ -45,6 +45,7 @@ struct glue {
 	bool auto_checked;        /* the auto policy looked at this run */
 	bool core_from_pass;      /* the session is the pass's coredump */
 	bool core_pending;        /* ...being opened: say what it shows */
+	char program[128];        /* the status line's first program name */
 	size_t core_nerr;
 	double core_secs;
 	bool run_after_pass;      /* --memcheck=always held the live run */
