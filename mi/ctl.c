@@ -416,6 +416,18 @@ static void run_reset(struct dbg_model *m)
 	m->changes |= MODEL_CH_STOP;
 }
 
+/* A run or a core open is under way: the model restarts from a clean
+ * slate until the debugger answers.  Returns tok. */
+static int64_t starting(struct dbg_ctl *c, int64_t tok)
+{
+	c->busy++;
+	busy_sync(c);
+	run_reset(&c->m);
+	model_set_error(&c->m, NULL);
+	model_set_state(&c->m, MODEL_STARTING);
+	return tok;
+}
+
 int64_t ctl_run(struct dbg_ctl *c)
 {
 	if (!session_needs_run(c->s))
@@ -433,12 +445,7 @@ int64_t ctl_run(struct dbg_ctl *c)
 		op_free(op);
 		return tok;
 	}
-	c->busy++;
-	busy_sync(c);
-	run_reset(&c->m);
-	model_set_error(&c->m, NULL);
-	model_set_state(&c->m, MODEL_STARTING);
-	return tok;
+	return starting(c, tok);
 }
 
 /* ---- a coredump opened in a debugger started earlier ---- */
@@ -480,12 +487,7 @@ int64_t ctl_open_core(struct dbg_ctl *c, const char *core)
 				"coredump");
 		return tok;
 	}
-	c->busy++;
-	busy_sync(c);
-	run_reset(&c->m);
-	model_set_error(&c->m, NULL);
-	model_set_state(&c->m, MODEL_STARTING);
-	return tok;
+	return starting(c, tok);
 }
 
 /* ---- breakpoints ---- */

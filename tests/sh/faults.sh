@@ -90,6 +90,18 @@ recorded() {
 		grep -q '^ready status=0'
 }
 
+# pass_if_nothing_left CASE: passes when no process of the case and no
+# memcheck private directory is left, else fails naming what was.
+pass_if_nothing_left() {
+	if ! no_orphans "$1"; then
+		fail "$1" "left behind:$orphans"
+	elif ls -d "$tmp"/cudbg-memcheck-* >/dev/null 2>&1; then
+		fail "$1" "the private directory was left"
+	else
+		pass "$1"
+	fi
+}
+
 # ---- the debugger killed mid-command, or exiting at start ----------------
 
 if [ $HAVE_GDB = 1 ]; then
@@ -561,12 +573,8 @@ if [ $HAVE_GDB = 1 ]; then
 	   ! said $c 'interrupted by signal 15 during the memcheck pass'; then
 		kill -KILL $pid 2>/dev/null
 		fail $c "rc=$rc after $(($(date +%s) - t0)) s"
-	elif ! no_orphans $c; then
-		fail $c "left behind:$orphans"
-	elif ls -d "$tmp"/cudbg-memcheck-* >/dev/null 2>&1; then
-		fail $c "the private directory was left"
 	else
-		pass $c
+		pass_if_nothing_left $c
 	fi
 fi
 
@@ -587,12 +595,8 @@ if [ $HAVE_GDB = 1 ]; then
 		fail $c "no clean end by the signal: $(tr '\n' ' ' <"$tmp/$c.res")"
 	elif ! [ -e "$tmp/ready3" ]; then
 		fail $c "the pass never ran the program"
-	elif ! no_orphans $c; then
-		fail $c "left behind:$orphans"
-	elif ls -d "$tmp"/cudbg-memcheck-* >/dev/null 2>&1; then
-		fail $c "the private directory was left"
 	else
-		pass $c
+		pass_if_nothing_left $c
 	fi
 fi
 
