@@ -182,9 +182,8 @@ static void core_opened(struct glue *g)
 			   g->core_nerr, s, g->core_secs);
 	else
 		ui_message(g->ui, UC_WARN,
-			   "memcheck pass: %zu error%s in %.1f s; its coredump holds no "
-			   "kernel (written after a device assert ended it): see the Hints "
-			   "tab; a live run (--memcheck=never) stops at the assert",
+			   "memcheck pass: %zu error%s in %.1f s; no kernel in its coredump "
+			   "(an assert ended it first): see the Hints tab",
 			   g->core_nerr, s, g->core_secs);
 }
 

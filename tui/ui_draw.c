@@ -152,6 +152,8 @@ static const char *key_hints(const struct ui *ui)
 {
 	if (ui->console_input)
 		return " Esc leave console  Enter run  Tab complete  Up/Down history  C-c clear";
+	if (ui->status.state == UST_GONE)
+		return " ? help  Tab panes  q quit   (the debugger is gone: what it showed stays readable)";
 	if (ui->status.state == UST_EXITED)
 		return " ? help  M memcheck pass  T replay to fault  r run again  : console  q quit";
 	if (ui->status.core)
