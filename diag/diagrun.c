@@ -85,17 +85,8 @@ struct diag_run *diag_run_new(const struct cudbg_options *o,
 	for (size_t i = 0; i < o->ndirs; i++)
 		diag_add_source_dir(r->d, o->dirs[i]);
 	char path[4096], self[4096];
-	if (!exe_dir) { /* the directory of this binary */
-		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-		if (n > 0) {
-			self[n] = '\0';
-			char *slash = strrchr(self, '/');
-			if (slash) {
-				*slash = '\0';
-				exe_dir = self;
-			}
-		}
-	}
+	if (!exe_dir)
+		exe_dir = diag_exe_dir(self, sizeof self);
 	const char *rules = diag_rules_default_path(exe_dir, path, sizeof path);
 	if (diag_rules_load_file(rules, &r->rules, err, cap) < 0 ||
 	    (o->sanitizer_report &&
@@ -244,7 +235,7 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	r->mc = diag_memcheck_start(&mo, NULL, NULL, err, sizeof err);
 	diag_set_flag(r->d, DIAG_F_MEMCHECK_RAN, r->mc != NULL);
 	if (!r->mc) {
-		if (strstr(err, "compute-sanitizer not found"))
+		if (diag_memcheck_missing(err))
 			diag_set_flag(r->d, DIAG_F_SANITIZER_MISSING, true);
 		diag_on_debugger_stderr(r->d, err, strlen(err));
 		return 0;

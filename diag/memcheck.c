@@ -353,6 +353,15 @@ static int check_program(char *const *argv, char *err, size_t cap)
 	return DIAG_OK;
 }
 
+/* The words of diag_memcheck_start()'s message for a missing sanitizer,
+ * which diag_memcheck_missing() looks for. */
+#define NO_SANITIZER "compute-sanitizer not found"
+
+bool diag_memcheck_missing(const char *err)
+{
+	return err && strstr(err, NO_SANITIZER) != NULL;
+}
+
 struct diag_memcheck *diag_memcheck_start(const struct diag_memcheck_opts *o,
 					  diag_memcheck_fn fn, void *ctx,
 					  char *err, size_t errcap)
@@ -360,7 +369,7 @@ struct diag_memcheck *diag_memcheck_start(const struct diag_memcheck_opts *o,
 	char san[PATH_MAX];
 	const char *want = o->sanitizer ? o->sanitizer : "compute-sanitizer";
 	if (diag_find_tool(want, san, sizeof san) != DIAG_OK) {
-		snprintf(err, errcap, "%s: compute-sanitizer not found (install "
+		snprintf(err, errcap, "%s: " NO_SANITIZER " (install "
 			 "the CUDA toolkit, add its bin directory to PATH or set "
 			 "CUDA_HOME, or name it with --sanitizer PATH)", want);
 		return NULL;

@@ -144,3 +144,18 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 	}
 	lanes_from(d, &m->tables[MODEL_T_LANES]);
 }
+
+void diag_feed_model_run(struct diag *d, const struct dbg_model *m)
+{
+	char buf[65536];
+
+	if (!m)
+		return;
+	diag_feed_model(d, m);
+	size_t n = model_ring_copy(&m->output, buf, sizeof buf);
+	if (n)
+		diag_on_program_output(d, buf, n);
+	if (m->state == MODEL_EXITED)
+		diag_on_exit(d, m->exit_signal != NULL,
+			     m->exit_signal ? 0 : m->exit_code);
+}

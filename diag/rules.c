@@ -592,6 +592,21 @@ const char *diag_rules_default_path(const char *exe_dir, char *buf,
 	return buf;
 }
 
+const char *diag_exe_dir(char *buf, size_t cap)
+{
+	if (cap < 2)
+		return NULL;
+	ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	char *slash = strrchr(buf, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return buf;
+}
+
 size_t diag_rules_count(const struct diag_rules *r)
 {
 	return r ? r->n : 0;

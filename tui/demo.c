@@ -5,6 +5,7 @@
 #include "tui/ui.h"
 
 #include "cudbg/batch.h"
+#include "cudbg/hints.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -183,19 +184,6 @@ static bool has_demo(const char *dir)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static const char *self_dir(char *buf, size_t cap)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	char *slash = strrchr(buf, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	return buf;
-}
-
 const char *demo_data_dir(const char *exe_dir, char *buf, size_t cap,
 			  char *err, size_t errcap)
 {
@@ -210,7 +198,7 @@ const char *demo_data_dir(const char *exe_dir, char *buf, size_t cap,
 		return NULL;
 	}
 	if (!exe_dir)
-		exe_dir = self_dir(self, sizeof self);
+		exe_dir = diag_exe_dir(self, sizeof self);
 	/* A build tree: build/cudbg-tui beside data/. */
 	if (exe_dir && snprintf(tree, sizeof tree, "%s/../data", exe_dir) <
 			       (int)sizeof tree && has_demo(tree))

@@ -1,5 +1,6 @@
 /* The glue: model and controller on one side, the screen on the other. */
 #include "tui/glue.h"
+#include "tui/source.h"
 #include "tui/glue_int.h"
 #include "tui/sanitize.h"
 
@@ -12,12 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s && s[1] ? s + 1 : p;
-}
 
 static struct glue *glue_of(struct ui *ui)
 {
@@ -307,7 +302,7 @@ static int fault_line_of(const struct dec_stop *s, const struct ui_where *w)
 		return 0;
 	if (w->has_pc && s->error_pc == w->pc)
 		return 0;
-	if (strcmp(base_name(s->filename), base_name(w->file)) != 0 || s->line == w->line)
+	if (strcmp(path_base(s->filename), path_base(w->file)) != 0 || s->line == w->line)
 		return 0;
 	return s->line;
 }
@@ -563,13 +558,13 @@ static void program_name(struct ui *ui, const struct cudbg_options *o)
 	size_t cap = sizeof ui->status.program;
 
 	if (o->argv && o->argv[0])
-		snprintf(p, cap, "%s", base_name(o->argv[0]));
+		snprintf(p, cap, "%s", path_base(o->argv[0]));
 	else if (o->replay) {
-		const char *b = base_name(o->replay), *ext = strstr(b, ".mi.log");
+		const char *b = path_base(o->replay), *ext = strstr(b, ".mi.log");
 		snprintf(p, cap, "%.*s (replay)", ext ? (int)(ext - b) : (int)strlen(b), b);
 	}
 	else if (o->core)
-		snprintf(p, cap, "%s (core)", base_name(o->core));
+		snprintf(p, cap, "%s (core)", path_base(o->core));
 	else if (o->backend == SESSION_ATTACH)
 		snprintf(p, cap, "pid %ld", o->pid);
 	else if (o->remote)

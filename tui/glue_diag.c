@@ -9,6 +9,7 @@
  * pass wrote a coredump does its session replace the live one (the user
  * agreed to that when starting it; tui/ui_keys.c asks). */
 #include "tui/glue.h"
+#include "tui/source.h"
 #include "tui/glue_int.h"
 #include "tui/loop.h"
 
@@ -22,13 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* The file name alone: the private directory's name is random. */
-static const char *base_name_of(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
 
 static bool can_rerun(const struct glue *g)
 {
@@ -96,7 +90,7 @@ static int start_pass(struct glue *g)
 	g->mc_findings = 0;
 	m = diag_memcheck_start(&mo, pass_event, g, err, sizeof err);
 	if (!m) {
-		g->sanitizer_missing = strstr(err, "compute-sanitizer not found") != NULL;
+		g->sanitizer_missing = diag_memcheck_missing(err);
 		ui_message(g->ui, UC_ERROR, "memcheck pass: %s", err);
 		ui_changed(g->ui, UCH_DIAG);
 		return -1;
@@ -141,12 +135,12 @@ static void open_pass_core(struct glue *g, const char *core, size_t nerr,
 	}
 	g->core_from_pass = true;
 	snprintf(g->ui->status.program, sizeof g->ui->status.program,
-		 "%s (memcheck core)", base_name_of(g->o->argv[0]));
+		 "%s (memcheck core)", path_base(g->o->argv[0]));
 	/* A device assert's text (its file:line and expression) is only in
 	 * the program's output, which the coredump does not hold. */
 	if (g->asserts && text && len)
 		diag_asserts_feed(g->asserts, text, len);
-	console_note(g, "memcheck pass: opening its coredump (%s)", base_name_of(core));
+	console_note(g, "memcheck pass: opening its coredump (%s)", path_base(core));
 	/* What the core shows is known once cuda-gdb opened it and the
 	 * first refresh is in (core_opened). */
 	g->core_nerr = nerr;
@@ -397,18 +391,12 @@ int glue_diag_memcheck(struct glue *g)
  * makes (diag_memcheck_wanted). */
 static bool run_wants_pass(struct glue *g)
 {
-	const struct dbg_model *m = ctl_model(g->ctl);
 	struct diag *d = diag_new();
-	char buf[65536];
 	bool want;
 
 	if (!d)
 		return false;
-	diag_feed_model(d, m);
-	size_t n = model_ring_copy(&m->output, buf, sizeof buf);
-	if (n)
-		diag_on_program_output(d, buf, n);
-	diag_on_exit(d, m->exit_signal != NULL, m->exit_signal ? 0 : m->exit_code);
+	diag_feed_model_run(d, ctl_model(g->ctl));
 	want = diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, diag_analyze(d));
 	diag_free(d);
 	return want;

@@ -2,6 +2,7 @@
  * location (pending ones with what was asked) and condition; enable,
  * disable, delete, set a condition, add one. */
 #include "tui/dbgpane.h"
+#include "tui/source.h"
 #include "tui/keys.h"
 
 #include <stddef.h>
@@ -22,13 +23,6 @@ static int bps_init(struct pane *p, struct ui *ui)
 _Static_assert(offsetof(struct bps_state, lv) == 0, "dpane_state_new: lv first");
 
 
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-
-	return s && s[1] ? s + 1 : p;
-}
-
 /* "saxpy2 step_kernel.cu:11", "<PENDING> step_kernel.cu:11", "x (watch)". */
 static void where_text(const struct dec_bkpt *b, char *buf, size_t cap)
 {
@@ -48,7 +42,7 @@ static void where_text(const struct dec_bkpt *b, char *buf, size_t cap)
 		return;
 	}
 	if (dec_bkpt_where(b, &file, &full, &line))
-		snprintf(buf, cap, "%s%s%s:%d", fn, fn[0] ? " " : "", base_name(file), line);
+		snprintf(buf, cap, "%s%s%s:%d", fn, fn[0] ? " " : "", path_base(file), line);
 	else if (b->addr_text)
 		snprintf(buf, cap, "%s%s%s", fn, fn[0] ? " " : "", b->addr_text);
 	else

@@ -41,23 +41,14 @@ static int hints_init(struct pane *p, struct ui *ui)
 {
 	struct hints_state *s = calloc(1, sizeof(*s));
 	char path[4096], self[4096];
-	const char *exe_dir = NULL;
 
 	(void)ui;
 	if (!s)
 		return -1;
 	/* The rules next to a build tree the binary runs from, as batch
 	 * mode finds them (diag/diagrun.c). */
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		char *slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			exe_dir = self;
-		}
-	}
-	const char *rules = diag_rules_default_path(exe_dir, path, sizeof path);
+	const char *rules = diag_rules_default_path(diag_exe_dir(self, sizeof self),
+						    path, sizeof path);
 	if (diag_rules_load_file(rules, &s->rules, s->rules_error,
 				 sizeof s->rules_error) < 0)
 		s->rules = NULL;
@@ -147,7 +138,7 @@ static void split_lines(struct hints_state *s)
 }
 
 /* Feeds the model (stop, stacks, locals, lanes, the program's output and
- * its end) to a fresh collector and renders the report with its hints. */
+ * its end) and what the glue adds to a fresh collector and renders the report with its hints. */
 static void hints_build(struct hints_state *s, struct ui *ui,
 			const struct dbg_model *m)
 {
@@ -159,17 +150,10 @@ static void hints_build(struct hints_state *s, struct ui *ui,
 	struct diag *d = diag_new();
 	if (!d)
 		return;
-	diag_feed_model(d, m);
+	diag_feed_model_run(d, m);
 	/* Findings and the memcheck pass's output, from the glue. */
 	if (ui->actions && ui->actions->diag_feed)
 		ui->actions->diag_feed(ui, d);
-	char buf[65536];
-	size_t n = model_ring_copy(&m->output, buf, sizeof buf);
-	if (n)
-		diag_on_program_output(d, buf, n);
-	if (m->state == MODEL_EXITED)
-		diag_on_exit(d, m->exit_signal != NULL,
-			     m->exit_signal ? 0 : m->exit_code);
 	const struct diag_fault *f = diag_analyze(d);
 	s->account = m->state == MODEL_STOPPED || m->state == MODEL_EXITED ||
 		     f->flags[DIAG_F_SANITIZER] || f->flags[DIAG_F_MEMCHECK_RAN] ||

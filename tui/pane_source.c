@@ -29,12 +29,6 @@ struct src_state {
 	bool search_on;         /* n/N go to matches until Esc */
 };
 
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
-
 static int src_init(struct pane *p, struct ui *ui)
 {
 	(void)ui;
@@ -120,11 +114,11 @@ static int src_on_change(struct pane *p, struct ui *ui, unsigned what)
 static int bp_mark(struct ui *ui, const struct srcfile *f, long line)
 {
 	int mark = 0;
-	const char *b = base_name(f->path);
+	const char *b = path_base(f->path);
 
 	for (size_t i = 0; i < ui->nbps; i++) {
 		const struct ui_bp *bp = &ui->bps[i];
-		if (bp->line != line || !bp->file[0] || strcmp(base_name(bp->file), b) != 0)
+		if (bp->line != line || !bp->file[0] || strcmp(path_base(bp->file), b) != 0)
 			continue;
 		if (bp->enabled)
 			return 1;
@@ -457,7 +451,7 @@ static void src_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 
 	buf[0] = '\0';
 	if (s->f)
-		snprintf(buf, cap, "%s:%ld%s%s", base_name(s->f->path), s->lv.cursor + 1,
+		snprintf(buf, cap, "%s:%ld%s%s", path_base(s->f->path), s->lv.cursor + 1,
 			 s->search_on ? "  /" : "", s->search_on ? s->search : "");
 	/* The exception's own PC, when the warp stopped elsewhere. */
 	n = strlen(buf);

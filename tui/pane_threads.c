@@ -6,6 +6,7 @@
  * moves within that table instead.  Only the visible rows are decoded at
  * each draw; the focus and fault rows are found by binary search. */
 #include "tui/dbgpane.h"
+#include "tui/source.h"
 #include "tui/keys.h"
 
 #include <stddef.h>
@@ -158,13 +159,6 @@ struct row_text {
 	char block[48], thread[48], count[40], loc[96], pc[24];
 };
 
-static const char *base_name(const char *p)
-{
-	const char *s = p ? strrchr(p, '/') : NULL;
-
-	return s && s[1] ? s + 1 : (p ? p : "");
-}
-
 static void row_format(const struct dec_thread_row *r, struct row_text *o)
 {
 	dpane_dim3_range(o->block, sizeof o->block, r->from_block, r->to_block);
@@ -179,7 +173,7 @@ static void row_format(const struct dec_thread_row *r, struct row_text *o)
 	else
 		snprintf(o->count, sizeof o->count, "%ld", r->count);
 	if (r->filename && *r->filename && r->line > 0)
-		snprintf(o->loc, sizeof o->loc, "%s:%d", base_name(r->filename), r->line);
+		snprintf(o->loc, sizeof o->loc, "%s:%d", path_base(r->filename), r->line);
 	else
 		snprintf(o->loc, sizeof o->loc, "(no line info)");
 	snprintf(o->pc, sizeof o->pc, "%#llx", (unsigned long long)r->pc);

@@ -21,10 +21,13 @@ static bool readable_file(const char *path)
 	       access(path, R_OK) == 0;
 }
 
-static const char *base_name(const char *p)
+const char *path_base(const char *path)
 {
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
+	const char *s = path ? strrchr(path, '/') : NULL;
+
+	if (!path)
+		return "";
+	return s && s[1] ? s + 1 : path;
 }
 
 static bool try_path(char *out, size_t cap, const char *dir, const char *name)
@@ -49,9 +52,9 @@ int source_find(const char *file, const char *fullname,
 	for (size_t i = 0; dirs && dirs[i]; i++) {
 		if (file && *file && file[0] != '/' && try_path(out, cap, dirs[i], file))
 			return 0;
-		if (file && *file && try_path(out, cap, dirs[i], base_name(file)))
+		if (file && *file && try_path(out, cap, dirs[i], path_base(file)))
 			return 0;
-		if (fullname && *fullname && try_path(out, cap, dirs[i], base_name(fullname)))
+		if (fullname && *fullname && try_path(out, cap, dirs[i], path_base(fullname)))
 			return 0;
 	}
 	if (file && *file && file[0] != '/' && readable_file(file) && strlen(file) < cap) {
@@ -67,7 +70,7 @@ enum src_lang source_lang_of(const char *path)
 		".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx",
 		".cu", ".cuh", ".inl", ".C", ".H",
 	};
-	const char *dot = strrchr(base_name(path), '.');
+	const char *dot = strrchr(path_base(path), '.');
 
 	if (!dot)
 		return LANG_NONE;

@@ -26,6 +26,10 @@ struct srcfile {
 int source_find(const char *file, const char *fullname,
 		const char *const *dirs, char *out, size_t cap);
 
+/* The last component of a path ("dir/k.cu" -> "k.cu"); a path ending in
+ * '/' is returned whole, NULL as "". */
+const char *path_base(const char *path);
+
 /* Loads a file (at most 64 MB).  Returns NULL with *err set (an errno
  * value, or EFBIG) on failure.  Free with srcfile_free(). */
 struct srcfile *srcfile_load(const char *path, int *err);

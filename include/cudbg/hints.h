@@ -39,6 +39,9 @@ void diag_rules_free(struct diag_rules *r); /* accepts NULL */
  * `exe_dir` may be NULL. */
 const char *diag_rules_default_path(const char *exe_dir, char *buf,
 				    size_t cap);
+/* The directory of the running binary (/proc/self/exe) into buf, for the
+ * data of a build tree it runs from; NULL when it cannot be read. */
+const char *diag_exe_dir(char *buf, size_t cap);
 
 size_t diag_rules_count(const struct diag_rules *r);
 const char *diag_rules_id(const struct diag_rules *r, size_t i);

@@ -70,10 +70,12 @@ typedef void (*diag_memcheck_fn)(void *ctx, enum diag_memcheck_event ev,
 struct diag_memcheck;
 
 /* Starts the pass.  On failure returns NULL with a one-line message in err
- * (sanitizer not found, program missing, cannot make the directory). */
+ * (sanitizer not found, program missing, cannot make the directory);
+ * diag_memcheck_missing(err) tells the first case from the others. */
 struct diag_memcheck *diag_memcheck_start(const struct diag_memcheck_opts *o,
 					  diag_memcheck_fn fn, void *ctx,
 					  char *err, size_t errcap);
+bool diag_memcheck_missing(const char *err);
 /* Kills a running pass (its process group), reaps it, removes the
  * directory unless kept.  Accepts NULL. */
 void diag_memcheck_free(struct diag_memcheck *m);
