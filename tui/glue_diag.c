@@ -329,6 +329,11 @@ int glue_diag_to_fault(struct glue *g, const char *arg)
 	struct session_config sc;
 	char err[512];
 
+	/* (Before pick_target(): the replay under way reads its target.) */
+	if (g->rf) {
+		ui_message(g->ui, UC_WARN, "replay to fault is already under way");
+		return -1;
+	}
 	if (!g->san || diag_san_count(g->san) == 0) {
 		ui_message(g->ui, UC_WARN, "no memcheck findings yet: M runs the memcheck pass");
 		return -1;
@@ -342,10 +347,6 @@ int glue_diag_to_fault(struct glue *g, const char *arg)
 		ui_message(g->ui, UC_WARN, "%s names no thread and source line to stop "
 			   "at (build the kernel with -lineinfo or -G)",
 			   arg && *arg ? "that finding" : "no finding");
-		return -1;
-	}
-	if (g->rf) {
-		ui_message(g->ui, UC_WARN, "replay to fault is already under way");
 		return -1;
 	}
 	options_session_config(g->o, &sc);
