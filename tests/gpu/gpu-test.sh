@@ -138,13 +138,18 @@ wait_screen() { # session pattern seconds
 	return 1
 }
 cap() { $T capture-pane -p -t "$1" > "$RES/screens/$2.txt" 2>/dev/null; }
+# expect_screen NAME SESSION PATTERN SECONDS WHY: PASS screens/NAME when
+# PATTERN shows within SECONDS, else FAIL with WHY.
+expect_screen() {
+	if wait_screen "$2" "$3" "$4"; then pass "screens/$1"; else fail "screens/$1" "$5"; fi
+}
 screens() {
 	mkdir -p "$RES/screens"
 	command -v tmux >/dev/null || { fail screens "tmux not installed"; return; }
 	cp "$ROOT/data/examples/seed_repro.py" "$SRC/"
 	$T new-session -d -s seed -x 120 -y 40 \
 		"cd $SRC && TERM=xterm-256color $BIN --memcheck=never python3 seed_repro.py; sleep 600"
-	if wait_screen seed 'Warp Assert' 150; then pass screens/seed-fault; else fail screens/seed-fault "no Warp Assert on screen"; fi
+	expect_screen seed-fault seed 'Warp Assert' 150 "no Warp Assert on screen"
 	sleep 2; cap seed seed-1-fault
 	$T send-keys -t seed ']'; sleep 1; cap seed seed-2-map
 	$T send-keys -t seed ']'; sleep 1; cap seed seed-3-kernels
@@ -156,7 +161,7 @@ screens() {
 	cd "$SRC/examples" 2>/dev/null || { fail screens/step "examples not built"; return; }
 	$T new-session -d -s step -x 120 -y 40 \
 		"cd $SRC/examples && TERM=xterm-256color $BIN --memcheck=never -d $SRC/examples -b saxpy2 ./step_kernel; sleep 600"
-	if wait_screen step 'reakpoint 1' 60; then pass screens/step-break; else fail screens/step-break "no breakpoint stop"; fi
+	expect_screen step-break step 'reakpoint 1' 60 "no breakpoint stop"
 	sleep 2; cap step step-1-break
 	$T send-keys -t step n; sleep 3; cap step step-2-next
 	$T send-keys -t step s; sleep 3; cap step step-3-step
@@ -184,21 +189,18 @@ screen_passes() {
 	wait_screen passes 'exited with code 0' 90 || fail screens/passes-exit "off_by_one did not end"
 	sleep 1; cap passes passes-1-exited
 	$T send-keys -t passes M
-	if wait_screen passes 'coredump is open at the faulting thread' 150; then
-		pass screens/memcheck-key; else fail screens/memcheck-key "no coredump opened"; fi
+	expect_screen memcheck-key passes 'coredump is open at the faulting thread' 150 "no coredump opened"
 	sleep 3; cap passes passes-2-core
 	$T send-keys -t passes ']'; sleep 1; cap passes passes-3-core-next-tab
 	$T send-keys -t passes T
-	if wait_screen passes 'replay to fault: stopped thread \(99,0,0\)' 150; then
-		pass screens/replay-to-fault; else fail screens/replay-to-fault "did not stop the thread"; fi
+	expect_screen replay-to-fault passes 'replay to fault: stopped thread \(99,0,0\)' 150 "did not stop the thread"
 	sleep 3; cap passes passes-4-refault
 	$T send-keys -t passes s; sleep 3; cap passes passes-5-step
 	$T send-keys -t passes q; sleep 0.5; $T send-keys -t passes y; sleep 2
 	$T kill-session -t passes 2>/dev/null
 	$T new-session -d -s auto -x 120 -y 40 \
 		"cd $SRC && TERM=xterm-256color $BIN -d $SRC ./api_error; sleep 600"
-	if wait_screen auto 'memcheck pass: [0-9]+ errors? in' 150; then
-		pass screens/memcheck-auto; else fail screens/memcheck-auto "the pass did not follow the failed run"; fi
+	expect_screen memcheck-auto auto 'memcheck pass: [0-9]+ errors? in' 150 "the pass did not follow the failed run"
 	sleep 2; cap auto auto-1-after-pass
 	$T send-keys -t auto q; sleep 0.5; $T send-keys -t auto y; sleep 2
 	$T kill-session -t auto 2>/dev/null
@@ -210,8 +212,7 @@ screen_passes() {
 		"cd $SRC && TERM=xterm-256color $BIN --memcheck=always python3 torch_label.py; sleep 600"
 	# (compute-sanitizer writes its coredump after the assert ended the
 	# kernel: the screen says the core has none, and the Hints tab has it all)
-	if wait_screen pyauto 'no kernel in its coredump \(an assert ended it first\)' 150; then
-		pass screens/memcheck-always-python; else fail screens/memcheck-always-python "no word on the coredump"; fi
+	expect_screen memcheck-always-python pyauto 'no kernel in its coredump \(an assert ended it first\)' 150 "no word on the coredump"
 	sleep 3; cap pyauto pyauto-1-core
 	$T send-keys -t pyauto Tab Tab Tab '['; sleep 1; $T send-keys -t pyauto z; sleep 1
 	cap pyauto pyauto-2-hints
