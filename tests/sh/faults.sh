@@ -497,17 +497,9 @@ if [ $HAVE_GDB = 1 ]; then
 		env HARDEN_MARK="$MARK-$c" HARDEN_READY="$tmp/ready" "$BIN" --batch \
 			--debugger gdb "$HP" sleep >"$tmp/$c.res" 2>"$tmp/$c.err" &
 		pid=$!
-		n=100
-		while [ ! -e "$tmp/ready" ] && [ $n -gt 0 ]; do
-			sleep 0.1
-			n=$((n - 1))
-		done
+		wait_for 100 test -e "$tmp/ready"
 		kill -$sig $pid
-		n=100
-		while kill -0 $pid 2>/dev/null && [ $n -gt 0 ]; do
-			sleep 0.1
-			n=$((n - 1))
-		done
+		wait_for 100 ended $pid
 		wait $pid
 		rc=$?
 		if [ $rc -ne 2 ] || ! said $c "interrupted by signal"; then
@@ -555,18 +547,10 @@ if [ $HAVE_GDB = 1 ]; then
 		--debugger gdb --memcheck=always --sanitizer "$FAKESAN" "$HP" sleep \
 		>"$tmp/$c.res" 2>"$tmp/$c.err" &
 	pid=$!
-	n=100
-	while [ ! -e "$tmp/ready2" ] && [ $n -gt 0 ]; do
-		sleep 0.1
-		n=$((n - 1))
-	done
+	wait_for 100 test -e "$tmp/ready2"
 	t0=$(date +%s)
 	kill -TERM $pid
-	n=100
-	while kill -0 $pid 2>/dev/null && [ $n -gt 0 ]; do
-		sleep 0.1
-		n=$((n - 1))
-	done
+	wait_for 100 ended $pid
 	wait $pid
 	rc=$?
 	if [ $rc -ne 2 ] || [ $(($(date +%s) - t0)) -gt 5 ] ||

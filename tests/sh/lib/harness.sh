@@ -6,8 +6,8 @@
 # lines) and EVIDENCE (what fail shows, below).  It gives: the paths
 # (ROOT BIN BUILD FIX PTY HP FAKE FAKESAN), need_built, a private $tmp
 # (removed at exit) holding the HOME the binary sees, an environment with
-# none of the user's settings, HAVE_GDB, pass and fail with the `fails`
-# counter.
+# none of the user's settings, HAVE_GDB, wait_for and ended, pass and fail
+# with the `fails` counter.
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
 BUILD=${CUDBG_BUILD:-$ROOT/build}
@@ -16,6 +16,20 @@ PTY=$BUILD/progs/ptyrun
 HP=$BUILD/progs/harden_prog
 FAKE=$ROOT/tests/data/fake-debugger
 FAKESAN=$ROOT/tests/data/fake-compute-sanitizer
+
+# wait_for TENTHS CMD...: runs CMD every 0.1 s until it succeeds or TENTHS
+# tries have failed; the status is CMD's last.
+wait_for() {
+	_n=$1
+	shift
+	while ! "$@"; do
+		_n=$((_n - 1))
+		[ $_n -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+# ended PID: the process is gone (for wait_for).
+ended() { ! kill -0 "$1" 2>/dev/null; }
 
 # need_built PROG...: the suite cannot run without these (built by
 # `make check-build`); one FAIL line and out.
