@@ -1,4 +1,4 @@
-// build: nvcc -g -G -arch=sm_90 -Xcompiler -fPIC -shared -o libdlopen_lib.so dlopen_lib.cu && nvcc -g -G -arch=sm_90 -o dlopen_kernel dlopen_kernel.cu -ldl
+// build: nvcc -g -G -arch=sm_90 -cudart shared -Xcompiler -fPIC -shared -o libdlopen_lib.so dlopen_lib.cu && nvcc -g -G -arch=sm_90 -cudart shared -o dlopen_kernel dlopen_kernel.cu -ldl
 // A kernel in a shared library loaded with dlopen (a plugin): the host
 // program loads libdlopen_lib.so from its own directory and calls
 // launch_gather with an index table whose entry 100 is 1<<28, a row far
