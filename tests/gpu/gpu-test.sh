@@ -203,7 +203,7 @@ program_job() {
 			--tool "$tool" --xml --save "$RES/xml/$name.$tool.sanitizer.xml" \
 			"${prog[@]}" > "$R.$tool-xml-run.txt" 2>&1
 		# shellcheck disable=SC2059 # the format is ours
-		read -r -a targs <<< "$(printf "$SANTOOL_ARGS" "$tool")"
+		read -r -a targs <<< "$(printf -- "$SANTOOL_ARGS" "$tool")"
 		timed "$name" "$tool" timeout "$tdbg" "$BIN" --batch "${targs[@]}" --force \
 			"${cargs[@]}" --record "$RES/rec/$name.$tool.mi.log" -d "$SRC" \
 			"${prog[@]}" > "$R.$tool.txt" 2>&1
@@ -478,9 +478,16 @@ case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
+	# The slow ones first (PyTorch, the extension's build first of all),
+	# so the parallel run does not end on a long tail.
+	[ -f "$ROOT/tests/gpu/torch_extension.expect" ] && names+=(torch_extension)
 	for f in "$ROOT"/tests/gpu/*.expect; do
 		n=$(basename "$f" .expect)
-		[ -f "$ROOT/tests/gpu/$n.cu" ] || [ -f "$ROOT/tests/gpu/$n.py" ] && names+=("$n")
+		[ "$n" != torch_extension ] && [ -f "$ROOT/tests/gpu/$n.py" ] && names+=("$n")
+	done
+	for f in "$ROOT"/tests/gpu/*.expect; do
+		n=$(basename "$f" .expect)
+		[ -f "$ROOT/tests/gpu/$n.cu" ] && names+=("$n")
 	done
 fi
 if [ "${names[0]}" != none ]; then
