@@ -2,9 +2,12 @@
 # padded with label -1, but nll_loss is called with the default
 # ignore_index (-100), so the -1 labels reach the kernel as class ids.
 # Truth: Warp Assert in nll_loss_forward_reduce_cuda_kernel_2d, assertion
-# `t >= 0 && t < n_classes` (Loss.cu), bad value t = -1, hint
+# `t >= 0 && t < n_classes` (Loss.cu), bad value t = -1 (samples 44-47,
+# the padded tail of sequence 2: in the one-block kernel, whose threads
+# stride over the samples, block (0,0,0) threads 12-15 for a 32-thread
+# block, 44-47 for a wider one), hint
 # pytorch-class-index; the user's line is the nll_loss call,
-# torch_nll_ignore.py:17 in token_loss.  Plain run: RuntimeError
+# torch_nll_ignore.py:20 in token_loss.  Plain run: RuntimeError
 # "CUDA error: device-side assert triggered", exit 1.
 import torch
 import torch.nn.functional as F

@@ -9,8 +9,8 @@
 #   core       NAME.core.mi.log        sancore  NAME.sancore.mi.log
 #   report     NAME.mi.log with --sanitizer-report NAME.sanitizer.xml
 #              (the memcheck: rules where the .expect has no report: rule)
-#   TOOL       NAME.mi.log with NAME.TOOL.sanitizer.xml, for racecheck,
-#              initcheck and synccheck
+#   TOOL       NAME.TOOL.mi.log (else NAME.mi.log) with
+#              NAME.TOOL.sanitizer.xml, for racecheck, initcheck, synccheck
 # A recording may be gzipped (NAME.mi.log.gz, over 1 MB).  A program or a
 # pass with rules but no recording yet gets a SKIP line.
 set -u
@@ -75,9 +75,14 @@ for exp in tests/gpu/*.expect; do
 	else
 		skip_if_named "$n/report" "$exp" report
 	fi
+	# The sanitizer tools: their own recording when there is one, else
+	# the live recording, with the tool's XML either way.
 	for t in racecheck initcheck synccheck; do
+		r=$(rec "$f.$t.mi.log") || r=$live
 		if [ -f "$f.$t.sanitizer.xml" ]; then
-			check "$n/$t" $t "$exp" --replay "$live" --sanitizer-report "$f.$t.sanitizer.xml"
+			check "$n/$t" $t "$exp" --replay "$r" --sanitizer-report "$f.$t.sanitizer.xml"
+		elif [ "$r" != "$live" ]; then
+			check "$n/$t" $t "$exp" --replay "$r"
 		else
 			skip_if_named "$n/$t" "$exp" $t
 		fi
