@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -216,6 +217,41 @@ static bool is_gpu_core(const char *path)
 	return !(type == 4 && mach != 190);
 }
 
+/* A coredump, host or GPU, is an ELF file (cuda-gdb's GPU coredumps are
+ * ELF too): a directory, a device or a file without the ELF magic is
+ * refused here, before the debugger is asked and the refusal is blamed
+ * on the debugger ("needs cuda-gdb").  Returns 0 or SESSION_ENOTFOUND
+ * with a message naming the file. */
+static int check_core_file(const char *path, char *err, size_t cap)
+{
+	struct stat st;
+	unsigned char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, cap, "cannot read coredump '%s': %s", path,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return SESSION_ENOTFOUND;
+	}
+	ssize_t n = S_ISREG(st.st_mode) ? read(fd, magic, sizeof magic) : 0;
+	close(fd);
+	if (S_ISDIR(st.st_mode))
+		snprintf(err, cap, "coredump '%s' is a directory; give the "
+			 "core file itself", path);
+	else if (!S_ISREG(st.st_mode))
+		snprintf(err, cap, "coredump '%s' is not a core file (not a "
+			 "regular file)", path);
+	else if (n != (ssize_t)sizeof magic ||
+		 memcmp(magic, "\177ELF", 4) != 0)
+		snprintf(err, cap, "coredump '%s' is not a core file (%s)",
+			 path, st.st_size == 0 ? "it is empty"
+			 : "it does not start with an ELF header");
+	else
+		return 0;
+	return SESSION_ENOTFOUND;
+}
+
 static void send_file(struct session *s, const struct session_config *cfg)
 {
 	if (!cfg->argv || !cfg->argv[0])
@@ -329,9 +365,9 @@ int64_t session_open_core(struct session *s, const char *core,
 				  "program running");
 		return SESSION_EINVAL;
 	}
-	if (!core || access(core, R_OK) < 0) {
-		session_set_error(s, "cannot read coredump '%s': %s",
-				  core ? core : "", strerror(errno));
+	char why[600];
+	if (!core || check_core_file(core, why, sizeof why)) {
+		session_set_error(s, "%s", core ? why : "no coredump given");
 		return SESSION_ENOTFOUND;
 	}
 	bool gpu = is_gpu_core(core);
@@ -554,12 +590,11 @@ static int check_config(const struct session_config *c, char *err,
 		}
 		return 0;
 	case SESSION_CORE:
-		if (!c->core || access(c->core, R_OK) < 0) {
-			snprintf(err, cap, "cannot read coredump '%s': %s",
-				 c->core ? c->core : "", strerror(errno));
+		if (!c->core) {
+			snprintf(err, cap, "no coredump given");
 			return SESSION_ENOTFOUND;
 		}
-		return 0;
+		return check_core_file(c->core, err, cap);
 	case SESSION_REPLAY:
 		if (!c->replay) {
 			snprintf(err, cap, "no transcript to replay");

@@ -23,6 +23,7 @@
 #ifndef CUDBG_TRANSCRIPT_H
 #define CUDBG_TRANSCRIPT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,7 +37,24 @@ enum {
 	TRANSCRIPT_EEMPTY = -204,  /* no debugger output at all */
 	TRANSCRIPT_EEXIST = -205,  /* writer: file exists and !force */
 	TRANSCRIPT_EWRITE = -206,  /* writer: write failed */
+	TRANSCRIPT_ETOOBIG = -207, /* over transcript_max_bytes() */
+	TRANSCRIPT_ECANCEL = -208, /* the cancel flag was raised */
 };
+
+/* Reading is bounded: a transcript (decompressed) over this many bytes
+ * is refused with a message naming the file, so a 1.5 GB-inflating .gz
+ * ends at once instead of after a minute of reading.  A record (line)
+ * over the 128 MB MI line cap of a live session is dropped while
+ * reading and a '#' note takes its place.  Directories, terminals and
+ * devices (/dev/zero) are refused; a pipe is read once, as it comes
+ * (a compressed pipe is refused: give the .gz file). */
+#define TRANSCRIPT_MAX_BYTES_DEFAULT ((size_t)1 << 30)
+void transcript_set_max_bytes(size_t max); /* 0: the default */
+size_t transcript_max_bytes(void);
+/* A flag a signal handler raises (a termination request): every read of
+ * a transcript checks it, also while waiting on a silent pipe, and stops
+ * with TRANSCRIPT_ECANCEL.  NULL: none. */
+void transcript_set_cancel(volatile sig_atomic_t *flag);
 
 enum transcript_tag {
 	TRANSCRIPT_CMD = '>',
