@@ -87,6 +87,7 @@ static void start_step_done(struct session *s, const struct session_reply *r)
 	if (r->kind == SESSION_REPLY_GONE)
 		return;
 	s->answered = true;
+	s->last_answer_at = session_elapsed(s);
 	if (--s->start_left > 0 || s->ready)
 		return;
 	s->ready = true;
@@ -500,35 +501,48 @@ static int scan_entry(void *ctx, const struct transcript_entry *e,
 	return add_replay_start(s, b, len) ? -1 : 0;
 }
 
-static int scan_replay(struct session *s, const char *path, char *err,
-		       size_t cap)
+/* What the recording did, from its lines (loaded once: the same
+ * transcript then goes to the fake debugger, see fake_main). */
+static int scan_replay(struct session *s, const struct transcript *t,
+		       char *err, size_t cap)
 {
 	struct replay_scan rs = { .s = s };
 	s->replay_of = SESSION_NONE;
-	int rc = transcript_scan(path, 4096, scan_entry, &rs, err, cap);
-	if (rc == -1) {
-		snprintf(err, cap, "out of memory reading %s", path);
+	for (size_t i = 0; i < t->n; i++)
+		if (scan_entry(&rs, &t->e[i], t->e[i].len)) {
+			snprintf(err, cap, "out of memory reading %s", t->name);
+			return SESSION_ENOMEM;
+		}
+	return 0;
+}
+
+/* The recording is read once, here, and checked whole (a bad line, a
+ * cut, a size over the limit are refused before anything starts); the
+ * forked fake debugger inherits it.  A pipe (--replay <(zcat F.gz),
+ * /dev/stdin) could not be read a second time anyway, and a .gz is
+ * decompressed once instead of twice. */
+static int load_replay(struct session *s, const char *path, char *err,
+		       size_t cap)
+{
+	int rc = transcript_load(path, &s->replay_t, err, cap);
+	if (rc == TRANSCRIPT_ENOMEM)
 		return SESSION_ENOMEM;
-	}
-	return rc ? SESSION_ETRANSCRIPT : 0;
+	if (rc)
+		return SESSION_ETRANSCRIPT;
+	return scan_replay(s, s->replay_t, err, cap);
 }
 
 struct fake_args {
-	const char *path;
+	struct transcript *t;
 	bool realtime;
 };
 
-/* The fake debugger's main, in the forked child. */
+/* The fake debugger's main, in the forked child: the transcript the
+ * parent loaded is its own copy now. */
 static int fake_main(void *ctx)
 {
 	struct fake_args *a = ctx;
-	char err[512];
-	struct transcript *t;
-	if (transcript_load(a->path, &t, err, sizeof err)) {
-		dprintf(2, "cudbg-tui replay: %s\n", err);
-		return 3;
-	}
-	struct replay *r = replay_new(t);
+	struct replay *r = replay_new(a->t);
 	if (!r) {
 		dprintf(2, "cudbg-tui replay: out of memory\n");
 		return 3;
@@ -648,9 +662,13 @@ static int start_child(struct session *s, const struct session_config *c,
 {
 	if (c->backend == SESSION_REPLAY) {
 		/* The forked child runs fake_main inside this frame. */
-		struct fake_args args = { s->path, c->replay_realtime };
+		struct fake_args args = { s->replay_t, c->replay_realtime };
 		session_note(s, "cudbg-tui started: replay of %s", s->path);
-		return spawn_fork(&s->child, fake_main, &args, err, cap);
+		int rc = spawn_fork(&s->child, fake_main, &args, err, cap);
+		/* The child has it; this process needs it no more. */
+		transcript_free(s->replay_t);
+		s->replay_t = NULL;
+		return rc;
 	}
 	char **argv = debugger_argv(s->path, c);
 	if (!argv)
@@ -676,7 +694,7 @@ static int open_parts(struct session *s, const struct session_config *cfg,
 		snprintf(s->name, sizeof s->name, "the replay");
 		if (!s->path)
 			return SESSION_ENOMEM;
-		if ((rc = scan_replay(s, cfg->replay, err, cap)))
+		if ((rc = load_replay(s, cfg->replay, err, cap)))
 			return rc;
 	} else {
 		s->path = spawn_find_debugger(cfg->debugger, err, cap);

@@ -178,10 +178,20 @@ void replay_banner(struct replay *r, replay_emit_fn fn, void *ctx);
 long replay_answer(struct replay *r, const char *cmd, size_t len,
 		   replay_emit_fn fn, void *ctx);
 
+/* True when recorded command k (a replay_answer result) set the program
+ * running and the recording holds no *stopped that parses after it:
+ * the recording ends before the program stopped. */
+bool replay_ends_running(const struct replay *r, long k);
+
+/* replay_serve's status when the recording ended before the program
+ * stopped (it answered the run, then there was nothing more). */
+#define REPLAY_EXIT_NO_STOP 4
+
 /* The fake debugger's main loop, run in the forked child: reads commands
  * from fd `in`, writes stdout lines to `out`, stderr lines to `err_fd`,
  * and 'T' lines to the pty named by -inferior-tty-set.  Returns the exit
- * status for the child (0 at EOF or after -gdb-exit). */
+ * status for the child (0 at EOF or after -gdb-exit, REPLAY_EXIT_NO_STOP
+ * right after answering a run that the recording never ends). */
 int replay_serve(struct replay *r, int in, int out, int err_fd,
 		 bool realtime);
 
