@@ -601,6 +601,8 @@ static int load_source(struct loader *ld, struct source *src, char *err,
 					    "of memory reading it", t->name);
 			avail = ld->cap - t->buf_len - SPARE;
 		}
+		if (avail > CHUNK * 16) /* a flag check every 16 MB */
+			avail = CHUNK * 16;
 		ssize_t n = source_read(src, t->buf + t->buf_len, avail);
 		if (n < 0)
 			return read_failed(src, t->name, errno, err, cap);

@@ -404,12 +404,12 @@ refused replay_dev_zero "/dev/zero: is a device, not a transcript" \
 	--replay /dev/zero
 # item 14: the core file is checked before the debugger is blamed
 mkdir -p "$tmp/coredir"
-printf 'not a core\n' >"$tmp/notcore"
+: >"$tmp/notcore"
 refused core_directory "coredump '$tmp/coredir' is a directory" \
 	--debugger "$FAKE" --core "$tmp/coredir"
 refused core_dev_zero "coredump '/dev/zero' is not a core file" \
 	--debugger "$FAKE" --core /dev/zero
-refused core_not_elf "coredump '$tmp/notcore' is not a core file" \
+refused core_empty "coredump '$tmp/notcore' is not a core file (it is empty)" \
 	--debugger "$FAKE" --core "$tmp/notcore"
 # item 17: over the size limit (CUDBG_REPLAY_MAX_MB; big_grid inflates
 # to 70 MB): refused at once, gzip stopped
