@@ -434,16 +434,31 @@ if [ -f "$FIX/big_grid.mi.log.gz" ]; then
 fi
 
 # item 1: a pipe that trickles bytes and never a newline; SIGTERM ends
-# the read at once (it was caught and never checked: only SIGKILL ended it)
-c=replay_trickle_sigterm
+# the read at once (it was caught and never checked: only SIGKILL ended
+# it).  The writer marks when cudbg-tui has opened the pipe (its open
+# blocks till then), which is after the signal handlers are in place.
 mkfifo "$tmp/trickle"
-(while printf x 2>/dev/null; do sleep 0.1; done) >"$tmp/trickle" &
-wpid=$!
+trickle() { # the marker file
+	rm -f "$1"
+	(exec >"$tmp/trickle"; : >"$1"
+	 while printf x 2>/dev/null; do sleep 0.1; done) &
+	wpid=$!
+}
+# term_reader CASE: SIGTERM to the case's cudbg-tui once it reads (any
+# process of the case but ptyrun: under valgrind its name differs)
+term_reader() {
+	wait_for 300 test -e "$tmp/$1.opened" && sleep 0.5
+	for p in $(survivors "$1"); do
+		[ "$(cat /proc/$p/comm 2>/dev/null)" != ptyrun ] &&
+			kill -TERM "$p"
+	done
+}
+c=replay_trickle_sigterm
+trickle "$tmp/$c.opened"
 env HARDEN_MARK="$MARK-$c" "$BIN" --batch --replay "$tmp/trickle" \
 	>"$tmp/$c.res" 2>"$tmp/$c.err" &
 pid=$!
-sleep 1
-kill -TERM $pid
+term_reader $c
 if ! wait_for 30 ended $pid; then
 	kill -KILL $pid
 	fail $c "still reading 3 s after SIGTERM"
@@ -459,9 +474,11 @@ fi
 kill $wpid 2>/dev/null
 wait $wpid 2>/dev/null
 c=replay_trickle_sigterm_screen
-(while printf x 2>/dev/null; do sleep 0.1; done) >"$tmp/trickle" &
-wpid=$!
-screen $c -s 100x30 -t 20 -a sleep=1000 -a kill=TERM -- "$BIN" --replay "$tmp/trickle"
+trickle "$tmp/$c.opened"
+screen $c -s 100x30 -t 60 -- "$BIN" --replay "$tmp/trickle" &
+spid=$!
+term_reader $c
+wait $spid
 kill $wpid 2>/dev/null
 wait $wpid 2>/dev/null
 if ! status_is $c exit:2 || ! said $c "reading it stopped by signal 15" ||
