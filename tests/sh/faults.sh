@@ -529,6 +529,20 @@ else
 	pass $c
 fi
 
+# the issue's own case: a banner and a prompt, then silence: bounded by
+# --timeout (default 60 s), the screen says so
+c=start_mute_screen
+FAKE_DBG_MODE=mute screen $c -s 100x30 -t 30 -a 'wait=debugger gone' \
+	-a send=q -- "$BIN" --timeout 3 --debugger "$FAKE" "$HP" sleep
+if ! status_is $c exit:0 || ! restored $c ||
+   ! said $c "no answer from fake-debugger within 3 s"; then
+	fail $c "no clean end with the reason: $(tr '\n' ' ' <"$tmp/$c.res")"
+elif ! no_orphans $c; then
+	fail $c "left behind:$orphans"
+else
+	pass $c
+fi
+
 # item 9: --record naming the replayed file under another name (./X, a
 # symlink, a hard link) is refused, even with --force; the file is intact
 cp "$NW" "$tmp/mine.mi.log"
