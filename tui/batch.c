@@ -4,6 +4,7 @@
 #include "cudbg/diagrun.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
+#include "cudbg/transcript.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@ static void signals_catch(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	transcript_set_cancel(&batch_signalled); /* reading a --replay */
 }
 
 struct wait {
@@ -272,6 +274,39 @@ static int report_only(const struct cudbg_options *o, struct diag_run *dr)
 	return code;
 }
 
+/* When gdb cannot start the program ("During startup program exited
+ * with code 127": its shell could not exec it, e.g. arguments too long
+ * for one exec), gdb's forked child says why on the program's terminal
+ * only, as an MI log line ('&"warning: Error: Argument list too
+ * long\n"').  The report gets that reason (printable ASCII only: it is
+ * the program's terminal text). */
+static void startup_failure(const struct dbg_model *m, char *out, size_t cap)
+{
+	char tail[4097];
+	size_t n = model_ring_copy(&m->output, tail, sizeof tail - 1);
+	tail[n] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (tail[i] == 0)
+			tail[i] = ' ';
+	const char *keys[] = { "warning: Error: ", "Cannot exec " };
+	const char *at = NULL, *p;
+	for (size_t k = 0; k < 2; k++)
+		for (p = tail; (p = strstr(p, keys[k])); p++)
+			if (!at || p > at)
+				at = p + (k == 0 ? strlen(keys[0]) : 0);
+	if (!at || cap == 0)
+		return;
+	size_t o = 0;
+	for (; *at && o + 1 < cap; at++) {
+		if (*at == '\n' || *at == '"' || (at[0] == '\\' && at[1] == 'n'))
+			break;
+		out[o++] = *at >= 0x20 && *at < 0x7f ? *at : '?';
+	}
+	while (o > 0 && (out[o - 1] == '.' || out[o - 1] == ' '))
+		o--;
+	out[o] = 0;
+}
+
 int batch_main(const struct cudbg_options *o)
 {
 	double t[T_COUNT] = { mono_now() };
@@ -353,9 +388,14 @@ int batch_main(const struct cudbg_options *o)
 				 "(--timeout)");
 	} else if (ctl_model(c)->state == MODEL_NOT_STARTED && !r.error) {
 		const char *e = ctl_model(c)->error;
-		char msg[512];
-		snprintf(msg, sizeof msg, "the program did not start%s%s",
-			 e ? ": " : "", e ? e : "");
+		char msg[768], why[200] = "";
+		if (e && strstr(e, "During startup program exited")) {
+			ctl_run_until(c, NULL, NULL, 200); /* its last words */
+			startup_failure(ctl_model(c), why, sizeof why);
+		}
+		snprintf(msg, sizeof msg, "the program did not start%s%s%s%s",
+			 e ? ": " : "", e ? e : "", why[0] ? " gdb could not "
+			 "start it: " : "", why);
 		r.error = strdup(msg);
 	} else if (rc < 0 && rc != SESSION_EGONE && !r.error) {
 		const char *e = session_error(ctl_session(c));
