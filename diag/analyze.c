@@ -327,7 +327,9 @@ static void set_derived_flags(struct diag *d)
 	bool *fl = f->flags;
 	memcpy(fl, d->set_flags, sizeof f->flags);
 	fl[DIAG_F_DEVICE_STOP] |= d->stop.have;
-	fl[DIAG_F_DEVICE_EXCEPTION] |= f->exception_code >= 0;
+	/* A driver coredump names the exception but no CUDA_EXCEPTION_N. */
+	fl[DIAG_F_DEVICE_EXCEPTION] |= f->exception_code >= 0 ||
+				       d->stop.core_exception;
 	fl[DIAG_F_DEVICE_ASSERT] |= f->kind == DIAG_FAULT_ASSERT;
 	fl[DIAG_F_DEVICE_TRAP] |= f->kind == DIAG_FAULT_TRAP;
 	fl[DIAG_F_COREDUMP] |= d->stop.from_core || d->in_core;
@@ -386,8 +388,12 @@ static void lane_analysis(struct diag *d)
 		    (name && strncasecmp(name, "Warp ", 5) == 0);
 	bool device = f->scope && strcmp(f->scope, "device") == 0;
 	f->flags[DIAG_F_WARP_LEVEL] = warp;
+	/* compute-sanitizer's coredump focuses the exact thread; a driver
+	 * coredump of a warp exception focuses lane 0 like a live stop
+	 * (fixtures/gpu/null_deref.core.mi.log: lane 0, the culprit is
+	 * thread 3). */
 	if (!(warp || device) || f->kind == DIAG_FAULT_ASSERT ||
-	    !d->stop.have || d->stop.from_core)
+	    !d->stop.have || (d->stop.from_core && !d->stop.core_exception))
 		return;
 	/* cuda-gdb names a lane only when exactly the focused lane carries
 	 * the exception in the lanes table; a null write by thread 5 was

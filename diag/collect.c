@@ -697,13 +697,91 @@ static void core_stop(struct diag *d)
 	d->device_stop_seen = true;
 }
 
+/* Copies [p, p+n) without surrounding blanks and newlines. */
+static char *trimmed_dup(const char *p, size_t n)
+{
+	while (n && (*p == ' ' || *p == '\n' || *p == '\t')) {
+		p++;
+		n--;
+	}
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\n' || p[n - 1] == '\t'))
+		n--;
+	return n ? dstrndup(p, n) : NULL;
+}
+
+/* The exception's name, after "CUDA Exception: " or alone in the next
+ * record (cuda-gdb 13 writes the prefix and the name as two records). */
+static void core_exception_name(struct diag *d, const char *t, size_t len)
+{
+	const char *nl = memchr(t, '\n', len);
+	char *name = trimmed_dup(t, nl ? (size_t)(nl - t) : len);
+	d->core_exc_pending = name == NULL;
+	if (!name)
+		return;
+	core_stop(d);
+	if (!d->stop.exception_name) {
+		d->stop.exception_name = name;
+		d->stop.core_exception = true;
+	} else {
+		free(name);
+	}
+}
+
+/* "The exception was triggered at PC 0x7f21ef7a0570  row_sums(float**,
+ * int, float*)  (null_deref.cu:14)": the faulting PC, the function and,
+ * when the code has line info, the file and line in the last "  (...)"
+ * (fixtures/gpu/null_deref.core.mi.log).  The signature has parentheses
+ * of its own, so the location is found from the end. */
+static void core_exception_pc(struct diag *d, const char *t, size_t len)
+{
+	static const char pre[] = "The exception was triggered at PC ";
+	const size_t pn = sizeof pre - 1;
+	struct stop_info *s = &d->stop;
+	const char *nl = memchr(t, '\n', len);
+	size_t n = nl ? (size_t)(nl - t) : len;
+	char *line = dstrndup(t + pn, n - pn);
+	if (!line || s->has_error_pc) {
+		free(line);
+		return;
+	}
+	char *p = line, *sp = strchr(p, ' ');
+	if (sp)
+		*sp++ = '\0';
+	s->has_error_pc = parse_u64(p, &s->error_pc);
+	char *loc = sp ? strstr(sp, "  (") : NULL;
+	for (char *q = loc; q && (q = strstr(q + 3, "  ("));)
+		loc = q;
+	char *colon = NULL;
+	size_t ln = loc ? strlen(loc) : 0;
+	if (loc && ln > 4 && loc[ln - 1] == ')' &&
+	    (colon = memrchr(loc, ':', ln))) {
+		loc[ln - 1] = '\0';
+		*colon = '\0';
+		unsigned line_no;
+		if (parse_uint(colon + 1, &line_no) && line_no &&
+		    !s->exc_file) {
+			s->exc_file = dstrdup(loc + 3);
+			s->exc_line = line_no;
+		}
+		*loc = '\0';
+	}
+	if (sp && !s->exc_function)
+		s->exc_function = trimmed_dup(sp, strlen(sp));
+	free(line);
+}
+
 /* A coredump's story comes as console text (cuda-gdb 13, target
  * cudacore): "Opening GPU coredump: F", "[Current focus set to ...]", then
  * "Program terminated with signal SIGTRAP, Trace/breakpoint trap." (a
- * coredump compute-sanitizer wrote) or "Assertion failed." (a device
- * assert, no signal line at all). */
+ * coredump compute-sanitizer wrote), "Assertion failed." (a device
+ * assert, no signal line at all) or, in a coredump the driver wrote on a
+ * hardware exception (CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1), "CUDA
+ * Exception: " and the name in the next record, then "The exception was
+ * triggered at PC ..." (fixtures/gpu/null_deref.core.mi.log). */
 static void on_console(struct diag *d, const char *t, size_t len)
 {
+	static const char exc_msg[] = "CUDA Exception: ";
+	static const char pc_msg[] = "The exception was triggered at PC ";
 	static const char open_msg[] = "Opening GPU coredump: ";
 	static const char term_msg[] = "Program terminated with signal ";
 	const size_t on = sizeof open_msg - 1, tn = sizeof term_msg - 1;
@@ -720,6 +798,24 @@ static void on_console(struct diag *d, const char *t, size_t len)
 	}
 	if (!d->in_core)
 		return;
+	if (d->core_exc_pending) {
+		core_exception_name(d, t, len);
+		return;
+	}
+	size_t lead = 0;
+	while (lead < len && t[lead] == '\n')
+		lead++;
+	if (len - lead >= sizeof exc_msg - 1 &&
+	    strncmp(t + lead, exc_msg, sizeof exc_msg - 1) == 0) {
+		lead += sizeof exc_msg - 1;
+		core_exception_name(d, t + lead, len - lead);
+		return;
+	}
+	if (len - lead > sizeof pc_msg - 1 &&
+	    strncmp(t + lead, pc_msg, sizeof pc_msg - 1) == 0) {
+		core_exception_pc(d, t + lead, len - lead);
+		return;
+	}
 	if (strncmp(t, "[Current focus set to ", 22) == 0) {
 		focus_from_text(t, &d->query_focus);
 		if (d->stop.have && !d->stop.focus.valid)

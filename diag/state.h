@@ -22,6 +22,7 @@ struct stop_info {
 	struct diag_frame frame; /* the stop's frame */
 	bool has_frame;
 	bool assert_text;        /* "Assertion failed." in a core's story */
+	bool core_exception;     /* a driver coredump named the exception */
 };
 
 struct named_value {
@@ -59,6 +60,7 @@ struct diag {
 	struct diag_focus query_focus;  /* last -cuda-focus-query answer */
 	char *core_path;
 	bool in_core;                   /* target cudacore seen */
+	bool core_exc_pending;          /* "CUDA Exception: " seen, name next */
 
 	struct named_value *vals;
 	size_t n_vals, cap_vals;

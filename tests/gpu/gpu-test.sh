@@ -51,13 +51,18 @@ timed() {
 check_expect() { # name pass report
 	local name=$1 pass=$2 report=$3 exp=$ROOT/tests/gpu/$1.expect
 	[ -f "$exp" ] || { pass "$name/$pass (no expectations)"; return; }
-	local bad=""
+	local bad="" re
+	# "PASS: RE" must match; "not: RE" (every pass) and "not-PASS: RE"
+	# (this pass) must not.
 	while IFS= read -r line; do
-		case "$line" in "$pass: "*) ;; *) continue ;; esac
-		local re=${line#"$pass: "}
-		grep -Eq -- "$re" "$report" || bad="$bad [$re]"
+		case "$line" in
+		"$pass: "*) re=${line#"$pass: "}
+			grep -Eq -- "$re" "$report" || bad="$bad missing [$re]" ;;
+		"not: "*|"not-$pass: "*) re=${line#*: }
+			grep -Eq -- "$re" "$report" && bad="$bad unwanted [$re]" ;;
+		esac
 	done < "$exp"
-	if [ -z "$bad" ]; then pass "$name/$pass"; else fail "$name/$pass" "missing$bad"; fi
+	if [ -z "$bad" ]; then pass "$name/$pass"; else fail "$name/$pass" "${bad# }"; fi
 }
 
 run_program() { # name kind(cu|py)

@@ -12,14 +12,21 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
 check() { # label kind file [extra args]: greps KIND: lines of the .expect
 	label=$1 kind=$2 exp=$3; shift 3
 	timeout 60 "$BIN" --batch "$@" >"$out" 2>&1
-	bad=""
+	bad="" also=$kind
+	[ "$kind" = report ] && also=memcheck
+	# "KIND: RE" must match; "not: RE" (every pass) and "not-KIND: RE"
+	# (this pass) must not.  A `report` pass honours not-memcheck too.
 	while IFS= read -r line; do
-		case "$line" in "$kind: "*) ;; *) continue ;; esac
-		re=${line#"$kind: "}
-		grep -Eq -- "$re" "$out" || bad="$bad [$re]"
+		case "$line" in
+		"$kind: "*) re=${line#"$kind: "}
+			grep -Eq -- "$re" "$out" || bad="$bad missing [$re]" ;;
+		"not: "*|"not-$kind: "*|"not-$also: "*)
+			re=${line#*: }
+			grep -Eq -- "$re" "$out" && bad="$bad unwanted [$re]" ;;
+		esac
 	done < "$exp"
 	if [ -z "$bad" ]; then echo "PASS recordings/$label"; else
-		echo "FAIL recordings/$label: missing$bad"; sed 's/^/    /' "$out" | head -30; fi
+		echo "FAIL recordings/$label:$bad"; sed 's/^/    /' "$out" | head -30; fi
 }
 
 for exp in tests/gpu/*.expect; do

@@ -51,10 +51,8 @@ static void feed_line(struct diag *d, const char *l, size_t n)
 	}
 }
 
-static void feed_log(struct diag *d, const char *name)
+static void feed_path(struct diag *d, const char *path)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/%s", test_fixtures_dir(), name);
 	size_t len;
 	char *buf = test_read_file(path, &len);
 	for (size_t off = 0; off < len;) {
@@ -64,6 +62,22 @@ static void feed_log(struct diag *d, const char *name)
 		off += n + 1;
 	}
 	free(buf);
+}
+
+static void feed_log(struct diag *d, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", test_fixtures_dir(), name);
+	feed_path(d, path);
+}
+
+/* The project's own H200 recordings (tests/fixtures/gpu). */
+static void feed_gpu_log(struct diag *d, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/fixtures/gpu/%s", test_root_dir(),
+		 name);
+	feed_path(d, path);
 }
 
 static void add_xml(struct diag *d, const char *name)
@@ -664,5 +678,58 @@ TEST(host_stack_past_the_launch_names_no_operator)
 	CHECK(r.f->op == NULL);
 	CHECK_STR(r.f->host_op_later, "_local_scalar_dense_cuda");
 	CHECK(!evidence_has(hint(&r, "pytorch-class-index"), "ATen operator"));
+	run_free(&r);
+}
+
+/* A coredump the driver wrote on a hardware exception names it only on
+ * the console: "CUDA Exception: " and the name as two records, then "The
+ * exception was triggered at PC ... func  (file:line)".  It was read as
+ * "no fault found" (issue 10, item 1). */
+TEST(driver_coredump_names_the_hardware_exception)
+{
+	struct run r;
+	run_start(&r, "/src/gpu/null_deref");
+	feed_gpu_log(r.d, "null_deref.core.mi.log");
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->kind, DIAG_FAULT_EXCEPTION);
+	CHECK_STR(f->exception_name, "Warp Illegal Address");
+	CHECK(f->flags[DIAG_F_DEVICE_EXCEPTION]);
+	CHECK(f->flags[DIAG_F_COREDUMP]);
+	CHECK(f->flags[DIAG_F_LANE_UNKNOWN]);
+	CHECK_STR(f->kernel_short, "row_sums");
+	CHECK(f->has_error_pc);
+	CHECK(f->error_pc == 0x7f21ef7a0570ull);
+	CHECK_INT(f->where.source, DIAG_LOC_EXCEPTION);
+	CHECK_STR(f->where.file, "null_deref.cu");
+	CHECK_INT(f->where.line, 14);
+	CHECK_STR(f->where.func, "row_sums(float**, int, float*)");
+	CHECK_STR(top_hint(&r), "exc-warp-illegal-address");
+	CHECK(!has_hint(&r, "coredump-unknown"));
+	run_free(&r);
+}
+
+/* Without line info the PC line ends at the function; a name in the
+ * same record as its prefix is read too. */
+TEST(driver_coredump_exception_without_line_info)
+{
+	struct run r;
+	run_start(&r, "python3");
+	static const char *const lines[] = {
+		"~\"Opening GPU coredump: /tmp/x.nvcudmp\\n\"",
+		"~\"[Current focus set to CUDA kernel 0, grid 1, block (1,0,0), "
+		"thread (0,0,0), device 0, sm 3, warp 0, lane 0]\\n\"",
+		"~\"\\nCUDA Exception: Warp Out-of-range Address\\n\"",
+		"~\"The exception was triggered at PC 0x1230  void k<int>(int*)\\n\"",
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		mi_parse_line(lines[i], strlen(lines[i]), on_rec, r.d);
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_EXCEPTION);
+	CHECK_STR(r.f->exception_name, "Warp Out-of-range Address");
+	CHECK(r.f->error_pc == 0x1230);
+	CHECK(r.f->where.file == NULL);
+	check_dim(r.f->focus.block, 1, 0, 0);
+	CHECK_STR(top_hint(&r), "exc-out-of-range");
 	run_free(&r);
 }
