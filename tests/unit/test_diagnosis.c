@@ -434,6 +434,9 @@ TEST(core_small_oob_alone_and_with_its_report)
 	CHECK_INT(r.f->kind, DIAG_FAULT_MEMCHECK);
 	CHECK_STR(top_hint(&r), "san-oob");
 	CHECK(evidence_has(hint(&r, "san-oob"), "small_oob.cu:7"));
+	/* The report is read: no advice to load it (issue 10, item 4). */
+	CHECK(!has_hint(&r, "coredump-unknown"));
+	CHECK(has_hint(&r, "coredump-sanitizer"));
 	run_free(&r);
 }
 
