@@ -358,6 +358,7 @@ static void set_derived_flags(struct diag *d)
 			      (f->n_asserts &&
 			       strstr(f->asserts[0]->file, "/ATen/")) ||
 			      any_torch_module(f->finding);
+	fl[DIAG_F_KERNEL_KNOWN] |= f->kernel != NULL;
 	fl[DIAG_F_EXITED] |= d->exited;
 	fl[DIAG_F_EXITED_NORMALLY] |= d->exited && !d->exit_signalled &&
 				      d->exit_code == 0;

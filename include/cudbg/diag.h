@@ -73,6 +73,7 @@ struct diag_dim3 {
 	X(OOB_AFTER, "oob-after", "the bad access lies after an allocation")  \
 	X(OOB_BEFORE, "oob-before", "the bad access lies before an allocation") \
 	X(NULL_ADDRESS, "null-address", "the bad address is within 64 KiB of zero") \
+	X(KERNEL_KNOWN, "kernel-known", "the faulting kernel's name is known") \
 	X(PYTHON, "python", "the program is a Python script")                 \
 	X(PYTORCH, "pytorch", "the fault is in PyTorch code")                 \
 	X(EXITED, "exited", "the program ended")                              \

@@ -242,7 +242,9 @@ TEST(seed_sanitizer_report_alone)
 	CHECK_INT(r.f->python.call.line, 9);
 	CHECK_STR(r.f->op, "nll_loss_forward");
 	CHECK(r.f->flags[DIAG_F_PYTORCH]);
-	CHECK_STR(top_hint(&r), "device-assert");
+	/* The operator names the check (issue 10, item 5). */
+	CHECK_STR(top_hint(&r), "pytorch-nll-op");
+	CHECK(has_hint(&r, "device-assert"));
 	run_free(&r);
 }
 
@@ -734,5 +736,52 @@ TEST(driver_coredump_exception_without_line_info)
 	CHECK(r.f->where.file == NULL);
 	check_dim(r.f->focus.block, 1, 0, 0);
 	CHECK_STR(top_hint(&r), "exc-out-of-range");
+	run_free(&r);
+}
+
+static void add_gpu_xml(struct diag *d, const char *name)
+{
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/tests/fixtures/gpu/%s", test_root_dir(),
+		 name);
+	struct diag_san *s;
+	CHECK_MSG(diag_san_load_file(path, &s, err, sizeof err) == 0, "%s", err);
+	CHECK_INT(diag_add_sanitizer(d, s), 0);
+}
+
+/* No assertion text in a driver coredump or an XML-only report: the
+ * kernel's name, else the host operator, picks the PyTorch rule instead
+ * of the generic assert hint (issue 10, item 5). */
+TEST(pytorch_rule_from_kernel_or_operator_without_assert_text)
+{
+	struct run r;
+	run_start(&r, "python3");
+	feed_gpu_log(r.d, "torch_embedding.core.mi.log");
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+	CHECK_STR(r.f->kernel_short, "vectorized_gather_kernel");
+	CHECK_STR(top_hint(&r), "pytorch-gather-kernel");
+	run_free(&r);
+
+	run_start(&r, "python3");
+	add_gpu_xml(r.d, "torch_label.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(r.f->op, "nll_loss_forward");
+	CHECK_STR(top_hint(&r), "pytorch-nll-op");
+	run_free(&r);
+
+	run_start(&r, "python3");
+	add_gpu_xml(r.d, "torch_embedding.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "pytorch-gather-op");
+	run_free(&r);
+
+	/* With the kernel known the kernel's rule speaks alone. */
+	run_start(&r, "python3");
+	feed_gpu_log(r.d, "torch_label.core.mi.log");
+	add_gpu_xml(r.d, "torch_label.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "pytorch-nll-kernel");
+	CHECK(!has_hint(&r, "pytorch-nll-op"));
 	run_free(&r);
 }
