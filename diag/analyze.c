@@ -213,6 +213,10 @@ static void pick_kernel(struct diag *d)
 			k = d->frames[i].func;
 	if (!k && d->stop.has_frame && !is_helper_frame(d->stop.frame.func))
 		k = d->stop.frame.func;
+	/* The kernels table names the launched kernel; an assertion's
+	 * function is the one that asserted, "operator()" in a lambda. */
+	if (!k)
+		k = d->table_kernel;
 	if (!k && f->n_asserts)
 		k = f->asserts[0]->kernel;
 	if (!k && f->finding) {

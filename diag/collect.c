@@ -95,6 +95,7 @@ void diag_free(struct diag *d)
 	diag_frames_free(d->frames, d->n_frames);
 	diag_frames_free(d->host_frames, d->n_host_frames);
 	free(d->core_path);
+	free(d->table_kernel);
 	for (size_t i = 0; i < d->n_vals; i++) {
 		free(d->vals[i].name);
 		free(d->vals[i].value);
@@ -563,6 +564,34 @@ static void on_lanes(struct diag *d, const struct mi_node *table)
 	diag_lanes_offer(d, with, focus);
 }
 
+/* The focused kernel's name from -cuda-info-kernels: its invocation is
+ * "NAME(,args=[...])" (cuda-gdb 13; not well formed inside, see
+ * cuda-gdb-facts.md), and NAME may hold parentheses of its own
+ * ("at::native::(anonymous namespace)::nll_loss_...<float>"). */
+static void on_kernels(struct diag *d, const struct mi_node *table)
+{
+	const struct mi_node *body = mi_find_children(table, "body");
+	const char *inv = NULL, *only = NULL;
+	int rows = 0;
+	for (const struct mi_node *r = body; r; r = r->next) {
+		if (r->kind != MI_NODE_TUPLE)
+			continue;
+		const char *cur = mi_find_str(r->child, "current");
+		only = mi_find_str(r->child, "invocation");
+		rows++;
+		if (cur && cur[0] == '*')
+			inv = only;
+	}
+	if (!inv && rows == 1)
+		inv = only;
+	if (!inv)
+		return;
+	const char *args = strstr(inv, "(,args=");
+	size_t n = args ? (size_t)(args - inv) : strlen(inv);
+	if (n)
+		d->table_kernel = dstrndup(inv, n);
+}
+
 static void on_done(struct diag *d, const struct mi_node *res)
 {
 	const struct mi_node *n;
@@ -588,6 +617,9 @@ static void on_done(struct diag *d, const struct mi_node *res)
 	}
 	if ((n = mi_find(res, "InfoCudaLanesTable")) && n->kind == MI_NODE_TUPLE)
 		on_lanes(d, n->child);
+	if ((n = mi_find(res, "InfoCudaKernelsTable")) &&
+	    n->kind == MI_NODE_TUPLE && !d->table_kernel)
+		on_kernels(d, n->child);
 }
 
 static void stop_fill(struct stop_info *s, const struct mi_node *res)

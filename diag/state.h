@@ -58,6 +58,7 @@ struct diag {
 	bool focus_lane_has_exc;
 
 	struct diag_focus query_focus;  /* last -cuda-focus-query answer */
+	char *table_kernel;             /* the current kernel, kernels table */
 	char *core_path;
 	bool in_core;                   /* target cudacore seen */
 	bool core_exc_pending;          /* "CUDA Exception: " seen, name next */

@@ -785,3 +785,39 @@ TEST(pytorch_rule_from_kernel_or_operator_without_assert_text)
 	CHECK(!has_hint(&r, "pytorch-nll-op"));
 	run_free(&r);
 }
+
+/* A kernel template launched with a lambda, built without -G: the stop's
+ * frame is __assert_fail, the assertion names "operator()".  The kernel
+ * comes from the kernels table, not from the assert (issue 10, item 6).
+ * The records follow device_assert.mi.log's, with the names changed. */
+TEST(lambda_kernel_named_from_the_kernels_table)
+{
+	struct run r;
+	run_start(&r, "./lam");
+	static const char *const recs[] = {
+		"*stopped,reason=\"signal-received\",signal-name=\"CUDA_EXCEPTION_12\","
+		"signal-meaning=\"Warp Assert\",CudaFocus={device=\"0\",sm=\"3\","
+		"warp=\"0\",lane=\"3\",kernel=\"0\",grid=\"1\",blockIdx=\"(0,0,0)\","
+		"threadIdx=\"(3,0,0)\"},frame={addr=\"0x7f00\",func=\"__assert_fail\","
+		"args=[],arch=\"m68k\"},thread-id=\"1\",stopped-threads=\"all\"",
+		"^done,stack=[frame={level=\"0\",addr=\"0x7f00\",func=\"__assert_fail\","
+		"arch=\"m68k\"}]",
+		"^done,InfoCudaKernelsTable={nr_rows=\"1\",nr_cols=\"2\",hdr=[],"
+		"body=[InfoCudaKernelsRow={current=\"*\",kernel=\"0\",invocation="
+		"\"void launch<main::{lambda(int)#1}>(main::{lambda(int)#1})(,args="
+		"[{name=\\\"f\\\",value=\\\"{...}\\\"}])\"}]}",
+	};
+	for (size_t i = 0; i < sizeof recs / sizeof recs[0]; i++)
+		mi_parse_line(recs[i], strlen(recs[i]), on_rec, r.d);
+	const char *t = "/src/lam.cu:9: operator(): block: [0,0,0], thread: "
+			"[3,0,0] Assertion `v >= 0` failed.\r\n";
+	diag_on_program_output(r.d, t, strlen(t));
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+	CHECK_STR(r.f->kernel_short, "launch");
+	CHECK_INT(r.f->n_asserts, 1);
+	CHECK_STR(r.f->asserts[0]->kernel_short, "operator()");
+	CHECK_STR(r.f->where.file, "/src/lam.cu");
+	CHECK_INT(r.f->where.line, 9);
+	run_free(&r);
+}
