@@ -52,6 +52,7 @@ void diag_fault_reset(struct diag *d)
 	d->n_scratch = 0;
 	free(d->fault.values);
 	free(d->fault.notes);
+	free(d->fault.groups);
 	memset(&d->fault, 0, sizeof d->fault);
 }
 
@@ -492,6 +493,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	f->n_asserts = diag_asserts_count(d->asserts);
 	f->assert_total = diag_asserts_total(d->asserts);
 	collect_findings(d);
+	diag_group_findings(f);
 	if (d->stop.have)
 		fill_stop(d);
 	f->frames = d->frames;

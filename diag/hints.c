@@ -29,7 +29,7 @@ static void put_axis(struct dbuf *b, uint32_t lo, uint32_t hi)
 		dbuf_printf(b, "%u..%u", lo, hi);
 }
 
-static bool put_range(struct dbuf *b, struct diag_dim3 lo, struct diag_dim3 hi)
+bool dbuf_put_range(struct dbuf *b, struct diag_dim3 lo, struct diag_dim3 hi)
 {
 	dbuf_putc(b, '(');
 	put_axis(b, lo.x, hi.x);
@@ -91,9 +91,9 @@ static bool ph_assert(const struct diag_fault *f, const char *p, size_t n,
 	if (eq(p, n, "total"))
 		return put_int(b, (long long)f->assert_total, true);
 	if (eq(p, n, "blocks"))
-		return put_range(b, e->block_min, e->block_max);
+		return dbuf_put_range(b, e->block_min, e->block_max);
 	if (eq(p, n, "threads"))
-		return put_range(b, e->thread_min, e->thread_max);
+		return dbuf_put_range(b, e->thread_min, e->thread_max);
 	if (eq(p, n, "first")) {
 		dbuf_puts(b, "block ");
 		put_dim(b, e->first_block[0]);

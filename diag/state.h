@@ -83,6 +83,9 @@ enum { DIAG_MAX_LINES = 200, DIAG_MAX_VALUES = 256, DIAG_MAX_FRAMES = 256 };
 
 /* analyze.c */
 void diag_fault_reset(struct diag *d);
+/* groups.c: fills f->groups from f->findings (freed by the next call or
+ * diag_fault_reset). */
+void diag_group_findings(struct diag_fault *f);
 /* collect.c */
 void diag_frames_free(struct diag_frame *f, size_t n);
 void diag_frames_offer(struct diag *d, struct diag_frame *v, size_t n);

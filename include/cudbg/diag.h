@@ -178,6 +178,23 @@ struct diag_value {
 	char *value;
 };
 
+/* Sanitizer findings of one kind at one place (kind, sentence, file,
+ * line, function, access size, direction, space): compute-sanitizer
+ * lists a warp-wide error thread by thread, one record each.  Ranges are
+ * per axis; the allocation part is set when every record of the group
+ * that has one names the same allocation (diag/groups.c). */
+struct diag_finding_group {
+	size_t first;            /* index in diag_fault.findings */
+	size_t count;
+	bool has_who;
+	struct diag_dim3 thread_min, thread_max, block_min, block_max;
+	bool has_address;
+	uint64_t address_min, address_max;
+	bool has_alloc;
+	uint64_t alloc_address, alloc_size;
+	long long distance_min, distance_max;
+};
+
 struct diag_fault {
 	enum diag_fault_kind kind;
 	bool flags[DIAG_F_COUNT];
@@ -215,6 +232,8 @@ struct diag_fault {
 	const struct diag_san_record *const *findings;
 	size_t n_findings;
 	const struct diag_san_record *finding; /* the one the fault is about */
+	struct diag_finding_group *groups; /* the findings grouped, in order */
+	size_t n_groups;
 
 	char *core_path;        /* a GPU coredump this came from / was written */
 	bool exited;

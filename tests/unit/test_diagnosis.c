@@ -821,3 +821,64 @@ TEST(lambda_kernel_named_from_the_kernels_table)
 	CHECK_INT(r.f->where.line, 9);
 	run_free(&r);
 }
+
+/* compute-sanitizer lists a warp-wide error thread by thread: the
+ * report groups them by kind, place and access, numbered by the group's
+ * first record (issue 10, item 3). */
+TEST(findings_grouped_in_text_and_json)
+{
+	struct run r;
+	run_start(&r, "/src/gpu/misaligned");
+	feed_gpu_log(r.d, "misaligned.mi.log");
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/tests/fixtures/gpu/misaligned.sanitizer.xml",
+		 test_root_dir());
+	struct diag_san *s;
+	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
+	const char *text =
+		"Access to 0x7f6d82800001 is out of bounds and is 1 bytes after "
+		"the nearest allocation at 0x7f6d827ffc00 of size 1,020 bytes\n"
+		"Access to 0x7f6d8280000a is out of bounds and is 10 bytes after "
+		"the nearest allocation at 0x7f6d827ffc00 of size 1,020 bytes\n";
+	CHECK_INT(diag_san_add_text(s, text, strlen(text)), 2);
+	CHECK_INT(diag_add_sanitizer(r.d, s), 0);
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->n_findings, 49);
+	CHECK_INT(f->n_groups, 2);
+	const struct diag_finding_group *g = &f->groups[0];
+	CHECK_INT(g->first, 0);
+	CHECK_INT(g->count, 48);
+	check_dim(g->thread_min, 0, 0, 0);
+	check_dim(g->thread_max, 62, 0, 0);
+	check_dim(g->block_max, 0, 0, 0);
+	CHECK(g->address_min == 0x7f6d82800001ull);
+	CHECK(g->address_max == 0x7f6d8280022full);
+	CHECK(g->has_alloc && g->alloc_size == 1020);
+	CHECK(g->distance_min == 1 && g->distance_max == 10);
+	CHECK_INT(f->groups[1].first, 48);
+	CHECK_INT(f->groups[1].count, 1);
+	/* The thread the account is about is still the first record's. */
+	CHECK(f->finding == f->findings[0]);
+
+	struct diag_report_in in = {.fault = f, .hints = &r.hints,
+				    .mode = "replay", .memcheck_seconds = -1};
+	char *t = diag_report_text(&in);
+	CHECK(t);
+	CHECK(strstr(t, "Sanitizer findings (49, in 2 groups):"));
+	CHECK(strstr(t, "\n  1. Precise: Invalid __global__ read of size 4 "
+			"bytes is misaligned; at /src/gpu/misaligned.cu:13\n"
+			"       48 findings: threads (0..62,0,0), blocks (0,0,0)\n"
+			"       addresses 0x7f6d82800001..0x7f6d8280022f, 1..10 "
+			"bytes after an allocation of 1020 bytes at 0x7f6d827ffc00\n"
+			"       first: thread (0,0,0) block (0,0,0), address "
+			"0x7f6d82800001 (finding 1)\n  49. Api: "));
+	CHECK(!strstr(t, "\n  2. "));
+	free(t);
+	char *j = diag_report_json(&in);
+	CHECK(j);
+	CHECK(strstr(j, "\"finding_groups\":[{\"first\":0,\"count\":48,"));
+	CHECK(strstr(j, "\"distance_min\":1,\"distance_max\":10"));
+	free(j);
+	run_free(&r);
+}
