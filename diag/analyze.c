@@ -32,6 +32,11 @@ static char *keep(struct diag *d, char *s)
 	return s;
 }
 
+char *diag_keep(struct diag *d, char *s)
+{
+	return keep(d, s);
+}
+
 static char *keepf(struct diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static char *keepf(struct diag *d, const char *fmt, ...)
@@ -251,14 +256,26 @@ static void set_where(struct diag_fault *f, enum diag_loc_source src,
 	f->where.func = func;
 }
 
+static bool same_file(const char *path, const char *name)
+{
+	size_t a = strlen(path), b = strlen(name);
+	if (a == b)
+		return strcmp(path, name) == 0;
+	return a > b && path[a - b - 1] == '/' && strcmp(path + a - b, name) == 0;
+}
+
 static void pick_where(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
 	const struct stop_info *s = &d->stop;
 	if (s->exc_file && s->exc_line) {
-		char *full = s->has_frame && s->frame.file &&
-					     strcmp(s->frame.file, s->exc_file) == 0
-				     ? s->frame.fullname
+		/* The exception names the file as compiled ("null_deref.cu"),
+		 * the frame with its path: the same file when one ends the
+		 * other. */
+		const struct diag_frame *fr = s->has_frame ? &s->frame
+					     : d->n_frames ? &d->frames[0] : NULL;
+		char *full = fr && fr->file && same_file(fr->file, s->exc_file)
+				     ? fr->fullname
 				     : NULL;
 		set_where(f, DIAG_LOC_EXCEPTION, s->exc_file, full, s->exc_line,
 			  s->exc_function);
@@ -525,6 +542,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	f->n_output_lines = d->n_lines;
 	fill_values(d);
 	set_derived_flags(d);
+	diag_provenance(d, f);
 	lane_analysis(d);
 	add_notes(d);
 	return f;

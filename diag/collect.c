@@ -99,6 +99,7 @@ void diag_free(struct diag *d)
 	for (size_t i = 0; i < d->n_vals; i++) {
 		free(d->vals[i].name);
 		free(d->vals[i].value);
+		free(d->vals[i].type);
 	}
 	free(d->vals);
 	for (size_t i = 0; i < d->n_lines; i++)
@@ -358,6 +359,7 @@ int diag_value_put(struct diag *d, const char *name, const char *value,
 	nv->name = strdup(name);
 	nv->value = strdup(value);
 	nv->frame = frame;
+	nv->type = NULL;
 	if (!nv->name || !nv->value) {
 		free(nv->name);
 		free(nv->value);
@@ -365,6 +367,15 @@ int diag_value_put(struct diag *d, const char *name, const char *value,
 	}
 	d->n_vals++;
 	return DIAG_OK;
+}
+
+void diag_value_type(struct diag *d, const char *name, const char *type)
+{
+	for (size_t i = 0; type && i < d->n_vals; i++)
+		if (strcmp(d->vals[i].name, name) == 0) {
+			dstrset(&d->vals[i].type, type);
+			return;
+		}
 }
 
 int diag_set_value(struct diag *d, const char *expr, const char *value)
@@ -453,8 +464,8 @@ static void capture_args(struct diag *d, const struct mi_node *args,
 			continue;
 		const char *n = mi_find_str(a->child, "name");
 		const char *v = mi_find_str(a->child, "value");
-		if (n && v)
-			diag_value_put(d, n, v, frame);
+		if (n && v && diag_value_put(d, n, v, frame) == DIAG_OK)
+			diag_value_type(d, n, mi_find_str(a->child, "type"));
 	}
 }
 

@@ -153,6 +153,22 @@ static bool ph_python(const struct diag_fault *f, const char *p, size_t n,
 	return false;
 }
 
+/* {ptr.*} and {ovf.*}: diag/provenance.c. */
+static bool ph_ptr(const struct diag_fault *f, const char *p, size_t n,
+		   struct dbuf *b)
+{
+	const struct diag_provenance *v = &f->prov;
+	if (eq(p, n, "ptr.var")) return put_str(b, v->var);
+	if (eq(p, n, "ptr.value")) return put_str(b, v->var_value);
+	if (eq(p, n, "ptr.address")) return put_hex(b, v->address, v->has_address);
+	if (eq(p, n, "ptr.offset")) return put_int(b, v->offset, v->has_offset);
+	if (eq(p, n, "ovf.var")) return put_str(b, v->index_var);
+	if (eq(p, n, "ovf.value")) return put_str(b, v->index_value);
+	if (eq(p, n, "ovf.type")) return put_str(b, v->index_type);
+	if (eq(p, n, "ovf.line")) return put_str(b, v->line_text);
+	return false;
+}
+
 static bool ph_focus(const struct diag_fault *f, const char *p, size_t n,
 		     struct dbuf *b)
 {
@@ -205,7 +221,7 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 		return ph_san(f, p + 4, n - 4, b);
 	if (n > 7 && memcmp(p, "python.", 7) == 0)
 		return ph_python(f, p + 7, n - 7, b);
-	if (ph_focus(f, p, n, b))
+	if (ph_focus(f, p, n, b) || ph_ptr(f, p, n, b))
 		return true;
 	if (eq(p, n, "kind")) return put_str(b, diag_fault_kind_name(f->kind));
 	if (eq(p, n, "program")) return put_str(b, f->program);

@@ -27,6 +27,7 @@ struct stop_info {
 
 struct named_value {
 	char *name, *value;
+	char *type;              /* as the debugger wrote it, or NULL */
 	int frame;               /* -1 unknown */
 };
 
@@ -86,6 +87,13 @@ void diag_fault_reset(struct diag *d);
 /* groups.c: fills f->groups from f->findings (freed by the next call or
  * diag_fault_reset). */
 void diag_group_findings(struct diag_fault *f);
+/* analyze.c: s becomes owned by the fault (freed at the next analysis);
+ * returns s. */
+char *diag_keep(struct diag *d, char *s);
+/* provenance.c: fills f->prov and its facts (after the flags). */
+void diag_provenance(struct diag *d, struct diag_fault *f);
+/* collect.c: the type of a value put before. */
+void diag_value_type(struct diag *d, const char *name, const char *type);
 /* collect.c */
 void diag_frames_free(struct diag_frame *f, size_t n);
 void diag_frames_offer(struct diag *d, struct diag_frame *v, size_t n);

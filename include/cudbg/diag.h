@@ -74,6 +74,10 @@ struct diag_dim3 {
 	X(OOB_BEFORE, "oob-before", "the bad access lies before an allocation") \
 	X(NULL_ADDRESS, "null-address", "the bad address is within 64 KiB of zero") \
 	X(KERNEL_KNOWN, "kernel-known", "the faulting kernel's name is known") \
+	X(POINTER_NULL, "pointer-null", "a pointer of the faulting frame is null at an illegal address") \
+	X(HOST_ADDRESS, "host-address", "the bad address or a pointer of the faulting frame looks like a host address") \
+	X(ADDRESS_WILD, "address-wild", "the bad address is far from its nearest allocation") \
+	X(INDEX_OVERFLOW, "index-overflow", "a 32-bit index of the faulting frame is negative at an illegal address") \
 	X(PYTHON, "python", "the program is a Python script")                 \
 	X(PYTORCH, "pytorch", "the fault is in PyTorch code")                 \
 	X(EXITED, "exited", "the program ended")                              \
@@ -195,6 +199,30 @@ struct diag_finding_group {
 	long long distance_min, distance_max;
 };
 
+/* Where the bad address of an illegal access comes from (diag/
+ * provenance.c): the sanitizer's address and nearest allocation, and
+ * the faulting frame's pointer and integer values already fetched. */
+enum diag_ptr_class {
+	DIAG_PTR_UNKNOWN,
+	DIAG_PTR_NULL,       /* within 64 KiB of zero */
+	DIAG_PTR_NEAR_ALLOC, /* just past or before an allocation */
+	DIAG_PTR_WILD,       /* far from every allocation */
+	DIAG_PTR_HOST,       /* looks like a host (CPU) address */
+};
+
+struct diag_provenance {
+	enum diag_ptr_class cls;
+	bool has_address;
+	uint64_t address;        /* the bad address, or the bad pointer */
+	const char *var;         /* the frame's pointer it is about, or NULL */
+	const char *var_value;
+	bool has_offset;
+	long long offset;        /* address - var's value */
+	/* A negative 32-bit integer of the frame at an illegal address. */
+	const char *index_var, *index_value, *index_type;
+	const char *line_text;   /* the faulting source line, when read */
+};
+
 struct diag_fault {
 	enum diag_fault_kind kind;
 	bool flags[DIAG_F_COUNT];
@@ -234,6 +262,7 @@ struct diag_fault {
 	const struct diag_san_record *finding; /* the one the fault is about */
 	struct diag_finding_group *groups; /* the findings grouped, in order */
 	size_t n_groups;
+	struct diag_provenance prov;
 
 	char *core_path;        /* a GPU coredump this came from / was written */
 	bool exited;

@@ -61,3 +61,7 @@ ex examples/null_write tests/fixtures/null_write.mi.log 'Warp Illegal Address in
 	'exception: Warp Illegal Address at pc 0x[0-9a-f]+ in apply\(Params, float\*\) at null_write.cu:10'
 ex examples/step_kernel tests/fixtures/step_kernel.mi.log 'Breakpoint 1 in saxpy2' \
 	'frame: +#0 saxpy2 at step_kernel.cu:8'
+# Crafted from null_deref.mi.log (its header says how): a 32-bit index
+# near INT_MIN at an illegal address (issue 10, item 8).
+ex crafted/int_overflow tests/fixtures/int_overflow.mi.log \
+	'^\[1\] .*\(index-overflow\)' 'c = -2147483520 \(int\) in the faulting frame'

@@ -882,3 +882,127 @@ TEST(findings_grouped_in_text_and_json)
 	free(j);
 	run_free(&r);
 }
+
+static void feed_rec(struct diag *d, const char *rec)
+{
+	mi_parse_line(rec, strlen(rec), on_rec, d);
+}
+
+static const char *hint_evidence(const struct run *r, const char *id,
+				 const char *needle)
+{
+	const struct diag_hint *h = hint(r, id);
+	for (size_t i = 0; h && i < h->n_evidence; i++)
+		if (strstr(h->evidence[i], needle))
+			return h->evidence[i];
+	return NULL;
+}
+
+/* Pointer provenance without a GPU (issue 10, item 7): the sanitizer's
+ * address and nearest allocation, and the frame's pointers. */
+TEST(provenance_names_the_allocation_and_wild_addresses)
+{
+	/* Just past the end: the frame's pointer into that allocation is
+	 * named.  core_small_oob's values, with `in` set to the allocation
+	 * the report's text names (the two come from different runs). */
+	struct run r;
+	run_start(&r, "./small_oob");
+	feed_log(r.d, "core_small_oob.mi.log");
+	feed_rec(r.d, "^done,variables=[{name=\"in\",arg=\"1\",type=\"const "
+		      "@generic float * @parameter\",value=\"0x7fa670800000\"}]");
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/small_oob.sanitizer.xml",
+		 test_fixtures_dir());
+	struct diag_san *s;
+	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
+	const char *text = "Access to 0x7fa670800190 is out of bounds and is 1 "
+			   "bytes after the nearest allocation at 0x7fa670800000 "
+			   "of size 400 bytes\n";
+	CHECK_INT(diag_san_add_text(s, text, strlen(text)), 1);
+	diag_add_sanitizer(r.d, s);
+	run_finish(&r);
+	CHECK_INT(r.f->prov.cls, DIAG_PTR_NEAR_ALLOC);
+	CHECK_STR(r.f->prov.var, "in");
+	CHECK(r.f->prov.offset == 400);
+	CHECK_STR(top_hint(&r), "san-oob-after");
+	CHECK(hint_evidence(&r, "san-oob-after", "in = 0x7fa670800000 points to; "
+			    "the access is 400 bytes from its start"));
+	run_free(&r);
+
+	/* 4 MB before a 4 MB allocation is no negative index at its edge. */
+	run_start(&r, "./small_oob");
+	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
+	text = "Access to 0x7fa670800190 is out of bounds and is 4,185,984 bytes "
+	       "before the nearest allocation at 0x7fa670bfe314 of size "
+	       "4,194,304 bytes\n";
+	CHECK_INT(diag_san_add_text(s, text, strlen(text)), 1);
+	diag_add_sanitizer(r.d, s);
+	run_finish(&r);
+	CHECK_INT(r.f->prov.cls, DIAG_PTR_WILD);
+	CHECK(r.f->flags[DIAG_F_ADDRESS_WILD]);
+	CHECK_STR(top_hint(&r), "san-oob-wild");
+	CHECK(!has_hint(&r, "san-oob-before"));
+	run_free(&r);
+}
+
+TEST(provenance_host_and_null_pointers_of_the_frame)
+{
+	/* A live Warp Illegal Address (no sanitizer): a kernel argument
+	 * holding a PIE heap address. */
+	struct run r;
+	run_start(&r, "/src/gpu/null_deref");
+	feed_gpu_log(r.d, "null_deref.mi.log");
+	feed_rec(r.d, "^done,variables=[{name=\"rows\",arg=\"1\",type=\"@generic "
+		      "float * @generic * @parameter\",value=\"0x5555555596b0\"}]");
+	run_finish(&r);
+	CHECK_INT(r.f->prov.cls, DIAG_PTR_HOST);
+	CHECK_STR(r.f->prov.var, "rows");
+	CHECK_STR(top_hint(&r), "ptr-host-address");
+	CHECK(hint_evidence(&r, "ptr-host-address",
+			    "rows = 0x5555555596b0 in the faulting frame"));
+	run_free(&r);
+
+	/* A null pointer of the frame. */
+	run_start(&r, "/src/gpu/null_deref");
+	feed_gpu_log(r.d, "null_deref.mi.log");
+	feed_rec(r.d, "^done,variables=[{name=\"row\",type=\"const @generic "
+		      "float * @register\",value=\"0x0\"}]");
+	run_finish(&r);
+	CHECK_INT(r.f->prov.cls, DIAG_PTR_NULL);
+	CHECK(r.f->flags[DIAG_F_POINTER_NULL]);
+	CHECK_STR(top_hint(&r), "ptr-null-local");
+	run_free(&r);
+
+	/* The real recording as it is: no claim about its pointers. */
+	run_start(&r, "/src/gpu/null_deref");
+	feed_gpu_log(r.d, "null_deref.mi.log");
+	run_finish(&r);
+	CHECK_INT(r.f->prov.cls, DIAG_PTR_UNKNOWN);
+	CHECK(!r.f->flags[DIAG_F_INDEX_OVERFLOW]);
+	CHECK_STR(top_hint(&r), "exc-warp-illegal-address");
+	run_free(&r);
+}
+
+/* A negative 32-bit index at an illegal address (issue 10, item 8);
+ * tests/fixtures/int_overflow.mi.log is null_deref's real recording with
+ * c set to -2147483520 (its header says so). */
+TEST(index_overflow_names_the_variable_and_the_line)
+{
+	struct run r;
+	run_start(&r, "/src/gpu/null_deref");
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/tests/gpu", test_root_dir());
+	diag_add_source_dir(r.d, dir);
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/fixtures/int_overflow.mi.log",
+		 test_root_dir());
+	feed_path(r.d, path);
+	run_finish(&r);
+	CHECK(r.f->flags[DIAG_F_INDEX_OVERFLOW]);
+	CHECK_STR(r.f->prov.index_var, "c");
+	CHECK_STR(r.f->prov.index_value, "-2147483520");
+	CHECK_STR(r.f->prov.line_text, "s += row[c];");
+	CHECK_STR(top_hint(&r), "index-overflow");
+	CHECK(hint_evidence(&r, "index-overflow", "null_deref.cu:14: s += row[c];"));
+	run_free(&r);
+}

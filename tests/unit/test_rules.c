@@ -114,6 +114,11 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 	f->findings = x->rp;
 	f->n_findings = 1;
 	f->finding = &x->rec;
+	f->prov = (struct diag_provenance){
+		.cls = DIAG_PTR_NEAR_ALLOC, .has_address = true, .address = 0x100,
+		.var = S("in"), .var_value = S("0x1000"), .has_offset = true,
+		.offset = 404, .index_var = S("i"), .index_value = S("-2"),
+		.index_type = S("int"), .line_text = S("x[i] = 0;")};
 	f->core_path = S("/tmp/core");
 	f->exited = true;
 	f->exit_code = 1;
