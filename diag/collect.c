@@ -759,8 +759,10 @@ static void core_exception_name(struct diag *d, const char *t, size_t len)
 	const char *nl = memchr(t, '\n', len);
 	char *name = trimmed_dup(t, nl ? (size_t)(nl - t) : len);
 	d->core_exc_pending = name == NULL;
-	if (!name)
+	if (!name || (d->stop.have && !d->stop.from_core)) {
+		free(name);
 		return;
+	}
 	core_stop(d);
 	if (!d->stop.exception_name) {
 		d->stop.exception_name = name;
@@ -782,6 +784,9 @@ static void core_exception_pc(struct diag *d, const char *t, size_t len)
 	struct stop_info *s = &d->stop;
 	const char *nl = memchr(t, '\n', len);
 	size_t n = nl ? (size_t)(nl - t) : len;
+	if (s->have && !s->from_core)
+		return; /* a live stop's fields are kept */
+	core_stop(d);
 	char *line = dstrndup(t + pn, n - pn);
 	if (!line || s->has_error_pc) {
 		free(line);
