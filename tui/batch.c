@@ -215,9 +215,10 @@ static bool assert_text_missing(struct diag_run *dr)
 /* The program's terminal is a separate channel from the debugger's
  * records: text the program wrote just before the stop can still be in
  * flight.  Only what the report lacks is waited for: a device assert's
- * line, which the driver flushes from the device printf buffer after the
- * stop (or not at all: cuda-gdb-facts.md), for at most about a second and
- * until the output has been quiet for 50 ms once it came.  A replay
+ * line, which the driver flushes from the device printf buffer around the
+ * stop (in every recording it came 40-320 ms before the stop record; a
+ * 2-D kernel's came later or not at all: cuda-gdb-facts.md), for at most
+ * 0.5 s and until the output has been quiet for 50 ms once it came.  A replay
  * writes a recorded line to the terminal before the records that follow
  * it, so what it has is already there: no wait (docs/performance.md). */
 static void drain_output(struct dbg_ctl *c, struct diag_run *dr, bool replay)
@@ -226,7 +227,7 @@ static void drain_output(struct dbg_ctl *c, struct diag_run *dr, bool replay)
 	take_pending_output(c);
 	if (replay || !assert_text_missing(dr))
 		return;
-	for (int i = 0; i < 20 && !batch_signalled; i++) {
+	for (int i = 0; i < 10 && !batch_signalled; i++) {
 		uint64_t before = m->output.total;
 		if (ctl_run_until(c, NULL, NULL, 50) == SESSION_EGONE)
 			break;
