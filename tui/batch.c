@@ -220,7 +220,8 @@ static bool assert_text_missing(struct diag_run *dr)
  * 2-D kernel's came later or not at all: cuda-gdb-facts.md), for at most
  * 0.5 s and until the output has been quiet for 50 ms once it came.  A replay
  * writes a recorded line to the terminal before the records that follow
- * it, so what it has is already there: no wait (docs/performance.md). */
+ * it, so what it has is already there: no wait (docs/performance.md),
+ * unless it keeps the recorded delays (--replay-realtime). */
 static void drain_output(struct dbg_ctl *c, struct diag_run *dr, bool replay)
 {
 	const struct dbg_model *m = ctl_model(c);
@@ -348,7 +349,8 @@ int batch_main(const struct cudbg_options *o)
 	 * last bytes before it reported the exit. */
 	if (!batch_signalled && !ctl_model(c)->is_core &&
 	    ctl_model(c)->state == MODEL_STOPPED)
-		drain_output(c, dr, o->backend == SESSION_REPLAY);
+		drain_output(c, dr, o->backend == SESSION_REPLAY &&
+				    !o->replay_realtime);
 	t[T_STOP] = mono_now();
 	struct batch_report r;
 	batch_collect(ctl_model(c), &r);
