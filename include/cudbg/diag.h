@@ -56,7 +56,7 @@ struct diag_dim3 {
  * the debugger or the program wrote.  X(ENUM, "rule-name", "meaning"). */
 #define DIAG_FLAGS(X)                                                         \
 	X(DEVICE_STOP, "device-stop", "the debugger stopped in device code on a fault") \
-	X(DEVICE_EXCEPTION, "device-exception", "the stop is a CUDA_EXCEPTION_N") \
+	X(DEVICE_EXCEPTION, "device-exception", "the stop is a CUDA_EXCEPTION_N (or a driver coredump names one)") \
 	X(DEVICE_ASSERT, "device-assert", "a device assert() fired (stop or text)") \
 	X(DEVICE_TRAP, "device-trap", "device code executed __trap()")        \
 	X(WARP_LEVEL, "warp-level", "the exception is reported per warp")     \
