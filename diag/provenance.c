@@ -162,20 +162,32 @@ static bool int32_type(const char *t)
 	return !strcmp(buf, "int") || !strcmp(buf, "int32_t");
 }
 
-static bool ident_in(const char *line, const char *name)
+/* Whether name occurs in line as a whole identifier; with `indexing`,
+ * inside a [...] subscript. */
+static bool ident_in(const char *line, const char *name, bool indexing)
 {
 	size_t n = strlen(name);
 	for (const char *p = line; line && (p = strstr(p, name)); p += n) {
 		bool before = p > line && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
 		bool after = isalnum((unsigned char)p[n]) || p[n] == '_';
-		if (!before && !after)
+		if (before || after)
+			continue;
+		if (!indexing)
+			return true;
+		int depth = 0;
+		for (const char *q = line; q < p; q++)
+			depth += *q == '[' ? 1 : *q == ']' ? -1 : 0;
+		if (depth > 0)
 			return true;
 	}
 	return false;
 }
 
 /* The most negative signed 32-bit integer of the frame that the faulting
- * line uses (or, with no line to read, one below INT_MIN / 2). */
+ * line uses: below INT_MIN / 2 (a wrapped product or sum) anywhere in the
+ * line, or any negative value as a subscript (x[i] with i < 0; a stencil's
+ * k = -1 in x[i + k] counts too, the hint says both readings).  With no
+ * line to read, only one below INT_MIN / 2. */
 static void find_overflow(const struct diag *d, struct diag_provenance *p)
 {
 	long long best = 0;
@@ -187,8 +199,9 @@ static void find_overflow(const struct diag *d, struct diag_provenance *p)
 		if (errno || *end || end == nv->value || v >= 0 ||
 		    v < INT_MIN || !int32_type(nv->type))
 			continue;
-		bool used = p->line_text ? ident_in(p->line_text, nv->name)
-					 : v <= INT_MIN / 2;
+		bool wrapped = v <= INT_MIN / 2;
+		bool used = p->line_text ? ident_in(p->line_text, nv->name, !wrapped)
+					 : wrapped;
 		if (!used || v >= best)
 			continue;
 		best = v;

@@ -1006,3 +1006,31 @@ TEST(index_overflow_names_the_variable_and_the_line)
 	CHECK(hint_evidence(&r, "index-overflow", "null_deref.cu:14: s += row[c];"));
 	run_free(&r);
 }
+
+/* A small negative value counts only as a subscript of the faulting
+ * line; a near-INT_MIN one anywhere in it. */
+TEST(index_overflow_needs_the_line_to_use_the_value)
+{
+	static const struct {
+		const char *rec;
+		bool want;
+	} c[] = {
+		{"^done,variables=[{name=\"c\",type=\"int\",value=\"-1\"}]", true},
+		{"^done,variables=[{name=\"r\",type=\"@register int\",value=\"-1\"}]", false},
+		{"^done,variables=[{name=\"c\",type=\"unsigned int\",value=\"-1\"}]", false},
+		{"^done,variables=[{name=\"s\",type=\"float\",value=\"-3e+09\"}]", false},
+	};
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/tests/gpu", test_root_dir());
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct run r;
+		run_start(&r, "/src/gpu/null_deref");
+		diag_add_source_dir(r.d, dir);
+		feed_gpu_log(r.d, "null_deref.mi.log");
+		feed_rec(r.d, c[i].rec);
+		run_finish(&r);
+		CHECK_MSG(r.f->flags[DIAG_F_INDEX_OVERFLOW] == c[i].want, "%s",
+			  c[i].rec);
+		run_free(&r);
+	}
+}
