@@ -86,14 +86,32 @@ static void set_var(struct diag_provenance *p, const struct named_value *nv,
 	p->offset = (long long)(addr - v);
 }
 
+static bool same_dim(struct diag_dim3 a, struct diag_dim3 b)
+{
+	return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+/* The frame's values are the finding's thread's (a sanitizer coredump
+ * focuses it; a live warp exception may focus another lane). */
+static bool values_of_finding(const struct diag_fault *f,
+			      const struct diag_san_record *r)
+{
+	return r->has_who && f->focus.valid &&
+	       same_dim(f->focus.thread, r->thread) &&
+	       same_dim(f->focus.block, r->block);
+}
+
 /* From the sanitizer's exact access. */
-static void from_finding(const struct diag *d, const struct diag_san_record *r,
+static void from_finding(const struct diag *d, const struct diag_fault *f,
+			 const struct diag_san_record *r,
 			 struct diag_provenance *p)
 {
 	p->has_address = true;
 	p->address = r->address;
 	if (r->address < NULL_LIMIT) {
 		p->cls = DIAG_PTR_NULL;
+		if (values_of_finding(f, r))
+			set_var(p, pointer_into(d, 0, NULL_LIMIT), r->address);
 		return;
 	}
 	if (looks_host(r->address)) {
@@ -219,7 +237,7 @@ void diag_provenance(struct diag *d, struct diag_fault *f)
 		return;
 	const struct diag_san_record *r = f->finding;
 	if (r && r->kind == DIAG_SAN_PRECISE && r->has_address)
-		from_finding(d, r, p);
+		from_finding(d, f, r, p);
 	else
 		from_values(d, p);
 	const char *path = f->where.fullname ? f->where.fullname : f->where.file;

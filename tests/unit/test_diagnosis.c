@@ -1034,3 +1034,36 @@ TEST(index_overflow_needs_the_line_to_use_the_value)
 		run_free(&r);
 	}
 }
+
+/* At a null access the pointer is named only from the finding's own
+ * thread: a sanitizer coredump focuses it, a live warp stop may not. */
+TEST(null_pointer_named_only_from_the_faulting_thread)
+{
+	static const char *const core[] = {
+		"~\"Opening GPU coredump: /tmp/null_deref.nvcudmp\\n\"",
+		"~\"[Current focus set to CUDA kernel 0, grid 1, block (0,0,0), "
+		"thread (3,0,0), device 0, sm 124, warp 0, lane 3]\\n\"",
+		"~\"Program terminated with signal SIGTRAP, Trace/breakpoint trap.\\n\"",
+		"^done,variables=[{name=\"row\",type=\"const @generic float * "
+		"@register\",value=\"0x0\"}]",
+	};
+	struct run r;
+	run_start(&r, "/src/gpu/null_deref");
+	for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
+		feed_rec(r.d, core[i]);
+	add_gpu_xml(r.d, "null_deref.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "san-null");
+	CHECK(hint_evidence(&r, "san-null", "pointer row is 0x0"));
+	run_free(&r);
+
+	/* Live: lane 0 is in focus, the sanitizer names thread 3. */
+	run_start(&r, "/src/gpu/null_deref");
+	feed_gpu_log(r.d, "null_deref.mi.log");
+	feed_rec(r.d, core[3]);
+	add_gpu_xml(r.d, "null_deref.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "san-null");
+	CHECK(!hint_evidence(&r, "san-null", "pointer row"));
+	run_free(&r);
+}
