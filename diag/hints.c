@@ -103,12 +103,39 @@ static bool ph_assert(const struct diag_fault *f, const char *p, size_t n,
 	return false;
 }
 
+/* The group of the main finding, when it has more than one record. */
+static const struct diag_finding_group *main_group(const struct diag_fault *f)
+{
+	for (size_t i = 0; f->finding && i < f->n_groups; i++) {
+		const struct diag_finding_group *g = &f->groups[i];
+		if (f->findings[g->first] == f->finding)
+			return g->count > 1 ? g : NULL;
+	}
+	return NULL;
+}
+
+static bool ph_san_group(const struct diag_fault *f, const char *p, size_t n,
+			 struct dbuf *b)
+{
+	const struct diag_finding_group *g = main_group(f);
+	if (!g)
+		return false;
+	if (eq(p, n, "same")) return put_int(b, (long long)g->count, true);
+	if (eq(p, n, "same_threads"))
+		return g->has_who && dbuf_put_range(b, g->thread_min, g->thread_max);
+	if (eq(p, n, "same_blocks"))
+		return g->has_who && dbuf_put_range(b, g->block_min, g->block_max);
+	return false;
+}
+
 static bool ph_san(const struct diag_fault *f, const char *p, size_t n,
 		   struct dbuf *b)
 {
 	const struct diag_san_record *r = f->finding;
 	if (eq(p, n, "count"))
 		return put_int(b, (long long)f->n_findings, f->n_findings > 0);
+	if (n >= 4 && memcmp(p, "same", 4) == 0)
+		return ph_san_group(f, p, n, b);
 	if (!r)
 		return false;
 	if (eq(p, n, "kind")) return put_str(b, diag_san_kind_name(r->kind));

@@ -1067,3 +1067,25 @@ TEST(null_pointer_named_only_from_the_faulting_thread)
 	CHECK(!hint_evidence(&r, "san-null", "pointer row"));
 	run_free(&r);
 }
+
+/* The hint about the main finding says how many threads failed alike. */
+TEST(hint_counts_the_threads_of_the_main_finding)
+{
+	struct run r;
+	run_start(&r, "/src/gpu/misaligned");
+	feed_gpu_log(r.d, "misaligned.mi.log");
+	add_gpu_xml(r.d, "misaligned.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "san-misaligned");
+	CHECK(hint_evidence(&r, "san-misaligned", "48 threads failed the same way "
+			    "on that line: threads (0..62,0,0), blocks (0,0,0)"));
+	CHECK(!has_hint(&r, "san-oob"));
+	run_free(&r);
+
+	/* One record: no such line. */
+	run_start(&r, "./small_oob");
+	add_xml(r.d, "small_oob.sanitizer.xml");
+	run_finish(&r);
+	CHECK(!hint_evidence(&r, "san-oob", "failed the same way"));
+	run_free(&r);
+}
