@@ -846,13 +846,17 @@ static void on_console(struct diag *d, const char *t, size_t len)
 	}
 	if (!d->in_core)
 		return;
-	if (d->core_exc_pending) {
-		core_exception_name(d, t, len);
-		return;
-	}
 	size_t lead = 0;
 	while (lead < len && t[lead] == '\n')
 		lead++;
+	/* The name is the record after the prefix, unless that record is
+	 * already the next part of the story. */
+	if (d->core_exc_pending && t[lead] != '[' &&
+	    strncmp(t + lead, pc_msg, sizeof pc_msg - 1) != 0) {
+		core_exception_name(d, t, len);
+		return;
+	}
+	d->core_exc_pending = false;
 	if (len - lead >= sizeof exc_msg - 1 &&
 	    strncmp(t + lead, exc_msg, sizeof exc_msg - 1) == 0) {
 		lead += sizeof exc_msg - 1;
