@@ -367,8 +367,12 @@ static void set_derived_flags(struct diag *d)
 		any_err = true;
 	}
 	fl[DIAG_F_SANITIZER_CLEAN] |= d->n_sans > 0 && !any_err;
+	/* A __shared__ or __local__ address is an offset in its window:
+	 * small, and no null pointer. */
 	fl[DIAG_F_NULL_ADDRESS] |= f->finding && f->finding->has_address &&
-				   f->finding->address < 0x10000;
+				   f->finding->address < 0x10000 &&
+				   (!f->finding->space ||
+				    !strcmp(f->finding->space, "__global__"));
 	if (f->finding && f->finding->has_alloc) {
 		fl[DIAG_F_OOB_AFTER] |= f->finding->distance > 0;
 		fl[DIAG_F_OOB_BEFORE] |= f->finding->distance < 0;

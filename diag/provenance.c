@@ -51,6 +51,13 @@ static bool looks_host(uint64_t a)
 	       (a >= 0x550000000000ull && a < 0x570000000000ull);
 }
 
+/* A global (or generic, unnamed) access: __shared__ and __local__
+ * addresses are offsets in their own windows, small by nature. */
+static bool global_space(const struct diag_san_record *r)
+{
+	return !r->space || strcmp(r->space, "__global__") == 0;
+}
+
 static bool illegal_address(const struct diag_fault *f)
 {
 	const char *e = f->exception_name;
@@ -236,10 +243,12 @@ void diag_provenance(struct diag *d, struct diag_fault *f)
 	if (!illegal_address(f))
 		return;
 	const struct diag_san_record *r = f->finding;
-	if (r && r->kind == DIAG_SAN_PRECISE && r->has_address)
-		from_finding(d, f, r, p);
-	else
+	if (r && r->kind == DIAG_SAN_PRECISE && r->has_address) {
+		if (global_space(r))
+			from_finding(d, f, r, p);
+	} else {
 		from_values(d, p);
+	}
 	const char *path = f->where.fullname ? f->where.fullname : f->where.file;
 	p->line_text = diag_keep(d, diag_read_source_line(d, path, f->where.line));
 	find_overflow(d, p);

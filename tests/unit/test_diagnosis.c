@@ -1092,3 +1092,38 @@ TEST(hint_counts_the_threads_of_the_main_finding)
 	CHECK(!hint_evidence(&r, "san-oob", "failed the same way"));
 	run_free(&r);
 }
+
+/* A __shared__ address is an offset in the block's window: no null
+ * pointer, no host address. */
+TEST(shared_memory_addresses_are_not_classified)
+{
+	static const char *const addrs[] = {"0x400", "0x1000400"};
+	for (size_t i = 0; i < 2; i++) {
+		char xml[2048];
+		snprintf(xml, sizeof xml,
+			 "<?xml version=\"1.0\"?><ComputeSanitizerOutput><record>"
+			 "<kind>Precise</kind><level>Error</level><who><threadIdx>"
+			 "<x>5</x><y>0</y><z>0</z></threadIdx><blockIdx><x>0</x>"
+			 "<y>0</y><z>0</z></blockIdx></who><what><text>Invalid "
+			 "__shared__ write of size 4 bytes is out of bounds</text>"
+			 "<space>__shared__</space><size>4</size><direction>write"
+			 "</direction><error>out of bounds</error><address>%s"
+			 "</address></what><where><func>k</func><path>/src/k.cu"
+			 "</path><line>9</line></where></record>"
+			 "</ComputeSanitizerOutput>", addrs[i]);
+		struct run r;
+		run_start(&r, "./k");
+		struct diag_san *s = diag_san_new();
+		CHECK_INT(diag_san_feed(s, xml, strlen(xml)), 0);
+		CHECK_INT(diag_san_finish(s), 0);
+		CHECK_INT(diag_san_count(s), 1);
+		diag_add_sanitizer(r.d, s);
+		run_finish(&r);
+		CHECK_INT(r.f->prov.cls, DIAG_PTR_UNKNOWN);
+		CHECK(!r.f->flags[DIAG_F_HOST_ADDRESS]);
+		CHECK(!r.f->flags[DIAG_F_NULL_ADDRESS]);
+		CHECK_MSG(!strcmp(top_hint(&r), "san-oob"), "%s: %s", addrs[i],
+			  top_hint(&r));
+		run_free(&r);
+	}
+}
