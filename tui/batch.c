@@ -194,19 +194,47 @@ static void timing_from_run(double t[T_COUNT], const struct diag_run *dr)
 	t[T_READY] = rt.debugger_ready;
 }
 
-/* The program's terminal is a separate channel from the debugger's
- * records: text the program wrote just before the stop (a device assert's
- * message) can still be in flight.  Read on while it keeps coming, for at
- * most about a second. */
-static void drain_output(struct dbg_ctl *c)
+/* Reads what the program's terminal already holds, without waiting:
+ * one short poll at a time while bytes keep coming. */
+static void take_pending_output(struct dbg_ctl *c)
 {
 	const struct dbg_model *m = ctl_model(c);
-	for (int i = 0; i < 20 && !batch_signalled; i++) {
+	for (int i = 0; i < 64 && !batch_signalled; i++) {
 		uint64_t before = m->output.total;
-		if (ctl_run_until(c, NULL, NULL, i == 0 ? 200 : 50) ==
-		    SESSION_EGONE)
+		if (ctl_run_until(c, NULL, NULL, 1) == SESSION_EGONE ||
+		    m->output.total == before)
 			break;
-		if (i > 0 && m->output.total == before)
+	}
+}
+
+/* A device assert's stop whose assertion text has not arrived yet. */
+static bool assert_text_missing(struct diag_run *dr)
+{
+	const struct diag_fault *f = diag_analyze(diag_run_diag(dr));
+	return f->kind == DIAG_FAULT_ASSERT && f->n_asserts == 0;
+}
+
+/* The program's terminal is a separate channel from the debugger's
+ * records: text the program wrote just before the stop can still be in
+ * flight.  Only what the report lacks is waited for: a device assert's
+ * line, which the driver flushes from the device printf buffer around the
+ * stop (in every recording it came 40-320 ms before the stop record; a
+ * 2-D kernel's came later or not at all: cuda-gdb-facts.md), for at most
+ * 0.5 s and until the output has been quiet for 50 ms once it came.  A replay
+ * writes a recorded line to the terminal before the records that follow
+ * it, so what it has is already there: no wait (docs/performance.md),
+ * unless it keeps the recorded delays (--replay-realtime). */
+static void drain_output(struct dbg_ctl *c, struct diag_run *dr, bool replay)
+{
+	const struct dbg_model *m = ctl_model(c);
+	take_pending_output(c);
+	if (replay || !assert_text_missing(dr))
+		return;
+	for (int i = 0; i < 10 && !batch_signalled; i++) {
+		uint64_t before = m->output.total;
+		if (ctl_run_until(c, NULL, NULL, 50) == SESSION_EGONE)
+			break;
+		if (m->output.total == before && !assert_text_missing(dr))
 			break;
 	}
 }
@@ -356,7 +384,8 @@ int batch_main(const struct cudbg_options *o)
 	 * last bytes before it reported the exit. */
 	if (!batch_signalled && !ctl_model(c)->is_core &&
 	    ctl_model(c)->state == MODEL_STOPPED)
-		drain_output(c);
+		drain_output(c, dr, o->backend == SESSION_REPLAY &&
+				    !o->replay_realtime);
 	t[T_STOP] = mono_now();
 	struct batch_report r;
 	batch_collect(ctl_model(c), &r);
