@@ -220,6 +220,7 @@ void session_free(struct session *s)
 	if (s->pty_slave >= 0)
 		close(s->pty_slave);
 	transcript_writer_close(s->rec);
+	free(s->rec_path);
 	mi_parser_free(s->parser);
 	free(s->ob);
 	free(s->pend);

@@ -48,7 +48,9 @@ struct session {
 	struct linebuf ttyline;  /* partial program line (for recording) */
 
 	struct transcript_writer *rec;
+	char *rec_path;        /* the --record file, for messages */
 	bool rec_failed, rec_failed_told;
+	char rec_error[600];   /* why the recording stopped, "" while fine */
 
 	/* start sequence */
 	int start_left;        /* start commands not yet answered */

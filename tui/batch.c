@@ -5,6 +5,7 @@
 #include "cudbg/model.h"
 #include "cudbg/options.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,14 @@ static void on_signal(int sig)
 	batch_signalled = sig;
 }
 
+/* A write past `ulimit -f` (the recording) fails with EFBIG instead of
+ * ending the process; caught rather than ignored so that the debugger
+ * and the program it starts keep the default. */
+static void on_xfsz(int sig)
+{
+	(void)sig;
+}
+
 /* SIGINT/SIGTERM/SIGHUP end the wait; the session is then freed, which
  * stops the debugger's whole process group (no orphans). */
 static void signals_catch(void)
@@ -29,6 +38,8 @@ static void signals_catch(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_xfsz;
+	sigaction(SIGXFSZ, &sa, NULL);
 }
 
 struct wait {
@@ -209,14 +220,21 @@ static void drain_output(struct dbg_ctl *c)
 	}
 }
 
-static void print_report(const struct cudbg_options *o,
-			 const struct batch_report *r)
+/* Prints the report; 0, or -1 after saying "write error: ..." once
+ * (a full disk, a closed pipe: the report would be lost silently). */
+static int print_report(const struct cudbg_options *o,
+			const struct batch_report *r)
 {
 	if (o->json)
 		batch_print_json(stdout, r);
 	else
 		batch_print_text(stdout, r);
-	fflush(stdout);
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "cudbg-tui: write error: %s (standard output); the "
+		"report is incomplete\n", strerror(errno ? errno : EIO));
+	return -1;
 }
 
 /* An environment error still gets a report (and JSON stays parseable). */
@@ -265,8 +283,7 @@ static int report_only(const struct cudbg_options *o, struct diag_run *dr)
 	struct batch_report r = { .mode = "sanitizer-report",
 				  .state = "report", .bkptno = -1 };
 	add_diagnosis(o, dr, &r);
-	print_report(o, &r);
-	int code = batch_exit_code(&r);
+	int code = print_report(o, &r) < 0 ? 2 : batch_exit_code(&r);
 	batch_report_free(&r);
 	diag_run_free(dr);
 	return code;
@@ -363,9 +380,15 @@ int batch_main(const struct cudbg_options *o)
 	}
 	if (r.error)
 		fprintf(stderr, "cudbg-tui: %s\n", r.error);
-	print_report(o, &r);
+	int code = print_report(o, &r) < 0 ? 2 : batch_exit_code(&r);
+	/* A recording that stopped (a full disk, `ulimit -f`) loses what
+	 * the user asked to keep: said with the write's own errno, exit 2. */
+	const char *rec_err = session_record_error(ctl_session(c));
+	if (rec_err) {
+		fprintf(stderr, "cudbg-tui: %s\n", rec_err);
+		code = 2;
+	}
 	t[T_REPORT] = mono_now();
-	int code = batch_exit_code(&r);
 	batch_report_free(&r);
 	bool core_opened = ctl_model(c)->is_core;
 	ctl_free(c);

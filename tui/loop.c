@@ -37,15 +37,18 @@ static void on_signal(int sig)
 	switch (sig) {
 	case SIGWINCH: sig_winch = 1; break;
 	case SIGCHLD: sig_chld = 1; break;
-	default: sig_quit = sig; break; /* SIGTERM, SIGHUP, SIGINT */
+	default: sig_quit = sig; break; /* SIGTERM, SIGHUP, SIGINT ... */
 	}
 	poke();
 }
 
-static void on_sigpipe(int sig)
+static void on_ignored(int sig)
 {
-	/* A write to a dead debugger fails with EPIPE instead; a caught
-	 * signal (unlike an ignored one) is reset for exec'd children. */
+	/* SIGPIPE: a write to a dead debugger fails with EPIPE instead.
+	 * SIGXFSZ: a write past `ulimit -f` (the recording) fails with
+	 * EFBIG instead, and the recording stops with a message.  Caught,
+	 * not ignored: a caught signal is reset for exec'd children, so the
+	 * debugger and the program keep the defaults. */
 	(void)sig;
 }
 
@@ -81,8 +84,19 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 
 int loop_signals_init(void)
 {
-	static const int soft[] = { SIGWINCH, SIGCHLD, SIGTERM, SIGHUP, SIGINT };
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT };
+	/* Every signal whose default action ends the process is caught, so
+	 * the terminal is restored whichever one comes: those that only
+	 * terminate end the loop like SIGTERM; those that dump core (and
+	 * may be real faults) go through the crash handler. */
+	static const int soft[] = {
+		SIGWINCH, SIGCHLD, SIGTERM, SIGHUP, SIGINT, SIGUSR1, SIGUSR2,
+		SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT,
+	};
+	static const int fatal[] = {
+		SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT, SIGTRAP,
+		SIGSYS, SIGXCPU,
+	};
+	static const int ignored[] = { SIGPIPE, SIGXFSZ };
 	struct sigaction sa;
 
 	if (self_pipe[0] < 0) {
@@ -95,8 +109,13 @@ int loop_signals_init(void)
 	sa.sa_flags = SA_RESTART;
 	for (size_t i = 0; i < sizeof soft / sizeof soft[0]; i++)
 		sigaction(soft[i], &sa, NULL);
-	sa.sa_handler = on_sigpipe;
-	sigaction(SIGPIPE, &sa, NULL);
+	/* The real-time signals end the process by default too (those
+	 * glibc keeps for itself lie below SIGRTMIN). */
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
+	sa.sa_handler = on_ignored;
+	for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
+		sigaction(ignored[i], &sa, NULL);
 	sa.sa_handler = NULL;
 	sa.sa_sigaction = on_fatal;
 	sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;

@@ -306,6 +306,10 @@ const char *session_debugger_path(const struct session *s);
 const char *session_tty_name(const struct session *s); /* program's pty */
 pid_t session_debugger_pid(const struct session *s);
 const char *session_error(const struct session *s); /* last error text */
+/* Why the --record file stopped being written ("writing the recording
+ * FILE failed (No space left on device); recording stopped"), or NULL
+ * while it is fine.  Owned by the session. */
+const char *session_record_error(const struct session *s);
 const char *session_backend_name(enum session_backend b);
 
 /* Writes `rec` as one line of canonical GDB/MI text (strings re-quoted
