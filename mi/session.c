@@ -470,6 +470,8 @@ static void track_target(struct session *s, const struct mi_record *rec)
 		   strcmp(rec->klass, "thread-group-started") == 0) {
 		const char *pid = mi_find_str(rec->results, "pid");
 		s->inferior_pid = pid ? atol(pid) : 0;
+		if (s->backend == SESSION_LAUNCH && s->inferior_pid > 0)
+			session_note_program(s, (pid_t)s->inferior_pid);
 	} else if (rec->kind == MI_REC_NOTIFY &&
 		   strcmp(rec->klass, "thread-group-exited") == 0) {
 		s->inferior_pid = 0;
