@@ -515,6 +515,13 @@ static void src_ready(void *ctx, struct pollfd *pfd, int n)
 	struct dbg_ctl *c = g->ctl;
 
 	session_handle(ctl_session(c), pfd, ns);
+	/* A recording that stopped (a full disk, `ulimit -f`) is said on
+	 * the status line too, not only in the console. */
+	const char *rec = session_record_error(ctl_session(c));
+	if (rec && !g->rec_told) {
+		g->rec_told = true;
+		ui_message(g->ui, UC_ERROR, "%s", rec);
+	}
 	glue_diag_ready(g, pfd + ns, n - ns);
 	if (g->ctl == c) /* not switched meanwhile */
 		start_program(g);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,10 +76,13 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 	if (crash_pass_pgid > 0)
 		kill(-crash_pass_pgid, SIGKILL);
 	sigaction(sig, &old_fatal[sig], NULL);
-	/* A real fault re-executes its instruction and meets the previous
-	 * handler (or the default); a signal sent by kill() or abort() is
-	 * sent again. */
-	if (si->si_code <= 0 || sig == SIGABRT || sig == SIGQUIT)
+	/* A real fault (SEGV, BUS, FPE, ILL from the kernel) re-executes
+	 * its instruction and meets the previous handler (or the default);
+	 * any other signal (sent by kill() or abort(), a CPU limit, a
+	 * breakpoint trap) is sent again. */
+	bool fault = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
+		     sig == SIGILL;
+	if (si->si_code <= 0 || !fault)
 		raise(sig);
 }
 

@@ -641,6 +641,22 @@ else
 	pass $c
 fi
 
+# Item 6, the rest: every other signal whose default action ends the
+# process (terminating: VTALRM, PROF, POLL, PWR, STKFLT, a real-time one;
+# dumping core: TRAP, SYS, XCPU) leaves the terminal restored.
+for n in 26 27 29 30 16 40 5 31 24; do
+	c=signal_number_$n
+	screen $c -s 100x30 -t 20 -a 'wait=not started' -a kill=$n -- \
+		"$BIN" --no-run --debugger "$FAKE" "$HP" sleep
+	if ! status_is $c signal:$n || ! restored $c; then
+		fail $c "no clean end by signal $n"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	else
+		pass $c
+	fi
+done
+
 # Items 10, 11: writes that fail (a full disk) are said, with the write's
 # own errno, and batch exits 2.
 c=record_full_batch
