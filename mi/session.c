@@ -753,6 +753,10 @@ size_t session_pending(const struct session *s) { return s->npend; }
 const char *session_debugger_path(const struct session *s) { return s->path; }
 const char *session_tty_name(const struct session *s) { return s->tty; }
 pid_t session_debugger_pid(const struct session *s) { return s->child.pid; }
+pid_t session_program_pid(const struct session *s)
+{
+	return s->backend == SESSION_LAUNCH ? s->program_pid : 0;
+}
 const char *session_error(const struct session *s) { return s->error; }
 
 double session_busy_seconds(const struct session *s, const char **cmd)

@@ -53,7 +53,7 @@ static void on_ignored(int sig)
 	(void)sig;
 }
 
-static volatile pid_t crash_pgid, crash_pass_pgid;
+static volatile pid_t crash_pgid, crash_pass_pgid, crash_program_pgid;
 
 void loop_set_crash_pgid(pid_t pgid)
 {
@@ -63,6 +63,11 @@ void loop_set_crash_pgid(pid_t pgid)
 void loop_set_crash_pass_pgid(pid_t pgid)
 {
 	crash_pass_pgid = pgid;
+}
+
+void loop_set_crash_program_pgid(pid_t pgid)
+{
+	crash_program_pgid = pgid;
 }
 
 static void on_fatal(int sig, siginfo_t *si, void *uc)
@@ -75,6 +80,10 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 		kill(-crash_pgid, SIGKILL);
 	if (crash_pass_pgid > 0)
 		kill(-crash_pass_pgid, SIGKILL);
+	/* The program's own group: a child of it that ignores the pty's
+	 * hangup would outlive us. */
+	if (crash_program_pgid > 0)
+		kill(-crash_program_pgid, SIGKILL);
 	sigaction(sig, &old_fatal[sig], NULL);
 	/* A real fault (SEGV, BUS, FPE, ILL from the kernel) re-executes
 	 * its instruction and meets the previous handler (or the default);

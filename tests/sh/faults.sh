@@ -745,15 +745,15 @@ if [ $HAVE_GDB = 1 ]; then
 
 	# Item 19: a child of the program that ignores SIGHUP survived the
 	# quit and SIGTERM, reparented to init.
-	for how in quit TERM; do
+	# A crash (SIGSEGV) takes the program's group down from the crash
+	# handler.
+	for how in quit TERM SEGV; do
 		c=program_child_killed_$how
-		if [ $how = quit ]; then
-			end="-a send=q -a wait=Quit -a send=y"
-			want=exit:0
-		else
-			end="-a kill=TERM"
-			want=signal:15
-		fi
+		case $how in
+		quit) end="-a send=q -a wait=Quit -a send=y" want=exit:0 ;;
+		TERM) end="-a kill=TERM" want=signal:15 ;;
+		SEGV) end="-a kill=11" want=signal:11 ;;
+		esac
 		screen $c -s 100x30 -t 40 -a 'wait=not started' -a send=r \
 			-a wait=harden-family $end -- \
 			"$BIN" --no-run --debugger gdb "$HP" family
