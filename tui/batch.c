@@ -220,8 +220,9 @@ static void drain_output(struct dbg_ctl *c)
 	}
 }
 
-/* Prints the report; 0, or -1 after saying "write error: ..." once
- * (a full disk, a closed pipe: the report would be lost silently). */
+/* Prints the report and closes stdout; 0, or -1 after saying "write
+ * error: ..." once (a full disk, a closed pipe: the report would be lost
+ * silently).  Called once per run. */
 static int print_report(const struct cudbg_options *o,
 			const struct batch_report *r)
 {
@@ -229,8 +230,18 @@ static int print_report(const struct cudbg_options *o,
 		batch_print_json(stdout, r);
 	else
 		batch_print_text(stdout, r);
+	/* The report is the last thing batch mode writes to stdout: it is
+	 * closed here, so that an error close(2) reports (NFS reports
+	 * deferred write errors there) is seen too. */
 	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	bool ok = fflush(stdout) == 0 && !ferror(stdout);
+	int e = errno;
+	if (fclose(stdout) != 0 && ok) {
+		ok = false;
+		e = errno;
+	}
+	errno = e;
+	if (ok)
 		return 0;
 	fprintf(stderr, "cudbg-tui: write error: %s (standard output); the "
 		"report is incomplete\n", strerror(errno ? errno : EIO));
