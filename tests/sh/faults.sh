@@ -744,15 +744,15 @@ if [ $HAVE_GDB = 1 ]; then
 	fi
 
 	# Item 19: a child of the program that ignores SIGHUP survived the
-	# quit and SIGTERM, reparented to init.
-	# A crash (SIGSEGV) takes the program's group down from the crash
-	# handler.
-	for how in quit TERM SEGV; do
+	# quit and SIGTERM, reparented to init.  A crash (SIGABRT: an ASan
+	# build handles SIGSEGV itself) takes the program's group down from
+	# the crash handler.
+	for how in quit TERM ABRT; do
 		c=program_child_killed_$how
 		case $how in
 		quit) end="-a send=q -a wait=Quit -a send=y" want=exit:0 ;;
 		TERM) end="-a kill=TERM" want=signal:15 ;;
-		SEGV) end="-a kill=11" want=signal:11 ;;
+		ABRT) end="-a kill=6" want=signal:6 ;;
 		esac
 		screen $c -s 100x30 -t 40 -a 'wait=not started' -a send=r \
 			-a wait=harden-family $end -- \
