@@ -646,6 +646,14 @@ fi
 # dumping core: TRAP, SYS, XCPU) leaves the terminal restored.
 for n in 26 27 29 30 16 40 5 31 24; do
 	c=signal_number_$n
+	case "${CUDBG_UNDER_VALGRIND:-0}:$n" in
+	1:16 | 1:5 | 1:31)
+		# valgrind 3.19 delivers these itself: SIGTRAP is its
+		# gdbserver's, SIGSYS asserts in m_signals.c, SIGSTKFLT ends
+		# it by exit(144); the plain and asan passes judge them.
+		echo "SKIP faults/$c: valgrind handles signal $n itself"
+		continue ;;
+	esac
 	screen $c -s 100x30 -t 20 -a 'wait=not started' -a kill=$n -- \
 		"$BIN" --no-run --debugger "$FAKE" "$HP" sleep
 	if ! status_is $c signal:$n || ! restored $c; then
