@@ -172,8 +172,14 @@ static bool history_usable(const char *path, char *err, size_t cap)
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
-	if (fd < 0)
-		return errno == ENOENT; /* made on the first line */
+	if (fd < 0 && errno == ENOENT)
+		return true; /* made on the first line */
+	if (fd < 0) {
+		snprintf(err, cap, "console history not used: %.400s: %s (set "
+			 "CUDBG_HISTORY to a file, or \"\" for none)", path,
+			 strerror(errno));
+		return false;
+	}
 	bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	close(fd);
 	if (!regular)
