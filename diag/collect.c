@@ -12,6 +12,7 @@
 #include "cudbg/sanitizer.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,8 +82,10 @@ void diag_free(struct diag *d)
 	free(d->finding_ptrs);
 	diag_asserts_free(d->asserts);
 	for (size_t i = 0; i < d->n_sans; i++)
-		diag_san_free(d->sans[i]);
+		if (!d->sans_lent[i])
+			diag_san_free(d->sans[i]);
 	free(d->sans);
+	free(d->sans_lent);
 	strv_free(d->argv);
 	strv_free(d->envp);
 	for (size_t i = 0; i < d->n_src_dirs; i++)
@@ -307,18 +310,36 @@ void diag_on_exit(struct diag *d, bool signalled, int code_or_signal)
 	}
 }
 
+static int add_san(struct diag *d, struct diag_san *report, bool lent)
+{
+	void *v = realloc(d->sans, (d->n_sans + 1) * sizeof *d->sans);
+	if (v)
+		d->sans = v;
+	void *l = realloc(d->sans_lent, (d->n_sans + 1) * sizeof *d->sans_lent);
+	if (l)
+		d->sans_lent = l;
+	if (!v || !l)
+		return DIAG_ENOMEM;
+	d->sans[d->n_sans] = report;
+	d->sans_lent[d->n_sans++] = lent;
+	return DIAG_OK;
+}
+
 int diag_add_sanitizer(struct diag *d, struct diag_san *report)
 {
 	if (!report)
 		return DIAG_OK;
-	void *v = realloc(d->sans, (d->n_sans + 1) * sizeof *d->sans);
-	if (!v) {
+	int rc = add_san(d, report, false);
+	if (rc < 0)
 		diag_san_free(report);
-		return DIAG_ENOMEM;
-	}
-	d->sans = v;
-	d->sans[d->n_sans++] = report;
-	return DIAG_OK;
+	return rc;
+}
+
+int diag_lend_sanitizer(struct diag *d, const struct diag_san *report)
+{
+	/* Only read from here on (the analysis takes const records). */
+	return report ? add_san(d, (struct diag_san *)(uintptr_t)report, true)
+		      : DIAG_OK;
 }
 
 int diag_set_core(struct diag *d, const char *path)

@@ -34,6 +34,7 @@ struct named_value {
 struct diag {
 	struct diag_asserts *asserts;
 	struct diag_san **sans;
+	bool *sans_lent;         /* [i]: sans[i] is the caller's (not freed) */
 	size_t n_sans;
 	char **argv;             /* copies, NULL ended */
 	char **envp;             /* copies, NULL ended; NULL = environ */

@@ -6,6 +6,7 @@
 #include "cudbg/options.h"
 #include "cudbg/transcript.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,14 @@ static volatile sig_atomic_t batch_signalled;
 static void on_signal(int sig)
 {
 	batch_signalled = sig;
+}
+
+/* A write past `ulimit -f` (the recording) fails with EFBIG instead of
+ * ending the process; caught rather than ignored so that the debugger
+ * and the program it starts keep the default. */
+static void on_xfsz(int sig)
+{
+	(void)sig;
 }
 
 /* SIGINT/SIGTERM/SIGHUP end the wait; the session is then freed, which
@@ -31,6 +40,8 @@ static void signals_catch(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	transcript_set_cancel(&batch_signalled); /* reading a --replay */
+	sa.sa_handler = on_xfsz;
+	sigaction(SIGXFSZ, &sa, NULL);
 }
 
 struct wait {
@@ -239,14 +250,32 @@ static void drain_output(struct dbg_ctl *c, struct diag_run *dr, bool replay)
 	}
 }
 
-static void print_report(const struct cudbg_options *o,
-			 const struct batch_report *r)
+/* Prints the report and closes stdout; 0, or -1 after saying "write
+ * error: ..." once (a full disk, a closed pipe: the report would be lost
+ * silently).  Called once per run. */
+static int print_report(const struct cudbg_options *o,
+			const struct batch_report *r)
 {
 	if (o->json)
 		batch_print_json(stdout, r);
 	else
 		batch_print_text(stdout, r);
-	fflush(stdout);
+	/* The report is the last thing batch mode writes to stdout: it is
+	 * closed here, so that an error close(2) reports (NFS reports
+	 * deferred write errors there) is seen too. */
+	errno = 0;
+	bool ok = fflush(stdout) == 0 && !ferror(stdout);
+	int e = errno;
+	if (fclose(stdout) != 0 && ok) {
+		ok = false;
+		e = errno;
+	}
+	errno = e;
+	if (ok)
+		return 0;
+	fprintf(stderr, "cudbg-tui: write error: %s (standard output); the "
+		"report is incomplete\n", strerror(errno ? errno : EIO));
+	return -1;
 }
 
 /* An environment error still gets a report (and JSON stays parseable). */
@@ -295,8 +324,7 @@ static int report_only(const struct cudbg_options *o, struct diag_run *dr)
 	struct batch_report r = { .mode = "sanitizer-report",
 				  .state = "report", .bkptno = -1 };
 	add_diagnosis(o, dr, &r);
-	print_report(o, &r);
-	int code = batch_exit_code(&r);
+	int code = print_report(o, &r) < 0 ? 2 : batch_exit_code(&r);
 	batch_report_free(&r);
 	diag_run_free(dr);
 	return code;
@@ -432,9 +460,15 @@ int batch_main(const struct cudbg_options *o)
 	}
 	if (r.error)
 		fprintf(stderr, "cudbg-tui: %s\n", r.error);
-	print_report(o, &r);
+	int code = print_report(o, &r) < 0 ? 2 : batch_exit_code(&r);
+	/* A recording that stopped (a full disk, `ulimit -f`) loses what
+	 * the user asked to keep: said with the write's own errno, exit 2. */
+	const char *rec_err = session_record_error(ctl_session(c));
+	if (rec_err) {
+		fprintf(stderr, "cudbg-tui: %s\n", rec_err);
+		code = 2;
+	}
 	t[T_REPORT] = mono_now();
-	int code = batch_exit_code(&r);
 	batch_report_free(&r);
 	bool core_opened = ctl_model(c)->is_core;
 	ctl_free(c);

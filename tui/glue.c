@@ -515,6 +515,14 @@ static void src_ready(void *ctx, struct pollfd *pfd, int n)
 	struct dbg_ctl *c = g->ctl;
 
 	session_handle(ctl_session(c), pfd, ns);
+	/* A recording that stopped (a full disk, `ulimit -f`) is said on
+	 * the status line too, not only in the console. */
+	const char *rec = session_record_error(ctl_session(c));
+	if (rec && !g->rec_told) {
+		g->rec_told = true;
+		ui_message(g->ui, UC_ERROR, "%s", rec);
+	}
+	loop_set_crash_program_pgid(session_program_pid(ctl_session(g->ctl)));
 	glue_diag_ready(g, pfd + ns, n - ns);
 	if (g->ctl == c) /* not switched meanwhile */
 		start_program(g);
@@ -678,6 +686,7 @@ void glue_free(struct glue *g)
 	if (!g)
 		return;
 	loop_set_crash_pgid(0);
+	loop_set_crash_program_pgid(0);
 	glue_diag_free(g);
 	ctl_free(g->ctl);
 	g->ui->model = NULL;

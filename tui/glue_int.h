@@ -43,6 +43,8 @@ struct glue {
 	struct diag_refault *rf;  /* replay to fault under way, or NULL */
 	struct diag_refault_target rf_target;
 	bool auto_checked;        /* the auto policy looked at this run */
+	bool rec_told;            /* the recording's failure is on the
+				   * status line */
 	bool core_from_pass;      /* the session is the pass's coredump */
 	bool core_pending;        /* ...being opened: say what it shows */
 	char program[128];        /* the status line's first program name */

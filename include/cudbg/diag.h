@@ -299,8 +299,13 @@ void diag_on_program_output(struct diag *d, const char *buf, size_t len);
 void diag_on_debugger_stderr(struct diag *d, const char *buf, size_t len);
 /* The program ended outside a debugger run (memcheck pass, plain run). */
 void diag_on_exit(struct diag *d, bool signalled, int code_or_signal);
-/* Hands a parsed sanitizer report to the collector, which frees it. */
+/* Hands a parsed sanitizer report to the collector, which frees it
+ * (also when it fails). */
 int diag_add_sanitizer(struct diag *d, struct diag_san *report);
+/* Lends a report: the caller keeps it and must keep it alive and
+ * unchanged until diag_free(d).  For a report parsed once and analysed
+ * again and again (the screen's Hints pane). */
+int diag_lend_sanitizer(struct diag *d, const struct diag_san *report);
 /* A GPU coredump being examined (target cudacore FILE) or written. */
 int diag_set_core(struct diag *d, const char *path);
 /* A fact known to the caller (environment problems, memcheck ran ...). */

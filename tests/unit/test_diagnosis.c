@@ -248,6 +248,29 @@ TEST(seed_sanitizer_report_alone)
 	run_free(&r);
 }
 
+/* A report lent to one collector after another (the Hints pane's
+ * builds) is read, never freed, by them: each sees all its findings and
+ * the caller frees it once (ASan and valgrind judge the frees). */
+TEST(lent_sanitizer_report_serves_many_collectors)
+{
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/small_oob.sanitizer.xml",
+		 test_fixtures_dir());
+	struct diag_san *s;
+	CHECK_MSG(diag_san_load_file(path, &s, err, sizeof err) == 0, "%s", err);
+	for (int i = 0; i < 3; i++) {
+		struct diag *d = diag_new();
+		CHECK(d != NULL);
+		CHECK_INT(diag_lend_sanitizer(d, s), 0);
+		const struct diag_fault *f = diag_analyze(d);
+		CHECK(f->flags[DIAG_F_SANITIZER]);
+		CHECK_INT(f->n_findings, diag_san_count(s));
+		diag_free(d);
+	}
+	CHECK(diag_san_count(s) > 0);
+	diag_san_free(s);
+}
+
 TEST(assert_label_transcript)
 {
 	struct run r;
