@@ -4,6 +4,7 @@
  * (and the only source line PyTorch kernels have), the sanitizer the exact
  * thread and address, the host stack the operator and Python line. */
 #include "diag/state.h"
+#include "cudbg/hang.h"
 #include "cudbg/assertline.h"
 #include "cudbg/hints.h"
 #include "cudbg/memcheck.h"
@@ -176,6 +177,8 @@ static bool env_problem(const struct diag *d)
 static enum diag_fault_kind pick_kind(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
+	if (d->hang) /* the stop is our own interrupt, not a fault */
+		return DIAG_FAULT_HANG;
 	if (d->stop.have)
 		return stop_kind(d);
 	if (f->finding && f->finding->kind == DIAG_SAN_IMPRECISE &&
@@ -326,7 +329,7 @@ static void set_derived_flags(struct diag *d)
 	struct diag_fault *f = &d->fault;
 	bool *fl = f->flags;
 	memcpy(fl, d->set_flags, sizeof f->flags);
-	fl[DIAG_F_DEVICE_STOP] |= d->stop.have;
+	fl[DIAG_F_DEVICE_STOP] |= d->stop.have && !d->hang;
 	fl[DIAG_F_DEVICE_EXCEPTION] |= f->exception_code >= 0;
 	fl[DIAG_F_DEVICE_ASSERT] |= f->kind == DIAG_FAULT_ASSERT;
 	fl[DIAG_F_DEVICE_TRAP] |= f->kind == DIAG_FAULT_TRAP;
@@ -343,6 +346,12 @@ static void set_derived_flags(struct diag *d)
 		any_err = true;
 	}
 	fl[DIAG_F_SANITIZER_CLEAN] |= d->n_sans > 0 && !any_err;
+	if (d->hang) {
+		fl[DIAG_F_HANG] = true;
+		fl[DIAG_F_SPIN_WAIT] |= d->hang->spin;
+		fl[DIAG_F_BARRIER_DIVERGENT] |= d->hang->barrier_divergent;
+		fl[DIAG_F_ALL_WAITING] |= d->hang->all_waiting;
+	}
 	fl[DIAG_F_NULL_ADDRESS] |= f->finding && f->finding->has_address &&
 				   f->finding->address < 0x10000;
 	if (f->finding && f->finding->has_alloc) {
@@ -488,6 +497,13 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	f->host_frames = d->host_frames;
 	f->n_host_frames = d->n_host_frames;
 	f->kind = pick_kind(d);
+	f->hang = d->hang;
+	if (d->hang) { /* SIGINT is our interrupt: no exception to name */
+		f->signal_name = f->signal_meaning = NULL;
+		f->exception_name = NULL;
+		f->exception_code = -1;
+		f->explanation = f->scope = NULL;
+	}
 	if (f->kind == DIAG_FAULT_HOST_SIGNAL && d->host_signal) {
 		f->signal_name = d->host_signal_name;
 		f->signal_meaning = d->host_signal_meaning;

@@ -1,6 +1,7 @@
 /* Hints: matching rules against a fault and filling their templates. */
 #include "diag/rules.h"
 #include "diag/internal.h"
+#include "diag/state.h"
 #include "cudbg/assertline.h"
 #include "cudbg/sanitizer.h"
 
@@ -205,6 +206,8 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 		return ph_san(f, p + 4, n - 4, b);
 	if (n > 7 && memcmp(p, "python.", 7) == 0)
 		return ph_python(f, p + 7, n - 7, b);
+	if (n > 5 && memcmp(p, "hang.", 5) == 0)
+		return diag_hang_placeholder(f->hang, p + 5, n - 5, b);
 	if (ph_focus(f, p, n, b))
 		return true;
 	if (eq(p, n, "kind")) return put_str(b, diag_fault_kind_name(f->kind));

@@ -46,6 +46,10 @@ static const char *const placeholders[] = {
 	"python.call", "python.call_func", "python.call_source",
 	"op", "core", "exit.code", "exit.signal",
 	"output.error", "output.match",
+	"hang.seconds", "hang.summary", "hang.where", "hang.source",
+	"hang.spin", "hang.spin.where", "hang.barrier", "hang.barrier.where",
+	"hang.barrier.source", "hang.barrier.block", "hang.barrier.threads", "hang.block_size",
+	"hang.threads", "hang.blocks", "hang.places",
 	NULL,
 };
 

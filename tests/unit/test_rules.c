@@ -3,6 +3,7 @@
  * with FILE:LINE. */
 #include "cudbg/assertline.h"
 #include "cudbg/hints.h"
+#include "cudbg/hang.h"
 #include "cudbg/sanitizer.h"
 #include "diag/internal.h"
 #include "diag/rules.h"
@@ -62,6 +63,8 @@ struct full {
 	const struct diag_san_record *rp[1];
 	struct diag_value vals[64];
 	char *lines[1];
+	struct diag_hang hang;
+	struct diag_hang_group groups[2];
 };
 
 static char *S(const char *s)
@@ -127,6 +130,19 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 		x->vals[n++] = (struct diag_value){r->evals[i], S("42")};
 	f->values = x->vals;
 	f->n_values = n;
+	x->groups[0] = (struct diag_hang_group){
+		.file = S("/s/k.cu"), .line = 6, .threads = 64, .blocks = 1,
+		.source = S("while (*flag == 0) {}"), .wait = DIAG_HANG_SPIN};
+	x->groups[1] = (struct diag_hang_group){
+		.file = S("/s/k.cu"), .line = 9, .threads = 32, .blocks = 1,
+		.source = S("__syncthreads();"), .wait = DIAG_HANG_BARRIER};
+	x->hang = (struct diag_hang){
+		.seconds = 5, .device = true, .kernel = S("k"),
+		.groups = x->groups, .n_groups = 2, .threads_live = 96,
+		.blocks_live = 1, .blocks_total = 8, .block_size = 128,
+		.barrier_divergent = true, .barrier_threads = 32,
+		.spin = true, .all_waiting = true};
+	f->hang = &x->hang;
 }
 
 static void check_template(const char *id, const char *t,
