@@ -48,8 +48,8 @@ static const char *const placeholders[] = {
 	"output.error", "output.match",
 	"hang.seconds", "hang.summary", "hang.where", "hang.source",
 	"hang.spin", "hang.spin.where", "hang.barrier", "hang.barrier.where",
-	"hang.barrier.source", "hang.barrier.block", "hang.barrier.threads", "hang.block_size",
-	"hang.threads", "hang.blocks", "hang.places",
+	"hang.barrier.source", "hang.barrier.block", "hang.barrier.threads",
+	"hang.block_size", "hang.threads", "hang.blocks", "hang.places",
 	NULL,
 };
 

@@ -132,7 +132,7 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 	f->n_values = n;
 	x->groups[0] = (struct diag_hang_group){
 		.file = S("/s/k.cu"), .line = 6, .threads = 64, .blocks = 1,
-		.source = S("while (*flag == 0) {}"), .wait = DIAG_HANG_SPIN};
+		.source = S("while (*flag == 0) ;"), .wait = DIAG_HANG_SPIN};
 	x->groups[1] = (struct diag_hang_group){
 		.file = S("/s/k.cu"), .line = 9, .threads = 32, .blocks = 1,
 		.source = S("__syncthreads();"), .wait = DIAG_HANG_BARRIER};
