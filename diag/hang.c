@@ -445,6 +445,14 @@ void diag_hang_clear(struct diag *d)
 	d->hang = NULL;
 }
 
+struct diag_hang *diag_hang_take(struct diag *d)
+{
+	struct diag_hang *h = d ? d->hang : NULL;
+	if (d)
+		d->hang = NULL;
+	return h;
+}
+
 const struct diag_hang *diag_hang_of(const struct diag *d)
 {
 	return d ? d->hang : NULL;
@@ -693,4 +701,51 @@ bool diag_hang_placeholder(const struct diag_hang *h, const char *p, size_t n,
 		return true;
 	}
 	return false;
+}
+
+/* ---- copies (the screen keeps one summary and feeds every rebuild) ---- */
+
+static bool group_copy(struct diag_hang_group *dst,
+		       const struct diag_hang_group *src)
+{
+	*dst = *src;
+	dst->file = dstrdup(src->file);
+	dst->source = dstrdup(src->source);
+	return (!src->file || dst->file) && (!src->source || dst->source);
+}
+
+int diag_hang_set(struct diag *d, const struct diag_hang *src)
+{
+	if (!d || !src)
+		return DIAG_ESTATE;
+	struct diag_hang *h = calloc(1, sizeof *h);
+	if (!h)
+		return DIAG_ENOMEM;
+	*h = *src;
+	h->groups = NULL;
+	h->n_groups = 0;
+	h->kernel = dstrdup(src->kernel);
+	h->host_file = dstrdup(src->host_file);
+	h->host_func = dstrdup(src->host_func);
+	h->host_source = dstrdup(src->host_source);
+	bool ok = (!src->kernel || h->kernel) &&
+		  (!src->host_file || h->host_file) &&
+		  (!src->host_func || h->host_func) &&
+		  (!src->host_source || h->host_source);
+	if (ok && src->n_groups) {
+		h->groups = calloc(src->n_groups, sizeof *h->groups);
+		ok = h->groups != NULL;
+		/* n_groups counts a copy that failed half-way too, so that
+		 * diag_hang_free() frees what it holds */
+		for (size_t i = 0; ok && i < src->n_groups; i++, h->n_groups++)
+			ok = group_copy(&h->groups[i], &src->groups[i]);
+	}
+	if (!ok) {
+		diag_hang_free(h);
+		free(h);
+		return DIAG_ENOMEM;
+	}
+	diag_hang_clear(d);
+	d->hang = h;
+	return 0;
 }

@@ -423,6 +423,7 @@ static void auto_policy(struct glue *g)
 
 void glue_diag_step(struct glue *g)
 {
+	glue_hang_step(g);
 	core_opened(g);
 	if (g->rf)
 		refault_step(g);
@@ -437,6 +438,7 @@ void glue_diag_feed(struct glue *g, struct diag *d)
 	char err[256];
 	struct diag_san *copy = NULL;
 
+	glue_hang_feed(g, d);
 	if (g->mc_ran)
 		diag_set_flag(d, DIAG_F_MEMCHECK_RAN, true);
 	if (g->sanitizer_missing)
@@ -459,6 +461,7 @@ void glue_diag_feed(struct glue *g, struct diag *d)
 
 void glue_diag_free(struct glue *g)
 {
+	glue_hang_free(g);
 	if (g->rf)
 		refault_end(g);
 	loop_set_crash_pass_pgid(0);

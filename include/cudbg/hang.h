@@ -79,8 +79,15 @@ struct diag_hang {
  * recording.  0 or DIAG_ENOMEM / DIAG_ESTATE (the model is not stopped). */
 int diag_hang_from_model(struct diag *d, const struct dbg_model *m,
 			 double seconds, bool recorded);
+/* Hands the collector a copy of a summary built elsewhere (the screen
+ * builds one when its interrupt lands and feeds each rebuild of the Hints
+ * pane with it).  0 or DIAG_ENOMEM / DIAG_ESTATE. */
+int diag_hang_set(struct diag *d, const struct diag_hang *h);
 /* Forgets the hang (the program was resumed). */
 void diag_hang_clear(struct diag *d);
+/* Takes the collector's summary over (NULL when none): the caller frees
+ * it with diag_hang_free() and free(). */
+struct diag_hang *diag_hang_take(struct diag *d);
 /* The summary the collector holds, or NULL. */
 const struct diag_hang *diag_hang_of(const struct diag *d);
 
