@@ -64,7 +64,8 @@ struct cudbg_options {
 	bool mi_log;
 	const char **mi_exec; /* --mi-exec CMD, in order */
 	size_t nmi_exec;
-	int timeout_s;        /* --timeout SECS for --mi-log (0: 60) */
+	int timeout_s;        /* --timeout SECS: a hang after SECS of running
+			       * (batch, screen); --mi-log answers (0: 60) */
 	/* Added by helper "ready": */
 	const char *demo_name; /* --demo NAME: that demo without the menu
 				* (points into argv), NULL for the menu */
