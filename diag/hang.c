@@ -108,6 +108,35 @@ bool diag_hang_line_barrier(const char *text)
 	       strstr(s, "__barrier_sync");
 }
 
+/* `while (COND) { }` or `while (COND);`: a loop with an empty body can
+ * only end when memory it reads is changed by someone else (big_grid.cu's
+ * `while (!go) { }` on a volatile declared elsewhere). */
+static bool empty_body_loop(const char *s)
+{
+	const char *w = strstr(s, "while");
+	const char *p = w ? strchr(w, '(') : NULL;
+	int depth = 0;
+	for (; p && *p; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && --depth == 0)
+			break;
+	}
+	if (!p || !*p)
+		return false;
+	p++;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == ';')
+		return true;
+	if (*p != '{')
+		return false;
+	p++;
+	while (isspace((unsigned char)*p))
+		p++;
+	return *p == '}';
+}
+
 /* A loop whose condition reads memory: `while (*flag == 0)`,
  * `while (atomicAdd(&x, 0) < n)`, `while (!ready[b]) {}`, a volatile or
  * an atomic.  A plain counted loop (`for (i = 0; i < n; i++)`) is not a
@@ -120,6 +149,8 @@ bool diag_hang_line_spins(const char *text)
 		    strstr(s, "for(;;)");
 	if (!loop)
 		return false;
+	if (empty_body_loop(s))
+		return true;
 	if (strstr(s, "volatile") || strstr(s, "atomic") ||
 	    strstr(s, "ld_acquire") || strstr(s, "__ldcg") ||
 	    strstr(s, "__ldvolatile") || strstr(s, "->") || strchr(s, '['))
@@ -340,6 +371,17 @@ static char *kernel_name(const struct dbg_model *m)
 	}
 	if (!fn && m->has_stop && m->stop.frame.func)
 		fn = m->stop.frame.func;
+	if (!fn) {
+		/* the kernels table's invocation, "busy(,args=[...])" */
+		long row = model_focus_kernel_row(m);
+		struct dec_kernel_row k;
+		if (row >= 0 && dec_table_kernel(&m->tables[MODEL_T_KERNELS],
+						 (size_t)row, &k) == 0 &&
+		    k.invocation && k.invocation[0] &&
+		    k.invocation[0] != '(')
+			return dstrndup(k.invocation,
+					strcspn(k.invocation, "("));
+	}
 	if (!fn)
 		return NULL;
 	char buf[512];
