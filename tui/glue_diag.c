@@ -288,10 +288,12 @@ static void refault_step(struct glue *g)
 			return; /* the stop's refresh: locals, threads */
 		ui_message(g->ui, UC_ACCENT,
 			   "replay to fault: stopped thread (%u,%u,%u) of block "
-			   "(%u,%u,%u) before its access at %s:%u; s steps into it",
+			   "(%u,%u,%u) %s %s:%u; s steps into it",
 			   g->rf_target.thread.x, g->rf_target.thread.y,
 			   g->rf_target.thread.z, g->rf_target.block.x,
 			   g->rf_target.block.y, g->rf_target.block.z,
+			   g->rf_from_stop ? "just before the line of its stop,"
+					   : "before its access at",
 			   g->rf_target.file, g->rf_target.line);
 		refault_end(g);
 	} else if (st == DIAG_RF_FAILED) {
@@ -334,8 +336,15 @@ int glue_diag_to_fault(struct glue *g, const char *arg)
 		ui_message(g->ui, UC_WARN, "replay to fault is already under way");
 		return -1;
 	}
-	if (!g->san || diag_san_count(g->san) == 0) {
-		ui_message(g->ui, UC_WARN, "no memcheck findings yet: M runs the memcheck pass");
+	/* Without findings, a precise stop names the thread itself: a device
+	 * assert or trap, or the sanitizer's coredump (M is not needed). */
+	bool from_stop = !g->san || diag_san_count(g->san) == 0;
+	struct diag_refault_target stop_target;
+	if (from_stop && diag_refault_target_from_stop(ctl_model(g->ctl),
+							&stop_target) != 0) {
+		ui_message(g->ui, UC_WARN, "no memcheck findings yet, and this stop "
+			   "names no exact thread (a hardware exception is "
+			   "reported per warp): M runs the memcheck pass");
 		return -1;
 	}
 	if (!can_rerun(g) && g->o->backend != SESSION_REPLAY) {
@@ -343,7 +352,10 @@ int glue_diag_to_fault(struct glue *g, const char *arg)
 			   "cudbg-tui with the program's command line");
 		return -1;
 	}
-	if (pick_target(g, arg, &g->rf_target) < 0) {
+	if (from_stop)
+		g->rf_target = stop_target;
+	g->rf_from_stop = from_stop;
+	if (!from_stop && pick_target(g, arg, &g->rf_target) < 0) {
 		ui_message(g->ui, UC_WARN, "%s names no thread and source line to stop "
 			   "at (build the kernel with -lineinfo or -G)",
 			   arg && *arg ? "that finding" : "no finding");

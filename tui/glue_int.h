@@ -43,6 +43,8 @@ struct glue {
 	const char *san_path;     /* --sanitizer-report while san is its */
 	struct diag_refault *rf;  /* replay to fault under way, or NULL */
 	struct diag_refault_target rf_target;
+	bool rf_from_stop;        /* the target is the stop's thread (an
+				   * assert, a trap, the sanitizer's core) */
 	bool auto_checked;        /* the auto policy looked at this run */
 	bool core_from_pass;      /* the session is the pass's coredump */
 	bool core_pending;        /* ...being opened: say what it shows */
