@@ -94,10 +94,12 @@ static void collect_findings(struct diag *d)
 	/* The finding the account is about: an exact access first, then a
 	 * warp exception, then a failing call. */
 	static const enum diag_san_kind order[] = {
-		DIAG_SAN_PRECISE, DIAG_SAN_IMPRECISE, DIAG_SAN_API,
+		DIAG_SAN_PRECISE, DIAG_SAN_IMPRECISE, DIAG_SAN_RACE,
+		DIAG_SAN_SYNC, DIAG_SAN_UNINIT, DIAG_SAN_API,
 		DIAG_SAN_LEAK, DIAG_SAN_OTHER,
 	};
-	for (size_t o = 0; o < 5 && !f->finding; o++)
+	for (size_t o = 0; o < sizeof order / sizeof order[0] && !f->finding;
+	     o++)
 		for (size_t i = 0; i < k && !f->finding; i++)
 			if (f->findings[i]->kind == order[o])
 				f->finding = f->findings[i];
@@ -185,7 +187,10 @@ static enum diag_fault_kind pick_kind(struct diag *d)
 	    f->finding->exception && ci_strstr(f->finding->exception, "assert"))
 		return DIAG_FAULT_ASSERT;
 	if (f->finding && (f->finding->kind == DIAG_SAN_PRECISE ||
-			   f->finding->kind == DIAG_SAN_IMPRECISE))
+			   f->finding->kind == DIAG_SAN_IMPRECISE ||
+			   f->finding->kind == DIAG_SAN_RACE ||
+			   f->finding->kind == DIAG_SAN_SYNC ||
+			   f->finding->kind == DIAG_SAN_UNINIT))
 		return DIAG_FAULT_MEMCHECK;
 	if (f->n_asserts)
 		return DIAG_FAULT_ASSERT;
@@ -343,6 +348,9 @@ static void set_derived_flags(struct diag *d)
 		fl[DIAG_F_SANITIZER_IMPRECISE] |= r->kind == DIAG_SAN_IMPRECISE;
 		fl[DIAG_F_SANITIZER_API] |= r->kind == DIAG_SAN_API;
 		fl[DIAG_F_SANITIZER_LEAK] |= r->kind == DIAG_SAN_LEAK;
+		fl[DIAG_F_SANITIZER_RACE] |= r->kind == DIAG_SAN_RACE;
+		fl[DIAG_F_SANITIZER_UNINIT] |= r->kind == DIAG_SAN_UNINIT;
+		fl[DIAG_F_SANITIZER_SYNC] |= r->kind == DIAG_SAN_SYNC;
 		any_err = true;
 	}
 	fl[DIAG_F_SANITIZER_CLEAN] |= d->n_sans > 0 && !any_err;
@@ -508,7 +516,9 @@ const struct diag_fault *diag_analyze(struct diag *d)
 		f->signal_name = d->host_signal_name;
 		f->signal_meaning = d->host_signal_meaning;
 	}
-	if (!d->stop.have && f->finding && f->finding->has_who) {
+	/* a race names a block, not one thread (diag/santools.c) */
+	if (!d->stop.have && f->finding && f->finding->has_who &&
+	    f->finding->kind != DIAG_SAN_RACE) {
 		f->focus.valid = true;
 		f->focus.block = f->finding->block;
 		f->focus.thread = f->finding->thread;

@@ -134,6 +134,11 @@ static bool ph_san(const struct diag_fault *f, const char *p, size_t n,
 		return put_int(b, (long long)r->alloc_size, r->has_alloc);
 	if (eq(p, n, "api")) return put_str(b, r->api);
 	if (eq(p, n, "message")) return put_str(b, r->message);
+	if (eq(p, n, "hazard")) return put_str(b, r->hazard);
+	if (eq(p, n, "hazards"))
+		return put_int(b, (long long)r->hazards, r->hazards > 0);
+	if (eq(p, n, "direction2")) return put_str(b, r->direction2);
+	if (eq(p, n, "location2")) return put_loc(b, r->path2, r->line2);
 	return false;
 }
 

@@ -270,7 +270,11 @@ static void t_findings(struct dbuf *b, const struct diag_fault *f)
 			dbuf_puts(b, ": ");
 			t_esc(b, what);
 		}
-		if (r->has_who) {
+		if (r->has_who && r->kind == DIAG_SAN_RACE) {
+			/* a race names its block, not one thread */
+			fmt_dim(bl, sizeof bl, r->block);
+			dbuf_printf(b, "; block %s", bl);
+		} else if (r->has_who) {
 			fmt_dim(th, sizeof th, r->thread);
 			fmt_dim(bl, sizeof bl, r->block);
 			dbuf_printf(b, "; thread %s block %s", th, bl);
@@ -616,7 +620,10 @@ static void j_finding(struct jw *w, const struct diag_san_record *r)
 	j_str(w, "error", r->error);
 	j_str(w, "exception", r->exception);
 	j_str(w, "text", r->text);
-	if (r->has_who) {
+	if (r->has_who && r->kind == DIAG_SAN_RACE) {
+		j_str(w, "thread", NULL); /* a race names its block only */
+		j_dim(w, "block", r->block);
+	} else if (r->has_who) {
 		j_dim(w, "thread", r->thread);
 		j_dim(w, "block", r->block);
 	} else {
@@ -627,6 +634,17 @@ static void j_finding(struct jw *w, const struct diag_san_record *r)
 	j_str(w, "direction", r->direction);
 	j_str(w, "space", r->space);
 	j_hex(w, "address", r->address, r->has_address);
+	if (r->kind == DIAG_SAN_RACE) { /* racecheck: the pair */
+		j_str(w, "hazard", r->hazard);
+		j_num_or_null(w, "hazards", (long long)r->hazards,
+			      r->hazards > 0);
+		j_open(w, "other_access", '{');
+		j_str(w, "direction", r->direction2);
+		j_str(w, "function", r->func2);
+		j_str(w, "file", r->path2);
+		j_num_or_null(w, "line", r->line2, r->line2 > 0);
+		j_close(w, '}');
+	}
 	j_str(w, "function", r->func);
 	j_str(w, "file", r->path);
 	j_num_or_null(w, "line", r->line, r->line > 0);

@@ -71,6 +71,9 @@ struct diag_dim3 {
 	X(SANITIZER_IMPRECISE, "sanitizer-imprecise", "the report has a warp exception") \
 	X(SANITIZER_API, "sanitizer-api", "the report has a failing CUDA call") \
 	X(SANITIZER_LEAK, "sanitizer-leak", "the report lists leaked allocations") \
+	X(SANITIZER_RACE, "sanitizer-race", "racecheck found a shared-memory hazard") \
+	X(SANITIZER_UNINIT, "sanitizer-uninit", "initcheck found an uninitialised global read") \
+	X(SANITIZER_SYNC, "sanitizer-sync", "synccheck found a barrier misused") \
 	X(OOB_AFTER, "oob-after", "the bad access lies after an allocation")  \
 	X(OOB_BEFORE, "oob-before", "the bad access lies before an allocation") \
 	X(NULL_ADDRESS, "null-address", "the bad address is within 64 KiB of zero") \

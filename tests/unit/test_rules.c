@@ -112,7 +112,9 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 		.error = S("out of bounds"), .api = S("cudaMalloc"),
 		.message = S("oops"), .address = 0x100, .has_address = true,
 		.path = S("/s/k.cu"), .line = 7, .has_alloc = true,
-		.alloc_address = 0x1000, .alloc_size = 400, .distance = 4};
+		.alloc_address = 0x1000, .alloc_size = 400, .distance = 4,
+		.hazard = S("RAW"), .hazards = 62, .direction2 = S("read"),
+		.path2 = S("/s/k.cu"), .line2 = 9};
 	x->rp[0] = &x->rec;
 	f->findings = x->rp;
 	f->n_findings = 1;
