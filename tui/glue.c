@@ -62,6 +62,7 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 	case UA_INTERRUPT: return glue_hang_interrupt(glue_of(ui));
 	case UA_MEMCHECK: return glue_diag_memcheck(glue_of(ui));
 	case UA_TO_FAULT: return glue_diag_to_fault(glue_of(ui), arg);
+	case UA_SAN_TOOL: return glue_diag_next_tool(glue_of(ui));
 	case UA_UNTIL:
 		if (arg && split_location(arg, file, sizeof file, &line))
 			return refused(ui, ctl_until(c, file, line));

@@ -78,11 +78,40 @@ static void pass_event(void *ctx, enum diag_memcheck_event ev,
 	}
 }
 
+/* The tool of the next pass: K's choice, else --sanitizer-tool. */
+static const char *glue_tool(const struct glue *g)
+{
+	if (g->san_tool)
+		return g->san_tool;
+	return g->o->sanitizer_tool ? g->o->sanitizer_tool : "memcheck";
+}
+
+int glue_diag_next_tool(struct glue *g)
+{
+	static const char *const tools[] = {
+		"memcheck", "racecheck", "initcheck", "synccheck",
+	};
+	const char *cur = glue_tool(g);
+	size_t i = 0;
+	while (i < 4 && strcmp(tools[i], cur) != 0)
+		i++;
+	g->san_tool = tools[(i + 1) % 4];
+	static const char *const what[] = {
+		"out-of-bounds and misaligned accesses",
+		"races on shared memory",
+		"reads of uninitialised global memory",
+		"barriers used wrongly",
+	};
+	ui_message(g->ui, UC_ACCENT, "M now runs compute-sanitizer %s (%s); K "
+		   "picks another tool", g->san_tool, what[(i + 1) % 4]);
+	return 0;
+}
+
 static int start_pass(struct glue *g)
 {
 	struct diag_memcheck_opts mo = {
 		.sanitizer = g->o->sanitizer, .argv = g->o->argv, .python = -1,
-		.keep_temp = g->o->keep_temp,
+		.keep_temp = g->o->keep_temp, .tool = glue_tool(g),
 	};
 	char err[1024];
 	struct diag_memcheck *m;

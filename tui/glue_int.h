@@ -41,6 +41,7 @@ struct glue {
 	struct diag_san *san;     /* findings: the last pass's, or
 				   * --sanitizer-report's; owned */
 	const char *san_path;     /* --sanitizer-report while san is its */
+	const char *san_tool;     /* the pass's tool, NULL: memcheck (K) */
 	struct diag_refault *rf;  /* replay to fault under way, or NULL */
 	struct diag_refault_target rf_target;
 	bool rf_from_stop;        /* the target is the stop's thread (an
@@ -91,6 +92,9 @@ void glue_diag_record(struct glue *g, const struct mi_record *rec);
  * NULL for the first one with a location). */
 int glue_diag_memcheck(struct glue *g);
 int glue_diag_to_fault(struct glue *g, const char *arg);
+/* UA_SAN_TOOL: the tool the next pass runs, in turn memcheck, racecheck,
+ * initcheck, synccheck (from --sanitizer-tool at start). */
+int glue_diag_next_tool(struct glue *g);
 /* Adds the findings and the pass's output to a diagnosis being built. */
 void glue_diag_feed(struct glue *g, struct diag *d);
 void glue_diag_free(struct glue *g);

@@ -54,6 +54,8 @@ struct cudbg_options {
 			       * config file may change only the default) */
 	const char *sanitizer;        /* --sanitizer PATH, or NULL */
 	const char *sanitizer_report; /* --sanitizer-report FILE.xml */
+	const char *sanitizer_tool;   /* --sanitizer-tool: "memcheck" ...
+				       * (static), NULL: memcheck */
 	bool demo;            /* --demo */
 	bool keep_temp;       /* --keep-temp: keep the private temp dir */
 	bool help;            /* --help: print options_usage(), exit 0 */
