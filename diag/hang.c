@@ -423,23 +423,51 @@ static void device_summary(struct build *b, const struct dbg_model *m)
 	h->kernel = kernel_name(m);
 }
 
-static void host_summary(struct diag *d, struct diag_hang *h,
-			 const struct dbg_model *m)
+static char *frame_source(struct diag *d, const struct dec_frame *f)
 {
+	if (!f->file || f->line <= 0)
+		return NULL;
+	return diag_read_source_line(d, f->fullname ? f->fullname : f->file,
+				     (unsigned)f->line);
+}
+
+/* The innermost frame whose source is here: an interrupt often lands in
+ * libc (write.c of a printf, with glibc's line info but no file), and the
+ * user's loop is further out. */
+static const struct dec_frame *user_frame(struct diag *d,
+					  const struct dbg_model *m,
+					  char **source)
+{
+	for (size_t i = 0; i < m->frames.n; i++) {
+		char *s = frame_source(d, &m->frames.frames[i]);
+		if (s) {
+			*source = s;
+			return &m->frames.frames[i];
+		}
+	}
 	const struct dec_frame *f = model_source_frame(m);
 	if (!f && m->frames.n)
 		f = &m->frames.frames[0];
 	if (!f && m->has_stop)
 		f = &m->stop.frame;
+	return f;
+}
+
+static void host_summary(struct diag *d, struct diag_hang *h,
+			 const struct dbg_model *m)
+{
+	char *source = NULL;
+	const struct dec_frame *f = user_frame(d, m, &source);
 	if (!f)
 		return;
 	h->host_func = dstrdup(f->func);
 	if (f->file && f->line > 0) {
 		h->host_file = dstrdup(f->file);
 		h->host_line = (unsigned)f->line;
-		h->host_source = diag_read_source_line(
-			d, f->fullname ? f->fullname : f->file, h->host_line);
+		h->host_source = source;
 		h->spin = wait_of(h->host_source) == DIAG_HANG_SPIN;
+	} else {
+		free(source);
 	}
 }
 
