@@ -419,7 +419,8 @@ static void device_summary(struct build *b, const struct dbg_model *m)
 			h->groups[i].blocks = spans_count(&b->group_spans[i]);
 	h->blocks_live = spans_count(&b->live);
 	bar_judge(b);
-	qsort(h->groups, h->n_groups, sizeof *h->groups, group_cmp);
+	if (h->n_groups) /* qsort wants a real array, even of none */
+		qsort(h->groups, h->n_groups, sizeof *h->groups, group_cmp);
 	h->kernel = kernel_name(m);
 }
 
