@@ -4,6 +4,7 @@
  * (and the only source line PyTorch kernels have), the sanitizer the exact
  * thread and address, the host stack the operator and Python line. */
 #include "diag/state.h"
+#include "cudbg/hang.h"
 #include "cudbg/assertline.h"
 #include "cudbg/hints.h"
 #include "cudbg/memcheck.h"
@@ -99,10 +100,12 @@ static void collect_findings(struct diag *d)
 	/* The finding the account is about: an exact access first, then a
 	 * warp exception, then a failing call. */
 	static const enum diag_san_kind order[] = {
-		DIAG_SAN_PRECISE, DIAG_SAN_IMPRECISE, DIAG_SAN_API,
+		DIAG_SAN_PRECISE, DIAG_SAN_IMPRECISE, DIAG_SAN_RACE,
+		DIAG_SAN_SYNC, DIAG_SAN_UNINIT, DIAG_SAN_API,
 		DIAG_SAN_LEAK, DIAG_SAN_OTHER,
 	};
-	for (size_t o = 0; o < 5 && !f->finding; o++)
+	for (size_t o = 0; o < sizeof order / sizeof order[0] && !f->finding;
+	     o++)
 		for (size_t i = 0; i < k && !f->finding; i++)
 			if (f->findings[i]->kind == order[o])
 				f->finding = f->findings[i];
@@ -182,13 +185,18 @@ static bool env_problem(const struct diag *d)
 static enum diag_fault_kind pick_kind(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
+	if (d->hang) /* the stop is our own interrupt, not a fault */
+		return DIAG_FAULT_HANG;
 	if (d->stop.have)
 		return stop_kind(d);
 	if (f->finding && f->finding->kind == DIAG_SAN_IMPRECISE &&
 	    f->finding->exception && ci_strstr(f->finding->exception, "assert"))
 		return DIAG_FAULT_ASSERT;
 	if (f->finding && (f->finding->kind == DIAG_SAN_PRECISE ||
-			   f->finding->kind == DIAG_SAN_IMPRECISE))
+			   f->finding->kind == DIAG_SAN_IMPRECISE ||
+			   f->finding->kind == DIAG_SAN_RACE ||
+			   f->finding->kind == DIAG_SAN_SYNC ||
+			   f->finding->kind == DIAG_SAN_UNINIT))
 		return DIAG_FAULT_MEMCHECK;
 	if (f->n_asserts)
 		return DIAG_FAULT_ASSERT;
@@ -348,7 +356,7 @@ static void set_derived_flags(struct diag *d)
 	struct diag_fault *f = &d->fault;
 	bool *fl = f->flags;
 	memcpy(fl, d->set_flags, sizeof f->flags);
-	fl[DIAG_F_DEVICE_STOP] |= d->stop.have;
+	fl[DIAG_F_DEVICE_STOP] |= d->stop.have && !d->hang;
 	/* A driver coredump names the exception but no CUDA_EXCEPTION_N. */
 	fl[DIAG_F_DEVICE_EXCEPTION] |= f->exception_code >= 0 ||
 				       d->stop.core_exception;
@@ -364,9 +372,18 @@ static void set_derived_flags(struct diag *d)
 		fl[DIAG_F_SANITIZER_IMPRECISE] |= r->kind == DIAG_SAN_IMPRECISE;
 		fl[DIAG_F_SANITIZER_API] |= r->kind == DIAG_SAN_API;
 		fl[DIAG_F_SANITIZER_LEAK] |= r->kind == DIAG_SAN_LEAK;
+		fl[DIAG_F_SANITIZER_RACE] |= r->kind == DIAG_SAN_RACE;
+		fl[DIAG_F_SANITIZER_UNINIT] |= r->kind == DIAG_SAN_UNINIT;
+		fl[DIAG_F_SANITIZER_SYNC] |= r->kind == DIAG_SAN_SYNC;
 		any_err = true;
 	}
 	fl[DIAG_F_SANITIZER_CLEAN] |= d->n_sans > 0 && !any_err;
+	if (d->hang) {
+		fl[DIAG_F_HANG] = true;
+		fl[DIAG_F_SPIN_WAIT] |= d->hang->spin;
+		fl[DIAG_F_BARRIER_DIVERGENT] |= d->hang->barrier_divergent;
+		fl[DIAG_F_ALL_WAITING] |= d->hang->all_waiting;
+	}
 	/* A __shared__ or __local__ address is an offset in its window:
 	 * small, and no null pointer. */
 	fl[DIAG_F_NULL_ADDRESS] |= f->finding && f->finding->has_address &&
@@ -522,11 +539,20 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	f->host_frames = d->host_frames;
 	f->n_host_frames = d->n_host_frames;
 	f->kind = pick_kind(d);
+	f->hang = d->hang;
+	if (d->hang) { /* SIGINT is our interrupt: no exception to name */
+		f->signal_name = f->signal_meaning = NULL;
+		f->exception_name = NULL;
+		f->exception_code = -1;
+		f->explanation = f->scope = NULL;
+	}
 	if (f->kind == DIAG_FAULT_HOST_SIGNAL && d->host_signal) {
 		f->signal_name = d->host_signal_name;
 		f->signal_meaning = d->host_signal_meaning;
 	}
-	if (!d->stop.have && f->finding && f->finding->has_who) {
+	/* a race names a block, not one thread (diag/santools.c) */
+	if (!d->stop.have && f->finding && f->finding->has_who &&
+	    f->finding->kind != DIAG_SAN_RACE) {
 		f->focus.valid = true;
 		f->focus.block = f->finding->block;
 		f->focus.thread = f->finding->thread;

@@ -7,6 +7,7 @@
  * tests that push a transcript.
  */
 #include "diag/state.h"
+#include "cudbg/hang.h"
 #include "cudbg/assertline.h"
 #include "cudbg/mi.h"
 #include "cudbg/sanitizer.h"
@@ -77,6 +78,7 @@ void diag_free(struct diag *d)
 	if (!d)
 		return;
 	diag_fault_reset(d);
+	diag_hang_clear(d);
 	free(d->scratch);
 	free(d->assert_ptrs);
 	free(d->finding_ptrs);

@@ -1,6 +1,7 @@
 /* Hints: matching rules against a fault and filling their templates. */
 #include "diag/rules.h"
 #include "diag/internal.h"
+#include "diag/state.h"
 #include "cudbg/assertline.h"
 #include "cudbg/sanitizer.h"
 
@@ -160,6 +161,11 @@ static bool ph_san(const struct diag_fault *f, const char *p, size_t n,
 		return put_int(b, (long long)r->alloc_size, r->has_alloc);
 	if (eq(p, n, "api")) return put_str(b, r->api);
 	if (eq(p, n, "message")) return put_str(b, r->message);
+	if (eq(p, n, "hazard")) return put_str(b, r->hazard);
+	if (eq(p, n, "hazards"))
+		return put_int(b, (long long)r->hazards, r->hazards > 0);
+	if (eq(p, n, "direction2")) return put_str(b, r->direction2);
+	if (eq(p, n, "location2")) return put_loc(b, r->path2, r->line2);
 	return false;
 }
 
@@ -248,6 +254,8 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 		return ph_san(f, p + 4, n - 4, b);
 	if (n > 7 && memcmp(p, "python.", 7) == 0)
 		return ph_python(f, p + 7, n - 7, b);
+	if (n > 5 && memcmp(p, "hang.", 5) == 0)
+		return diag_hang_placeholder(f->hang, p + 5, n - 5, b);
 	if (ph_focus(f, p, n, b) || ph_ptr(f, p, n, b))
 		return true;
 	if (eq(p, n, "kind")) return put_str(b, diag_fault_kind_name(f->kind));

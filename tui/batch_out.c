@@ -190,6 +190,7 @@ void batch_report_free(struct batch_report *r)
 	free(r->fault_function);
 	free(r->fault_file);
 	free(r->message);
+	free(r->hang);
 	frame_free(&r->frame);
 	frame_free(&r->kernel_frame);
 	free(r->kernel);
@@ -203,7 +204,8 @@ int batch_exit_code(const struct batch_report *r)
 {
 	if (r->error || (r->diagnosis && r->diagnosis_exit == 2))
 		return 2;
-	return r->fault || (r->diagnosis && r->diagnosis_exit == 1) ? 1 : 0;
+	return r->fault || r->hang ||
+	       (r->diagnosis && r->diagnosis_exit == 1) ? 1 : 0;
 }
 
 /* ---- escaping ---- */
@@ -354,6 +356,10 @@ static bool same_frame(const struct batch_frame *a, const struct batch_frame *b)
 
 void batch_print_text(FILE *out, const struct batch_report *r)
 {
+	if (r->hang) { /* "Hang: kernel K still running after N s" first */
+		put_text(out, r->hang);
+		fputc('\n', out);
+	}
 	text_line(out, "stop:", r->summary);
 	text_line(out, "state:", r->state);
 	text_line(out, "mode:", r->mode);
@@ -530,6 +536,7 @@ void batch_print_json(FILE *out, const struct batch_report *r)
 	json_key(out, "fault", &first);
 	fputs(r->error ? "null" : r->fault ? "true" : "false", out);
 	json_str(out, "summary", r->summary, &first);
+	json_str(out, "hang", r->hang, &first);
 	json_str(out, "reason", r->reason, &first);
 	json_str(out, "signal", r->signal_name, &first);
 	json_str(out, "signal_meaning", r->signal_meaning, &first);

@@ -59,9 +59,10 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 	case UA_STEP: return refused(ui, ctl_step(c));
 	case UA_FINISH: return refused(ui, ctl_finish(c));
 	case UA_RUN: return refused(ui, ctl_run(c));
-	case UA_INTERRUPT: return refused(ui, ctl_interrupt(c));
+	case UA_INTERRUPT: return glue_hang_interrupt(glue_of(ui));
 	case UA_MEMCHECK: return glue_diag_memcheck(glue_of(ui));
 	case UA_TO_FAULT: return glue_diag_to_fault(glue_of(ui), arg);
+	case UA_SAN_TOOL: return glue_diag_next_tool(glue_of(ui));
 	case UA_UNTIL:
 		if (arg && split_location(arg, file, sizeof file, &line))
 			return refused(ui, ctl_until(c, file, line));
@@ -534,6 +535,9 @@ static int src_timeout(void *ctx)
 {
 	struct glue *g = ctx;
 	int t = session_timeout_ms(ctl_session(g->ctl));
+	int h = glue_hang_timeout_ms(g); /* --timeout of a running program */
+	if (h >= 0 && (t < 0 || h < t))
+		t = h;
 	/* The pass's clock on the status line moves once a second. */
 	if (g->ui->pass[0] && (t < 0 || t > 500))
 		t = 500;

@@ -12,6 +12,7 @@
 #include "tui/ui.h"
 
 struct cudbg_options;
+struct diag_hang;
 
 struct glue {
 	struct ui *ui;
@@ -40,8 +41,11 @@ struct glue {
 	struct diag_san *san;     /* findings: the last pass's, or
 				   * --sanitizer-report's; owned */
 	const char *san_path;     /* --sanitizer-report while san is its */
+	const char *san_tool;     /* the pass's tool, NULL: memcheck (K) */
 	struct diag_refault *rf;  /* replay to fault under way, or NULL */
 	struct diag_refault_target rf_target;
+	bool rf_from_stop;        /* the target is the stop's thread (an
+				   * assert, a trap, the sanitizer's core) */
 	bool auto_checked;        /* the auto policy looked at this run */
 	bool rec_told;            /* the recording's failure is on the
 				   * status line */
@@ -52,6 +56,17 @@ struct glue {
 	double core_secs;
 	bool run_after_pass;      /* --memcheck=always held the live run */
 	int nsession_fds;         /* the session's share of the loop's fds */
+
+	/* tui/glue_hang.c */
+	struct {
+		double run_began;     /* CLOCK_MONOTONIC s; 0: not running */
+		double seconds;       /* how long it ran when interrupted */
+		bool interrupting;    /* our interrupt (C-c, --timeout) */
+		bool tables_asked;    /* ctl_hang_tables sent */
+		struct diag_hang *summary; /* owned; NULL when none */
+		bool scanned;         /* recorded looked up (replays) */
+		double recorded;      /* the recording's interrupt, or -1 */
+	} hang;
 };
 
 /* tui/glue.c: replaces the debugger session by one for sc (the old
@@ -79,8 +94,23 @@ void glue_diag_record(struct glue *g, const struct mi_record *rec);
  * NULL for the first one with a location). */
 int glue_diag_memcheck(struct glue *g);
 int glue_diag_to_fault(struct glue *g, const char *arg);
+/* UA_SAN_TOOL: the tool the next pass runs, in turn memcheck, racecheck,
+ * initcheck, synccheck (from --sanitizer-tool at start). */
+int glue_diag_next_tool(struct glue *g);
 /* Adds the findings and the pass's output to a diagnosis being built. */
 void glue_diag_feed(struct glue *g, struct diag *d);
 void glue_diag_free(struct glue *g);
+
+/* tui/glue_hang.c */
+/* UA_INTERRUPT: C-c; a run interrupted this way is summarised as a hang. */
+int glue_hang_interrupt(struct glue *g);
+/* After every loop event: --timeout, and the summary once the stop of
+ * the interrupt is shown. */
+void glue_hang_step(struct glue *g);
+/* Milliseconds until --timeout runs out (-1: no such deadline). */
+int glue_hang_timeout_ms(struct glue *g);
+/* Adds the hang summary to a diagnosis being built (Hints pane). */
+void glue_hang_feed(struct glue *g, struct diag *d);
+void glue_hang_free(struct glue *g);
 
 #endif
