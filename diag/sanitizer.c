@@ -44,7 +44,12 @@ static const char *const known_names[] = {
 	"size", "direction", "error", "address", "exception", "pc", "api",
 	"message", "result", "where", "func", "path", "line", "module",
 	"hostStack", "deviceStack", "saveLocation", "frame",
-	"hazardType", "hazards", NULL, /* racecheck (santools.c) */
+	"hazardType", "hazards", /* racecheck (santools.c) */
+	/* racecheck 2025.3 on the H200 (tests/fixtures/gpu/explore,
+	 * run1/race_shared.racecheck.sanitizer.xml): <what> holds a <source>
+	 * and a <destination> access, each with <direction> and <where>, and
+	 * the destination's <count> of hazards. */
+	"source", "destination", "count", NULL,
 };
 
 /* Names are compared by pointer after interning into the table above;
@@ -332,6 +337,32 @@ static void end_what_field(struct diag_san *s, const char *n)
 	}
 }
 
+/* A racecheck access: what/source or what/destination, with its
+ * direction, its where (func, path, line, pc) and, for the destination,
+ * the count of hazards.  The source is the record's first access. */
+static void end_race_access(struct diag_san *s, const char *n)
+{
+	struct diag_san_record *r = s->rec;
+	bool in_where = s->depth == 6 && at(s, 1, "where");
+	bool second = in_where ? at(s, 2, "destination")
+			       : at(s, 1, "destination");
+	if (s->depth == 5 && strcmp(n, "direction") == 0)
+		set_str(s, second ? &r->direction2 : &r->direction);
+	else if (s->depth == 5 && second && strcmp(n, "count") == 0) {
+		uint64_t v = 0;
+		set_u64(s, &v, NULL);
+		r->hazards = (unsigned long)v;
+	} else if (in_where && strcmp(n, "func") == 0)
+		set_str(s, second ? &r->func2 : &r->func);
+	else if (in_where && strcmp(n, "path") == 0)
+		set_str(s, second ? &r->path2 : &r->path);
+	else if (in_where && strcmp(n, "line") == 0)
+		set_uint(s, second ? &r->line2 : &r->line);
+	else if (in_where && strcmp(n, "pc") == 0)
+		set_u64(s, second ? &r->pc2 : &r->pc,
+			second ? &r->has_pc2 : &r->has_pc);
+}
+
 static void end_record_field(struct diag_san *s, const char *n)
 {
 	struct diag_san_record *r = s->rec;
@@ -365,6 +396,10 @@ static void end_record_field(struct diag_san *s, const char *n)
 			set_uint(s, &r->line);
 		else if (strcmp(n, "pc") == 0)
 			set_u64(s, &r->pc, &r->has_pc);
+	} else if (s->depth >= 5 && (at(s, 1, "source") || at(s, 2, "source") ||
+				     at(s, 1, "destination") ||
+				     at(s, 2, "destination"))) {
+		end_race_access(s, n);
 	} else if (s->depth == 4 && at(s, 1, "hostStack") &&
 		   strcmp(n, "saveLocation") == 0) {
 		set_str(s, &r->save_location);

@@ -3,10 +3,13 @@
  * (see include/cudbg/sanitizer.h), and a race's two accesses are read
  * from its sentence when no elements name them.
  *
- * The sentences are those of the compute-sanitizer manual's text output;
- * the XML reports of these tools have not been recorded on this project's
- * GPU yet (tests/data/santools/ are hand-made to the documented format,
- * and say so): keep the reading tolerant of both. */
+ * The sentences are those of the compute-sanitizer manual's text output.
+ * Real XML from the H200 (tests/fixtures/gpu/explore/,
+ * tests/fixtures/gpu/run1/): racecheck writes <kind>Analysis</kind>,
+ * <text>Race condition</text> and the two accesses as <source> and
+ * <destination> elements (diag/sanitizer.c reads them); initcheck writes
+ * <kind>Initcheck</kind> with the sentence.  tests/data/santools/ holds
+ * hand-made inputs in other shapes: the reading stays tolerant of both. */
 #include "cudbg/sanitizer.h"
 #include "diag/internal.h"
 
@@ -27,8 +30,10 @@ static enum diag_san_kind tool_kind(const struct diag_san_record *r)
 	/* a failing call or a leak stays what memcheck called it */
 	if (r->kind == DIAG_SAN_API || r->kind == DIAG_SAN_LEAK)
 		return r->kind;
+	/* racecheck's real XML says <kind>Analysis</kind> and <text>Race
+	 * condition</text> (tests/fixtures/gpu/explore/README.md) */
 	if (has(k, "race") || has(k, "hazard") || has(t, "race reported") ||
-	    has(t, "hazard detected"))
+	    has(t, "race condition") || has(t, "hazard detected"))
 		return DIAG_SAN_RACE;
 	if (has(k, "uninit") || has(k, "initcheck") ||
 	    has(t, "uninitialized"))
@@ -187,10 +192,16 @@ static void race_type(struct diag_san_record *r)
 			return;
 		}
 	}
-	if (r->direction && r->direction2 &&
-	    strcasecmp(r->direction, "write") == 0 &&
-	    strcasecmp(r->direction2, "write") == 0)
+	if (!r->direction || !r->direction2)
+		return;
+	bool w1 = strcasecmp(r->direction, "write") == 0;
+	bool w2 = strcasecmp(r->direction2, "write") == 0;
+	if (w1 && w2)
 		r->hazard = dstrdup("WAW");
+	else if (w1 != w2)
+		/* a read and a write race: which came first (RAW or WAR)
+		 * depends on how the warps ran, and the report does not say */
+		r->hazard = dstrdup("RAW/WAR");
 }
 
 /* "Uninitialized __global__ memory read of size 4 bytes" */
