@@ -5,6 +5,7 @@
  * thread and address, the host stack the operator and Python line. */
 #include "diag/state.h"
 #include "cudbg/assertline.h"
+#include "cudbg/decode.h"
 #include "cudbg/hints.h"
 #include "cudbg/memcheck.h"
 #include "cudbg/sanitizer.h"
@@ -72,6 +73,13 @@ static bool is_helper_frame(const char *func)
 	return func && (strcmp(func, "__assert_fail") == 0 ||
 			strcmp(func, "__assertfail") == 0 ||
 			strcmp(func, "__trap") == 0 || strcmp(func, "_trap") == 0);
+}
+
+/* A frame of the CUDA toolkit's own code (atomicAdd's header, the
+ * __iAtomicAdd intrinsic), not the user's. */
+static bool toolkit_frame(const struct diag_frame *fr)
+{
+	return dec_frame_is_toolkit(fr->func, fr->file, fr->device);
 }
 
 static void collect_findings(struct diag *d)
@@ -207,11 +215,17 @@ static void pick_kernel(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
 	char *k = NULL;
+	/* "??" is a frame cuda-gdb could not name (a sanitizer coredump
+	 * unwinds __iAtomicAdd's caller to it), and the toolkit's
+	 * intrinsics are no kernel: the launch on the host stack names it. */
 	for (size_t i = d->n_frames; i-- > 0 && !k;)
 		if (d->frames[i].device && d->frames[i].func &&
-		    !is_helper_frame(d->frames[i].func))
+		    strcmp(d->frames[i].func, "??") &&
+		    !is_helper_frame(d->frames[i].func) &&
+		    !toolkit_frame(&d->frames[i]))
 			k = d->frames[i].func;
-	if (!k && d->stop.has_frame && !is_helper_frame(d->stop.frame.func))
+	if (!k && d->stop.has_frame && !is_helper_frame(d->stop.frame.func) &&
+	    !toolkit_frame(&d->stop.frame))
 		k = d->stop.frame.func;
 	if (!k && f->n_asserts)
 		k = f->asserts[0]->kernel;
@@ -259,14 +273,19 @@ static void pick_where(struct diag *d)
 			  s->exc_function);
 		return;
 	}
-	for (size_t i = 0; i < d->n_frames; i++) {
-		const struct diag_frame *fr = &d->frames[i];
-		if (fr->device && fr->file && fr->line) {
+	/* The user's line first: a fault inside atomicAdd stops in the
+	 * toolkit's device_atomic_functions.hpp (frame #1), under the
+	 * kernel's line (frame #2); the full stack stays in the report. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < d->n_frames; i++) {
+			const struct diag_frame *fr = &d->frames[i];
+			if (!fr->device || !fr->file || !fr->line ||
+			    (pass == 0 && toolkit_frame(fr)))
+				continue;
 			set_where(f, DIAG_LOC_FRAME, fr->file, fr->fullname,
 				  fr->line, fr->func);
 			return;
 		}
-	}
 	if (s->has_frame && s->frame.file && s->frame.line) {
 		set_where(f, DIAG_LOC_FRAME, s->frame.file, s->frame.fullname,
 			  s->frame.line, s->frame.func);
@@ -298,6 +317,15 @@ static void fill_values(struct diag *d)
 		f->values[i].value = d->vals[i].value;
 	}
 	f->n_values = d->n_vals;
+}
+
+/* __shared__ and __local__ addresses are offsets in the block's or the
+ * thread's window: a small one is a normal index (0x4400 past a shared
+ * array on the H200), not a null pointer. */
+static bool window_space(const char *space)
+{
+	return space && (strcmp(space, "__shared__") == 0 ||
+			 strcmp(space, "__local__") == 0);
 }
 
 static const struct diag_san_record *python_record(struct diag_fault *f)
@@ -344,7 +372,8 @@ static void set_derived_flags(struct diag *d)
 	}
 	fl[DIAG_F_SANITIZER_CLEAN] |= d->n_sans > 0 && !any_err;
 	fl[DIAG_F_NULL_ADDRESS] |= f->finding && f->finding->has_address &&
-				   f->finding->address < 0x10000;
+				   f->finding->address < 0x10000 &&
+				   !window_space(f->finding->space);
 	if (f->finding && f->finding->has_alloc) {
 		fl[DIAG_F_OOB_AFTER] |= f->finding->distance > 0;
 		fl[DIAG_F_OOB_BEFORE] |= f->finding->distance < 0;
@@ -524,6 +553,10 @@ const struct diag_asserts *diag_asserts_of(const struct diag *d)
 
 int diag_eval_frame(struct diag *d)
 {
+	for (size_t i = 0; i < d->n_frames; i++)
+		if (d->frames[i].device && !is_helper_frame(d->frames[i].func) &&
+		    !toolkit_frame(&d->frames[i]))
+			return (int)i;
 	for (size_t i = 0; i < d->n_frames; i++)
 		if (d->frames[i].device && !is_helper_frame(d->frames[i].func))
 			return (int)i;

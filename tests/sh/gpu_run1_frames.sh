@@ -1,0 +1,73 @@
+#!/bin/sh
+# Replays the first H200 run's recordings (tests/fixtures/gpu/run1) for
+# two engine defect classes found there:
+#  - the user's frame: a fault inside atomicAdd stops in the toolkit's
+#    __iAtomicAdd (frame #0, no source) under atomicAdd in
+#    device_atomic_functions.hpp (frame #1); the stop summary, the
+#    location and the hint must name the user's frame (#2,
+#    block_histogram at shared_oob.cu:18) and the stack must stay whole;
+#    a sanitizer coredump that unwinds to "??" must not make "??" the
+#    kernel.
+#  - __shared__ / __local__ addresses are window offsets: memcheck's
+#    "Invalid __shared__ ... address 0x4400" is no null pointer.
+set -u
+BIN=${CUDBG_BIN:?}
+cd "${CUDBG_ROOT:?}" || exit 2
+R=tests/fixtures/gpu/run1
+out=$(mktemp); trap 'rm -f "$out"' EXIT
+
+# t NAME ARGS... -- checks: each check is +RE (must match) or -RE (must not).
+t() {
+	name=$1; shift
+	args=""
+	while [ "$1" != "--" ]; do args="$args $1"; shift; done
+	shift
+	# shellcheck disable=SC2086
+	timeout 60 "$BIN" --batch $args >"$out" 2>&1
+	why=""
+	for c in "$@"; do
+		re=${c#?}
+		case $c in
+		+*) grep -Eq -- "$re" "$out" || why="$why missing [$re]" ;;
+		-*) grep -Eq -- "$re" "$out" && why="$why unwanted [$re]" ;;
+		esac
+	done
+	if [ -z "$why" ]; then
+		echo "PASS gpu-run1/$name"
+	else
+		echo "FAIL gpu-run1/$name:$why"; sed 's/^/    /' "$out" | head -40
+	fi
+}
+
+t shared_oob-live-user-frame --replay $R/shared_oob.mi.log -- \
+	'+^stop: +Warp Out-of-range Address in block_histogram$' \
+	'+^  stop +Warp Out-of-range Address in block_histogram$' \
+	'+^  location +shared_oob\.cu:18 \(from the frame\)' \
+	'+^      at shared_oob\.cu:18\.$' \
+	'+^      - Warp Out-of-range Address at shared_oob\.cu:18$' \
+	'+^kernel at: #2 block_histogram at shared_oob\.cu:18' \
+	'+^  #0  __iAtomicAdd' \
+	'+^  #1  .*atomicAdd at .*/include/device_atomic_functions\.hpp:107' \
+	'+^  #2  block_histogram at shared_oob\.cu:18' \
+	'-location .*device_atomic_functions' \
+	'-^ *stop:? .*__iAtomicAdd' \
+	'-^ {6,}(- Warp .* at |at )?/usr/local/cuda.*device_atomic_functions\.hpp:107\.?$'
+t shared_oob-core-user-frame --replay $R/shared_oob.core.mi.log -- \
+	'+^stop: +Coredump in block_histogram$' \
+	'+^kernel: +block_histogram$'
+t shared_oob-memcheck-kernel --replay $R/shared_oob.memcheck.mi.log \
+	--sanitizer-report $R/shared_oob.sanitizer.xml -- \
+	'+^  kernel +block_histogram$' \
+	'+^\[1\] .*\(san-oob\)$' \
+	'-^  kernel +\?\?' '-\(san-null\)'
+t shared_oob-report-not-null --replay $R/shared_oob.mi.log \
+	--sanitizer-report $R/shared_oob.sanitizer.xml -- \
+	'+Invalid __shared__ atomic' '-\(san-null\)'
+t dyn_shared-memcheck-not-null --replay $R/dyn_shared.memcheck.mi.log \
+	--sanitizer-report $R/dyn_shared.sanitizer.xml -- \
+	'+Invalid __shared__ write of size 4' \
+	'+^\[1\] .*\(san-oob\)$' '-\(san-null\)'
+# A real null pointer stays one (global space, address near zero).
+t null_deref-memcheck-still-null --replay $R/null_deref.memcheck.mi.log \
+	--sanitizer-report $R/null_deref.sanitizer.xml -- \
+	'+\(san-null\)'
