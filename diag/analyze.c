@@ -82,6 +82,16 @@ static bool toolkit_frame(const struct diag_frame *fr)
 	return dec_frame_is_toolkit(fr->func, fr->file, fr->device);
 }
 
+/* An error-level record of a kind memcheck has no access fields for:
+ * <kind>StackOverflow</kind> <level>Error</level> is the device stack
+ * overflow (H200), a fault even though it is no Precise/Imprecise
+ * access. */
+static bool other_error(const struct diag_san_record *r)
+{
+	return r->kind == DIAG_SAN_OTHER && r->level &&
+	       strcasecmp(r->level, "Error") == 0;
+}
+
 static void collect_findings(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -99,14 +109,16 @@ static void collect_findings(struct diag *d)
 	f->findings = d->finding_ptrs;
 	f->n_findings = k;
 	/* The finding the account is about: an exact access first, then a
-	 * warp exception, then a failing call. */
+	 * warp exception, then another device error (a stack overflow),
+	 * then a failing call (the cudaDeviceSynchronize that reports it). */
 	static const enum diag_san_kind order[] = {
-		DIAG_SAN_PRECISE, DIAG_SAN_IMPRECISE, DIAG_SAN_API,
-		DIAG_SAN_LEAK, DIAG_SAN_OTHER,
+		DIAG_SAN_PRECISE, DIAG_SAN_IMPRECISE, DIAG_SAN_OTHER,
+		DIAG_SAN_API, DIAG_SAN_LEAK, DIAG_SAN_OTHER,
 	};
-	for (size_t o = 0; o < 5 && !f->finding; o++)
+	for (size_t o = 0; o < 6 && !f->finding; o++)
 		for (size_t i = 0; i < k && !f->finding; i++)
-			if (f->findings[i]->kind == order[o])
+			if (f->findings[i]->kind == order[o] &&
+			    (o != 2 || other_error(f->findings[i])))
 				f->finding = f->findings[i];
 }
 
@@ -190,7 +202,8 @@ static enum diag_fault_kind pick_kind(struct diag *d)
 	    f->finding->exception && ci_strstr(f->finding->exception, "assert"))
 		return DIAG_FAULT_ASSERT;
 	if (f->finding && (f->finding->kind == DIAG_SAN_PRECISE ||
-			   f->finding->kind == DIAG_SAN_IMPRECISE))
+			   f->finding->kind == DIAG_SAN_IMPRECISE ||
+			   other_error(f->finding)))
 		return DIAG_FAULT_MEMCHECK;
 	if (f->n_asserts)
 		return DIAG_FAULT_ASSERT;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Replays the first H200 run's recordings (tests/fixtures/gpu/run1) for
-# two engine defect classes found there:
+# the engine defect classes found there (docs/gpu-corpus-results.md):
 #  - the user's frame: a fault inside atomicAdd stops in the toolkit's
 #    __iAtomicAdd (frame #0, no source) under atomicAdd in
 #    device_atomic_functions.hpp (frame #1); the stop summary, the
@@ -9,7 +9,13 @@
 #    a sanitizer coredump that unwinds to "??" must not make "??" the
 #    kernel.
 #  - __shared__ / __local__ addresses are window offsets: memcheck's
-#    "Invalid __shared__ ... address 0x4400" is no null pointer.
+#    "Invalid __shared__ ... address 0x4400" is no null pointer; and a
+#    record with no line says where it is from the fault, not "(unknown)".
+#  - memcheck's <kind>StackOverflow</kind> record is a fault with the
+#    stack-overflow hint, not "no fault found" or the API error after it.
+#  - PyTorch 2.11 checks torch.multinomial's weights with a device assert
+#    (_assert_async_cuda_kernel): the multinomial hint keys on its text,
+#    and the host-side hint does not claim a host error.
 set -u
 BIN=${CUDBG_BIN:?}
 cd "${CUDBG_ROOT:?}" || exit 2
@@ -71,3 +77,16 @@ t dyn_shared-memcheck-not-null --replay $R/dyn_shared.memcheck.mi.log \
 t null_deref-memcheck-still-null --replay $R/null_deref.memcheck.mi.log \
 	--sanitizer-report $R/null_deref.sanitizer.xml -- \
 	'+\(san-null\)'
+t shared_oob-report-location --replay $R/shared_oob.mi.log \
+	--sanitizer-report $R/shared_oob.sanitizer.xml -- \
+	'+^      shared_oob\.cu:18\.$' '-\(unknown\)\.$'
+t stack_overflow-memcheck --replay $R/stack_overflow.memcheck.mi.log \
+	--sanitizer-report $R/stack_overflow.sanitizer.xml -- \
+	'+^cudbg-tui diagnosis: FAULT \(memcheck\)$' \
+	'+^  kernel +tree_depths$' \
+	'+^\[1\] Device stack overflow in tree_depths  \(exc-stack-overflow\)$' \
+	'-no fault found' '-^\[1\] .*\(san-api-error\)'
+t torch_multinomial-live --replay $R/torch_multinomial.mi.log -- \
+	'+^  stop +Warp Assert in _assert_async_cuda_kernel$' \
+	'+^\[1\] .*\(pytorch-multinomial\)$' \
+	'-\(pytorch-multinomial-host\)'
