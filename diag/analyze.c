@@ -273,6 +273,32 @@ static void set_where(struct diag_fault *f, enum diag_loc_source src,
 	f->where.func = func;
 }
 
+/* A failing CUDA call has no device line: the user's call is the first
+ * host frame of their own source.  Skipped: the toolkit's headers
+ * (__cudaLaunchKernel_helper in crt/device_functions.h), nvcc's
+ * generated stub (tmpxft_..._cudafe1.stub.c) and the host wrapper named
+ * like the kernel after a __device_stub__ frame (its line is the
+ * kernel's declaration, not the launch); smem_config on the H200 gives
+ * main at smem_config.cu:25.  Python frames are python.c's. */
+static const struct diag_san_frame *
+user_host_frame(const struct diag_san_record *r)
+{
+	bool after_stub = false;
+	for (size_t i = 0; i < r->n_host; i++) {
+		const struct diag_san_frame *h = &r->host[i];
+		char *k = diag_stub_kernel(h->func);
+		bool wrapper = after_stub;
+		after_stub = k != NULL;
+		free(k);
+		if (after_stub || wrapper || h->python || !h->path ||
+		    !h->line || dec_path_in_cuda_toolkit(h->path) ||
+		    strstr(h->path, "tmpxft_") || strstr(h->path, ".stub.c"))
+			continue;
+		return h;
+	}
+	return NULL;
+}
+
 static void pick_where(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -308,6 +334,14 @@ static void pick_where(struct diag *d)
 	if (r && r->path && r->line) {
 		set_where(f, DIAG_LOC_SANITIZER, r->path, NULL, r->line,
 			  r->func);
+		return;
+	}
+	const struct diag_san_frame *h = r && r->kind == DIAG_SAN_API
+						 ? user_host_frame(r)
+						 : NULL;
+	if (h) {
+		set_where(f, DIAG_LOC_SANITIZER, h->path, NULL, h->line,
+			  h->func);
 		return;
 	}
 	if (f->n_asserts) {

@@ -16,6 +16,9 @@
 #  - PyTorch 2.11 checks torch.multinomial's weights with a device assert
 #    (_assert_async_cuda_kernel): the multinomial hint keys on its text,
 #    and the host-side hint does not claim a host error.
+#  - a failing CUDA call (memcheck Api record) is located at the user's
+#    launch line on the host stack, past the toolkit's launch helper,
+#    nvcc's stub file and the kernel's host wrapper.
 set -u
 BIN=${CUDBG_BIN:?}
 cd "${CUDBG_ROOT:?}" || exit 2
@@ -90,3 +93,10 @@ t torch_multinomial-live --replay $R/torch_multinomial.mi.log -- \
 	'+^  stop +Warp Assert in _assert_async_cuda_kernel$' \
 	'+^\[1\] .*\(pytorch-multinomial\)$' \
 	'-\(pytorch-multinomial-host\)'
+t smem_config-api-location --replay $R/smem_config.memcheck.mi.log \
+	--sanitizer-report $R/smem_config.sanitizer.xml -- \
+	'+^  location +/src/gpu/smem_config\.cu:25 \(from the sanitizer\)$' \
+	'-smem_config\.cu:12\b' '-device_functions\.h' '-stub\.c'
+t api_error-api-location --replay $R/api_error.mi.log \
+	--sanitizer-report $R/api_error.sanitizer.xml -- \
+	'+^  location +/src/gpu/api_error\.cu:20 \(from the sanitizer\)$'
