@@ -201,6 +201,12 @@ static enum diag_fault_kind pick_kind(struct diag *d)
 	if (f->finding && f->finding->kind == DIAG_SAN_IMPRECISE &&
 	    f->finding->exception && ci_strstr(f->finding->exception, "assert"))
 		return DIAG_FAULT_ASSERT;
+	/* memcheck's record of __trap(): Imprecise, <exception>Trace/
+	 * breakpoint trap</exception>, <func>__trap</func> (H200). */
+	if (f->finding && f->finding->kind == DIAG_SAN_IMPRECISE &&
+	    f->finding->exception &&
+	    ci_strstr(f->finding->exception, "breakpoint trap"))
+		return DIAG_FAULT_TRAP;
 	if (f->finding && (f->finding->kind == DIAG_SAN_PRECISE ||
 			   f->finding->kind == DIAG_SAN_IMPRECISE ||
 			   other_error(f->finding)))

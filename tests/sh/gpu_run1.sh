@@ -19,6 +19,7 @@
 #  - a failing CUDA call (memcheck Api record) is located at the user's
 #    launch line on the host stack, past the toolkit's launch helper,
 #    nvcc's stub file and the kernel's host wrapper.
+#  - memcheck's Imprecise "Trace/breakpoint trap" record of __trap() is a trap.
 set -u
 BIN=${CUDBG_BIN:?}
 cd "${CUDBG_ROOT:?}" || exit 2
@@ -100,3 +101,9 @@ t smem_config-api-location --replay $R/smem_config.memcheck.mi.log \
 t api_error-api-location --replay $R/api_error.mi.log \
 	--sanitizer-report $R/api_error.sanitizer.xml -- \
 	'+^  location +/src/gpu/api_error\.cu:20 \(from the sanitizer\)$'
+# memcheck's record of __trap() (Imprecise, "Trace/breakpoint trap") is
+# a trap, not a generic memcheck fault.
+t trap-memcheck --replay $R/trap.memcheck.mi.log \
+	--sanitizer-report $R/trap.sanitizer.xml -- \
+	'+^cudbg-tui diagnosis: FAULT \(trap\)$' \
+	'+^\[1\] .*\(device-trap\)$'
