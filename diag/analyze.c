@@ -246,17 +246,17 @@ static void pick_kernel(struct diag *d)
 	if (!k && d->stop.has_frame && !is_helper_frame(d->stop.frame.func) &&
 	    !toolkit_frame(&d->stop.frame))
 		k = d->stop.frame.func;
+	/* The launch on the sanitizer's host stack names the kernel; an
+	 * assertion line names the function that asserted, which may be a
+	 * device function or a lambda ("lambda [](float)->auto::operator()
+	 * (float)->auto" in lambda_assert, H200). */
+	for (size_t i = 0; !k && f->finding && i + 1 < f->finding->n_host; i++)
+		k = keep(d, diag_stub_kernel(f->finding->host[i].func));
 	if (!k && f->n_asserts)
 		k = f->asserts[0]->kernel;
-	if (!k && f->finding) {
-		for (size_t i = 0; i + 1 < f->finding->n_host && !k; i++) {
-			char *stub = diag_stub_kernel(f->finding->host[i].func);
-			k = keep(d, stub);
-		}
-		if (!k && f->finding->func &&
-		    !is_helper_frame(f->finding->func))
-			k = f->finding->func;
-	}
+	if (!k && f->finding && f->finding->func &&
+	    !is_helper_frame(f->finding->func))
+		k = f->finding->func;
 	if (!k)
 		return;
 	/* A hardware fault's record has the signature ("apply(Params,

@@ -666,3 +666,29 @@ TEST(host_stack_past_the_launch_names_no_operator)
 	CHECK(!evidence_has(hint(&r, "pytorch-class-index"), "ATen operator"));
 	run_free(&r);
 }
+
+/* lambda_assert on the H200 (run 1, memcheck pass): the assertion line
+ * names the lambda that asserted, "lambda [](float)->auto::operator()
+ * (float)->auto", whose base name is "->auto"; the launch on memcheck's
+ * host stack names the kernel, transform. */
+TEST(lambda_assert_kernel_is_the_launched_one)
+{
+	struct run r;
+	run_start(&r, "./lambda_assert");
+	char path[4096], err[512];
+	snprintf(path, sizeof path,
+		 "%s/tests/fixtures/gpu/run1/lambda_assert.sanitizer.xml",
+		 test_root_dir());
+	struct diag_san *s;
+	CHECK_MSG(diag_san_load_file(path, &s, err, sizeof err) == 0, "%s", err);
+	diag_add_sanitizer(r.d, s);
+	const char *line = "lambda_assert.cu:24: lambda [](float)->auto::"
+			   "operator()(float)->auto: block: [11,0,0], thread: "
+			   "[184,0,0] Assertion `v > 0.0f` failed.\r\n";
+	diag_on_program_output(r.d, line, strlen(line));
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+	CHECK_STR(r.f->kernel_short, "transform");
+	CHECK_INT(r.f->n_asserts, 1);
+	run_free(&r);
+}
