@@ -228,6 +228,7 @@ TEST(seed_sanitizer_report_alone)
 	CHECK_INT(r.f->python.call.line, 9);
 	CHECK_STR(r.f->op, "nll_loss_forward");
 	CHECK(r.f->flags[DIAG_F_PYTORCH]);
+	CHECK(r.f->error_line == NULL);
 	CHECK_STR(top_hint(&r), "device-assert");
 	run_free(&r);
 }
@@ -339,6 +340,7 @@ TEST(cluster_transcript)
 	CHECK_STR(f->asserts[0]->expr, "v >= 0");
 	CHECK_STR(f->where.file, "cluster.cu");
 	CHECK_INT(f->where.line, 14);
+	CHECK(r.f->error_line == NULL);
 	CHECK_STR(top_hint(&r), "device-assert");
 	run_free(&r);
 }
@@ -357,7 +359,8 @@ TEST_TIMEOUT(big_grid_and_filters_transcripts, 120)
 		CHECK_STR(r.f->kernel_short, "busy");
 		CHECK_STR(r.f->asserts[0]->expr, "acc == -1");
 		CHECK_INT(r.f->where.line, 16);
-		CHECK_STR(top_hint(&r), "device-assert");
+		CHECK(r.f->error_line == NULL);
+	CHECK_STR(top_hint(&r), "device-assert");
 		run_free(&r);
 	}
 }
@@ -670,7 +673,8 @@ TEST(host_stack_past_the_launch_names_no_operator)
 /* lambda_assert on the H200 (run 1, memcheck pass): the assertion line
  * names the lambda that asserted, "lambda [](float)->auto::operator()
  * (float)->auto", whose base name is "->auto"; the launch on memcheck's
- * host stack names the kernel, transform. */
+ * host stack names the kernel, transform.  The "cudaError" in a host
+ * frame of memcheck's text made async-error the first hint. */
 TEST(lambda_assert_kernel_is_the_launched_one)
 {
 	struct run r;
@@ -686,9 +690,20 @@ TEST(lambda_assert_kernel_is_the_launched_one)
 			   "operator()(float)->auto: block: [11,0,0], thread: "
 			   "[184,0,0] Assertion `v > 0.0f` failed.\r\n";
 	diag_on_program_output(r.d, line, strlen(line));
+	/* memcheck's own text around it names the lambda's type, with a
+	 * "cudaError" in it: no CUDA error the program printed */
+	const char *frame = "=========     Host Frame: void transform<"
+			    "__nv_dl_wrapper_t<__nv_dl_tag<cudaError (*)(float*, "
+			    "int), &(log_in_place(float*, int)), 1u>> >(float*, "
+			    "int, __nv_dl_wrapper_t<__nv_dl_tag<cudaError (*)("
+			    "float*, int), &(log_in_place(float*, int)), 1u>>) in "
+			    "lambda_assert.cu:16 [0x91c3] in lambda_assert\r\n";
+	diag_on_program_output(r.d, frame, strlen(frame));
 	run_finish(&r);
 	CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
 	CHECK_STR(r.f->kernel_short, "transform");
+	CHECK(r.f->error_line == NULL);
+	CHECK_STR(top_hint(&r), "device-assert");
 	CHECK_INT(r.f->n_asserts, 1);
 	run_free(&r);
 }
