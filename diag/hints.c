@@ -149,7 +149,14 @@ static bool ph_san(const struct diag_fault *f, const char *p, size_t n,
 	if (eq(p, n, "space")) return put_str(b, r->space);
 	if (eq(p, n, "thread")) return r->has_who && put_dim(b, r->thread);
 	if (eq(p, n, "block")) return r->has_who && put_dim(b, r->block);
-	if (eq(p, n, "location")) return put_loc(b, r->path, r->line);
+	/* memcheck gives no line for a fault in an intrinsic (<func>
+	 * __iAtomicAdd</func> only, shared_oob on the H200): the fault's own
+	 * location (the user's frame) or the function says more than
+	 * "(unknown)". */
+	if (eq(p, n, "location"))
+		return put_loc(b, r->path, r->line) ||
+		       put_loc(b, f->where.file, f->where.line) ||
+		       put_str(b, r->func);
 	if (eq(p, n, "distance"))
 		return put_int(b, r->distance < 0 ? -r->distance : r->distance,
 			       r->has_alloc);
@@ -345,8 +352,13 @@ static bool match_exception(const struct patterns *p,
 	if (any_glob(p, f->exception_name) || any_glob(p, f->signal_name) ||
 	    any_glob(p, f->signal_meaning))
 		return true;
+	/* A sanitizer record's kind can be the exception itself: memcheck
+	 * reports a device stack overflow as <kind>StackOverflow</kind>
+	 * with no <exception> (H200, compute-sanitizer 2025.3). */
 	for (size_t i = 0; i < f->n_findings; i++)
-		if (any_glob(p, f->findings[i]->exception))
+		if (any_glob(p, f->findings[i]->exception) ||
+		    (f->findings[i]->kind == DIAG_SAN_OTHER &&
+		     any_glob(p, f->findings[i]->kind_text)))
 			return true;
 	return false;
 }

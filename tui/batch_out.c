@@ -44,6 +44,15 @@ static bool runtime_frame(const struct dec_frame *f)
  * 1, cuda-gdb 13). */
 static const struct dec_frame *kernel_frame(const struct dbg_model *m)
 {
+	/* the user's frame first: past the toolkit's atomicAdd and its
+	 * __iAtomicAdd intrinsic (see dec_frame_is_toolkit) */
+	for (size_t i = 0; i < m->frames.n; i++) {
+		const struct dec_frame *f = &m->frames.frames[i];
+		if (!runtime_frame(f) && f->func && strcmp(f->func, "??") &&
+		    !dec_frame_is_toolkit(f->func, f->file,
+					  dec_frame_is_device(f)))
+			return f;
+	}
 	for (size_t i = 0; i < m->frames.n; i++)
 		if (!runtime_frame(&m->frames.frames[i]))
 			return &m->frames.frames[i];
