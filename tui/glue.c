@@ -651,7 +651,10 @@ struct glue *glue_new(struct ui *ui, const struct cudbg_options *o, char *err,
 	g->ui = ui;
 	g->breaks = o->breaks;
 	g->nbreaks = o->nbreaks;
-	g->autorun = o->backend == SESSION_LAUNCH && !o->no_run;
+	/* A replay plays the recorded run at once, as a launch does (the
+	 * demo keeps its own flow); --no-run waits for `r` in both. */
+	g->autorun = (o->backend == SESSION_LAUNCH ||
+		      (o->backend == SESSION_REPLAY && !o->demo)) && !o->no_run;
 	g->asserts = diag_asserts_new(); /* NULL: no assertion text, no harm */
 	g->o = o;
 	options_session_config(o, &sc);
