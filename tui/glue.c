@@ -53,13 +53,17 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 	char file[1024];
 	int line;
 
+	if (glue_steps_queues(a))
+		return glue_steps_act(glue_of(ui), a);
 	switch (a) {
-	case UA_CONTINUE: return refused(ui, ctl_continue(c));
-	case UA_NEXT: return refused(ui, ctl_next(c));
-	case UA_STEP: return refused(ui, ctl_step(c));
-	case UA_FINISH: return refused(ui, ctl_finish(c));
-	case UA_RUN: return refused(ui, ctl_run(c));
-	case UA_INTERRUPT: return refused(ui, ctl_interrupt(c));
+	case UA_CONTINUE: case UA_NEXT: case UA_STEP: case UA_FINISH:
+		return -1; /* glue_steps.c */
+	case UA_RUN:
+		glue_steps_clear(glue_of(ui));
+		return refused(ui, ctl_run(c));
+	case UA_INTERRUPT:
+		glue_steps_clear(glue_of(ui));
+		return refused(ui, ctl_interrupt(c));
 	case UA_MEMCHECK: return glue_diag_memcheck(glue_of(ui));
 	case UA_TO_FAULT: return glue_diag_to_fault(glue_of(ui), arg);
 	case UA_UNTIL:
@@ -438,6 +442,7 @@ void glue_sync(struct glue *g)
 	sync_busy(g);
 	if (!ch) {
 		disasm_failed(g, m);
+		glue_steps_pump(g);
 		return;
 	}
 	if (ch & MODEL_CH_OUTPUT) {
@@ -479,6 +484,7 @@ void glue_sync(struct glue *g)
 	if ((ch & MODEL_CH_DISASM) && m->disasm_func)
 		store_disasm(g);
 	disasm_failed(g, m);
+	glue_steps_pump(g);
 }
 
 /* ---- the loop source ---- */
@@ -617,6 +623,9 @@ int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 	g->nbreaks = 0; /* the -b breakpoints were the first session's */
 	g->autorun = autorun;
 	g->started = false;
+	glue_steps_clear(g); /* typed for the old session */
+	g->exec_sent = false;
+	ui->hold_draw = false;
 	g->auto_checked = false;
 	g->core_from_pass = false;
 	g->core_pending = false;

@@ -13,6 +13,9 @@
 
 struct cudbg_options;
 
+/* Steps typed ahead that wait (200 `n` in one burst is a real use). */
+#define GLUE_STEP_QUEUE 1024
+
 struct glue {
 	struct ui *ui;
 	struct dbg_ctl *ctl;
@@ -50,6 +53,12 @@ struct glue {
 	double core_secs;
 	bool run_after_pass;      /* --memcheck=always held the live run */
 	int nsession_fds;         /* the session's share of the loop's fds */
+
+	/* tui/glue_steps.c: stepping keys typed while a step is in flight */
+	unsigned char steps[GLUE_STEP_QUEUE]; /* enum ui_action, a ring */
+	size_t step_head, nsteps;
+	bool exec_sent;           /* a step from a key is in flight */
+	unsigned exec_stops;      /* the model's stop count when it was sent */
 };
 
 /* tui/glue.c: replaces the debugger session by one for sc (the old
@@ -60,6 +69,18 @@ int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 		char *err, size_t cap);
 /* A refused controller call: its reason on the hint line.  0 or -1. */
 int glue_refused(struct ui *ui, int64_t r);
+
+/* tui/glue_steps.c */
+/* Whether action a is a step the queue takes (continue, next, step,
+ * finish). */
+bool glue_steps_queues(enum ui_action a);
+/* Sends the step now, or queues it behind the one in flight.  0 or -1. */
+int glue_steps_act(struct glue *g, enum ui_action a);
+/* After every event: sends the next queued step once the last stopped
+ * and its refresh is done; ends the hold on drawing. */
+void glue_steps_pump(struct glue *g);
+/* Drops the queue (an interrupt, a new session). */
+void glue_steps_clear(struct glue *g);
 
 /* tui/glue_diag.c */
 /* Starts the pass or replay the options ask for at start (--memcheck=

@@ -41,11 +41,11 @@ struct layout_req {
 	enum code_mode code;  /* which of source and SASS share the top left */
 	enum area focus;      /* the focused area (shown alone in SINGLE) */
 	bool zoom;            /* show the focused area alone at any size */
+	unsigned empty;       /* bits (1 << area) of areas with no pane: their
+			       * room goes to their neighbours */
 	bool diag_first;      /* the SASS area shows the diagnosis: stacked,
 			       * it goes above the source; side by side it
 			       * gets half the width */
-	unsigned empty;       /* bits (1 << area) of areas with no pane: their
-			       * room goes to their neighbours */
 };
 
 struct layout {

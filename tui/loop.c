@@ -16,6 +16,8 @@
 #define MAX_POLL 32
 #define KEYS_PER_PASS 256
 #define SPIN_MS 100
+/* The longest a step in flight holds a redraw (ui->hold_draw). */
+#define HOLD_MS 150
 
 static volatile sig_atomic_t sig_winch, sig_chld, sig_quit;
 static int self_pipe[2] = { -1, -1 };
@@ -161,6 +163,10 @@ static void loop_redraw(struct loop *L)
 			ui->dirty = true;
 		}
 	}
+	/* A step in flight draws once, at its stop; a slow one shows its
+	 * spinner after HOLD_MS. */
+	if (ui->dirty && ui->hold_draw && ui_elapsed(&ui->hold_since) * 1000 < HOLD_MS)
+		return;
 	if (ui->dirty) {
 		ui_draw(ui);
 		L->be->flush(L->be, &ui->grid);

@@ -341,10 +341,12 @@ static void add_findings(struct hints_state *s, const struct diag_fault *f)
 		"Sanitizer findings (Enter: replay to one)");
 	for (size_t i = 0; i < f->n_findings && i < 50; i++) {
 		const struct diag_san_record *r = f->findings[i];
-		row_add(s, 5, STYLE(UC_DEFAULT, 0), ACT_FINDING + (int)i + 1, "%zu. %s%s%s:%u",
-			i + 1, r->text ? r->text : (r->kind_text ? r->kind_text : "?"),
-			r->path ? " at " : "", r->path ? path_base(r->path) : "",
-			r->path ? r->line : 0);
+		char at[600] = "";
+		if (r->path && r->line)
+			snprintf(at, sizeof at, " at %s:%u", path_base(r->path), r->line);
+		row_add(s, 3, STYLE(UC_DEFAULT, 0), ACT_FINDING + (int)i + 1, "%zu. %s%s%s%s",
+			i + 1, r->kind_text ? r->kind_text : "", r->kind_text ? ": " : "",
+			r->text ? r->text : "?", at);
 	}
 	row_blank(s);
 }
@@ -564,6 +566,9 @@ static int mark_width(const char *t)
 	if (strncmp(t, "▸ ", strlen("▸ ")) == 0 || strncmp(t, "• ", strlen("• ")) == 0 ||
 	    strncmp(t, "- ", 2) == 0 || strncmp(t, "$ ", 2) == 0)
 		return 2;
+	size_t n = strspn(t, "0123456789");
+	if (n > 0 && n < 4 && t[n] == '.' && t[n + 1] == ' ')
+		return (int)n + 2; /* "12. " */
 	return 0;
 }
 

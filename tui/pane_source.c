@@ -376,7 +376,8 @@ static void search_done(struct ui *ui, struct pane *p, const char *text)
 	search_go(s, ui, 1);
 }
 
-/* ?: the same backwards; n then goes on backwards, N forwards (vim). */
+/* C-r: the same backwards; n then goes on backwards, N forwards (as
+ * after vim's ?, which is the help key here). */
 static void rsearch_done(struct ui *ui, struct pane *p, const char *text)
 {
 	struct src_state *s = p->state;
@@ -492,7 +493,7 @@ static int src_key(struct pane *p, struct ui *ui, int key)
 			return PR_IGNORED;
 		ui_prompt_open(ui, p, "/", search_done);
 		return PR_REDRAW;
-	case '?':
+	case TK_CTRL('r'): /* readline's reverse search; `?` stays help */
 		if (!s->f)
 			return PR_IGNORED;
 		ui_prompt_open(ui, p, "?", rsearch_done);
@@ -568,7 +569,7 @@ static void src_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 
 static const struct key_help src_help[] = {
 	{ "/", "search (case-insensitive unless it has capitals)" },
-	{ "?", "search backwards (n goes on backwards)" },
+	{ "C-r", "search backwards (n goes on backwards)" },
 	{ "n  N", "next / previous match while a search is on" },
 	{ "g", "go to a line" },
 	{ "o", "open another file (FILE or FILE:LINE; the next stop comes back)" },

@@ -35,6 +35,7 @@ const struct key_help ui_global_help[] = {
 	{ "T", "replay to fault: rerun and stop the faulting thread before its bad access" },
 	{ "Tab  S-Tab", "next / previous pane" },
 	{ "[  ]", "previous / next tab of this area" },
+	{ "'", "jump to a pane by name (hints, lanes, reg...)" },
 	{ "v", "cycle Source+SASS, Source only, SASS only" },
 	{ "z", "zoom the pane to the whole screen, and back" },
 	{ ":  i", "enter the console (Esc leaves it)" },

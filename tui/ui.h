@@ -181,6 +181,10 @@ struct ui {
 	char to_fault_arg[16]; /* the finding T or Enter asked for */
 	struct timespec busy_since;
 	unsigned spin;
+	/* A step from a key is in flight: the loop draws when it stopped
+	 * (or after a bound), not the "running" in between. */
+	bool hold_draw;
+	struct timespec hold_since;
 
 	const struct ui_actions *actions; /* NULL: no debugger behind */
 	void *actions_ctx;                /* theirs */

@@ -84,11 +84,45 @@ static void draw_status(struct ui *ui)
 	}
 }
 
+/* How a tab is written at each squeeze level: "[Title]" for the pane
+ * shown, " Title " for the others, then " Title" and titles cut to 4, 3
+ * and 2 characters, until the whole bar fits the area's width. */
+enum { TAB_LEVELS = 5 };
+static const int tab_cut[TAB_LEVELS] = { 0, 0, 4, 3, 2 };
+
+static int tab_width(const struct pane *p, bool active, int level)
+{
+	int w = (int)sanitize_width(p->ops->title, strlen(p->ops->title));
+
+	if (active)
+		return w + 2;
+	if (tab_cut[level] && w > tab_cut[level])
+		w = tab_cut[level];
+	return level == 0 ? w + 2 : w + 1;
+}
+
+/* The first squeeze level at which the area's tabs fit in w columns. */
+static int tab_level(struct ui *ui, int a, int w)
+{
+	for (int level = 0; level < TAB_LEVELS; level++) {
+		int need = 1;
+		for (int i = 0; i < ui->npanes; i++) {
+			const struct pane *p = &ui->panes[i];
+			if ((int)p->ops->home != a || (p->hidden && ui->area_pane[a] != i))
+				continue;
+			need += tab_width(p, ui->area_pane[a] == i, level);
+		}
+		if (need <= w)
+			return level;
+	}
+	return TAB_LEVELS - 1;
+}
+
 static void draw_title(struct ui *ui, int a, const struct canvas *c)
 {
 	bool focused = (int)ui->lreq.focus == a;
 	struct style ts = STYLE(focused ? UC_TITLE_FOCUS : UC_TITLE, focused ? CA_BOLD : 0);
-	int x;
+	int x, level = tab_level(ui, a, c->r.w);
 
 	canvas_fill(c, 0, 0, c->r.w, 1, ' ', ts);
 	x = canvas_str(c, 0, 0, focused ? "▶" : " ", ts);
@@ -102,11 +136,15 @@ static void draw_title(struct ui *ui, int a, const struct canvas *c)
 		if (p->hidden && ui->area_pane[a] != i)
 			continue;
 		p->tab_x = c->r.x + x;
-		if (ui->area_pane[a] == i)
+		if (ui->area_pane[a] == i) {
 			x = canvas_printf(c, x, 0, STYLE(UC_TAB_ACTIVE, CA_BOLD), "[%s]",
 					  p->ops->title);
-		else
-			x = canvas_printf(c, x, 0, ts, " %s ", p->ops->title);
+		} else {
+			int w = tab_width(p, false, level) - (level == 0 ? 2 : 1);
+			struct canvas tab = canvas_sub(c, x + 1, 0, w, 1);
+			canvas_str(&tab, 0, 0, p->ops->title, ts);
+			x += tab_width(p, false, level);
+		}
 		p->tab_w = c->r.x + x - p->tab_x;
 	}
 	struct pane *vis = &ui->panes[ui->area_pane[a]];

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static bool program_alive(const struct ui *ui)
 {
@@ -238,6 +239,29 @@ static int key_breakpoint(struct ui *ui)
 	return PR_REDRAW;
 }
 
+/* ': a pane by name ("hints", "Lanes", a prefix: "reg"), shown and
+ * focused wherever it lives. */
+static void jump_done(struct ui *ui, struct pane *unused, const char *text)
+{
+	size_t n = strlen(text);
+
+	(void)unused;
+	while (n && text[n - 1] == ' ')
+		n--;
+	if (!n)
+		return;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < ui->npanes; i++) {
+			struct pane *p = &ui->panes[i];
+			const char *name = pass ? p->ops->title : p->ops->name;
+			if (strncasecmp(name, text, n) == 0) {
+				ui_focus(ui, p);
+				return;
+			}
+		}
+	ui_message(ui, UC_WARN, "no pane named '%.*s' (? lists them)", (int)n, text);
+}
+
 static int global_key(struct ui *ui, int key)
 {
 	switch (key) {
@@ -245,6 +269,7 @@ static int global_key(struct ui *ui, int key)
 	case '?': case TK_F(1): ui->help_open = true; ui->help_top = 0; return PR_REDRAW;
 	case TK_TAB: focus_cycle(ui, 1); return PR_REDRAW;
 	case TK_BTAB: focus_cycle(ui, -1); return PR_REDRAW;
+	case '\'': ui_prompt_open(ui, NULL, "pane: ", jump_done); return PR_REDRAW;
 	case ']': tab_cycle(ui, 1); return PR_REDRAW;
 	case '[': tab_cycle(ui, -1); return PR_REDRAW;
 	case 'v':
