@@ -495,6 +495,19 @@ static size_t wrap_len(const char *s, size_t len, int w, size_t *skip)
 	return i;
 }
 
+/* Columns of a row's leading mark ("▸ ", "• ", "- ", "$ "), where its
+ * wrapped lines start. */
+static int mark_width(const char *t)
+{
+	if (strncmp(t, "▸ ", strlen("▸ ")) == 0 || strncmp(t, "• ", strlen("• ")) == 0 ||
+	    strncmp(t, "- ", 2) == 0 || strncmp(t, "$ ", 2) == 0)
+		return 2;
+	size_t n = strspn(t, "0123456789");
+	if (n > 0 && n < 4 && t[n] == '.' && t[n + 1] == ' ')
+		return (int)n + 2; /* "12. " */
+	return 0;
+}
+
 static void rewrap(struct hints_state *s, int width, int height)
 {
 	size_t cap = s->nrows * 2 + 8, n = 0;
@@ -514,8 +527,11 @@ static void rewrap(struct hints_state *s, int width, int height)
 		int w = width - s->rows[i].indent - 1;
 		if (w < 8)
 			w = 8;
+		int mark = mark_width(t);
 		do {
-			size_t skip, l = wrap_len(t + off, len - off, w, &skip);
+			/* wrapped lines start after the row's mark */
+			int lw = off > 0 && w - mark >= 8 ? w - mark : w;
+			size_t skip, l = wrap_len(t + off, len - off, lw, &skip);
 			if (n == cap) {
 				struct dline *v = realloc(dl, cap * 2 * sizeof *v);
 				if (!v)
@@ -557,19 +573,6 @@ static void cursor_to_first_action(struct hints_state *s)
 			return;
 		}
 	s->lv.cursor = 0;
-}
-
-/* Columns of a row's leading mark ("▸ ", "• ", "- ", "$ "), where its
- * wrapped lines start. */
-static int mark_width(const char *t)
-{
-	if (strncmp(t, "▸ ", strlen("▸ ")) == 0 || strncmp(t, "• ", strlen("• ")) == 0 ||
-	    strncmp(t, "- ", 2) == 0 || strncmp(t, "$ ", 2) == 0)
-		return 2;
-	size_t n = strspn(t, "0123456789");
-	if (n > 0 && n < 4 && t[n] == '.' && t[n + 1] == ' ')
-		return (int)n + 2; /* "12. " */
-	return 0;
 }
 
 static void draw_diagnosis(struct hints_state *s, struct pane *p, struct ui *ui,
