@@ -63,6 +63,7 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 		return refused(ui, ctl_run(c));
 	case UA_INTERRUPT:
 		glue_steps_clear(glue_of(ui));
+		glue_diag_stop_refault(glue_of(ui));
 		return refused(ui, ctl_interrupt(c));
 	case UA_MEMCHECK: return glue_diag_memcheck(glue_of(ui));
 	case UA_TO_FAULT: return glue_diag_to_fault(glue_of(ui), arg);
@@ -267,6 +268,7 @@ static void sync_focus(struct ui_status *st, const struct dec_focus *f)
 static void sync_status(struct glue *g, const struct dbg_model *m)
 {
 	struct ui_status *st = &g->ui->status;
+	enum ui_state before = st->state;
 
 	switch (m->state) {
 	case MODEL_NOT_STARTED: st->state = UST_NONE; break;
@@ -276,6 +278,8 @@ static void sync_status(struct glue *g, const struct dbg_model *m)
 	case MODEL_EXITED: st->state = UST_EXITED; break;
 	case MODEL_GONE: st->state = UST_GONE; break;
 	}
+	if (st->state != before)
+		clock_gettime(CLOCK_MONOTONIC, &st->state_since);
 	st->exit_code = m->exit_code;
 	st->core = m->is_core;
 	st->fault = model_continue_loses_error(m);
@@ -532,9 +536,19 @@ static int src_timeout(void *ctx)
 {
 	struct glue *g = ctx;
 	int t = session_timeout_ms(ctl_session(g->ctl));
-	/* The pass's clock on the status line moves once a second. */
+	/* The pass's clock on the status line moves once a second, and so
+	 * does the clock of a long start or run. */
 	if (g->ui->pass[0] && (t < 0 || t > 500))
 		t = 500;
+	if (g->ui->status.state == UST_RUNNING || g->ui->status.state == UST_STARTING) {
+		long secs = (long)ui_elapsed(&g->ui->status.state_since);
+		if (secs != g->clock_shown) {
+			g->clock_shown = secs;
+			g->ui->dirty = true;
+		}
+		if (t < 0 || t > 1000)
+			t = 1000;
+	}
 	return t;
 }
 
@@ -603,6 +617,7 @@ static void attach_ui(struct glue *g)
 	ui->model = ctl_model(g->ctl);
 	ui->ctl = g->ctl;
 	ui->status.state = UST_STARTING;
+	clock_gettime(CLOCK_MONOTONIC, &ui->status.state_since);
 }
 
 int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,

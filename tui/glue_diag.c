@@ -278,6 +278,15 @@ static void refault_end(struct glue *g)
 	g->ui->dirty = true;
 }
 
+bool glue_diag_stop_refault(struct glue *g)
+{
+	if (!g->rf)
+		return false;
+	refault_end(g);
+	ui_message(g->ui, UC_WARN, "replay to fault stopped");
+	return true;
+}
+
 static void refault_step(struct glue *g)
 {
 	enum diag_refault_state st = diag_refault_pump(g->rf, g->ctl);
@@ -361,7 +370,8 @@ int glue_diag_to_fault(struct glue *g, const char *arg)
 		return -1;
 	}
 	snprintf(g->ui->pass, sizeof g->ui->pass,
-		 "replay to fault: running to thread (%u,%u,%u) block (%u,%u,%u) at %s:%u",
+		 "replay to fault: running to thread (%u,%u,%u) block (%u,%u,%u) at %s:%u "
+		 "(C-c stops it)",
 		 g->rf_target.thread.x, g->rf_target.thread.y, g->rf_target.thread.z,
 		 g->rf_target.block.x, g->rf_target.block.y, g->rf_target.block.z,
 		 g->rf_target.file, g->rf_target.line);

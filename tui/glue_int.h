@@ -53,6 +53,7 @@ struct glue {
 	double core_secs;
 	bool run_after_pass;      /* --memcheck=always held the live run */
 	int nsession_fds;         /* the session's share of the loop's fds */
+	long clock_shown;         /* the second the status line's clock shows */
 
 	/* tui/glue_steps.c: stepping keys typed while a step is in flight */
 	unsigned char steps[GLUE_STEP_QUEUE]; /* enum ui_action, a ring */
@@ -98,6 +99,9 @@ void glue_diag_record(struct glue *g, const struct mi_record *rec);
  * NULL for the first one with a location). */
 int glue_diag_memcheck(struct glue *g);
 int glue_diag_to_fault(struct glue *g, const char *arg);
+/* C-c while a replay to fault runs: it ends (the program is interrupted
+ * by the caller).  Returns whether one was running. */
+bool glue_diag_stop_refault(struct glue *g);
 /* Adds the findings and the pass's output to a diagnosis being built. */
 void glue_diag_feed(struct glue *g, struct diag *d);
 void glue_diag_free(struct glue *g);

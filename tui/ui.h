@@ -65,6 +65,8 @@ struct ui_status {
 	bool core;         /* a coredump: nothing runs, quitting kills nothing */
 	char focus[256];   /* "kernel 0 block (0,0,0) thread (23,0,0) ..." */
 	char focus_short[128]; /* "k0 blk (0,0,0) thr (23,0,0) ...", for narrow screens */
+	struct timespec state_since; /* when state last changed (the clock of
+				      * a long start or run on the status line) */
 };
 
 /* Where the program is stopped, for the source and SASS panes; filled by

@@ -42,6 +42,26 @@ static const char *state_word(const struct ui_status *st, char *buf, size_t cap)
 	return "?";
 }
 
+/* A start or a run that takes long (PyTorch spends 13 s before its first
+ * kernel; a coredump takes seconds to open): what is going on, for how
+ * long, and the key that stops it.  Shown after a second. */
+static bool long_wait(const struct ui *ui, char *buf, size_t cap)
+{
+	const struct ui_status *st = &ui->status;
+	double t = ui_elapsed(&st->state_since);
+
+	if (t < 1.0 || st->state_since.tv_sec == 0)
+		return false;
+	if (st->state == UST_RUNNING)
+		snprintf(buf, cap, " running %.0fs (C-c interrupts) ", t);
+	else if (st->state == UST_STARTING)
+		snprintf(buf, cap, " %s %.0fs (q quits) ",
+			 st->core ? "opening the coredump" : "starting the debugger", t);
+	else
+		return false;
+	return true;
+}
+
 static void draw_status(struct ui *ui)
 {
 	const struct ui_status *st = &ui->status;
@@ -62,6 +82,8 @@ static void draw_status(struct ui *ui)
 		/* The memcheck pass or replay to fault, with its clock. */
 		snprintf(right, sizeof right, " %.0fs %s ",
 			 ui_elapsed(&ui->pass_since), ui->pass);
+		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
+	} else if (long_wait(ui, right, sizeof right)) {
 		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
 	}
 	/* Keep the spinner visible: the left part stops before it. */
