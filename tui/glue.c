@@ -80,8 +80,31 @@ static int glue_break(struct ui *ui, const char *file, int line)
 	return refused(ui, ctl_break_toggle(glue_of(ui)->ctl, file, line));
 }
 
+/* Whether a console line asks to quit: gdb's q and quit, and vim's :q,
+ * :q!, :wq, :qa (the console opens with `:`, so `:q` arrives as q).  gdb
+ * would quit at once and kill the program; the screen asks first. */
+static bool quit_command(const char *line)
+{
+	static const char *const words[] = { "q", "quit", "q!", "wq", "qa", "qa!", NULL };
+
+	while (*line == ' ' || *line == ':')
+		line++;
+	size_t n = strcspn(line, " ");
+	if (line[n + strspn(line + n, " ")] != '\0')
+		return false;
+	for (int i = 0; words[i]; i++)
+		if (strlen(words[i]) == n && strncmp(line, words[i], n) == 0)
+			return true;
+	return false;
+}
+
 static int glue_console(struct ui *ui, const char *line)
 {
+	if (quit_command(line)) {
+		ui->console_input = false;
+		ui_quit(ui);
+		return 0;
+	}
 	return refused(ui, ctl_console(glue_of(ui)->ctl, line));
 }
 

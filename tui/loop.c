@@ -167,6 +167,11 @@ static void loop_redraw(struct loop *L)
 	 * spinner after HOLD_MS. */
 	if (ui->dirty && ui->hold_draw && ui_elapsed(&ui->hold_since) * 1000 < HOLD_MS)
 		return;
+	if (ui->repaint) {
+		L->be->repaint = true;
+		ui->repaint = false;
+		ui->dirty = true;
+	}
 	if (ui->dirty) {
 		ui_draw(ui);
 		L->be->flush(L->be, &ui->grid);

@@ -23,6 +23,7 @@ struct ui_question {
 	bool open;
 	char text[512];
 	void (*yes)(struct ui *ui); /* run when answered y */
+	bool q_confirms;            /* the quit question: q again is yes */
 };
 
 /* Mouse event details for TK_MOUSE. */
@@ -159,6 +160,7 @@ struct ui {
 	bool quit;
 	int exit_code;
 	bool dirty;          /* a redraw is due */
+	bool repaint;        /* C-l: the terminal is repainted from scratch */
 
 	struct textlog output;  /* the program's terminal (pty) */
 	struct textlog console; /* the debugger console transcript */
@@ -256,6 +258,10 @@ void ui_to_fault(struct ui *ui, const char *finding);
 /* The memcheck pass (asks first while a live program would be lost);
  * while one runs, stops it. */
 void ui_memcheck(struct ui *ui);
+
+/* q, or quit typed in the console (q, quit, :q, q!): quits, asking first
+ * while the program is alive.  Returns PR_* flags. */
+int ui_quit(struct ui *ui);
 
 /* Focuses the console and starts line input. */
 void ui_console_enter(struct ui *ui);

@@ -268,7 +268,9 @@ static void draw_question(struct ui *ui)
 		h = ui->grid.h;
 	struct canvas in = draw_box(ui, w, h, "Question");
 	canvas_wrap(&in, 0, 0, in.r.w, ui->ask.text, STYLE(UC_OVERLAY, 0), true);
-	canvas_str(&in, 0, in.r.h - 1, "y: yes    n or Esc: no", STYLE(UC_OVERLAY, CA_BOLD));
+	canvas_str(&in, 0, in.r.h - 1, ui->ask.q_confirms ? "y or q: yes    n or Esc: no"
+							 : "y: yes    n or Esc: no",
+		   STYLE(UC_OVERLAY, CA_BOLD));
 }
 
 /* The help text, line by line: the global keys, then every pane's keys.
