@@ -4,6 +4,7 @@
 #include "cudbg/diagrun.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
+#include "tui/startcmds.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -167,6 +168,13 @@ static int run_to_stop(struct dbg_ctl *c, const struct cudbg_options *o,
 	int rc = batch_wait(c, true, timeout_ms);
 	if (rc < 0 || batch_signalled || m->state == MODEL_GONE)
 		return rc;
+	if (o->ndbg_cmds > 0 || o->gdbinit) {
+		char err[512];
+		if (start_commands_send(o, c, err, sizeof err) < 0) {
+			fprintf(stderr, "cudbg-tui: %s\n", err);
+			return -1;
+		}
+	}
 	if (o->nbreaks > 0) {
 		rc = insert_breaks(c, o);
 		if (rc >= 0)

@@ -1,5 +1,6 @@
 /* The glue: model and controller on one side, the screen on the other. */
 #include "tui/glue.h"
+#include "tui/startcmds.h"
 #include "tui/source.h"
 #include "tui/glue_int.h"
 #include "tui/sanitize.h"
@@ -533,6 +534,14 @@ static void start_program(struct glue *g)
 	if (g->started || !session_ready(s) || !session_alive(s))
 		return;
 	g->started = true;
+	char err[512];
+	/* -x and -ex: only the first session's (a replay to fault or the
+	 * pass's coredump runs without them, as with -b) */
+	if (g->nbreaks == g->o->nbreaks && !g->cmds_sent) {
+		g->cmds_sent = true;
+		if (start_commands_send(g->o, g->ctl, err, sizeof err) < 0)
+			ui_message(g->ui, UC_ERROR, "%s", err);
+	}
 	for (size_t i = 0; i < g->nbreaks; i++)
 		if (ctl_break_insert(g->ctl, g->breaks[i], NULL) < 0)
 			ui_message(g->ui, UC_ERROR, "cannot set a breakpoint at "

@@ -53,6 +53,7 @@ struct glue {
 	double core_secs;
 	bool run_after_pass;      /* --memcheck=always held the live run */
 	int nsession_fds;         /* the session's share of the loop's fds */
+	bool cmds_sent;           /* -x / -ex went to the first session */
 	long clock_shown;         /* the second the status line's clock shows */
 
 	/* tui/glue_steps.c: stepping keys typed while a step is in flight */
