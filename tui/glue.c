@@ -61,6 +61,11 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 		return -1; /* glue_steps.c */
 	case UA_RUN:
 		glue_steps_clear(glue_of(ui));
+		if (ctl_model(c)->is_core) {
+			ui_message(ui, UC_WARN, "a coredump does not run: T replays the "
+				   "program to the fault, M shows the memcheck findings");
+			return -1;
+		}
 		return refused(ui, ctl_run(c));
 	case UA_INTERRUPT:
 		glue_steps_clear(glue_of(ui));

@@ -388,6 +388,18 @@ int glue_diag_memcheck(struct glue *g)
 		stop_pass(g);
 		return 0;
 	}
+	if (!can_rerun(g) && g->san && diag_san_count(g->san) > 0) {
+		/* A recording that carries its pass's report (the demos,
+		 * --sanitizer-report): M shows what that pass found rather
+		 * than refusing a rerun it cannot do. */
+		struct pane *h = ui_pane(g->ui, "hints");
+		if (h)
+			ui_focus(g->ui, h);
+		ui_message(g->ui, UC_ACCENT, "the memcheck pass of this recording found %zu "
+			   "error%s: see its findings in Hints (T replays to the first)",
+			   diag_san_count(g->san), diag_san_count(g->san) == 1 ? "" : "s");
+		return 0;
+	}
 	if (!can_rerun(g)) {
 		ui_message(g->ui, UC_WARN, "the memcheck pass runs the program: start "
 			   "cudbg-tui with the program's command line (a replay, "

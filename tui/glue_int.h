@@ -61,6 +61,7 @@ struct glue {
 	size_t step_head, nsteps;
 	bool exec_sent;           /* a step from a key is in flight */
 	unsigned exec_stops;      /* the model's stop count when it was sent */
+	uint64_t exec_pc;         /* and the stop's pc (0: none) */
 };
 
 /* tui/glue.c: replaces the debugger session by one for sc (the old

@@ -69,6 +69,8 @@ static int send(struct glue *g, enum ui_action a)
 	echo(g, exec_word(a));
 	g->exec_sent = true;
 	g->exec_stops = m->stop_count;
+	g->exec_pc = m->has_stop && m->stop.has_frame && m->stop.frame.has_addr
+			     ? m->stop.frame.addr : 0;
 	g->ui->hold_draw = true;
 	clock_gettime(CLOCK_MONOTONIC, &g->ui->hold_since);
 	return 0;
@@ -94,12 +96,27 @@ void glue_steps_clear(struct glue *g)
 	g->step_head = 0;
 }
 
+/* A recording answers a step it holds no more of with the last recorded
+ * one: the program "stops" where it was.  Said, rather than nothing
+ * happening. */
+static void replayed_same_stop(struct glue *g, const struct dbg_model *m)
+{
+	if (m->backend != SESSION_REPLAY || m->state != MODEL_STOPPED ||
+	    m->stop_count == g->exec_stops || !g->exec_pc || !m->stop.has_frame ||
+	    !m->stop.frame.has_addr || m->stop.frame.addr != g->exec_pc)
+		return;
+	ui_message(g->ui, UC_WARN, "the recording holds no step further from here: "
+		   "it answered with the same stop again (r starts over)");
+}
+
 void glue_steps_pump(struct glue *g)
 {
 	const struct dbg_model *m = ctl_model(g->ctl);
 
 	if (in_flight(g))
 		return;
+	if (g->exec_sent)
+		replayed_same_stop(g, m);
 	g->exec_sent = false;
 	if (g->ui->hold_draw) {
 		g->ui->hold_draw = false;
