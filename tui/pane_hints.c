@@ -760,6 +760,8 @@ static int move_cursor(struct hints_state *s, int dir)
 	long n = row_count(s), i = s->lv.cursor, near = s->lv.height > 2 ? s->lv.height / 2 : 1;
 	const struct dline *dl = s->report ? NULL : s->dl;
 
+	if (i < 0 || i >= n)
+		return listview_key(&s->lv, dir > 0 ? TK_DOWN : TK_UP);
 	for (long j = i + dir; j >= 0 && j < n && labs(j - i) <= near; j += dir) {
 		int a = act_at(s, j);
 		bool same = dl && dl[j].row == dl[i].row;
