@@ -848,7 +848,10 @@ static void apply_stop_view(struct pane *p, struct ui *ui)
 		return;
 	enum area a = p->ops->home;
 	bool shown = ui->area_pane[a] == (int)(p - ui->panes);
-	switch (hints_stop_view(ui)) {
+	enum stop_view view = hints_stop_view(ui);
+	if (view == VIEW_DIAGNOSIS && !s->rules)
+		view = VIEW_KEEP; /* it would show only why the rules failed */
+	switch (view) {
 	case VIEW_DIAGNOSIS:
 		s->report = false;
 		s->wrap_w = -1; /* the cursor goes to the first thing to do */
