@@ -115,9 +115,15 @@ void glue_steps_pump(struct glue *g)
 
 	if (in_flight(g))
 		return;
+	bool refused = g->exec_sent && m->state == MODEL_STOPPED &&
+		       m->stop_count == g->exec_stops;
 	if (g->exec_sent)
 		replayed_same_stop(g, m);
 	g->exec_sent = false;
+	/* The debugger refused the last step (its error is on the hint
+	 * line): the keys typed after it go too. */
+	if (refused)
+		glue_steps_clear(g);
 	if (g->ui->hold_draw) {
 		g->ui->hold_draw = false;
 		g->ui->dirty = true;
