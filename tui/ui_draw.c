@@ -108,18 +108,40 @@ static void draw_status(struct ui *ui)
 
 /* How a tab is written at each squeeze level: "[Title]" for the pane
  * shown, " Title " for the others, then " Title" and titles cut to 4, 3
- * and 2 characters, until the whole bar fits the area's width. */
+ * and 2 characters (but never so short that two tabs read the same),
+ * until the whole bar fits the area's width. */
 enum { TAB_LEVELS = 5 };
 static const int tab_cut[TAB_LEVELS] = { 0, 0, 4, 3, 2 };
 
-static int tab_width(const struct pane *p, bool active, int level)
+/* Characters of p's title that tell it from the other tabs of its area
+ * (Watch and Warp need three). */
+static int tab_unique(const struct ui *ui, const struct pane *p)
+{
+	int need = 1;
+
+	for (int i = 0; i < ui->npanes; i++) {
+		const struct pane *o = &ui->panes[i];
+		if (o == p || o->ops->home != p->ops->home)
+			continue;
+		int n = 0;
+		while (p->ops->title[n] && p->ops->title[n] == o->ops->title[n])
+			n++;
+		if (n + 1 > need)
+			need = n + 1;
+	}
+	return need;
+}
+
+static int tab_width(const struct ui *ui, const struct pane *p, bool active, int level)
 {
 	int w = (int)sanitize_width(p->ops->title, strlen(p->ops->title));
 
 	if (active)
 		return w + 2;
-	if (tab_cut[level] && w > tab_cut[level])
-		w = tab_cut[level];
+	if (tab_cut[level] && w > tab_cut[level]) {
+		int u = tab_unique(ui, p);
+		w = u > w ? w : u > tab_cut[level] ? u : tab_cut[level];
+	}
 	return level == 0 ? w + 2 : w + 1;
 }
 
@@ -132,7 +154,7 @@ static int tab_level(struct ui *ui, int a, int w)
 			const struct pane *p = &ui->panes[i];
 			if ((int)p->ops->home != a || (p->hidden && ui->area_pane[a] != i))
 				continue;
-			need += tab_width(p, ui->area_pane[a] == i, level);
+			need += tab_width(ui, p, ui->area_pane[a] == i, level);
 		}
 		if (need <= w)
 			return level;
@@ -162,10 +184,10 @@ static void draw_title(struct ui *ui, int a, const struct canvas *c)
 			x = canvas_printf(c, x, 0, STYLE(UC_TAB_ACTIVE, CA_BOLD), "[%s]",
 					  p->ops->title);
 		} else {
-			int w = tab_width(p, false, level) - (level == 0 ? 2 : 1);
+			int w = tab_width(ui, p, false, level) - (level == 0 ? 2 : 1);
 			struct canvas tab = canvas_sub(c, x + 1, 0, w, 1);
 			canvas_str(&tab, 0, 0, p->ops->title, ts);
-			x += tab_width(p, false, level);
+			x += tab_width(ui, p, false, level);
 		}
 		p->tab_w = c->r.x + x - p->tab_x;
 	}
