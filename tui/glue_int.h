@@ -60,6 +60,7 @@ struct glue {
 	unsigned char steps[GLUE_STEP_QUEUE]; /* enum ui_action, a ring */
 	size_t step_head, nsteps;
 	bool exec_sent;           /* a step from a key is in flight */
+	enum ui_action exec_what; /* which */
 	unsigned exec_stops;      /* the model's stop count when it was sent */
 	uint64_t exec_pc;         /* and the stop's pc (0: none) */
 };

@@ -68,6 +68,7 @@ static int send(struct glue *g, enum ui_action a)
 		return glue_refused(g->ui, r);
 	echo(g, exec_word(a));
 	g->exec_sent = true;
+	g->exec_what = a;
 	g->exec_stops = m->stop_count;
 	g->exec_pc = m->has_stop && m->stop.has_frame && m->stop.frame.has_addr
 			     ? m->stop.frame.addr : 0;
@@ -78,7 +79,12 @@ static int send(struct glue *g, enum ui_action a)
 
 int glue_steps_act(struct glue *g, enum ui_action a)
 {
-	if (!in_flight(g) && g->nsteps == 0)
+	/* Behind a continue that is running nothing queues: the program
+	 * may run for long, and a step typed then is refused with its
+	 * reason (interrupt first), as before. */
+	bool running_on = g->exec_what == UA_CONTINUE &&
+			  ctl_model(g->ctl)->state == MODEL_RUNNING;
+	if ((!in_flight(g) || running_on) && g->nsteps == 0)
 		return send(g, a);
 	if (g->nsteps == GLUE_STEP_QUEUE) {
 		ui_message(g->ui, UC_WARN, "%d steps are waiting already: this one is dropped",
