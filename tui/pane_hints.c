@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* What Enter does on a row: a hint step's screen action
@@ -77,6 +78,9 @@ struct hints_state {
 	unsigned long seen_stops;
 	int seen_state;
 	bool shown_by_stop; /* brought forward by a stop, not by the user */
+	char search[256];
+	bool search_on;     /* n/N go to matches until Esc (not `next`) */
+	int search_dir;     /* 1 after /, -1 after C-r */
 };
 
 /* The keys the screen shows for hint steps; the other actions read as
@@ -776,11 +780,94 @@ static int move_cursor(struct hints_state *s, int dir)
 	return listview_key(&s->lv, dir > 0 ? TK_DOWN : TK_UP);
 }
 
+/* The text of screen line i (either view) and its length. */
+static const char *line_text(const struct hints_state *s, long i, size_t *len)
+{
+	if (s->report) {
+		*len = strlen(s->lines[i]);
+		return s->lines[i];
+	}
+	*len = s->dl[i].len;
+	return s->rows[s->dl[i].row].text + s->dl[i].off;
+}
+
+/* Whether t holds pat; case-insensitive unless pat has capitals (as in
+ * Source). */
+static bool text_has(const char *t, size_t len, const char *pat)
+{
+	size_t n = strlen(pat);
+	bool fold = true;
+
+	for (const char *c = pat; *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			fold = false;
+	for (size_t i = 0; n && i + n <= len; i++)
+		if (fold ? strncasecmp(t + i, pat, n) == 0 : memcmp(t + i, pat, n) == 0)
+			return true;
+	return false;
+}
+
+static void search_go(struct hints_state *s, struct ui *ui, int dir)
+{
+	long n = row_count(s), from = s->lv.cursor;
+
+	for (long i = 1; i <= n; i++) {
+		long row = ((from + dir * i) % n + n) % n;
+		size_t len;
+		const char *t = line_text(s, row, &len);
+		if (text_has(t, len, s->search)) {
+			listview_select(&s->lv, row);
+			if ((dir > 0 && row <= from) || (dir < 0 && row >= from))
+				ui_message(ui, UC_MUTED, "search wrapped");
+			return;
+		}
+	}
+	ui_message(ui, UC_WARN, "not found: %s", s->search);
+}
+
+static void search_start(struct ui *ui, struct pane *p, const char *text, int dir)
+{
+	struct hints_state *s = p->state;
+
+	if (!text[0] || row_count(s) == 0)
+		return;
+	snprintf(s->search, sizeof s->search, "%s", text);
+	s->search_on = true;
+	s->search_dir = dir;
+	search_go(s, ui, dir);
+}
+
+static void search_done(struct ui *ui, struct pane *p, const char *text)
+{
+	search_start(ui, p, text, 1);
+}
+
+static void rsearch_done(struct ui *ui, struct pane *p, const char *text)
+{
+	search_start(ui, p, text, -1);
+}
+
 static int hints_key(struct pane *p, struct ui *ui, int key)
 {
 	struct hints_state *s = p->state;
 
 	switch (key) {
+	case '/':
+		ui_prompt_open(ui, p, "/", search_done);
+		return PR_REDRAW;
+	case TK_CTRL('r'):
+		ui_prompt_open(ui, p, "?", rsearch_done);
+		return PR_REDRAW;
+	case 'n': case 'N':
+		if (!s->search_on || row_count(s) == 0)
+			return PR_IGNORED; /* n is `next` when no search is on */
+		search_go(s, ui, key == 'n' ? s->search_dir : -s->search_dir);
+		return PR_REDRAW;
+	case TK_ESC:
+		if (!s->search_on)
+			return PR_IGNORED;
+		s->search_on = false;
+		return PR_REDRAW;
 	case TK_ENTER: case '\n':
 		if (s->lv.cursor >= 0 && s->lv.cursor < row_count(s))
 			do_row(s, ui, s->lv.cursor);
@@ -897,8 +984,9 @@ static void hints_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 	struct hints_state *s = p->state;
 
 	(void)ui;
-	snprintf(buf, cap, "%s", s->report ? "full report (R: diagnosis)"
-					   : "Enter does ▸  R full report");
+	snprintf(buf, cap, "%s%s%s", s->report ? "full report (R: diagnosis)"
+					       : "Enter does ▸  R full report",
+		 s->search_on ? "  /" : "", s->search_on ? s->search : "");
 }
 
 static const struct key_help hints_help[] = {
@@ -907,6 +995,9 @@ static const struct key_help hints_help[] = {
 	{ "Enter", "do the selected step ([T] replay to fault, [M] memcheck, "
 		   "lanes, a debugger command, a file:line), or replay to a finding" },
 	{ "R", "the full report as --batch prints it, and back" },
+	{ "/  C-r", "search forwards / backwards" },
+	{ "n  N", "next / previous match while a search is on" },
+	{ "Esc", "end the search (n is `next` again)" },
 	{ NULL, NULL },
 };
 

@@ -297,8 +297,8 @@ static int global_key(struct ui *ui, int key)
 	case '/': case TK_CTRL('r'):
 		/* Said, so that a later n is not taken for a search's next
 		 * match: it steps the program. */
-		ui_message(ui, UC_WARN, "no search here: / searches in Source and "
-			   "Program output (' jumps to a pane)");
+		ui_message(ui, UC_WARN, "no search here: / searches in Source, Hints "
+			   "and Program output (' jumps to a pane)");
 		return PR_REDRAW;
 	case TK_CTRL('l'):
 		ui->repaint = true;
