@@ -23,6 +23,7 @@ struct backend {
 	/* Shows the grid. */
 	void (*flush)(struct backend *b, const struct grid *g);
 	bool mono;   /* set by start: no colours */
+	bool repaint; /* the next flush repaints every cell (C-l), then clears it */
 	int cols, rows; /* headless: the size to report */
 	void *priv;
 };

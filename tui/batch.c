@@ -7,6 +7,7 @@
 #include "cudbg/options.h"
 #include "cudbg/transcript.h"
 #include "tui/hang.h"
+#include "tui/startcmds.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t batch_signalled;
 
@@ -85,10 +87,77 @@ static bool initial_stop(const struct dbg_model *m)
 	return m->stop.reason == DEC_REASON_NONE || (sig && !strcmp(sig, "0"));
 }
 
+/* Progress of a long wait on stderr, when stderr is a terminal: what is
+ * going on, its clock, the key that stops it; one line rewritten each
+ * second and erased when the wait ends (the report goes to stdout). */
+static struct {
+	bool on;
+	double since;
+	int shown; /* the seconds last written, 0: nothing on the line */
+} progress;
+
+static double mono_now(void);
+
+static void progress_tick(const char *what)
+{
+	if (!progress.on)
+		return;
+	int secs = (int)(mono_now() - progress.since);
+	if (secs < 1 || secs == progress.shown)
+		return;
+	progress.shown = secs;
+	fprintf(stderr, "\r\033[Kcudbg-tui: %s... %ds (Ctrl-C stops it)", what, secs);
+	fflush(stderr);
+}
+
+static void progress_end(void)
+{
+	if (progress.on && progress.shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+	progress.on = false;
+}
+
+/* What a wait is for, in words. */
+static const char *wait_what(struct dbg_ctl *c, bool want_ready)
+{
+	const struct dbg_model *m = ctl_model(c);
+	if (want_ready)
+		return "starting the debugger";
+	if (m->is_core || session_replay_of(ctl_session(c)) == SESSION_CORE)
+		return "opening the coredump";
+	return "running the program to its fault";
+}
+
 static int batch_wait(struct dbg_ctl *c, bool want_ready, int timeout_ms)
 {
 	struct wait w = { c, want_ready };
-	return ctl_run_until(c, wait_pred, &w, timeout_ms);
+	double end = mono_now() + timeout_ms / 1000.0;
+	int rc;
+
+	progress.on = isatty(2);
+	progress.since = mono_now();
+	progress.shown = 0;
+	/* Slices of half a second, so that the clock moves. */
+	for (;;) {
+		int slice = 500;
+		if (timeout_ms >= 0) {
+			double left = end - mono_now();
+			if (left <= 0) {
+				rc = SESSION_ETIMEOUT;
+				break;
+			}
+			if (left * 1000 < slice)
+				slice = (int)(left * 1000) + 1;
+		}
+		rc = ctl_run_until(c, wait_pred, &w, slice);
+		if (rc != SESSION_ETIMEOUT)
+			break;
+		progress_tick(wait_what(c, want_ready));
+	}
+	progress_end();
+	return rc;
 }
 
 /* -b/--break locations go in before the program runs; kernel locations
@@ -118,6 +187,13 @@ static int run_to_stop(struct dbg_ctl *c, const struct cudbg_options *o,
 	int rc = batch_wait(c, true, timeout_ms);
 	if (rc < 0 || batch_signalled || m->state == MODEL_GONE)
 		return rc;
+	if (o->ndbg_cmds > 0 || o->gdbinit) {
+		char err[512];
+		if (start_commands_send(o, c, err, sizeof err) < 0) {
+			fprintf(stderr, "cudbg-tui: %s\n", err);
+			return -1;
+		}
+	}
 	if (o->nbreaks > 0) {
 		rc = insert_breaks(c, o);
 		if (rc >= 0)
@@ -438,6 +514,8 @@ int batch_main(const struct cudbg_options *o)
 		return report_error(o, err[0] ? err : "cannot start the debugger");
 	}
 	t[T_DEBUGGER] = mono_now();
+	if (isatty(2) && o->memcheck == CUDBG_MEMCHECK_ALWAYS)
+		fputs("cudbg-tui: the memcheck pass runs first (Ctrl-C stops it)\n", stderr);
 	diag_run_before(dr, c, timeout_ms);
 	if (batch_signalled) {
 		char msg[128];

@@ -251,6 +251,36 @@ static int add_bind(struct parse *p, char **w, int n)
 	return 0;
 }
 
+static int push_bind(struct parse *p, int key, int does)
+{
+	struct config_bind *v = realloc(p->c->binds, (p->c->nbinds + 1) * sizeof *v);
+	if (!v)
+		return bad(p, "out of memory");
+	p->c->binds = v;
+	v[p->c->nbinds++] = (struct config_bind){ key, does };
+	return 0;
+}
+
+/* `keys cgdb`: the function keys of cgdb (F5 run, F6 continue, F7
+ * finish, F8 next, F10 step) instead of the default IDE ones (F5
+ * continue, F9 break, F10 next, F11 step, S-F11 finish); they go in as
+ * binds at that line, so later bind lines win.  `keys ide` adds none. */
+static int set_keys(struct parse *p, char **w, int n)
+{
+	static const int cgdb[][2] = {
+		{ TK_F(5), 'r' }, { TK_F(6), 'c' }, { TK_F(7), 'f' },
+		{ TK_F(8), 'n' }, { TK_F(10), 's' },
+	};
+	if (n != 2 || (strcmp(w[1], "cgdb") && strcmp(w[1], "ide")))
+		return bad(p, "keys takes cgdb or ide");
+	if (strcmp(w[1], "ide") == 0)
+		return 0;
+	for (size_t i = 0; i < sizeof cgdb / sizeof cgdb[0]; i++)
+		if (push_bind(p, cgdb[i][0], cgdb[i][1]) < 0)
+			return -1;
+	return 0;
+}
+
 /* A colour: a name, "default", or a number 0..255. */
 static int parse_colour(const char *w, short *out)
 {
@@ -325,10 +355,18 @@ static int parse_line(struct parse *p, char *line)
 		return set_memcheck(p, w, n);
 	if (strcmp(w[0], "bind") == 0)
 		return add_bind(p, w, n);
+	if (strcmp(w[0], "keys") == 0)
+		return set_keys(p, w, n);
+	if (strcmp(w[0], "gdbinit") == 0) {
+		if (n != 2 || (strcmp(w[1], "yes") && strcmp(w[1], "no")))
+			return bad(p, "gdbinit takes yes or no");
+		p->c->gdbinit = strcmp(w[1], "yes") == 0;
+		return 0;
+	}
 	if (strcmp(w[0], "color") == 0 || strcmp(w[0], "colour") == 0)
 		return add_colour(p, w, n);
 	return bad(p, "unknown setting '%s' (memcheck, directory, bind, "
-		   "color)", shown(w[0], b, sizeof b));
+		   "keys, gdbinit, color)", shown(w[0], b, sizeof b));
 }
 
 int config_parse(struct cudbg_config *c, const char *name, const char *text,
@@ -457,6 +495,7 @@ int config_apply(const struct cudbg_config *c, struct cudbg_options *o)
 	o->config = c;
 	if (c->memcheck_set && !o->memcheck_given)
 		o->memcheck = c->memcheck;
+	o->gdbinit = c->gdbinit;
 	if (!c->ndirs)
 		return 0;
 	const char **d = realloc(o->dirs, (o->ndirs + c->ndirs) * sizeof *d);

@@ -1,5 +1,6 @@
 /* The glue: model and controller on one side, the screen on the other. */
 #include "tui/glue.h"
+#include "tui/startcmds.h"
 #include "tui/source.h"
 #include "tui/glue_int.h"
 #include "tui/sanitize.h"
@@ -53,13 +54,23 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 	char file[1024];
 	int line;
 
+	if (glue_steps_queues(a))
+		return glue_steps_act(glue_of(ui), a);
 	switch (a) {
-	case UA_CONTINUE: return refused(ui, ctl_continue(c));
-	case UA_NEXT: return refused(ui, ctl_next(c));
-	case UA_STEP: return refused(ui, ctl_step(c));
-	case UA_FINISH: return refused(ui, ctl_finish(c));
-	case UA_RUN: return refused(ui, ctl_run(c));
-	case UA_INTERRUPT: return glue_hang_interrupt(glue_of(ui));
+	case UA_CONTINUE: case UA_NEXT: case UA_STEP: case UA_FINISH:
+		return -1; /* glue_steps.c */
+	case UA_RUN:
+		glue_steps_clear(glue_of(ui));
+		if (ctl_model(c)->is_core) {
+			ui_message(ui, UC_WARN, "a coredump does not run: T replays the "
+				   "program to the fault, M shows the memcheck findings");
+			return -1;
+		}
+		return refused(ui, ctl_run(c));
+	case UA_INTERRUPT:
+		glue_steps_clear(glue_of(ui));
+		glue_diag_stop_refault(glue_of(ui));
+		return glue_hang_interrupt(glue_of(ui));
 	case UA_MEMCHECK: return glue_diag_memcheck(glue_of(ui));
 	case UA_TO_FAULT: return glue_diag_to_fault(glue_of(ui), arg);
 	case UA_SAN_TOOL: return glue_diag_next_tool(glue_of(ui));
@@ -76,8 +87,31 @@ static int glue_break(struct ui *ui, const char *file, int line)
 	return refused(ui, ctl_break_toggle(glue_of(ui)->ctl, file, line));
 }
 
+/* Whether a console line asks to quit: gdb's q and quit, and vim's :q,
+ * :q!, :wq, :qa (the console opens with `:`, so `:q` arrives as q).  gdb
+ * would quit at once and kill the program; the screen asks first. */
+static bool quit_command(const char *line)
+{
+	static const char *const words[] = { "q", "quit", "q!", "wq", "qa", "qa!", NULL };
+
+	while (*line == ' ' || *line == ':')
+		line++;
+	size_t n = strcspn(line, " ");
+	if (line[n + strspn(line + n, " ")] != '\0')
+		return false;
+	for (int i = 0; words[i]; i++)
+		if (strlen(words[i]) == n && strncmp(line, words[i], n) == 0)
+			return true;
+	return false;
+}
+
 static int glue_console(struct ui *ui, const char *line)
 {
+	if (quit_command(line)) {
+		ui->console_input = false;
+		ui_quit(ui);
+		return 0;
+	}
 	return refused(ui, ctl_console(glue_of(ui)->ctl, line));
 }
 
@@ -264,6 +298,7 @@ static void sync_focus(struct ui_status *st, const struct dec_focus *f)
 static void sync_status(struct glue *g, const struct dbg_model *m)
 {
 	struct ui_status *st = &g->ui->status;
+	enum ui_state before = st->state;
 
 	switch (m->state) {
 	case MODEL_NOT_STARTED: st->state = UST_NONE; break;
@@ -273,6 +308,8 @@ static void sync_status(struct glue *g, const struct dbg_model *m)
 	case MODEL_EXITED: st->state = UST_EXITED; break;
 	case MODEL_GONE: st->state = UST_GONE; break;
 	}
+	if (st->state != before)
+		clock_gettime(CLOCK_MONOTONIC, &st->state_since);
 	st->exit_code = m->exit_code;
 	st->core = m->is_core;
 	st->fault = model_continue_loses_error(m);
@@ -439,6 +476,7 @@ void glue_sync(struct glue *g)
 	sync_busy(g);
 	if (!ch) {
 		disasm_failed(g, m);
+		glue_steps_pump(g);
 		return;
 	}
 	if (ch & MODEL_CH_OUTPUT) {
@@ -480,6 +518,7 @@ void glue_sync(struct glue *g)
 	if ((ch & MODEL_CH_DISASM) && m->disasm_func)
 		store_disasm(g);
 	disasm_failed(g, m);
+	glue_steps_pump(g);
 }
 
 /* ---- the loop source ---- */
@@ -501,6 +540,14 @@ static void start_program(struct glue *g)
 	if (g->started || !session_ready(s) || !session_alive(s))
 		return;
 	g->started = true;
+	char err[512];
+	/* -x and -ex: only the first session's (a replay to fault or the
+	 * pass's coredump runs without them, as with -b) */
+	if (g->nbreaks == g->o->nbreaks && !g->cmds_sent) {
+		g->cmds_sent = true;
+		if (start_commands_send(g->o, g->ctl, err, sizeof err) < 0)
+			ui_message(g->ui, UC_ERROR, "%s", err);
+	}
 	for (size_t i = 0; i < g->nbreaks; i++)
 		if (ctl_break_insert(g->ctl, g->breaks[i], NULL) < 0)
 			ui_message(g->ui, UC_ERROR, "cannot set a breakpoint at "
@@ -538,9 +585,19 @@ static int src_timeout(void *ctx)
 	int h = glue_hang_timeout_ms(g); /* --timeout of a running program */
 	if (h >= 0 && (t < 0 || h < t))
 		t = h;
-	/* The pass's clock on the status line moves once a second. */
+	/* The pass's clock on the status line moves once a second, and so
+	 * does the clock of a long start or run. */
 	if (g->ui->pass[0] && (t < 0 || t > 500))
 		t = 500;
+	if (g->ui->status.state == UST_RUNNING || g->ui->status.state == UST_STARTING) {
+		long secs = (long)ui_elapsed(&g->ui->status.state_since);
+		if (secs != g->clock_shown) {
+			g->clock_shown = secs;
+			g->ui->dirty = true;
+		}
+		if (t < 0 || t > 1000)
+			t = 1000;
+	}
 	return t;
 }
 
@@ -609,6 +666,7 @@ static void attach_ui(struct glue *g)
 	ui->model = ctl_model(g->ctl);
 	ui->ctl = g->ctl;
 	ui->status.state = UST_STARTING;
+	clock_gettime(CLOCK_MONOTONIC, &ui->status.state_since);
 }
 
 int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
@@ -629,6 +687,9 @@ int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 	g->nbreaks = 0; /* the -b breakpoints were the first session's */
 	g->autorun = autorun;
 	g->started = false;
+	glue_steps_clear(g); /* typed for the old session */
+	g->exec_sent = false;
+	ui->hold_draw = false;
 	g->auto_checked = false;
 	g->core_from_pass = false;
 	g->core_pending = false;
@@ -663,7 +724,10 @@ struct glue *glue_new(struct ui *ui, const struct cudbg_options *o, char *err,
 	g->ui = ui;
 	g->breaks = o->breaks;
 	g->nbreaks = o->nbreaks;
-	g->autorun = o->backend == SESSION_LAUNCH && !o->no_run;
+	/* A replay plays the recorded run at once, as a launch does (the
+	 * demo keeps its own flow); --no-run waits for `r` in both. */
+	g->autorun = (o->backend == SESSION_LAUNCH ||
+		      (o->backend == SESSION_REPLAY && !o->demo)) && !o->no_run;
 	g->asserts = diag_asserts_new(); /* NULL: no assertion text, no harm */
 	g->o = o;
 	options_session_config(o, &sc);

@@ -307,6 +307,15 @@ static void refault_end(struct glue *g)
 	g->ui->dirty = true;
 }
 
+bool glue_diag_stop_refault(struct glue *g)
+{
+	if (!g->rf)
+		return false;
+	refault_end(g);
+	ui_message(g->ui, UC_WARN, "replay to fault stopped");
+	return true;
+}
+
 static void refault_step(struct glue *g)
 {
 	enum diag_refault_state st = diag_refault_pump(g->rf, g->ctl);
@@ -402,7 +411,8 @@ int glue_diag_to_fault(struct glue *g, const char *arg)
 		return -1;
 	}
 	snprintf(g->ui->pass, sizeof g->ui->pass,
-		 "replay to fault: running to thread (%u,%u,%u) block (%u,%u,%u) at %s:%u",
+		 "replay to fault: running to thread (%u,%u,%u) block (%u,%u,%u) at %s:%u "
+		 "(C-c stops it)",
 		 g->rf_target.thread.x, g->rf_target.thread.y, g->rf_target.thread.z,
 		 g->rf_target.block.x, g->rf_target.block.y, g->rf_target.block.z,
 		 g->rf_target.file, g->rf_target.line);
@@ -417,6 +427,18 @@ int glue_diag_memcheck(struct glue *g)
 {
 	if (g->mc_running) {
 		stop_pass(g);
+		return 0;
+	}
+	if (!can_rerun(g) && g->san && diag_san_count(g->san) > 0) {
+		/* A recording that carries its pass's report (the demos,
+		 * --sanitizer-report): M shows what that pass found rather
+		 * than refusing a rerun it cannot do. */
+		struct pane *h = ui_pane(g->ui, "hints");
+		if (h)
+			ui_focus(g->ui, h);
+		ui_message(g->ui, UC_ACCENT, "the memcheck pass of this recording found %zu "
+			   "error%s: see its findings in Hints (T replays to the first)",
+			   diag_san_count(g->san), diag_san_count(g->san) == 1 ? "" : "s");
 		return 0;
 	}
 	if (!can_rerun(g)) {

@@ -14,6 +14,9 @@
 struct cudbg_options;
 struct diag_hang;
 
+/* Steps typed ahead that wait (200 `n` in one burst is a real use). */
+#define GLUE_STEP_QUEUE 1024
+
 struct glue {
 	struct ui *ui;
 	struct dbg_ctl *ctl;
@@ -67,6 +70,16 @@ struct glue {
 		bool scanned;         /* recorded looked up (replays) */
 		double recorded;      /* the recording's interrupt, or -1 */
 	} hang;
+	bool cmds_sent;           /* -x / -ex went to the first session */
+	long clock_shown;         /* the second the status line's clock shows */
+
+	/* tui/glue_steps.c: stepping keys typed while a step is in flight */
+	unsigned char steps[GLUE_STEP_QUEUE]; /* enum ui_action, a ring */
+	size_t step_head, nsteps;
+	bool exec_sent;           /* a step from a key is in flight */
+	enum ui_action exec_what; /* which */
+	unsigned exec_stops;      /* the model's stop count when it was sent */
+	uint64_t exec_pc;         /* and the stop's pc (0: none) */
 };
 
 /* tui/glue.c: replaces the debugger session by one for sc (the old
@@ -77,6 +90,18 @@ int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 		char *err, size_t cap);
 /* A refused controller call: its reason on the hint line.  0 or -1. */
 int glue_refused(struct ui *ui, int64_t r);
+
+/* tui/glue_steps.c */
+/* Whether action a is a step the queue takes (continue, next, step,
+ * finish). */
+bool glue_steps_queues(enum ui_action a);
+/* Sends the step now, or queues it behind the one in flight.  0 or -1. */
+int glue_steps_act(struct glue *g, enum ui_action a);
+/* After every event: sends the next queued step once the last stopped
+ * and its refresh is done; ends the hold on drawing. */
+void glue_steps_pump(struct glue *g);
+/* Drops the queue (an interrupt, a new session). */
+void glue_steps_clear(struct glue *g);
 
 /* tui/glue_diag.c */
 /* Starts the pass or replay the options ask for at start (--memcheck=
@@ -97,6 +122,9 @@ int glue_diag_to_fault(struct glue *g, const char *arg);
 /* UA_SAN_TOOL: the tool the next pass runs, in turn memcheck, racecheck,
  * initcheck, synccheck (from --sanitizer-tool at start). */
 int glue_diag_next_tool(struct glue *g);
+/* C-c while a replay to fault runs: it ends (the program is interrupted
+ * by the caller).  Returns whether one was running. */
+bool glue_diag_stop_refault(struct glue *g);
 /* Adds the findings and the pass's output to a diagnosis being built. */
 void glue_diag_feed(struct glue *g, struct diag *d);
 void glue_diag_free(struct glue *g);

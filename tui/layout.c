@@ -24,9 +24,14 @@ static void layout_code(const struct layout_req *req, struct rect r,
 		return;
 	}
 	if (r.w >= 100) {
-		int sw = (r.w - 1) * 11 / 20;
+		int sw = req->diag_first ? (r.w - 1) / 2 : (r.w - 1) * 11 / 20;
 		out->area[AREA_SOURCE] = rect_make(r.x, r.y, sw, r.h);
 		out->area[AREA_SASS] = rect_make(r.x + sw + 1, r.y, r.w - sw - 1, r.h);
+	} else if (req->diag_first) {
+		/* The diagnosis leads: what happened, then where in the code. */
+		int dh = r.h * 2 / 3;
+		out->area[AREA_SASS] = rect_make(r.x, r.y, r.w, dh);
+		out->area[AREA_SOURCE] = rect_make(r.x, r.y + dh, r.w, r.h - dh);
 	} else {
 		int sh = r.h * 3 / 5;
 		out->area[AREA_SOURCE] = rect_make(r.x, r.y, r.w, sh);
@@ -76,6 +81,10 @@ static void layout_full(const struct layout_req *req, struct layout *out)
 		bottom_h = 5;
 	top_h = body - bottom_h;
 	side_w = side ? cols * 2 / 5 : 0;
+	/* The diagnosis wraps less in a wider code column; the GPU and
+	 * program state panes give some room below 120 columns. */
+	if (side && req->diag_first && cols < 120)
+		side_w = cols / 3;
 	if (side_w > 72)
 		side_w = 72;
 	code_w = side ? cols - side_w - 1 : cols;

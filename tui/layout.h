@@ -43,6 +43,9 @@ struct layout_req {
 	bool zoom;            /* show the focused area alone at any size */
 	unsigned empty;       /* bits (1 << area) of areas with no pane: their
 			       * room goes to their neighbours */
+	bool diag_first;      /* the SASS area shows the diagnosis: stacked,
+			       * it goes above the source; side by side it
+			       * gets half the width */
 };
 
 struct layout {

@@ -18,6 +18,8 @@
 #define MAX_POLL 32
 #define KEYS_PER_PASS 256
 #define SPIN_MS 100
+/* The longest a step in flight holds a redraw (ui->hold_draw). */
+#define HOLD_MS 150
 
 static volatile sig_atomic_t sig_winch, sig_chld, sig_quit;
 static int self_pipe[2] = { -1, -1 };
@@ -196,6 +198,15 @@ static void loop_redraw(struct loop *L)
 			ui->spin = spin;
 			ui->dirty = true;
 		}
+	}
+	/* A step in flight draws once, at its stop; a slow one shows its
+	 * spinner after HOLD_MS. */
+	if (ui->dirty && ui->hold_draw && ui_elapsed(&ui->hold_since) * 1000 < HOLD_MS)
+		return;
+	if (ui->repaint) {
+		L->be->repaint = true;
+		ui->repaint = false;
+		ui->dirty = true;
 	}
 	if (ui->dirty) {
 		ui_draw(ui);

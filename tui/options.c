@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage_text[] =
 "usage: cudbg-tui [options] PROG [ARGS...]     debug PROG (a CUDA program)\n"
@@ -34,6 +35,12 @@ static const char usage_text[] =
 "  -d, --directory DIR  add DIR to the source search path (repeatable)\n"
 "  -b, --break LOC      set a breakpoint before the program runs: a\n"
 "                       function, kernel or FILE:LINE (repeatable)\n"
+"  -x, --command FILE   run the debugger commands in FILE at start, as\n"
+"                       gdb -x does (repeatable; ~/.gdbinit is not read\n"
+"                       unless the config file says 'gdbinit yes')\n"
+"  -ex, --eval-command CMD\n"
+"                       run one debugger command at start (repeatable;\n"
+"                       in order with -x)\n"
 "  --no-run             the screen starts with the program not yet\n"
 "                       running (press r); by default it runs at once\n"
 "  --memcheck=WHEN      auto (default), always or never: when to run the\n"
@@ -85,7 +92,7 @@ static const char *const value_opts[] = {
 	"--pid", "--remote", "--core", "--replay", "--record", "--debugger",
 	"--directory", "--memcheck", "--sanitizer", "--sanitizer-report",
 	"--sanitizer-tool",
-	"--mi-exec", "--timeout", "--break", NULL,
+	"--mi-exec", "--timeout", "--break", "--command", "--eval-command", NULL,
 };
 static const char *const flag_opts[] = {
 	"--batch", "--json", "--demo", "--keep-temp", "--version", "--help",
@@ -158,6 +165,24 @@ static int parse_timeout(struct cudbg_options *o, const char *v, char *err,
 	return 0;
 }
 
+/* -x FILE / -ex CMD, in command-line order.  A file that cannot be read
+ * is named now, not by the debugger later. */
+static int push_dbg_cmd(struct cudbg_options *o, const char *v, bool file,
+			char *err, size_t cap)
+{
+	if (file && access(v, R_OK) != 0)
+		return fail(err, cap, "-x %s: cannot read it (%s)", v, strerror(errno));
+	bool *k = realloc(o->dbg_cmd_is_file, (o->ndbg_cmds + 1) * sizeof *k);
+	if (!k)
+		return fail(err, cap, "out of memory");
+	o->dbg_cmd_is_file = k;
+	size_t n = o->ndbg_cmds;
+	if (push_str(&o->dbg_cmds, &o->ndbg_cmds, v))
+		return fail(err, cap, "out of memory");
+	k[n] = file;
+	return 0;
+}
+
 static int set_value(struct cudbg_options *o, const char *name,
 		     const char *v, char *err, size_t cap)
 {
@@ -200,6 +225,8 @@ static int set_value(struct cudbg_options *o, const char *name,
 			return fail(err, cap, "out of memory");
 	} else if (strcmp(name, "--timeout") == 0)
 		return parse_timeout(o, v, err, cap);
+	else if (strcmp(name, "--command") == 0 || strcmp(name, "--eval-command") == 0)
+		return push_dbg_cmd(o, v, strcmp(name, "--command") == 0, err, cap);
 	return 0;
 }
 
@@ -262,6 +289,13 @@ static int parse_short(struct cudbg_options *o, int argc, char **argv,
 	if (strcmp(word, "-h") == 0) {
 		o->help = true;
 		return 0;
+	}
+	/* gdb's -x FILE and -ex CMD (whole words: -xFILE is not taken) */
+	if (strcmp(word, "-x") == 0 || strcmp(word, "-ex") == 0) {
+		if (*i + 1 >= argc)
+			return fail(err, cap, "%s needs a value", word);
+		return set_value(o, word[1] == 'x' ? "--command" : "--eval-command",
+				 argv[++*i], err, cap);
 	}
 	const char *longname = word[1] == 'd' ? "--directory"
 			     : word[1] == 'b' ? "--break" : NULL;
@@ -397,6 +431,11 @@ void options_free(struct cudbg_options *o)
 	o->breaks = NULL;
 	o->nbreaks = 0;
 	free(o->mi_exec);
+	free(o->dbg_cmds);
+	free(o->dbg_cmd_is_file);
+	o->dbg_cmds = NULL;
+	o->dbg_cmd_is_file = NULL;
+	o->ndbg_cmds = 0;
 	o->dirs = NULL;
 	o->mi_exec = NULL;
 	o->ndirs = o->nmi_exec = 0;

@@ -123,6 +123,13 @@ void pane_sass_forget(struct ui *ui);
 void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,
 		     size_t n, const char *err);
 
+/* Shows `file` (found like the debugger's files: as given, or under the
+ * -d directories) in the Source pane at `line` (0: the top) and focuses
+ * it, until the next stop brings back the stopped frame's file.  For the
+ * user's Python line, a file:line of the diagnosis, and `o` in Source.
+ * Returns 0, or -1 after a message naming the file. */
+int pane_source_open(struct ui *ui, const char *file, int line);
+
 /* The answer to a completion request: the completed line and the matches
  * (copied; shown in the console when there are several). */
 void pane_console_completion(struct ui *ui, const char *completion,

@@ -1,41 +1,99 @@
-/* The diagnosis and its guided hints, in the screen: the same account the
- * batch report prints (diag/), rebuilt from the model whenever a stop, the
- * program's output or its end changes it.  Building it only reads the
- * model; it never talks to the debugger. */
+/* The diagnosis and its guided hints, in the screen.  Two views of the
+ * same account (diag/), rebuilt from the model whenever a stop, the
+ * program's output or its end changes it:
+ *
+ *  - the diagnosis (default): what happened in one line, where (kernel,
+ *    thread, the line, the user's Python line), then each hint's title
+ *    and its next steps, wrapped to the pane's width; every step with a
+ *    screen action, a debugger command or a place is a selectable row
+ *    that Enter does; the hints' explanations and evidence follow;
+ *  - the full report (R): the text --batch prints, as it prints it.
+ *
+ * Building only reads the model; it never talks to the debugger.  Which
+ * stops bring the pane forward is decided in hints_stop_view(). */
 #include "cudbg/diagrun.h"
 #include "cudbg/hints.h"
 #include "cudbg/model.h"
 #include "cudbg/report.h"
+#include "cudbg/sanitizer.h"
 #include "tui/keys.h"
+#include "tui/source.h"
 #include "tui/ui.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
+
+/* What Enter does on a row: a hint step's screen action
+ * (0..DIAG_ACT_COUNT-1), one of these, or a sanitizer finding to replay
+ * to (ACT_FINDING + its number). */
+enum {
+	ACT_NONE = -1,
+	ACT_GDB = 900,  /* the row's text is a debugger command */
+	ACT_RUN,        /* a shell command: shown, not run */
+	ACT_PLACE,      /* the row names a file:line: open it in Source */
+	ACT_REPORT,     /* switch to the full report */
+	ACT_FINDING = 1000,
+};
+
+/* One logical row of the diagnosis before wrapping. */
+struct hrow {
+	char *text;      /* what is drawn (untrusted parts sanitised at draw) */
+	char *arg;       /* ACT_GDB: the command; ACT_PLACE: the file */
+	int line;        /* ACT_PLACE: the line */
+	int act;
+	int indent;      /* columns before the text, and its wrapped lines */
+	struct style st;
+};
+
+/* One screen line of a wrapped row. */
+struct dline {
+	int row;
+	size_t off, len;
+};
 
 struct hints_state {
 	struct listview lv;
 	struct diag_rules *rules;
 	char rules_error[256];
-	char *text;         /* the rendered report, lines split in place */
+	bool report;        /* the full report instead of the diagnosis */
+	/* the diagnosis */
+	struct hrow *rows;
+	size_t nrows, caprows;
+	struct dline *dl;
+	size_t ndl;
+	int wrap_w;         /* the width dl was wrapped for; -1: wrap again */
+	bool wrap_short;    /* and whether the pane was short */
+	/* the full report: rendered text, lines split in place */
+	char *text;
 	char **lines;
-	int *acts;          /* per line: what Enter does (line_action) */
+	int *acts;          /* per line: what Enter does */
 	size_t nlines;
 	bool stale;         /* the model changed since the last build */
 	bool account;       /* there is something to diagnose */
+	/* the stop view policy: the last stop and state it acted on */
+	unsigned long seen_stops;
+	int seen_state;
+	bool shown_by_stop; /* brought forward by a stop, not by the user */
+	char search[256];
+	bool search_on;     /* n/N go to matches until Esc (not `next`) */
+	int search_dir;     /* 1 after /, -1 after C-r */
 };
 
-/* Enter on a line: a hint step's screen action (0..DIAG_ACT_COUNT-1), a
- * sanitizer finding to replay to (ACT_FINDING + its number), or nothing. */
-enum { ACT_NONE = -1, ACT_FINDING = 1000 };
-
 /* The keys the screen shows for hint steps; the other actions read as
- * their names, and Enter on the line does them. */
+ * their names, and Enter on the row does them. */
 static const char *const action_keys[DIAG_ACT_COUNT] = {
 	[DIAG_ACT_MEMCHECK] = "M",
 	[DIAG_ACT_REPLAY_TO_FAULT] = "T",
 };
+
+static const char *action_label(enum diag_action a)
+{
+	return action_keys[a] ? action_keys[a] : diag_action_name(a);
+}
 
 static int hints_init(struct pane *p, struct ui *ui)
 {
@@ -53,12 +111,29 @@ static int hints_init(struct pane *p, struct ui *ui)
 				 sizeof s->rules_error) < 0)
 		s->rules = NULL;
 	s->stale = true;
+	s->wrap_w = -1;
+	s->seen_state = -1;
 	p->state = s;
 	return 0;
 }
 
+static void rows_clear(struct hints_state *s)
+{
+	for (size_t i = 0; i < s->nrows; i++) {
+		free(s->rows[i].text);
+		free(s->rows[i].arg);
+	}
+	free(s->rows);
+	free(s->dl);
+	s->rows = NULL;
+	s->dl = NULL;
+	s->nrows = s->caprows = s->ndl = 0;
+	s->wrap_w = -1;
+}
+
 static void hints_clear(struct hints_state *s)
 {
+	rows_clear(s);
 	free(s->text);
 	free(s->lines);
 	free(s->acts);
@@ -77,6 +152,223 @@ static void hints_free(struct pane *p)
 	free(s);
 	p->state = NULL;
 }
+
+/* ---- the diagnosis rows ---- */
+
+/* Appends a row; returns it (NULL when out of memory: the row is lost,
+ * the rest still shows). */
+static struct hrow *row_add(struct hints_state *s, int indent, struct style st,
+			    int act, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static struct hrow *row_add(struct hints_state *s, int indent, struct style st,
+			    int act, const char *fmt, ...)
+{
+	if (s->nrows == s->caprows) {
+		size_t cap = s->caprows ? s->caprows * 2 : 32;
+		struct hrow *v = realloc(s->rows, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		s->rows = v;
+		s->caprows = cap;
+	}
+	va_list ap;
+	char buf[4096];
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	struct hrow *r = &s->rows[s->nrows];
+	*r = (struct hrow){ .text = strdup(buf), .act = act, .indent = indent, .st = st };
+	if (!r->text)
+		return NULL;
+	s->nrows++;
+	return r;
+}
+
+/* A blank row between parts; left out in a short pane, where every row
+ * counts (rewrap). */
+static void row_blank(struct hints_state *s)
+{
+	row_add(s, 0, STYLE(UC_DEFAULT, 0), ACT_NONE, "%s", "");
+}
+
+enum { SHORT_PANE = 14 };
+
+/* The first sentence of a longer explanation ("A device assert() failed.
+ * cuda-gdb names ..." -> "A device assert() failed"). */
+static void first_sentence(const char *s, char *buf, size_t cap)
+{
+	const char *end = s;
+
+	while (*end && !(*end == '.' && (end[1] == ' ' || end[1] == '\0')))
+		end++;
+	snprintf(buf, cap, "%.*s", (int)(end - s), s);
+}
+
+/* What happened, in one line. */
+static void add_headline(struct hints_state *s, const struct diag_fault *f,
+			 const char *stop_reason)
+{
+	const char *exc = f->exception_name ? f->exception_name : f->signal_meaning;
+	char meaning[512] = "";
+	struct style bad = STYLE(UC_ERROR, CA_BOLD);
+
+	if (f->explanation)
+		first_sentence(f->explanation, meaning, sizeof meaning);
+	if (f->kind == DIAG_FAULT_NONE && !f->exited) {
+		row_add(s, 1, STYLE(UC_GOOD, CA_BOLD), ACT_NONE, "No fault seen%s%s",
+			stop_reason ? ": " : "", stop_reason ? stop_reason : "");
+	} else if (exc) {
+		row_add(s, 1, bad, ACT_NONE, "%s%s%s", exc, meaning[0] ? ": " : "", meaning);
+	} else if (f->kind == DIAG_FAULT_MEMCHECK && f->finding && f->finding->text) {
+		row_add(s, 1, bad, ACT_NONE, "memcheck: %s", f->finding->text);
+	} else if (f->exited && f->exit_signal) {
+		row_add(s, 1, bad, ACT_NONE, "The program was killed by %s", f->exit_signal);
+	} else if (f->exited) {
+		row_add(s, 1, f->exit_code ? bad : STYLE(UC_GOOD, CA_BOLD), ACT_NONE,
+			"The program exited with status %d%s", f->exit_code,
+			f->kind == DIAG_FAULT_NONE ? ": no fault seen" : "");
+	} else {
+		row_add(s, 1, bad, ACT_NONE, "%s", diag_fault_kind_name(f->kind));
+	}
+}
+
+/* Where: the kernel, the thread, the line, the user's Python line. */
+static void add_where(struct hints_state *s, const struct diag_fault *f)
+{
+	const struct diag_focus *c = &f->focus;
+	struct style label = STYLE(UC_MUTED, 0), st = STYLE(UC_DEFAULT, 0);
+	struct hrow *r;
+
+	if (f->kernel_short)
+		row_add(s, 1, st, ACT_NONE, "kernel  %s", f->kernel_short);
+	if (c->valid)
+		row_add(s, 1, st, DIAG_ACT_FAULT_THREAD,
+			"thread  block (%u,%u,%u) thread (%u,%u,%u)",
+			c->block.x, c->block.y, c->block.z, c->thread.x, c->thread.y,
+			c->thread.z);
+	if (f->where.file && f->where.line > 0) {
+		static const char *const from[] = {
+			[DIAG_LOC_EXCEPTION] = "", [DIAG_LOC_FRAME] = "",
+			[DIAG_LOC_SANITIZER] = " (memcheck)",
+			[DIAG_LOC_ASSERTION] = " (from the assertion)",
+		};
+		const char *src = (unsigned)f->where.source <= DIAG_LOC_ASSERTION
+					  ? from[f->where.source] : "";
+		r = row_add(s, 1, st, ACT_PLACE, "line    %s:%u%s", path_base(f->where.file),
+			    f->where.line, src ? src : "");
+		if (r) {
+			r->arg = strdup(f->where.fullname ? f->where.fullname : f->where.file);
+			r->line = (int)f->where.line;
+		}
+	}
+	/* The user's own line, when the kernel came from Python. */
+	const struct diag_pyframe *py = f->python.found ? &f->python.call : NULL;
+	if (py && py->file) {
+		r = row_add(s, 1, STYLE(UC_ACCENT, CA_BOLD), ACT_PLACE, "python  %s:%u%s%s",
+			    path_base(py->file), py->line, py->source ? "  " : "",
+			    py->source ? py->source : "");
+		if (r) {
+			r->arg = strdup(py->file);
+			r->line = (int)py->line;
+		}
+	}
+	if (f->error_line)
+		row_add(s, 1, label, ACT_NONE, "error   %s", f->error_line);
+}
+
+static void add_step(struct hints_state *s, const struct diag_hint_step *st)
+{
+	struct hrow *r;
+
+	switch (st->kind) {
+	case DIAG_STEP_KEY:
+		row_add(s, 3, STYLE(UC_ACCENT, 0), (int)st->action, "▸ [%s] %s",
+			action_label(st->action), st->text);
+		break;
+	case DIAG_STEP_GDB:
+		r = row_add(s, 3, STYLE(UC_ACCENT, 0), ACT_GDB, "▸ (gdb) %s", st->text);
+		if (r)
+			r->arg = strdup(st->text);
+		break;
+	case DIAG_STEP_RUN:
+		r = row_add(s, 3, STYLE(UC_DEFAULT, 0), ACT_RUN, "$ %s", st->text);
+		if (r)
+			r->arg = strdup(st->text);
+		break;
+	case DIAG_STEP_TEXT:
+		row_add(s, 3, STYLE(UC_DEFAULT, 0), ACT_NONE, "• %s", st->text);
+		break;
+	}
+}
+
+static int step_pass(enum diag_step_kind k)
+{
+	return k == DIAG_STEP_KEY || k == DIAG_STEP_GDB ? 0 : k == DIAG_STEP_RUN ? 1 : 2;
+}
+
+/* The hints' titles and next steps first (what to do), their
+ * explanations after (why). */
+static void add_hints(struct hints_state *s, const struct diag_hints *h)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		const struct diag_hint *hi = &h->v[i];
+		row_add(s, 1, STYLE(UC_TITLE, CA_BOLD), ACT_NONE, "%zu. %s", i + 1, hi->title);
+		/* What the screen can do first (short, selectable), then
+		 * commands and advice, each in the rule's order. */
+		for (int pass = 0; pass < 3; pass++)
+			for (size_t j = 0; j < hi->n_steps; j++)
+				if (step_pass(hi->steps[j].kind) == pass)
+					add_step(s, &hi->steps[j]);
+	}
+	if (h->n == 0)
+		row_add(s, 1, STYLE(UC_MUTED, 0), ACT_NONE,
+			"No hint matches this stop (M runs the memcheck pass).");
+	row_blank(s);
+	for (size_t i = 0; i < h->n; i++) {
+		const struct diag_hint *hi = &h->v[i];
+		row_add(s, 1, STYLE(UC_TITLE, CA_BOLD), ACT_NONE, "Why %zu: %s  (%s)", i + 1,
+			hi->title, hi->id);
+		if (hi->what)
+			row_add(s, 3, STYLE(UC_DEFAULT, 0), ACT_NONE, "%s", hi->what);
+		if (hi->why)
+			row_add(s, 3, STYLE(UC_MUTED, 0), ACT_NONE, "%s", hi->why);
+		for (size_t j = 0; j < hi->n_evidence; j++)
+			row_add(s, 5, STYLE(UC_DEFAULT, 0), ACT_NONE, "- %s", hi->evidence[j]);
+	}
+}
+
+static void add_findings(struct hints_state *s, const struct diag_fault *f)
+{
+	if (!f->n_findings)
+		return;
+	row_add(s, 1, STYLE(UC_TITLE, CA_BOLD), ACT_NONE,
+		"Sanitizer findings (Enter: replay to one)");
+	for (size_t i = 0; i < f->n_findings && i < 50; i++) {
+		const struct diag_san_record *r = f->findings[i];
+		char at[600] = "";
+		if (r->path && r->line)
+			snprintf(at, sizeof at, " at %s:%u", path_base(r->path), r->line);
+		row_add(s, 3, STYLE(UC_DEFAULT, 0), ACT_FINDING + (int)i + 1, "%zu. %s%s%s%s",
+			i + 1, r->kind_text ? r->kind_text : "", r->kind_text ? ": " : "",
+			r->text ? r->text : "?", at);
+	}
+	row_blank(s);
+}
+
+static void build_rows(struct hints_state *s, const struct diag_fault *f,
+		       const struct diag_hints *h, const char *stop_reason)
+{
+	add_headline(s, f, stop_reason);
+	add_where(s, f);
+	row_blank(s);
+	add_hints(s, h);
+	row_blank(s);
+	add_findings(s, f);
+	row_add(s, 1, STYLE(UC_MUTED, 0), ACT_REPORT,
+		"▸ [R] the full report, as --batch prints it");
+}
+
+/* ---- the full report ---- */
 
 /* What Enter does on a line of the report (diag/report.c's layout: a
  * step is "      - [LABEL] text", a finding "  N. Kind: ..." under
@@ -98,8 +390,7 @@ static int line_action(const char *l, bool in_findings)
 	if (!end)
 		return ACT_NONE;
 	for (int a = 0; a < DIAG_ACT_COUNT; a++) {
-		const char *name = action_keys[a] ? action_keys[a]
-						  : diag_action_name((enum diag_action)a);
+		const char *name = action_label((enum diag_action)a);
 		if (strlen(name) == (size_t)(end - p) && strncmp(p, name, (size_t)(end - p)) == 0)
 			return a;
 	}
@@ -138,7 +429,8 @@ static void split_lines(struct hints_state *s)
 }
 
 /* Feeds the model (stop, stacks, locals, lanes, the program's output and
- * its end) and what the glue adds to a fresh collector and renders the report with its hints. */
+ * its end) and what the glue adds to a fresh collector, and renders both
+ * views. */
 static void hints_build(struct hints_state *s, struct ui *ui,
 			const struct dbg_model *m)
 {
@@ -166,11 +458,180 @@ static void hints_build(struct hints_state *s, struct ui *ui,
 		.stop_reason = model_describe_stop(m, why, sizeof why),
 		.memcheck_seconds = -1, .action_labels = action_keys,
 	};
+	build_rows(s, f, &h, in.stop_reason);
 	s->text = diag_report_text(&in);
 	if (s->text)
 		split_lines(s);
 	diag_hints_clear(&h);
 	diag_free(d);
+}
+
+/* ---- wrapping and drawing ---- */
+
+/* Bytes of s that fit in w columns, broken at a space when one is in
+ * the line (columns counted per UTF-8 character). */
+static size_t wrap_len(const char *s, size_t len, int w, size_t *skip)
+{
+	size_t i = 0, brk = 0;
+	int col = 0;
+
+	*skip = 0;
+	while (i < len) {
+		if (col == w)
+			break;
+		if (s[i] == ' ')
+			brk = i;
+		i++;
+		while (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
+			i++;
+		col++;
+	}
+	if (i >= len)
+		return len;
+	if (s[i] == ' ') {
+		*skip = 1;
+		return i;
+	}
+	if (brk > 0) {
+		*skip = 1;
+		return brk;
+	}
+	return i;
+}
+
+/* Columns of a row's leading mark ("▸ ", "• ", "- ", "$ "), where its
+ * wrapped lines start. */
+static int mark_width(const char *t)
+{
+	if (strncmp(t, "▸ ", strlen("▸ ")) == 0 || strncmp(t, "• ", strlen("• ")) == 0 ||
+	    strncmp(t, "- ", 2) == 0 || strncmp(t, "$ ", 2) == 0)
+		return 2;
+	size_t n = strspn(t, "0123456789");
+	if (n > 0 && n < 4 && t[n] == '.' && t[n + 1] == ' ')
+		return (int)n + 2; /* "12. " */
+	return 0;
+}
+
+static void rewrap(struct hints_state *s, int width, int height)
+{
+	size_t cap = s->nrows * 2 + 8, n = 0;
+	struct dline *dl = malloc(cap * sizeof *dl);
+
+	free(s->dl);
+	s->dl = dl;
+	s->ndl = 0;
+	s->wrap_w = width;
+	if (!dl)
+		return;
+	for (size_t i = 0; i < s->nrows; i++) {
+		const char *t = s->rows[i].text;
+		size_t len = strlen(t), off = 0;
+		if (!t[0] && height < SHORT_PANE)
+			continue;
+		int w = width - s->rows[i].indent - 1;
+		if (w < 8)
+			w = 8;
+		int mark = mark_width(t);
+		do {
+			/* wrapped lines start after the row's mark */
+			int lw = off > 0 && w - mark >= 8 ? w - mark : w;
+			size_t skip, l = wrap_len(t + off, len - off, lw, &skip);
+			if (n == cap) {
+				struct dline *v = realloc(dl, cap * 2 * sizeof *v);
+				if (!v)
+					break;
+				s->dl = dl = v;
+				cap *= 2;
+			}
+			dl[n++] = (struct dline){ (int)i, off, l };
+			off += l + skip;
+		} while (off < len);
+	}
+	s->ndl = n;
+}
+
+static long row_count(const struct hints_state *s)
+{
+	return s->report ? (long)s->nlines : (long)s->ndl;
+}
+
+static int act_at(const struct hints_state *s, long i)
+{
+	if (i < 0 || i >= row_count(s))
+		return ACT_NONE;
+	if (s->report)
+		return s->acts ? s->acts[i] : ACT_NONE;
+	return s->rows[s->dl[i].row].act;
+}
+
+/* The cursor starts on the first thing to do when it is on the first
+ * page (the headline stays in view). */
+static void cursor_to_first_action(struct hints_state *s)
+{
+	long page = s->lv.height > 0 ? s->lv.height : 1;
+
+	for (long i = 0; i < row_count(s) && i < page; i++)
+		if (act_at(s, i) != ACT_NONE && act_at(s, i) != DIAG_ACT_FAULT_THREAD &&
+		    act_at(s, i) != ACT_PLACE) {
+			s->lv.cursor = i;
+			return;
+		}
+	s->lv.cursor = 0;
+}
+
+static void draw_diagnosis(struct hints_state *s, struct pane *p, struct ui *ui,
+			   const struct canvas *c)
+{
+	bool focused = ui_focus_pane(ui) == p;
+
+	if (s->wrap_w != c->r.w || s->wrap_short != (c->r.h < SHORT_PANE)) {
+		long row = s->ndl && s->lv.cursor >= 0 && (size_t)s->lv.cursor < s->ndl
+				   ? s->dl[s->lv.cursor].row : -1;
+		bool fresh = s->wrap_w < 0;
+		rewrap(s, c->r.w, c->r.h);
+		s->wrap_short = c->r.h < SHORT_PANE;
+		if (fresh) {
+			s->lv.top = 0;
+			s->lv.height = c->r.h;
+			s->lv.count = (long)s->ndl;
+			cursor_to_first_action(s);
+		} else {
+			for (size_t i = 0; row >= 0 && i < s->ndl; i++)
+				if (s->dl[i].row == row) {
+					s->lv.cursor = (long)i;
+					break;
+				}
+		}
+	}
+	s->lv.count = (long)s->ndl;
+	listview_fit(&s->lv, c->r.h);
+	/* A selected row is highlighted on all its wrapped lines. */
+	int cur_row = focused && s->lv.cursor >= 0 && (size_t)s->lv.cursor < s->ndl
+			      ? s->dl[s->lv.cursor].row : -1;
+	for (int y = 0; y < c->r.h && s->lv.top + y < (long)s->ndl; y++) {
+		const struct dline *d = &s->dl[s->lv.top + y];
+		const struct hrow *r = &s->rows[d->row];
+		int x = r->indent;
+		if (d->off > 0) /* a wrapped line lines up after the mark */
+			x += mark_width(r->text);
+		canvas_text(c, x, y, r->text + d->off, d->len, r->st);
+		if (d->row == cur_row && r->act != ACT_NONE)
+			canvas_set_style(c, 0, y, c->r.w, STYLE(UC_CURSOR, 0));
+	}
+}
+
+static void draw_report(struct hints_state *s, struct pane *p, struct ui *ui,
+			const struct canvas *c)
+{
+	s->lv.count = (long)s->nlines;
+	listview_fit(&s->lv, c->r.h);
+	for (int y = 0; y < c->r.h && s->lv.top + y < s->lv.count; y++) {
+		const char *l = s->lines[s->lv.top + y];
+		struct style style = l[0] == '[' ? STYLE(UC_TITLE, 0) : STYLE(UC_DEFAULT, 0);
+		canvas_text(c, 0, y, l, strlen(l), style);
+		if (s->lv.top + y == s->lv.cursor && ui_focus_pane(ui) == p)
+			canvas_set_style(c, 0, y, c->r.w, STYLE(UC_CURSOR, 0));
+	}
 }
 
 static void hints_draw(struct pane *p, struct ui *ui, const struct canvas *c)
@@ -197,17 +658,13 @@ static void hints_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 		return;
 	}
 	struct canvas body = canvas_sub(c, 0, y0, c->r.w, c->r.h - y0);
-	c = &body;
-	s->lv.count = (long)s->nlines;
-	listview_fit(&s->lv, c->r.h);
-	for (int y = 0; y < c->r.h && s->lv.top + y < s->lv.count; y++) {
-		const char *l = s->lines[s->lv.top + y];
-		struct style style = l[0] == '[' ? STYLE(UC_TITLE, 0) : STYLE(UC_DEFAULT, 0);
-		canvas_text(c, 0, y, l, strlen(l), style);
-		if (s->lv.top + y == s->lv.cursor && ui_focus_pane(ui) == p)
-			canvas_set_style(c, 0, y, c->r.w, STYLE(UC_CURSOR, 0));
-	}
+	if (s->report)
+		draw_report(s, p, ui, &body);
+	else
+		draw_diagnosis(s, p, ui, &body);
 }
+
+/* ---- keys ---- */
 
 static void focus_pane(struct ui *ui, const char *name, int key)
 {
@@ -220,11 +677,12 @@ static void focus_pane(struct ui *ui, const char *name, int key)
 		p->ops->key(p, ui, key);
 }
 
-/* Moves the cursor to the findings list. */
+/* Switches to the full report, at the findings list. */
 static void show_findings(struct hints_state *s, struct ui *ui)
 {
 	for (size_t i = 0; i < s->nlines; i++)
 		if (strncmp(s->lines[i], "Sanitizer findings", 18) == 0) {
+			s->report = true;
 			s->lv.cursor = (long)i;
 			s->lv.top = (long)i;
 			return;
@@ -257,32 +715,263 @@ static void do_action(struct hints_state *s, struct ui *ui, int a)
 	}
 }
 
-static int hints_key(struct pane *p, struct ui *ui, int key)
+/* A debugger command from a hint goes to the console as if typed, when
+ * it is one plain line (its placeholders came from the session). */
+static void run_gdb(struct ui *ui, const char *cmd)
 {
-	struct hints_state *s = p->state;
+	for (const char *c = cmd; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			ui_message(ui, UC_WARN, "not sent: the command has control characters");
+			return;
+		}
+	if (!ui->actions || !ui->actions->console) {
+		ui_message(ui, UC_WARN, "no debugger is connected");
+		return;
+	}
+	ui->actions->console(ui, cmd);
+	focus_pane(ui, "console", 0);
+}
 
-	if (key != TK_ENTER && key != '\n')
-		return listview_key(&s->lv, key);
-	if (s->lv.cursor < 0 || (size_t)s->lv.cursor >= s->nlines || !s->acts)
-		return PR_HANDLED;
-	int a = s->acts[s->lv.cursor];
+static void do_row(struct hints_state *s, struct ui *ui, long i)
+{
+	int a = act_at(s, i);
+	const struct hrow *r = s->report || i < 0 ? NULL : &s->rows[s->dl[i].row];
+
 	if (a >= ACT_FINDING) {
 		char n[16];
 		snprintf(n, sizeof n, "%d", a - ACT_FINDING);
 		ui_to_fault(ui, n);
-	} else if (a >= 0) {
+	} else if (a == ACT_GDB && r && r->arg) {
+		run_gdb(ui, r->arg);
+	} else if (a == ACT_RUN && r) {
+		ui_message(ui, UC_MUTED, "run it in a shell: %s", r->arg ? r->arg : "");
+	} else if (a == ACT_PLACE && r && r->arg) {
+		pane_source_open(ui, r->arg, r->line);
+	} else if (a == ACT_REPORT) {
+		s->report = true;
+		s->lv.cursor = s->lv.top = 0;
+	} else if (a >= 0 && a < DIAG_ACT_COUNT) {
 		do_action(s, ui, a);
 	} else {
-		ui_message(ui, UC_MUTED, "Enter acts on a finding or a step marked [ ]");
+		ui_message(ui, UC_MUTED, "Enter acts on a row marked ▸ or [ ]");
 	}
-	return PR_REDRAW;
+}
+
+/* Up and Down go from one thing to do to the next when it is near; else
+ * they scroll a line, so that the explanations can be read too. */
+static int move_cursor(struct hints_state *s, int dir)
+{
+	long n = row_count(s), i = s->lv.cursor, near = s->lv.height > 2 ? s->lv.height / 2 : 1;
+	const struct dline *dl = s->report ? NULL : s->dl;
+
+	if (i < 0 || i >= n)
+		return listview_key(&s->lv, dir > 0 ? TK_DOWN : TK_UP);
+	for (long j = i + dir; j >= 0 && j < n && labs(j - i) <= near; j += dir) {
+		int a = act_at(s, j);
+		bool same = dl && dl[j].row == dl[i].row;
+		if (a != ACT_NONE && !same) {
+			/* On a wrapped row, land on its first line. */
+			while (dl && j > 0 && dl[j - 1].row == dl[j].row)
+				j--;
+			listview_select(&s->lv, j);
+			return PR_REDRAW;
+		}
+	}
+	return listview_key(&s->lv, dir > 0 ? TK_DOWN : TK_UP);
+}
+
+/* The text of screen line i (either view) and its length. */
+static const char *line_text(const struct hints_state *s, long i, size_t *len)
+{
+	if (s->report) {
+		*len = strlen(s->lines[i]);
+		return s->lines[i];
+	}
+	*len = s->dl[i].len;
+	return s->rows[s->dl[i].row].text + s->dl[i].off;
+}
+
+/* Whether t holds pat; case-insensitive unless pat has capitals (as in
+ * Source). */
+static bool text_has(const char *t, size_t len, const char *pat)
+{
+	size_t n = strlen(pat);
+	bool fold = true;
+
+	for (const char *c = pat; *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			fold = false;
+	for (size_t i = 0; n && i + n <= len; i++)
+		if (fold ? strncasecmp(t + i, pat, n) == 0 : memcmp(t + i, pat, n) == 0)
+			return true;
+	return false;
+}
+
+static void search_go(struct hints_state *s, struct ui *ui, int dir)
+{
+	long n = row_count(s), from = s->lv.cursor;
+
+	for (long i = 1; i <= n; i++) {
+		long row = ((from + dir * i) % n + n) % n;
+		size_t len;
+		const char *t = line_text(s, row, &len);
+		if (text_has(t, len, s->search)) {
+			listview_select(&s->lv, row);
+			if ((dir > 0 && row <= from) || (dir < 0 && row >= from))
+				ui_message(ui, UC_MUTED, "search wrapped");
+			return;
+		}
+	}
+	ui_message(ui, UC_WARN, "not found: %s", s->search);
+}
+
+static void search_start(struct ui *ui, struct pane *p, const char *text, int dir)
+{
+	struct hints_state *s = p->state;
+
+	if (!text[0] || row_count(s) == 0)
+		return;
+	snprintf(s->search, sizeof s->search, "%s", text);
+	s->search_on = true;
+	s->search_dir = dir;
+	search_go(s, ui, dir);
+}
+
+static void search_done(struct ui *ui, struct pane *p, const char *text)
+{
+	search_start(ui, p, text, 1);
+}
+
+static void rsearch_done(struct ui *ui, struct pane *p, const char *text)
+{
+	search_start(ui, p, text, -1);
+}
+
+static int hints_key(struct pane *p, struct ui *ui, int key)
+{
+	struct hints_state *s = p->state;
+
+	switch (key) {
+	case '/':
+		ui_prompt_open(ui, p, "/", search_done);
+		return PR_REDRAW;
+	case TK_CTRL('r'):
+		ui_prompt_open(ui, p, "?", rsearch_done);
+		return PR_REDRAW;
+	case 'n': case 'N':
+		if (!s->search_on || row_count(s) == 0)
+			return PR_IGNORED; /* n is `next` when no search is on */
+		search_go(s, ui, key == 'n' ? s->search_dir : -s->search_dir);
+		return PR_REDRAW;
+	case TK_ESC:
+		if (!s->search_on)
+			return PR_IGNORED;
+		s->search_on = false;
+		return PR_REDRAW;
+	case TK_ENTER: case '\n':
+		if (s->lv.cursor >= 0 && s->lv.cursor < row_count(s))
+			do_row(s, ui, s->lv.cursor);
+		return PR_REDRAW;
+	case 'R':
+		s->report = !s->report;
+		s->lv.cursor = s->lv.top = 0;
+		if (!s->report)
+			cursor_to_first_action(s);
+		return PR_REDRAW;
+	case TK_UP: case 'k':
+		return move_cursor(s, -1);
+	case TK_DOWN: case 'j':
+		return move_cursor(s, 1);
+	}
+	return listview_key(&s->lv, key);
+}
+
+static int hints_click(struct pane *p, struct ui *ui, int x, int y)
+{
+	struct hints_state *s = p->state;
+
+	(void)x;
+	(void)ui;
+	return listview_click(&s->lv, y - (ui->pass[0] ? 1 : 0));
+}
+
+/* ---- which stops bring the diagnosis forward ---- */
+
+enum stop_view { VIEW_KEEP, VIEW_DIAGNOSIS, VIEW_CODE };
+
+/* What a user needs first at each kind of stop (docs/architecture-tui.md,
+ * "What each stop shows first"): after a fault, a coredump or the
+ * program's end, the account of what went wrong; at a breakpoint, a step
+ * or an interrupt, the code. */
+static enum stop_view hints_stop_view(const struct ui *ui)
+{
+	const struct dbg_model *m = ui->model;
+
+	if (ui->status.state == UST_EXITED)
+		return VIEW_DIAGNOSIS;
+	if (ui->status.state != UST_STOPPED)
+		return VIEW_KEEP;
+	if (ui->status.core || ui->status.fault)
+		return VIEW_DIAGNOSIS;
+	if (m && m->has_stop && m->stop.reason == DEC_REASON_SIGNAL_RECEIVED &&
+	    m->stop.signal_name && strcmp(m->stop.signal_name, "SIGINT") != 0 &&
+	    strcmp(m->stop.signal_name, "SIGTRAP") != 0 &&
+	    strcmp(m->stop.signal_name, "0") != 0)
+		return VIEW_DIAGNOSIS; /* a host fault (SIGSEGV, SIGABRT...) */
+	return VIEW_CODE;
+}
+
+static void apply_stop_view(struct pane *p, struct ui *ui)
+{
+	struct hints_state *s = p->state;
+	int state = (int)ui->status.state;
+
+	if (ui->stops == s->seen_stops && state == s->seen_state)
+		return;
+	bool new_stop = ui->stops != s->seen_stops;
+	s->seen_stops = ui->stops;
+	s->seen_state = state;
+	if (!new_stop && state != UST_EXITED)
+		return;
+	enum area a = p->ops->home;
+	bool shown = ui->area_pane[a] == (int)(p - ui->panes);
+	enum stop_view view = hints_stop_view(ui);
+	if (view == VIEW_DIAGNOSIS && !s->rules)
+		view = VIEW_KEEP; /* it would show only why the rules failed */
+	switch (view) {
+	case VIEW_DIAGNOSIS:
+		s->report = false;
+		s->wrap_w = -1; /* the cursor goes to the first thing to do */
+		if (!shown || ui->lreq.focus != a)
+			s->shown_by_stop = true;
+		ui->lreq.diag_first = true;
+		ui_focus(ui, p);
+		break;
+	case VIEW_CODE:
+		/* Only a view the stops chose is put back; a pane the user
+		 * picked stays. */
+		if (shown && s->shown_by_stop) {
+			struct pane *sass = ui_pane(ui, "sass");
+			if (sass)
+				ui->area_pane[a] = (int)(sass - ui->panes);
+			if (ui->lreq.focus == a)
+				ui->lreq.focus = AREA_SOURCE;
+			s->shown_by_stop = false;
+		}
+		ui->lreq.diag_first = false;
+		ui_resize(ui, ui->lreq.cols, ui->lreq.rows);
+		break;
+	case VIEW_KEEP:
+		break;
+	}
 }
 
 static int hints_on_change(struct pane *p, struct ui *ui, unsigned what)
 {
 	struct hints_state *s = p->state;
 
-	(void)ui;
+	if (what & (UCH_STATE | UCH_STOP))
+		apply_stop_view(p, ui);
 	if (!(what & (UCH_STATE | UCH_STOP | UCH_FRAME | UCH_GPU | UCH_OUTPUT |
 		      UCH_VARS | UCH_DIAG)))
 		return PR_HANDLED;
@@ -290,20 +979,38 @@ static int hints_on_change(struct pane *p, struct ui *ui, unsigned what)
 	return PR_REDRAW;
 }
 
+static void hints_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
+{
+	struct hints_state *s = p->state;
+
+	(void)ui;
+	snprintf(buf, cap, "%s%s%s", s->report ? "full report (R: diagnosis)"
+					       : "Enter does ▸  R full report",
+		 s->search_on ? "  /" : "", s->search_on ? s->search : "");
+}
+
 static const struct key_help hints_help[] = {
-	{ "Up Down PgUp PgDn", "scroll the diagnosis and its hints" },
-	{ "Enter", "on a step marked [ ]: do it; on a finding: replay to it" },
+	{ "Up Down", "the next / previous thing to do (scrolls between them)" },
+	{ "PgUp PgDn", "scroll the diagnosis and its hints" },
+	{ "Enter", "do the selected step ([T] replay to fault, [M] memcheck, "
+		   "lanes, a debugger command, a file:line), or replay to a finding" },
+	{ "R", "the full report as --batch prints it, and back" },
+	{ "/  C-r", "search forwards / backwards" },
+	{ "n  N", "next / previous match while a search is on" },
+	{ "Esc", "end the search (n is `next` again)" },
 	{ NULL, NULL },
 };
 
 const struct pane_ops pane_hints_ops = {
 	.name = "hints",
 	.title = "Hints",
-	.home = AREA_SIDE_BOTTOM,
+	.home = AREA_SASS,
 	.init = hints_init,
 	.draw = hints_draw,
 	.key = hints_key,
+	.click = hints_click,
 	.on_change = hints_on_change,
+	.title_info = hints_title,
 	.free = hints_free,
 	.help = hints_help,
 };

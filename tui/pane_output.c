@@ -6,11 +6,16 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 struct output_state {
 	struct listview lv;
 	bool follow; /* keep the last line in view */
 	size_t hscroll;
+	char search[256];
+	bool search_on;  /* n/N go to matches until Esc (not `next`) */
+	int search_dir;  /* 1 after /, -1 after C-r */
 };
 
 static int output_init(struct pane *p, struct ui *ui)
@@ -52,12 +57,86 @@ static void output_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 	}
 }
 
+/* Whether the line holds pat; case-insensitive unless pat has capitals
+ * (as in Source). */
+static bool line_has(const char *l, size_t len, const char *pat)
+{
+	size_t n = strlen(pat);
+	bool fold = true;
+
+	for (const char *c = pat; *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			fold = false;
+	for (size_t i = 0; n && i + n <= len; i++)
+		if (fold ? strncasecmp(l + i, pat, n) == 0 : memcmp(l + i, pat, n) == 0)
+			return true;
+	return false;
+}
+
+static void search_go(struct output_state *s, struct ui *ui, int dir)
+{
+	long n = (long)textlog_count(&ui->output), from = s->lv.cursor;
+	struct textlog_line tmp;
+
+	for (long i = 1; i <= n; i++) {
+		long row = ((from + dir * i) % n + n) % n;
+		const struct textlog_line *l = textlog_get(&ui->output, (size_t)row, &tmp);
+		if (l && line_has(l->text, l->len, s->search)) {
+			s->follow = false;
+			listview_select(&s->lv, row);
+			if ((dir > 0 && row <= from) || (dir < 0 && row >= from))
+				ui_message(ui, UC_MUTED, "search wrapped");
+			return;
+		}
+	}
+	ui_message(ui, UC_WARN, "not found: %s", s->search);
+}
+
+static void search_start(struct ui *ui, struct pane *p, const char *text, int dir)
+{
+	struct output_state *s = p->state;
+
+	if (!text[0])
+		return;
+	snprintf(s->search, sizeof s->search, "%s", text);
+	s->search_on = true;
+	s->search_dir = dir;
+	search_go(s, ui, dir);
+}
+
+static void search_done(struct ui *ui, struct pane *p, const char *text)
+{
+	search_start(ui, p, text, 1);
+}
+
+static void rsearch_done(struct ui *ui, struct pane *p, const char *text)
+{
+	search_start(ui, p, text, -1);
+}
+
 static int output_key(struct pane *p, struct ui *ui, int key)
 {
 	struct output_state *s = p->state;
 	int r;
 
-	(void)ui;
+	switch (key) {
+	case '/':
+		ui_prompt_open(ui, p, "/", search_done);
+		return PR_REDRAW;
+	case TK_CTRL('r'):
+		ui_prompt_open(ui, p, "?", rsearch_done);
+		return PR_REDRAW;
+	case 'n': case 'N':
+		if (!s->search_on)
+			return PR_IGNORED; /* n is `next` when no search is on */
+		search_go(s, ui, key == 'n' ? s->search_dir : -s->search_dir);
+		return PR_REDRAW;
+	case TK_ESC:
+		if (!s->search_on)
+			return PR_IGNORED;
+		s->search_on = false;
+		return PR_REDRAW;
+	}
 	r = listview_hscroll(&s->hscroll, key);
 	if (r != PR_IGNORED)
 		return r;
@@ -88,11 +167,18 @@ static void output_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 			 (unsigned long long)ui->output.dropped, s->follow ? "" : " scrolled");
 	else if (!s->follow)
 		snprintf(buf, cap, "scrolled");
+	if (s->search_on) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, cap - n, "%s/%s", n ? "  " : "", s->search);
+	}
 }
 
 static const struct key_help output_help[] = {
 	{ "Up Down PgUp PgDn", "scroll (End follows the output again)" },
 	{ "Left Right", "scroll sideways" },
+	{ "/  C-r", "search forwards / backwards" },
+	{ "n  N", "next / previous match while a search is on" },
+	{ "Esc", "end the search (n is `next` again)" },
 	{ NULL, NULL },
 };
 

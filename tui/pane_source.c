@@ -27,6 +27,11 @@ struct src_state {
 	size_t hscroll;
 	char search[256];
 	bool search_on;         /* n/N go to matches until Esc */
+	int search_dir;         /* 1 after /, -1 after ? */
+	/* A file opened by name (pane_source_open), shown instead of the
+	 * stopped frame's until the next stop. */
+	bool opened;
+	unsigned long opened_stops;
 };
 
 static int src_init(struct pane *p, struct ui *ui)
@@ -77,6 +82,12 @@ static void src_follow(struct src_state *s, struct ui *ui)
 	const struct ui_where *w = &ui->where;
 	char key[sizeof s->key], path[4096];
 
+	if (s->opened && s->opened_stops == ui->stops)
+		return;
+	if (s->opened) {
+		s->opened = false;
+		s->key[0] = '\0';
+	}
 	snprintf(key, sizeof key, "%s\n%s", w->file, w->fullname);
 	if (strcmp(key, s->key) != 0) {
 		strcpy(s->key, key);
@@ -212,7 +223,7 @@ static void draw_line(struct pane *p, struct ui *ui, const struct canvas *c,
 	size_t len;
 	const char *l = srcfile_line(s->f, (size_t)line, &len);
 	const struct ui_where *w = &ui->where;
-	bool cur = line == w->line, fault = w->fault_line > 0 && line == w->fault_line && !cur;
+	bool cur = !s->opened && line == w->line, fault = !s->opened && w->fault_line > 0 && line == w->fault_line && !cur;
 	int bp = bp_mark(ui, s->f, line), tx = 3 + nw;
 	bool focused = ui_focus_pane(ui) == p;
 
@@ -361,13 +372,29 @@ static void search_done(struct ui *ui, struct pane *p, const char *text)
 		return;
 	snprintf(s->search, sizeof s->search, "%s", text);
 	s->search_on = true;
+	s->search_dir = 1;
 	search_go(s, ui, 1);
+}
+
+/* C-r: the same backwards; n then goes on backwards, N forwards (as
+ * after vim's ?, which is the help key here). */
+static void rsearch_done(struct ui *ui, struct pane *p, const char *text)
+{
+	struct src_state *s = p->state;
+
+	if (!text[0] || !s->f)
+		return;
+	snprintf(s->search, sizeof s->search, "%s", text);
+	s->search_on = true;
+	s->search_dir = -1;
+	search_go(s, ui, -1);
 }
 
 /* "file:line" for the cursor line, as the debugger named the file. */
 static void cursor_location(struct src_state *s, struct ui *ui, char *buf, size_t cap)
 {
-	const char *name = ui->where.fullname[0] ? ui->where.fullname
+	const char *name = s->opened ? s->f->path
+			 : ui->where.fullname[0] ? ui->where.fullname
 			 : ui->where.file[0]       ? ui->where.file
 						   : s->f->path;
 	snprintf(buf, cap, "%s:%ld", name, s->lv.cursor + 1);
@@ -385,9 +412,74 @@ static int src_toggle_break(struct src_state *s, struct ui *ui)
 		ui_message(ui, UC_WARN, "no debugger is connected");
 		return PR_REDRAW;
 	}
-	name = ui->where.fullname[0] ? ui->where.fullname : ui->where.file[0] ? ui->where.file : s->f->path;
+	name = s->opened ? s->f->path
+	     : ui->where.fullname[0] ? ui->where.fullname : ui->where.file[0] ? ui->where.file : s->f->path;
 	ui->actions->break_toggle(ui, name, (int)s->lv.cursor + 1);
 	return PR_REDRAW;
+}
+
+int pane_source_open(struct ui *ui, const char *file, int line)
+{
+	struct pane *p = ui_pane(ui, "source");
+	struct src_state *s = p ? p->state : NULL;
+	char path[4096];
+	int err = 0;
+
+	if (!s)
+		return -1;
+	if (source_find(file, "", ui->source_dirs, path, sizeof path) < 0) {
+		ui_message(ui, UC_WARN, "%s: not found here (add its directory with -d DIR)",
+			   file);
+		return -1;
+	}
+	struct srcfile *f = src_get(s, path, &err);
+	if (!f) {
+		ui_message(ui, UC_WARN, "%s: cannot read it: %s", path, strerror(err));
+		return -1;
+	}
+	s->f = f;
+	s->opened = true;
+	s->opened_stops = ui->stops;
+	s->hscroll = 0;
+	s->lv.count = (long)f->nlines;
+	s->lv.cursor = line > 0 && (size_t)line <= f->nlines ? line - 1 : 0;
+	s->centre = true;
+	ui_focus(ui, p);
+	return 0;
+}
+
+/* o: opens another file, FILE or FILE:LINE. */
+static void open_done(struct ui *ui, struct pane *p, const char *text)
+{
+	char file[1024];
+	int line = 0;
+	const char *colon = strrchr(text, ':');
+
+	(void)p;
+	if (!text[0])
+		return;
+	if (colon && colon[1] >= '0' && colon[1] <= '9' &&
+	    strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
+		snprintf(file, sizeof file, "%.*s", (int)(colon - text), text);
+		line = atoi(colon + 1);
+	} else {
+		snprintf(file, sizeof file, "%s", text);
+	}
+	pane_source_open(ui, file, line);
+}
+
+/* g: goes to a line of the file shown. */
+static void line_done(struct ui *ui, struct pane *p, const char *text)
+{
+	struct src_state *s = p->state;
+	long n = strtol(text, NULL, 10);
+
+	if (!s->f || n < 1 || (size_t)n > s->f->nlines) {
+		ui_message(ui, UC_WARN, "no line '%s' here", text);
+		return;
+	}
+	listview_select(&s->lv, n - 1);
+	s->centre = true;
 }
 
 static int src_key(struct pane *p, struct ui *ui, int key)
@@ -401,11 +493,24 @@ static int src_key(struct pane *p, struct ui *ui, int key)
 			return PR_IGNORED;
 		ui_prompt_open(ui, p, "/", search_done);
 		return PR_REDRAW;
+	case TK_CTRL('r'): /* readline's reverse search; `?` stays help */
+		if (!s->f)
+			return PR_IGNORED;
+		ui_prompt_open(ui, p, "?", rsearch_done);
+		return PR_REDRAW;
+	case 'o':
+		ui_prompt_open(ui, p, "open file[:line]: ", open_done);
+		return PR_REDRAW;
+	case 'g':
+		if (!s->f)
+			return PR_IGNORED;
+		ui_prompt_open(ui, p, "go to line: ", line_done);
+		return PR_REDRAW;
 	case 'n':
 	case 'N':
 		if (!s->search_on || !s->f)
 			return PR_IGNORED; /* n is `next` when no search is on */
-		search_go(s, ui, key == 'n' ? 1 : -1);
+		search_go(s, ui, key == 'n' ? s->search_dir : -s->search_dir);
 		return PR_REDRAW;
 	case TK_ESC:
 		if (!s->search_on)
@@ -464,7 +569,10 @@ static void src_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 
 static const struct key_help src_help[] = {
 	{ "/", "search (case-insensitive unless it has capitals)" },
+	{ "C-r", "search backwards (n goes on backwards)" },
 	{ "n  N", "next / previous match while a search is on" },
+	{ "g", "go to a line" },
+	{ "o", "open another file (FILE or FILE:LINE; the next stop comes back)" },
 	{ "Esc", "end the search (n is `next` again)" },
 	{ "b  click gutter", "toggle a breakpoint on the cursor line" },
 	{ "u", "run until the cursor line" },

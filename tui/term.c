@@ -298,6 +298,9 @@ static void term_flush(struct backend *b, const struct grid *g)
 		grid_resize(&t->shadow, g->w, g->h);
 		t->full = true;
 	}
+	if (b->repaint) /* C-l: the terminal may hold anything */
+		t->full = true;
+	b->repaint = false;
 	if (t->full)
 		clearok(curscr, TRUE);
 	for (int y = 0; y < g->h && y < LINES; y++) {

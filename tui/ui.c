@@ -36,6 +36,8 @@ const struct key_help ui_global_help[] = {
 	{ "K", "the sanitizer tool M runs next (cycles the four)" },
 	{ "Tab  S-Tab", "next / previous pane" },
 	{ "[  ]", "previous / next tab of this area" },
+	{ "'", "jump to a pane by name (hints, lanes, reg...)" },
+	{ "C-l", "repaint the whole terminal" },
 	{ "v", "cycle Source+SASS, Source only, SASS only" },
 	{ "z", "zoom the pane to the whole screen, and back" },
 	{ ":  i", "enter the console (Esc leaves it)" },
@@ -183,6 +185,7 @@ void ui_ask(struct ui *ui, void (*yes)(struct ui *), const char *fmt, ...)
 	va_end(ap);
 	ui->ask.yes = yes;
 	ui->ask.open = true;
+	ui->ask.q_confirms = false;
 	ui->dirty = true;
 }
 

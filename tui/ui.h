@@ -23,6 +23,7 @@ struct ui_question {
 	bool open;
 	char text[512];
 	void (*yes)(struct ui *ui); /* run when answered y */
+	bool q_confirms;            /* the quit question: q again is yes */
 };
 
 /* Mouse event details for TK_MOUSE. */
@@ -66,6 +67,8 @@ struct ui_status {
 	bool core;         /* a coredump: nothing runs, quitting kills nothing */
 	char focus[256];   /* "kernel 0 block (0,0,0) thread (23,0,0) ..." */
 	char focus_short[128]; /* "k0 blk (0,0,0) thr (23,0,0) ...", for narrow screens */
+	struct timespec state_since; /* when state last changed (the clock of
+				      * a long start or run on the status line) */
 };
 
 /* Where the program is stopped, for the source and SASS panes; filled by
@@ -158,6 +161,7 @@ struct ui {
 	bool quit;
 	int exit_code;
 	bool dirty;          /* a redraw is due */
+	bool repaint;        /* C-l: the terminal is repainted from scratch */
 
 	struct textlog output;  /* the program's terminal (pty) */
 	struct textlog console; /* the debugger console transcript */
@@ -182,6 +186,10 @@ struct ui {
 	char to_fault_arg[16]; /* the finding T or Enter asked for */
 	struct timespec busy_since;
 	unsigned spin;
+	/* A step from a key is in flight: the loop draws when it stopped
+	 * (or after a bound), not the "running" in between. */
+	bool hold_draw;
+	struct timespec hold_since;
 
 	const struct ui_actions *actions; /* NULL: no debugger behind */
 	void *actions_ctx;                /* theirs */
@@ -251,6 +259,10 @@ void ui_to_fault(struct ui *ui, const char *finding);
 /* The memcheck pass (asks first while a live program would be lost);
  * while one runs, stops it. */
 void ui_memcheck(struct ui *ui);
+
+/* q, or quit typed in the console (q, quit, :q, q!): quits, asking first
+ * while the program is alive.  Returns PR_* flags. */
+int ui_quit(struct ui *ui);
 
 /* Focuses the console and starts line input. */
 void ui_console_enter(struct ui *ui);

@@ -42,6 +42,26 @@ static const char *state_word(const struct ui_status *st, char *buf, size_t cap)
 	return "?";
 }
 
+/* A start or a run that takes long (PyTorch spends 13 s before its first
+ * kernel; a coredump takes seconds to open): what is going on, for how
+ * long, and the key that stops it.  Shown after a second. */
+static bool long_wait(const struct ui *ui, char *buf, size_t cap)
+{
+	const struct ui_status *st = &ui->status;
+	double t = ui_elapsed(&st->state_since);
+
+	if (t < 1.0 || st->state_since.tv_sec == 0)
+		return false;
+	if (st->state == UST_RUNNING)
+		snprintf(buf, cap, " running %.0fs (C-c interrupts) ", t);
+	else if (st->state == UST_STARTING)
+		snprintf(buf, cap, " %s %.0fs (q quits) ",
+			 st->core ? "opening the coredump" : "starting the debugger", t);
+	else
+		return false;
+	return true;
+}
+
 static void draw_status(struct ui *ui)
 {
 	const struct ui_status *st = &ui->status;
@@ -62,6 +82,8 @@ static void draw_status(struct ui *ui)
 		/* The memcheck pass or replay to fault, with its clock. */
 		snprintf(right, sizeof right, " %.0fs %s ",
 			 ui_elapsed(&ui->pass_since), ui->pass);
+		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
+	} else if (long_wait(ui, right, sizeof right)) {
 		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
 	}
 	/* Keep the spinner visible: the left part stops before it. */
@@ -84,11 +106,67 @@ static void draw_status(struct ui *ui)
 	}
 }
 
+/* How a tab is written at each squeeze level: "[Title]" for the pane
+ * shown, " Title " for the others, then " Title" and titles cut to 4, 3
+ * and 2 characters (but never so short that two tabs read the same),
+ * until the whole bar fits the area's width. */
+enum { TAB_LEVELS = 5 };
+static const int tab_cut[TAB_LEVELS] = { 0, 0, 4, 3, 2 };
+
+/* Characters of p's title that tell it from the other tabs of its area
+ * (Watch and Warp need three). */
+static int tab_unique(const struct ui *ui, const struct pane *p)
+{
+	int need = 1;
+
+	for (int i = 0; i < ui->npanes; i++) {
+		const struct pane *o = &ui->panes[i];
+		if (o == p || o->ops->home != p->ops->home)
+			continue;
+		int n = 0;
+		while (p->ops->title[n] && p->ops->title[n] == o->ops->title[n])
+			n++;
+		if (n + 1 > need)
+			need = n + 1;
+	}
+	return need;
+}
+
+static int tab_width(const struct ui *ui, const struct pane *p, bool active, int level)
+{
+	int w = (int)sanitize_width(p->ops->title, strlen(p->ops->title));
+
+	if (active)
+		return w + 2;
+	if (tab_cut[level] && w > tab_cut[level]) {
+		int u = tab_unique(ui, p);
+		w = u > w ? w : u > tab_cut[level] ? u : tab_cut[level];
+	}
+	return level == 0 ? w + 2 : w + 1;
+}
+
+/* The first squeeze level at which the area's tabs fit in w columns. */
+static int tab_level(struct ui *ui, int a, int w)
+{
+	for (int level = 0; level < TAB_LEVELS; level++) {
+		int need = 1;
+		for (int i = 0; i < ui->npanes; i++) {
+			const struct pane *p = &ui->panes[i];
+			if ((int)p->ops->home != a || (p->hidden && ui->area_pane[a] != i))
+				continue;
+			need += tab_width(ui, p, ui->area_pane[a] == i, level);
+		}
+		if (need <= w)
+			return level;
+	}
+	return TAB_LEVELS - 1;
+}
+
 static void draw_title(struct ui *ui, int a, const struct canvas *c)
 {
 	bool focused = (int)ui->lreq.focus == a;
 	struct style ts = STYLE(focused ? UC_TITLE_FOCUS : UC_TITLE, focused ? CA_BOLD : 0);
-	int x;
+	int x, level = tab_level(ui, a, c->r.w);
 
 	canvas_fill(c, 0, 0, c->r.w, 1, ' ', ts);
 	x = canvas_str(c, 0, 0, focused ? "▶" : " ", ts);
@@ -102,11 +180,15 @@ static void draw_title(struct ui *ui, int a, const struct canvas *c)
 		if (p->hidden && ui->area_pane[a] != i)
 			continue;
 		p->tab_x = c->r.x + x;
-		if (ui->area_pane[a] == i)
+		if (ui->area_pane[a] == i) {
 			x = canvas_printf(c, x, 0, STYLE(UC_TAB_ACTIVE, CA_BOLD), "[%s]",
 					  p->ops->title);
-		else
-			x = canvas_printf(c, x, 0, ts, " %s ", p->ops->title);
+		} else {
+			int w = tab_width(ui, p, false, level) - (level == 0 ? 2 : 1);
+			struct canvas tab = canvas_sub(c, x + 1, 0, w, 1);
+			canvas_str(&tab, 0, 0, p->ops->title, ts);
+			x += tab_width(ui, p, false, level);
+		}
 		p->tab_w = c->r.x + x - p->tab_x;
 	}
 	struct pane *vis = &ui->panes[ui->area_pane[a]];
@@ -208,7 +290,9 @@ static void draw_question(struct ui *ui)
 		h = ui->grid.h;
 	struct canvas in = draw_box(ui, w, h, "Question");
 	canvas_wrap(&in, 0, 0, in.r.w, ui->ask.text, STYLE(UC_OVERLAY, 0), true);
-	canvas_str(&in, 0, in.r.h - 1, "y: yes    n or Esc: no", STYLE(UC_OVERLAY, CA_BOLD));
+	canvas_str(&in, 0, in.r.h - 1, ui->ask.q_confirms ? "y or q: yes    n or Esc: no"
+							 : "y: yes    n or Esc: no",
+		   STYLE(UC_OVERLAY, CA_BOLD));
 }
 
 /* The help text, line by line: the global keys, then every pane's keys.

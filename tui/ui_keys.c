@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static bool program_alive(const struct ui *ui)
 {
@@ -30,7 +31,9 @@ static void do_run(struct ui *ui)
 
 static int ask_key(struct ui *ui, int key)
 {
-	if (key == 'y' || key == 'Y') {
+	/* q q quits: a second q answers the quit question (vim's and
+	 * less's habit), rather than cancelling it. */
+	if (key == 'y' || key == 'Y' || (key == 'q' && ui->ask.q_confirms)) {
 		ui->ask.open = false;
 		if (ui->ask.yes)
 			ui->ask.yes(ui);
@@ -171,10 +174,11 @@ static int key_continue(struct ui *ui)
 	return PR_REDRAW;
 }
 
-static int key_quit(struct ui *ui)
+int ui_quit(struct ui *ui)
 {
 	if (program_alive(ui)) {
 		ui_ask(ui, do_quit, "The program is still alive. Quit, and kill it?");
+		ui->ask.q_confirms = true;
 		return PR_REDRAW;
 	}
 	ui->quit = true;
@@ -238,13 +242,37 @@ static int key_breakpoint(struct ui *ui)
 	return PR_REDRAW;
 }
 
+/* ': a pane by name ("hints", "Lanes", a prefix: "reg"), shown and
+ * focused wherever it lives. */
+static void jump_done(struct ui *ui, struct pane *unused, const char *text)
+{
+	size_t n = strlen(text);
+
+	(void)unused;
+	while (n && text[n - 1] == ' ')
+		n--;
+	if (!n)
+		return;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < ui->npanes; i++) {
+			struct pane *p = &ui->panes[i];
+			const char *name = pass ? p->ops->title : p->ops->name;
+			if (strncasecmp(name, text, n) == 0) {
+				ui_focus(ui, p);
+				return;
+			}
+		}
+	ui_message(ui, UC_WARN, "no pane named '%.*s' (? lists them)", (int)n, text);
+}
+
 static int global_key(struct ui *ui, int key)
 {
 	switch (key) {
-	case 'q': return key_quit(ui);
+	case 'q': return ui_quit(ui);
 	case '?': case TK_F(1): ui->help_open = true; ui->help_top = 0; return PR_REDRAW;
 	case TK_TAB: focus_cycle(ui, 1); return PR_REDRAW;
 	case TK_BTAB: focus_cycle(ui, -1); return PR_REDRAW;
+	case '\'': ui_prompt_open(ui, NULL, "pane: ", jump_done); return PR_REDRAW;
 	case ']': tab_cycle(ui, 1); return PR_REDRAW;
 	case '[': tab_cycle(ui, -1); return PR_REDRAW;
 	case 'v':
@@ -267,6 +295,15 @@ static int global_key(struct ui *ui, int key)
 	case 'T': ui_to_fault(ui, NULL); return PR_REDRAW;
 	case 'K': ui_act(ui, UA_SAN_TOOL, NULL); return PR_REDRAW;
 	case TK_ESC: return PR_HANDLED;
+	case '/': case TK_CTRL('r'):
+		/* Said, so that a later n is not taken for a search's next
+		 * match: it steps the program. */
+		ui_message(ui, UC_WARN, "no search here: / searches in Source, Hints "
+			   "and Program output (' jumps to a pane)");
+		return PR_REDRAW;
+	case TK_CTRL('l'):
+		ui->repaint = true;
+		return PR_REDRAW;
 	}
 	return PR_IGNORED;
 }

@@ -38,6 +38,7 @@ struct cudbg_config {
 	enum cudbg_memcheck memcheck;
 	char **dirs;             /* source directories, in order (malloc'd) */
 	size_t ndirs;
+	bool gdbinit;            /* `gdbinit yes`: source ~/.gdbinit at start */
 	struct config_bind *binds; /* later lines win over earlier ones */
 	size_t nbinds;
 	struct config_colour *colours;

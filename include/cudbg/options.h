@@ -45,6 +45,14 @@ struct cudbg_options {
 			       * strings point into argv); inserted before
 			       * the program runs */
 	size_t nbreaks;
+	/* -x FILE (--command) and -ex CMD (--eval-command), as gdb takes
+	 * them: run in the debugger in order once it is ready, before the
+	 * -b breakpoints and the run ("source FILE" for -x).  Strings point
+	 * into argv; is_file[i] tells -x from -ex. */
+	const char **dbg_cmds;
+	bool *dbg_cmd_is_file;
+	size_t ndbg_cmds;
+	bool gdbinit;         /* source ~/.gdbinit first (config: gdbinit yes) */
 	bool no_run;          /* --no-run: the screen waits for `r` instead
 			       * of running a launched program at once */
 	bool batch;           /* --batch */

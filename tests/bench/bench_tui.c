@@ -256,6 +256,7 @@ static int key_latency(FILE *out, FILE *in)
 	memset(&o, 0, sizeof o);
 	o.backend = SESSION_REPLAY;
 	o.replay = path;
+	o.no_run = true; /* it runs the replay itself, below */
 	/* The source pane shows big_grid.cu, so every key moves its cursor
 	 * and reaches the screen. */
 	snprintf(examples, sizeof examples, "%s/../examples", fixtures());
@@ -293,6 +294,9 @@ static int key_latency(FILE *out, FILE *in)
 		return -1;
 	}
 	glue_sync(g);
+	/* A fault stop focuses the diagnosis: the keys go to Source, as
+	 * they did when this measure was set. */
+	ui_focus(&ui, ui_pane(&ui, "source"));
 	ref = type_while(&L, g, c, NULL, 0.5, &n_ref);
 	refetches = 8;
 	busy = type_while(&L, g, c, refetch_threads, 0, &n_busy);

@@ -359,6 +359,16 @@ screens() {
 	$T send-keys -t seed n; $T send-keys -t seed q; sleep 0.5; $T send-keys -t seed y; sleep 2
 	cap seed seed-6-after-quit
 	$T kill-session -t seed 2>/dev/null
+	# 80x24 (issue 13): PyTorch's slow start shows its clock and C-c;
+	# the fault stop leads with the diagnosis and its first hint, no key.
+	$T new-session -d -s seed80 -x 80 -y 24 \
+		"cd $SRC && TERM=xterm-256color $BIN --memcheck=never python3 seed_repro.py; sleep 600"
+	expect_screen seed80-progress seed80 'running [0-9]+s \(C-c interrupts\)' 60 "no clock while PyTorch starts"
+	expect_screen seed80-diagnosis seed80 'Warp Assert: A device assert\(\) failed' 150 "no diagnosis at the stop"
+	expect_screen seed80-first-hint seed80 '1\. A class label is outside' 10 "no first hint at 80x24"
+	sleep 2; cap seed80 seed80-1-fault
+	$T send-keys -t seed80 q; sleep 0.5; $T send-keys -t seed80 q; sleep 2
+	$T kill-session -t seed80 2>/dev/null
 	cd "$SRC/examples" 2>/dev/null || { fail screens/step "examples not built"; return; }
 	$T new-session -d -s step -x 120 -y 40 \
 		"cd $SRC/examples && TERM=xterm-256color $BIN --memcheck=never -d $SRC/examples -b saxpy2 ./step_kernel; sleep 600"

@@ -115,7 +115,7 @@ TEST(errors_name_file_and_line)
 		{ "color fault red 256\n", "not '256'" },
 		{ "color fault red -2\n", "not '-2'" },
 		{ "color fault red blue green\n", "cfg:1: color takes a role" },
-		{ "theme dark\n", "cfg:1: unknown setting 'theme' (memcheck, directory, bind, color)" },
+		{ "theme dark\n", "cfg:1: unknown setting 'theme' (memcheck, directory, bind, keys, gdbinit, color)" },
 		{ "\x1b[31mred\n", "cfg:1: unknown setting '\\x1b[31mred'" },
 		{ "a b c d e f g h i\n", "cfg:1: too many words" },
 		{ "memcheck auto\nmemcheck\0never\n", "cfg:2: a NUL byte" },
@@ -287,4 +287,35 @@ TEST(colour_override_reaches_curses)
 	b.stop(&b);
 	fclose(out);
 	fclose(in);
+}
+
+/* keys cgdb: cgdb's function keys as binds at that line (a later bind
+ * wins, being searched from the end); keys ide adds none; gdbinit. */
+TEST(keys_preset_and_gdbinit)
+{
+	struct cudbg_config c;
+	char err[512];
+	CHECK_INT(parse(&c, "keys cgdb\nbind F8 step\ngdbinit yes\n", err, sizeof err), 0);
+	CHECK_INT(c.nbinds, 6);
+	CHECK_INT(c.binds[0].key, TK_F(5));
+	CHECK_INT(c.binds[0].does, 'r');
+	CHECK_INT(c.binds[3].key, TK_F(8));
+	CHECK_INT(c.binds[3].does, 'n');
+	CHECK_INT(c.binds[5].key, TK_F(8)); /* the later bind */
+	CHECK_INT(c.binds[5].does, 's');
+	CHECK(c.gdbinit);
+	struct cudbg_options o = { 0 };
+	CHECK_INT(config_apply(&c, &o), 0);
+	CHECK(o.gdbinit);
+	free(o.dirs);
+	config_free(&c);
+	CHECK_INT(parse(&c, "keys ide\n", err, sizeof err), 0);
+	CHECK_INT(c.nbinds, 0);
+	config_free(&c);
+	CHECK_INT(parse(&c, "keys emacs\n", err, sizeof err), -1);
+	CHECK_STR(err, "cfg:1: keys takes cgdb or ide");
+	config_free(&c);
+	CHECK_INT(parse(&c, "gdbinit maybe\n", err, sizeof err), -1);
+	CHECK_STR(err, "cfg:1: gdbinit takes yes or no");
+	config_free(&c);
 }

@@ -55,6 +55,38 @@ TEST(source_and_sass_side_by_side_when_wide)
 	CHECK(l.area[AREA_SASS].y > l.area[AREA_SOURCE].y); /* stacked */
 }
 
+/* A fault stop: the diagnosis (in the SASS area) goes above the source
+ * when stacked, and gets half the code block beside it when wide; the
+ * code column is wider below 120 columns. */
+TEST(diagnosis_first_layout)
+{
+	struct layout_req q = { .cols = 80, .rows = 24, .code = CODE_BOTH, .focus = AREA_SASS,
+				.diag_first = true };
+	struct layout l, plain;
+
+	layout_compute(&q, &l);
+	check_sane(&q, &l);
+	CHECK(l.area[AREA_SASS].y < l.area[AREA_SOURCE].y);
+	CHECK(l.area[AREA_SASS].h > l.area[AREA_SOURCE].h);
+	CHECK(l.area[AREA_SOURCE].h >= 5); /* the source stays readable */
+	q.diag_first = false;
+	layout_compute(&q, &plain);
+	CHECK(l.area[AREA_SASS].w > plain.area[AREA_SASS].w);
+	q = (struct layout_req){ .cols = 200, .rows = 60, .code = CODE_BOTH,
+				 .focus = AREA_SASS, .diag_first = true };
+	layout_compute(&q, &l);
+	check_sane(&q, &l);
+	CHECK_INT(l.area[AREA_SOURCE].y, l.area[AREA_SASS].y);
+	CHECK(l.area[AREA_SASS].w >= l.area[AREA_SOURCE].w - 1);
+	for (int c = LAYOUT_FULL_COLS; c <= 300; c += 11)
+		for (int r = LAYOUT_FULL_ROWS; r <= 100; r += 9) {
+			q.cols = c;
+			q.rows = r;
+			layout_compute(&q, &l);
+			check_sane(&q, &l);
+		}
+}
+
 TEST(small_terminal_shows_one_area)
 {
 	struct layout_req q = { .cols = 40, .rows = 10, .code = CODE_BOTH, .focus = AREA_CONSOLE };
@@ -101,7 +133,7 @@ TEST(zoom_and_hit_test)
 TEST(empty_areas_give_room_to_neighbours)
 {
 	struct layout_req q = { 120, 40, CODE_BOTH, AREA_SOURCE, false,
-				(1u << AREA_SIDE_TOP) | (1u << AREA_SIDE_BOTTOM) };
+				(1u << AREA_SIDE_TOP) | (1u << AREA_SIDE_BOTTOM), false };
 	struct layout l;
 
 	layout_compute(&q, &l);

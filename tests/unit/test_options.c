@@ -102,7 +102,9 @@ static void expect_error(char **argv, int argc, const char *part)
 TEST(usage_errors_are_one_line)
 {
 	expect_error(ARGV("--bogus"), 1, "unknown option '--bogus'");
-	expect_error(ARGV("-x"), 1, "unknown option '-x'");
+	expect_error(ARGV("-q"), 1, "unknown option '-q'");
+	expect_error(ARGV("-x"), 1, "-x needs a value");
+	expect_error(ARGV("-x", "/nonexistent/cmds.gdb", "p"), 3, "-x /nonexistent/cmds.gdb: cannot read it");
 	expect_error(ARGV("--pid"), 1, "--pid needs a value");
 	expect_error(ARGV("--pid", "12a"), 2, "process id");
 	expect_error(ARGV("--remote", "host"), 2, "HOST:PORT");
@@ -144,4 +146,23 @@ TEST(breakpoints_repeat_in_order)
 	options_free(&o);
 	CHECK_INT(parse(&o, ARGV("-b"), 1, err), -1);
 	CHECK(strstr(err, "-b needs a value") != NULL);
+}
+
+/* gdb's -x FILE and -ex CMD: kept in command-line order, a file that
+ * cannot be read refused at once. */
+TEST(debugger_commands_in_order)
+{
+	char **a = ARGV("-ex", "set print pretty on", "-x", "/dev/null",
+			"--eval-command=break main", "./prog");
+	struct cudbg_options o;
+	char err[256];
+	CHECK_INT(parse(&o, a, 6, err), 0);
+	CHECK_INT(o.ndbg_cmds, 3);
+	CHECK_STR(o.dbg_cmds[0], "set print pretty on");
+	CHECK(!o.dbg_cmd_is_file[0]);
+	CHECK_STR(o.dbg_cmds[1], "/dev/null");
+	CHECK(o.dbg_cmd_is_file[1]);
+	CHECK_STR(o.dbg_cmds[2], "break main");
+	CHECK_STR(o.argv[0], "./prog");
+	options_free(&o);
 }

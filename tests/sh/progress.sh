@@ -1,0 +1,33 @@
+#!/bin/sh
+# Long waits show progress: batch mode writes what is running, its clock
+# and the key that stops it on stderr when stderr is a terminal (and
+# nothing when it is a file).  Real gdb on a program that sleeps.
+SUITE=progress
+EVIDENCE="out:20 err:20"
+. "$(dirname "$0")/lib/harness.sh"
+need_built "$PTY" "$BUILD/progs/sleeper"
+if [ "$HAVE_GDB" != 1 ]; then
+	echo "SKIP progress/batch-tty: gdb is not installed"
+	exit 0
+fi
+
+c=batch-tty
+"$PTY" -o "$tmp/$c.out" -s 120x40 -t 40 \
+	-a "wait=running the program to its fault... 2s (Ctrl-C stops it)" \
+	-a kill=INT -- "$BIN" --batch --debugger gdb "$BUILD/progs/sleeper" \
+	>"$tmp/$c.res" 2>&1
+if grep -q "status=exit" "$tmp/$c.res" && grep -qF "Ctrl-C stops it" "$tmp/$c.out"; then
+	pass $c
+else
+	fail $c "no progress line on the terminal: $(cat "$tmp/$c.res")"
+fi
+
+c=batch-file
+"$BIN" --batch --timeout 2 --debugger gdb "$BUILD/progs/sleeper" \
+	>"$tmp/$c.out" 2>"$tmp/$c.err" </dev/null
+if ! grep -q "running the program" "$tmp/$c.err" && grep -q "timed out" "$tmp/$c.err"; then
+	pass $c
+else
+	fail $c "progress written to a file, or no timeout"
+fi
+[ $fails -eq 0 ]
