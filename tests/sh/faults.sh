@@ -503,7 +503,8 @@ for t in running badstop; do
 		fail $c "rc=$rc"
 		continue
 	fi
-	screen $c -s 100x30 -t 20 -a 'wait=not started' -a send=r \
+	# --replay plays at once, as a launch runs (issue 13)
+	screen $c -s 100x30 -t 20 \
 		-a 'wait=debugger gone' -a send=q -- "$BIN" --replay "$tmp/$t.mi.log"
 	if ! status_is $c exit:0 || ! restored $c ||
 	   ! said $c "the recording ends before the program stopped"; then
@@ -1064,9 +1065,10 @@ c=hints_report_parsed_once
 mkfifo "$tmp/once.xml"
 cat "$FIX/small_oob.sanitizer.xml" >"$tmp/once.xml" &
 writer=$!
-screen $c -s 100x40 -t 30 -a 'wait=not started' -a 'send=\t\t[' \
-	-a 'wait=Sanitizer findings' -a 'send=]' -a idle=300 -a 'send=[' \
-	-a 'wait=Sanitizer findings' -a send=q -- \
+# (the diagnosis view heads with the finding: "memcheck: Invalid ...")
+screen $c -s 100x40 -t 30 -a 'wait=not started' -a "send='hints\r" \
+	-a 'wait=Invalid __global__ read' -a "send='sass\r" -a idle=300 \
+	-a "send='hints\r" -a 'wait=Invalid __global__ read' -a send=q -- \
 	"$BIN" --no-run --debugger "$FAKE" --sanitizer-report "$tmp/once.xml" "$HP" sleep
 kill $writer 2>/dev/null
 if ! status_is $c exit:0 || ! restored $c || ! shown $c; then
