@@ -33,7 +33,11 @@ fi
 export CUDBG_EXAMPLES="${CUDBG_EXAMPLES:-$ROOT/data/examples}"
 cd "$ROOT" || exit 2
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# Every --json report the tests produce is kept here and checked against
+# docs/report.schema.json at the end (tests/schema_check.py).
+CUDBG_JSON_REPORTS=$(mktemp -d)
+export CUDBG_JSON_REPORTS
+trap 'rm -f "$log"; rm -rf "$CUDBG_JSON_REPORTS"' EXIT
 
 run_one() { # name timeout cmd...
 	name=$1; secs=$2; shift 2
@@ -103,6 +107,11 @@ else
 	n=$(ls "$vglogs" | wc -l)
 	echo "valgrind: $n cudbg-tui processes checked"
 	rm -rf "$vglogs"
+fi
+
+if [ "${CUDBG_VALGRIND:-0}" != 1 ]; then
+	run_one schema/reports 300 python3 tests/schema_check.py \
+		docs/report.schema.json "$CUDBG_JSON_REPORTS" | tee -a "$log"
 fi
 
 p=$(grep -c '^PASS ' "$log")
