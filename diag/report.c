@@ -643,6 +643,9 @@ static void j_focus(struct jw *w, const struct diag_fault *f)
 	if (c->has_cluster) {
 		j_dim(w, "cluster", c->cluster);
 		j_dim(w, "cluster_dim", c->cluster_dim);
+	} else { /* never left out (docs/report-schema.md) */
+		j_str(w, "cluster", NULL);
+		j_str(w, "cluster_dim", NULL);
 	}
 	j_close(w, '}');
 }
@@ -738,6 +741,10 @@ static void j_finding(struct jw *w, const struct diag_san_record *r)
 		j_str(w, "file", r->path2);
 		j_num_or_null(w, "line", r->line2, r->line2 > 0);
 		j_close(w, '}');
+	} else { /* null, never left out (docs/report-schema.md) */
+		j_str(w, "hazard", NULL);
+		j_str(w, "hazards", NULL);
+		j_str(w, "other_access", NULL);
 	}
 	j_str(w, "function", r->func);
 	j_str(w, "file", r->path);
@@ -949,13 +956,16 @@ static void j_hang(struct jw *w, const struct diag_hang *h)
 char *diag_report_json(const struct diag_report_in *in)
 {
 	struct jw w = {.first = {true}};
-	const struct diag_fault *f = in->fault;
+	/* No fault account (an error before any diagnosis): every member
+	 * still written, null or empty (docs/report-schema.md). */
+	static const struct diag_fault no_fault;
+	const struct diag_fault *f = in->fault ? in->fault : &no_fault;
 	j_open(&w, NULL, '{');
 	j_str(&w, "schema", "cudbg-tui/diagnosis/1");
 	j_bool(&w, "fault", diag_report_exit_code(in) == DIAG_EXIT_FAULT ||
-				    (f && f->kind != DIAG_FAULT_NONE));
+				    f->kind != DIAG_FAULT_NONE);
 	j_int(&w, "exit_status", diag_report_exit_code(in));
-	j_str(&w, "kind", f ? diag_fault_kind_name(f->kind) : "none");
+	j_str(&w, "kind", diag_fault_kind_name(f->kind));
 	j_str(&w, "mode", in->mode);
 	j_str(&w, "stop_reason", in->stop_reason);
 	j_str(&w, "error", in->error);
@@ -967,7 +977,7 @@ char *diag_report_json(const struct diag_report_in *in)
 	} else {
 		j_str(&w, "memcheck", NULL);
 	}
-	if (f) {
+	{ /* the fault account */
 		j_exception(&w, f);
 		j_open(&w, "kernel", '{');
 		j_str(&w, "name", f->kernel_short);

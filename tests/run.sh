@@ -33,7 +33,16 @@ fi
 export CUDBG_EXAMPLES="${CUDBG_EXAMPLES:-$ROOT/data/examples}"
 cd "$ROOT" || exit 2
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# Every --json report the tests produce is kept here and checked against
+# docs/report.schema.json at the end (tests/schema_check.py); not under
+# valgrind, which checks memory, not reports (the plain and asan passes
+# check the same reports).
+CUDBG_JSON_REPORTS=
+if [ "${CUDBG_VALGRIND:-0}" != 1 ]; then
+	CUDBG_JSON_REPORTS=$(mktemp -d)
+fi
+export CUDBG_JSON_REPORTS
+trap 'rm -f "$log"; [ -z "$CUDBG_JSON_REPORTS" ] || rm -rf "$CUDBG_JSON_REPORTS"' EXIT
 
 run_one() { # name timeout cmd...
 	name=$1; secs=$2; shift 2
@@ -103,6 +112,11 @@ else
 	n=$(ls "$vglogs" | wc -l)
 	echo "valgrind: $n cudbg-tui processes checked"
 	rm -rf "$vglogs"
+fi
+
+if [ -n "$CUDBG_JSON_REPORTS" ]; then
+	run_one schema/reports 300 python3 tests/schema_check.py \
+		docs/report.schema.json "$CUDBG_JSON_REPORTS" | tee -a "$log"
 fi
 
 p=$(grep -c '^PASS ' "$log")

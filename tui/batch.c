@@ -5,6 +5,7 @@
 #include "cudbg/hang.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
+#include "cudbg/report.h"
 #include "cudbg/transcript.h"
 #include "tui/hang.h"
 #include "tui/startcmds.h"
@@ -363,25 +364,48 @@ static int print_report(const struct cudbg_options *o,
 	return -1;
 }
 
-/* An environment error still gets a report (and JSON stays parseable). */
-static int report_error(const struct cudbg_options *o, const char *msg)
-{
-	fprintf(stderr, "cudbg-tui: %s\n", msg);
-	if (o->json) {
-		struct batch_report r = { .mode = "live", .state = "error",
-					  .bkptno = -1 };
-		r.error = strdup(msg);
-		print_report(o, &r);
-		batch_report_free(&r);
-	}
-	return 2;
-}
-
 static char *program_name(const struct cudbg_options *o)
 {
 	if (o->backend == SESSION_REPLAY && o->replay)
 		return strdup(o->replay);
 	return o->argv && o->argv[0] ? strdup(o->argv[0]) : NULL;
+}
+
+/* The report's mode from the command line, for a report made before any
+ * session (batch_collect names it from the session's model): NULL when
+ * the command line names nothing to debug. */
+static const char *options_mode(const struct cudbg_options *o)
+{
+	switch (o->backend) {
+	case SESSION_LAUNCH: return "live";
+	case SESSION_ATTACH: return "attach";
+	case SESSION_REMOTE: return "remote";
+	case SESSION_CORE: return "core";
+	case SESSION_REPLAY: return "replay";
+	case SESSION_NONE: break;
+	}
+	return o->sanitizer_report ? "sanitizer-report" : NULL;
+}
+
+/* An environment error still gets a whole report (JSON stays parseable,
+ * and its diagnosis is there, every member null or empty, with the
+ * error: docs/report-schema.md). */
+static int report_error(const struct cudbg_options *o, const char *msg)
+{
+	fprintf(stderr, "cudbg-tui: %s\n", msg);
+	if (o->json) {
+		struct batch_report r = { .mode = options_mode(o),
+					  .state = "error", .bkptno = -1 };
+		struct diag_report_in in = { .mode = r.mode, .error = msg,
+					     .memcheck_seconds = -1 };
+		r.program = program_name(o);
+		r.error = strdup(msg);
+		r.diagnosis = diag_report_json(&in);
+		r.diagnosis_exit = DIAG_EXIT_USAGE;
+		print_report(o, &r);
+		batch_report_free(&r);
+	}
+	return 2;
 }
 
 /* --keep-temp: where the memcheck pass left its report and coredump. */

@@ -439,6 +439,16 @@ static void json_int(FILE *out, const char *key, long long v, bool *first)
 	fprintf(out, "%lld", v);
 }
 
+/* An index the debugger did not give (-1) is null, never -1. */
+static void json_index(FILE *out, const char *key, long long v, bool *first)
+{
+	json_key(out, key, first);
+	if (v >= 0)
+		fprintf(out, "%lld", v);
+	else
+		fputs("null", out);
+}
+
 static void json_dim(FILE *out, const char *key, bool has, const uint32_t d[3],
 		     bool *first)
 {
@@ -459,7 +469,8 @@ static void json_frame(FILE *out, const char *key, const struct batch_frame *f,
 	}
 	bool ff = true;
 	fputc('{', out);
-	json_int(out, "level", f->level, &ff);
+	/* the stop's own frame has no level: it is the innermost, 0 */
+	json_int(out, "level", f->level < 0 ? 0 : f->level, &ff);
 	json_str(out, "function", f->func, &ff);
 	json_str(out, "file", f->file, &ff);
 	json_str(out, "fullname", f->fullname, &ff);
@@ -468,7 +479,7 @@ static void json_frame(FILE *out, const char *key, const struct batch_frame *f,
 		fprintf(out, "%d", f->line);
 	else
 		fputs("null", out);
-	json_key(out, "addr", &ff);
+	json_key(out, "address", &ff); /* "addr" before; as in diagnosis.frames */
 	fprintf(out, "\"0x%" PRIx64 "\"", f->addr);
 	fputc('}', out);
 }
@@ -482,12 +493,12 @@ static void json_focus(FILE *out, const struct batch_report *r, bool *first)
 	}
 	bool ff = true;
 	fputc('{', out);
-	json_int(out, "device", r->device_no, &ff);
-	json_int(out, "sm", r->sm, &ff);
-	json_int(out, "warp", r->warp, &ff);
-	json_int(out, "lane", r->lane, &ff);
-	json_int(out, "kernel", r->kernel_no, &ff);
-	json_int(out, "grid", r->grid, &ff);
+	json_index(out, "device", r->device_no, &ff);
+	json_index(out, "sm", r->sm, &ff);
+	json_index(out, "warp", r->warp, &ff);
+	json_index(out, "lane", r->lane, &ff);
+	json_index(out, "kernel", r->kernel_no, &ff);
+	json_index(out, "grid", r->grid, &ff);
 	json_dim(out, "cluster", r->has_cluster, r->cluster, &ff);
 	json_dim(out, "block", r->has_block, r->block, &ff);
 	json_dim(out, "thread", r->has_thread, r->thread, &ff);
@@ -512,7 +523,7 @@ static void json_exception(FILE *out, const struct batch_report *r,
 		fputs("null", out);
 	json_str(out, "function", r->fault_function, &ff);
 	json_str(out, "file", r->fault_file, &ff);
-	json_int(out, "line", r->fault_line, &ff);
+	json_index(out, "line", r->fault_line > 0 ? r->fault_line : -1, &ff);
 	json_str(out, "message", r->message, &ff);
 	fputc('}', out);
 }

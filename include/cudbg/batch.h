@@ -39,7 +39,8 @@ struct batch_frame {
  * report (batch_report_free); untrusted text is escaped only when
  * printed. */
 struct batch_report {
-	const char *mode;      /* "live", "attach", "remote", "core", "replay" */
+	const char *mode;      /* "live", "attach", "remote", "core", "replay",
+				* "sanitizer-report"; NULL: nothing named */
 	char *program;         /* argv[0] or the transcript, may be NULL */
 	const char *state;     /* model_state_name() */
 	bool stopped;          /* the program stopped (not exited) */

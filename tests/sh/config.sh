@@ -17,6 +17,7 @@ cfg="$XDG_CONFIG_HOME/cudbg-tui/config"
 
 pass() { echo "PASS config/$1"; }
 fail() { echo "FAIL config/$1: $2"; }
+. "$ROOT/tests/sh/lib/reports.sh" # keep_report
 
 # screen NAME ARGS...: runs the headless script $tmp/NAME.script
 screen() {
@@ -116,11 +117,13 @@ else
 	fake="$ROOT/tests/data/fake-compute-sanitizer"
 	prog="$BUILD/progs/model_prog"
 	FAKE_SAN_XML="$FIX/small_oob.sanitizer.xml" timeout 90 "$BIN" --json \
-		--debugger gdb --sanitizer "$fake" "$prog" 2 >"$tmp/m1" 2>&1 </dev/null
+		--debugger gdb --sanitizer "$fake" "$prog" 2 >"$tmp/m1" \
+		2>"$tmp/m1.err" </dev/null
 	rc=$?
+	keep_report "$tmp/m1"
 	if [ $rc -eq 1 ] && grep -qF '"kind":"memcheck"' "$tmp/m1"; then
 		pass memcheck_from_file
-	else fail memcheck_from_file "exit $rc:"; head -c 2000 "$tmp/m1"; echo; fi
+	else fail memcheck_from_file "exit $rc:"; head -c 2000 "$tmp/m1" "$tmp/m1.err"; echo; fi
 	FAKE_SAN_XML="$FIX/small_oob.sanitizer.xml" timeout 90 "$BIN" --batch \
 		--memcheck=never --debugger gdb --sanitizer "$fake" "$prog" 2 \
 		>"$tmp/m2" 2>&1 </dev/null

@@ -13,6 +13,7 @@ unset CUDBG_DATADIR
 
 pass() { echo "PASS demo/$1"; }
 fail() { echo "FAIL demo/$1: $2"; }
+. "$ROOT/tests/sh/lib/reports.sh" # keep_report
 
 # has NAME FILE TEXT...: every TEXT is in FILE
 has() {
@@ -48,8 +49,9 @@ batch quiet 1 "exited normally" "FAULT (memcheck)" "small_oob.cu:7"
 batch step 0 "Breakpoint 1 in saxpy2"
 
 # JSON too (--json implies --batch)
-timeout 60 "$BIN" --demo --json null >"$tmp/j.out" 2>&1 </dev/null
+timeout 60 "$BIN" --demo --json null >"$tmp/j.out" 2>"$tmp/j.err" </dev/null
 rc=$?
+keep_report "$tmp/j.out"
 if [ $rc -eq 1 ] && head -c1 "$tmp/j.out" | grep -q '{' &&
    has json "$tmp/j.out" '"exception":{"name":"Warp Illegal Address"' \
 	'"signal":"CUDA_EXCEPTION_14"'; then

@@ -96,6 +96,7 @@ for fmt in batch json; do
 	c=${fmt}_debugger_text
 	FAKE_DBG_MODE=hostile "$BIN" --$fmt --debugger "$FAKE" "$HP" sleep \
 		>"$tmp/$c.out" 2>"$tmp/$c.err"
+	[ $fmt = json ] && keep_report "$tmp/$c.out"
 	if ! grep -q 'OSC-TAG' "$tmp/$c.out"; then
 		fail $c "the planted text is not in the report"
 	elif ! plain $c "$tmp/$c.out" || ! plain $c "$tmp/$c.err"; then
@@ -107,6 +108,7 @@ for fmt in batch json; do
 		c=${fmt}_program_output
 		"$BIN" --$fmt --debugger gdb "$HP" hostile exit \
 			>"$tmp/$c.out" 2>"$tmp/$c.err"
+		[ $fmt = json ] && keep_report "$tmp/$c.out"
 		if ! grep -q 'ASSERT-TITLE' "$tmp/$c.out"; then
 			fail $c "the assertion is not in the report"
 		elif ! plain $c "$tmp/$c.out" || ! plain $c "$tmp/$c.err"; then

@@ -117,7 +117,8 @@ for how in batch json mi-log screen; do
 			"$BIN" --$how --debugger "$FAKE" --record "$rec" "$HP" sleep \
 				>"$tmp/$c.res" 2>"$tmp/$c.err" </dev/null
 			[ $? -eq 2 ]
-			rc=$? ;;
+			rc=$?
+			[ $how = json ] && keep_report "$tmp/$c.res" ;;
 		esac
 		if [ $rc -ne 0 ] || ! grep -q "exists; choose another file for --record, or add --force" "$tmp/$c.err"; then
 			fail $c "not refused"

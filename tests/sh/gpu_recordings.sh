@@ -11,13 +11,30 @@
 #              (the memcheck: rules where the .expect has no report: rule)
 #   TOOL       NAME.TOOL.mi.log (else NAME.mi.log) with
 #              NAME.TOOL.sanitizer.xml, for racecheck, initcheck, synccheck
+# Under tests/run.sh each replay runs once more with --json: its report is
+# kept for the schema check (tests/sh/lib/reports.sh) and its exit status
+# must be the text report's.
 # A recording may be gzipped (NAME.mi.log.gz, over 1 MB).  A program or a
 # pass with rules but no recording yet gets a SKIP line.
 set -u
 BIN=${CUDBG_BIN:?}
 cd "${CUDBG_ROOT:?}" || exit 2
 . tests/gpu/expect.sh
-out=$(mktemp); trap 'rm -f "$out"' EXIT
+. tests/sh/lib/reports.sh
+out=$(mktemp); jout=$(mktemp); trap 'rm -f "$out" "$jout"' EXIT
+
+# json_too LABEL RC ARGS...: the same replay with --json, kept for the
+# schema check; a FAIL line when its exit status is not RC, the text
+# report's.  Only under tests/run.sh (CUDBG_JSON_REPORTS set).
+json_too() {
+	[ -n "${CUDBG_JSON_REPORTS:-}" ] || return 0
+	jl=$1 jrc=$2; shift 2
+	timeout 60 "$BIN" --json "$@" >"$jout" 2>/dev/null
+	rc=$?
+	keep_report "$jout"
+	[ "$rc" = "$jrc" ] ||
+		echo "FAIL recordings/$jl/json: exit status $rc, the text report's $jrc"
+}
 
 # check LABEL PASS EXP ARGS...: replays, checks PASS's rules of EXP.
 check() {
@@ -30,6 +47,7 @@ check() {
 		echo "FAIL recordings/$label: $(printf '%s' "$why" | tr '\n' ' ')"
 		sed 's/^/    /' "$out" | head -30
 	fi
+	json_too "$label" "$rc" "$@"
 }
 
 # rec FILE: FILE, or FILE.gz when only that is there; fails when neither.
@@ -93,6 +111,7 @@ done
 ex() { # label file pattern...
 	label=$1 file=$2; shift 2
 	timeout 60 "$BIN" --batch --replay "$file" >"$out" 2>&1
+	json_too "$label" $? --replay "$file"
 	for p in "$@"; do
 		grep -Eq -- "$p" "$out" || { echo "FAIL recordings/$label: no '$p'"; sed 's/^/    /' "$out" | head -20; return; }
 	done

@@ -29,7 +29,9 @@ rc_is() { # name want got
 	if [ "$3" = "$2" ]; then pass "$1"; else
 		fail "$1" "exit status $3, want $2"; fi
 }
-json() { # name python-expression over d
+. "$ROOT/tests/sh/lib/reports.sh" # keep_report
+json() { # name python-expression over d (a --json report, kept)
+	keep_report "$out"
 	if python3 -c "import json,sys; d=json.load(open('$out')); sys.exit(0 if ($2) else 1)" 2>/dev/null
 	then pass "$1"; else fail "$1" "JSON check failed: $2"; fi
 }

@@ -11,7 +11,9 @@ PROG=${CUDBG_BUILD:?}/progs/steps
 out=$(mktemp); log=$(mktemp); trap 'rm -f "$out" "$log"' EXIT
 pass() { echo "PASS santools/$1"; }
 fail() { echo "FAIL santools/$1: $2"; sed 's/^/    /' "$out" | head -20; }
-json() { # name python-expression over d
+. "$ROOT/tests/sh/lib/reports.sh" # keep_report
+json() { # name python-expression over d (a --json report, kept)
+	keep_report "$out"
 	if python3 -c "import json,sys; d=json.load(open('$out')); sys.exit(0 if ($2) else 1)" 2>/dev/null
 	then pass "$1"; else fail "$1" "JSON check failed: $2"; fi
 }
@@ -45,6 +47,7 @@ d['diagnosis']['findings'][0]['thread'] is None"
 FAKE_SAN_TOOLLOG=$log FAKE_SAN_XML=$ROOT/tests/shared/fixtures/small_oob.sanitizer.xml \
 	timeout 60 "$BIN" --json --debugger gdb --memcheck=always --sanitizer "$FAKE" \
 	"$PROG" >"$out" 2>/dev/null
+keep_report "$out"
 if grep -qx "tool=memcheck" "$log"; then pass default-memcheck; else
 	fail default-memcheck "the default tool is not memcheck"; fi
 # a tool that does not exist: a one-line error naming it

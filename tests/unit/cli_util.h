@@ -7,9 +7,11 @@
 
 #include "tests/harness.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,6 +66,27 @@ static inline char *cli_read_all(int fd)
 	return buf;
 }
 
+/* Keeps a copy of a --json report in $CUDBG_JSON_REPORTS (set by
+ * tests/run.sh), which checks every report the suite produced against
+ * docs/report.schema.json at its end. */
+static inline void cli_keep_json(const char *const *args, const char *out)
+{
+	const char *dir = getenv("CUDBG_JSON_REPORTS");
+	static unsigned seq;
+	bool json = false;
+	char path[4096];
+
+	for (size_t i = 0; args[i]; i++)
+		json = json || strcmp(args[i], "--json") == 0;
+	if (!json || !dir || !*dir || !*out)
+		return;
+	snprintf(path, sizeof path, "%s/unit-%ld-%u.json", dir, (long)getpid(),
+		 seq++);
+	FILE *f = fopen(path, "w");
+	CHECK_MSG(f != NULL, "cannot keep the report in %s", path);
+	CHECK(fputs(out, f) >= 0 && fclose(f) == 0);
+}
+
 /* cudbg-tui with args (NULL-ended, at most CLI_MAX_ARGS) and env added
  * to its environment. */
 static inline struct cli_result cli_run_env(const char *const *args,
@@ -90,6 +113,7 @@ static inline struct cli_result cli_run_env(const char *const *args,
 	close(fds[0]);
 	waitpid(pid, &st, 0);
 	r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	cli_keep_json(args, r.out);
 	return r;
 }
 

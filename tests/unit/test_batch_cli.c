@@ -98,6 +98,48 @@ TEST_TIMEOUT(replay_step_kernel_breakpoint, 60)
 	CHECK_MSG(json_valid(r.out), "invalid JSON: %s", r.out);
 	HAS(r, "\"fault\":false");
 	HAS(r, "\"breakpoint\":1");
+	/* a frame's address is "address" at the top level too, as in
+	 * diagnosis.frames (it was "addr") */
+	HAS(r, "\"line\":8,\"address\":\"0x7ffddb7a16a0\"}");
+	CHECK_MSG(!strstr(r.out, "\"addr\""), "\"addr\" in: %s", r.out);
+	free(r.out);
+}
+
+/* The stop's own frame (a breakpoint at a kernel's entry, before any
+ * stack listing) has no level in MI: it is frame 0, never -1. */
+TEST_TIMEOUT(json_stop_frame_level, 30)
+{
+	const char *j[] = { "--json", "--replay",
+			    fixture("replay_to_fault.mi.log"), NULL };
+	struct cli_result r = cli_run(j);
+	CHECK_MSG(json_valid(r.out), "invalid JSON: %s", r.out);
+	HAS(r, "\"frame\":{\"level\":0,\"function\":\"sum_next\"");
+	CHECK_MSG(!strstr(r.out, "\"level\":-1"), "level -1 in: %s", r.out);
+	free(r.out);
+}
+
+/* An error report keeps the report's promises: its mode is what the
+ * command line asked for (a replay that cannot start is no "live"
+ * session) and the diagnosis is there, every member null or empty. */
+TEST_TIMEOUT(json_error_report_is_whole, 30)
+{
+	const char *j[] = { "--json", "--replay", "/nonexistent/x.mi.log",
+			    NULL };
+	struct cli_result r = cli_run(j);
+	CHECK_INT(r.code, 2);
+	CHECK_MSG(json_valid(r.out), "invalid JSON: %s", r.out);
+	HAS(r, "{\"mode\":\"replay\",\"program\":\"/nonexistent/x.mi.log\"");
+	HAS(r, "\"fault\":null");
+	HAS(r, "\"error\":\"cannot open transcript /nonexistent/x.mi.log");
+	HAS(r, "\"diagnosis\":{\"schema\":\"cudbg-tui/diagnosis/1\","
+	       "\"fault\":false,\"exit_status\":2,\"kind\":\"none\","
+	       "\"mode\":\"replay\",\"stop_reason\":null,"
+	       "\"error\":\"cannot open transcript");
+	HAS(r, "\"kernel\":{\"name\":null,\"full\":null}");
+	HAS(r, "\"focus\":null,\"pc\":{\"error\":null,\"stop\":null},"
+	       "\"frames\":[],\"host_frames\":[],\"hang\":null");
+	HAS(r, "\"findings\":[],\"finding_groups\":[]");
+	HAS(r, "\"facts\":[],\"hints\":[]}}\n");
 	free(r.out);
 }
 
@@ -153,6 +195,8 @@ TEST_TIMEOUT(environment_errors_exit_2, 30)
 	CHECK_INT(r.code, 2);
 	CHECK_MSG(json_valid(r.out), "invalid JSON: %s", r.out);
 	HAS(r, "\"error\":\"");
+	HAS(r, "{\"mode\":\"live\",\"program\":\"/bin/true\"");
+	HAS(r, "\"diagnosis\":{\"schema\":");
 	free(r.out);
 	const char *none[] = { "--batch", NULL };
 	r = cli_run(none);

@@ -53,6 +53,8 @@ export CUDBG_CONFIG=
 HAVE_GDB=0
 command -v gdb >/dev/null 2>&1 && HAVE_GDB=1
 
+. "$ROOT/tests/sh/lib/reports.sh" # keep_report
+
 fails=0
 pass() { echo "PASS $SUITE/$1"; }
 # fail CASE WHY: a FAIL line, counted, then the evidence the case left:

@@ -1,0 +1,122 @@
+#!/bin/sh
+# tests/schema_check.py itself (tests/run.sh runs it over every --json
+# report the suite made): it passes real reports and fails on an empty
+# folder and on reports that break docs/report.schema.json the ways the
+# reports once did (issue 14, item 8): a diagnosis left out, a frame's
+# "addr", a finding without its race members, an unknown member.
+set -u
+ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
+FIX=${CUDBG_FIXTURES:-$ROOT/tests/shared/fixtures}
+CHECK="python3 $ROOT/tests/schema_check.py $ROOT/docs/report.schema.json"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass() { echo "PASS report_schema/$1"; }
+fail() { echo "FAIL report_schema/$1: $2"; sed 's/^/    /' "$tmp/out" | head -8; }
+
+if ! python3 -c 'import jsonschema' 2>/dev/null; then
+	echo "SKIP report_schema: python3-jsonschema is not installed (apt-get install python3-jsonschema)"
+	exit 0
+fi
+
+# verdict NAME WANT DIR [WHY]: the check's exit status on DIR is WANT (0
+# or 1) and its lines say so: the count of reports validated, or a FAIL
+# line (with WHY in it when given).  The check's own PASS/FAIL lines go to
+# $tmp/out, not to this test's output.
+verdict() {
+	$CHECK "$3" >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc -ne "$2" ]; then
+		fail "$1" "exit status $rc, want $2"
+	elif [ "$2" = 0 ] && ! grep -q '^PASS schema/reports: [1-9][0-9]* reports valid$' "$tmp/out"; then
+		fail "$1" "no count of the reports validated"
+	elif [ "$2" = 1 ] && ! grep '^FAIL ' "$tmp/out" | grep -qF -- "${4:-}"; then
+		fail "$1" "no FAIL line${4:+ saying '$4'}"
+	else
+		pass "$1"
+	fi
+}
+
+mkdir "$tmp/empty" "$tmp/good" "$tmp/bad"
+verdict empty-folder-fails 1 "$tmp/empty" "no --json report was collected"
+
+timeout 60 "$BIN" --json --replay "$FIX/seed_py.mi.log" \
+	--sanitizer-report "$FIX/seed_py.sanitizer.xml" >"$tmp/good/fault.json" 2>/dev/null
+timeout 60 "$BIN" --json --replay /nonexistent/x.mi.log >"$tmp/good/error.json" 2>/dev/null
+timeout 60 "$BIN" --json --sanitizer-report "$ROOT/tests/data/santools/race.sanitizer.xml" \
+	>"$tmp/good/race.json" 2>/dev/null
+verdict real-reports-pass 0 "$tmp/good"
+
+# broken NAME FILE PYTHON WHY: FILE's report changed by PYTHON (over d)
+# must fail the check, saying WHY.
+broken() {
+	rm -f "$tmp/bad/"*
+	python3 - "$tmp/good/$2" "$tmp/bad/r.json" "$3" <<-'PY'
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	exec(sys.argv[3])
+	open(sys.argv[2], "w").write(json.dumps(d) + "\n")
+	PY
+	verdict "$1" 1 "$tmp/bad" "$4"
+}
+broken error-without-diagnosis error.json "del d['diagnosis']" \
+	"'diagnosis' is a required property"
+broken frame-addr fault.json "d['frame']['addr'] = d['frame'].pop('address')" \
+	"frame: Additional properties are not allowed ('addr' was unexpected)"
+broken finding-without-hazard fault.json \
+	"del d['diagnosis']['findings'][0]['hazard']" "'hazard' is a required property"
+broken race-without-pair race.json \
+	"d['diagnosis']['findings'][0]['other_access'] = None" "other_access"
+broken unknown-member fault.json "d['diagnosis']['surprise'] = 1" \
+	"('surprise' was unexpected)"
+broken cluster-left-out fault.json "del d['diagnosis']['focus']['cluster']" \
+	"diagnosis/focus"
+broken wrong-type fault.json "d['diagnosis']['exception']['code'] = '12'" \
+	"diagnosis/exception"
+broken unknown-mode error.json "d['mode'] = 'sanitizer report'" \
+	"mode: 'sanitizer report' is not one of"
+rm -f "$tmp/bad/"*
+printf '{"mode":' >"$tmp/bad/r.json"
+verdict truncated-report 1 "$tmp/bad" "not UTF-8 JSON"
+tr -d '\n' <"$tmp/good/fault.json" >"$tmp/bad/r.json"
+verdict no-line-end 1 "$tmp/bad" "not one line"
+sed 's/^{/{"mode":"live",/' "$tmp/good/fault.json" >"$tmp/bad/r.json"
+verdict member-twice 1 "$tmp/bad" "member 'mode' written twice"
+
+# Every committed recording (the shared ones, tests/fixtures with its GPU
+# runs and hand-made hangs) replayed once with --json, with its sanitizer
+# reports where it has them, and every report alone: the schema must
+# take them all.  gpu_recordings.sh replays only the programs with an
+# .expect; this covers the rest (tests/fixtures/gpu/run1, ...).
+# (Some 400 replays: not under valgrind, where each takes seconds; the
+# plain and asan passes run them.)
+if [ "${CUDBG_UNDER_VALGRIND:-0}" = 1 ]; then
+	echo "SKIP report_schema/all-recordings: not under valgrind (the plain and asan passes replay them)"
+	exit 0
+fi
+mkdir "$tmp/all"
+n=0
+for f in "$FIX"/*.mi.log* "$ROOT"/tests/fixtures/*.mi.log* \
+	 "$ROOT"/tests/fixtures/gpu/*.mi.log* "$ROOT"/tests/fixtures/gpu/*/*.mi.log* \
+	 "$ROOT"/tests/fixtures/hand/*.mi.log*; do
+	[ -f "$f" ] || continue
+	base=${f%.gz}; base=${base%.mi.log}
+	for pass in core sancore memcheck racecheck initcheck synccheck; do
+		base=${base%.$pass}
+	done
+	n=$((n + 1))
+	timeout 60 "$BIN" --json --replay "$f" >"$tmp/all/$n.json" 2>/dev/null
+	for x in "$base".sanitizer.xml "$base".*.sanitizer.xml; do
+		[ -f "$x" ] || continue
+		n=$((n + 1))
+		timeout 60 "$BIN" --json --replay "$f" --sanitizer-report "$x" \
+			>"$tmp/all/$n.json" 2>/dev/null
+	done
+done
+for x in "$FIX"/*.sanitizer.xml "$ROOT"/tests/fixtures/gpu/*.sanitizer.xml \
+	 "$ROOT"/tests/fixtures/gpu/*/*.xml "$ROOT"/tests/data/santools/*.xml; do
+	[ -f "$x" ] || continue
+	n=$((n + 1))
+	timeout 60 "$BIN" --json --sanitizer-report "$x" >"$tmp/all/$n.json" 2>/dev/null
+done
+verdict all-recordings 0 "$tmp/all"
