@@ -350,7 +350,7 @@ static void set_derived_flags(struct diag *d)
 		fl[DIAG_F_OOB_BEFORE] |= f->finding->distance < 0;
 	}
 	fl[DIAG_F_PYTHON] |= (d->argv && diag_argv_is_python(d->argv)) ||
-			     f->python.found;
+			     f->python.found || d->have_pystack;
 	fl[DIAG_F_PYTORCH] |= f->op != NULL ||
 			      (f->kernel && strstr(f->kernel, "at::native")) ||
 			      (f->n_asserts &&
@@ -500,6 +500,13 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	pick_kernel(d);
 	pick_where(d);
 	diag_python_find(d, python_record(f), &f->python);
+	/* At a live stop the stack taken from the interpreter is this
+	 * stop's own (with launch blocking, the faulting kernel's launch). */
+	if (d->have_pystack)
+		diag_python_live(d, &f->python);
+	f->pystack = d->have_pystack ? &d->pystack : NULL;
+	f->pystack_why = d->pystack_why;
+	f->bad_value = d->bad_value;
 	keep(d, f->python.launch.source);
 	keep(d, f->python.call.source);
 	pick_operator(d);

@@ -2,32 +2,13 @@
  * kernel, the ATen operator, a kernel name from a launch stub, and source
  * lines read from disk. */
 #include "diag/state.h"
+#include "cudbg/pystack.h"
 #include "cudbg/sanitizer.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Frames of the Python installation itself: its packages and standard
- * library (site-packages, dist-packages, lib/pythonX.Y, frozen modules).
- * Whatever is left is the user's code. */
-static bool python_installation(const char *path)
-{
-	if (!path || path[0] == '<')
-		return true;
-	if (strstr(path, "/site-packages/") || strstr(path, "/dist-packages/"))
-		return true;
-	for (const char *p = strstr(path, "/python"); p;
-	     p = strstr(p + 1, "/python")) {
-		/* ".../lib/python3.12/..." or ".../lib64/python3/..." */
-		bool lib = (p - path >= 4 && strncmp(p - 4, "/lib", 4) == 0) ||
-			   (p - path >= 6 && strncmp(p - 6, "/lib64", 6) == 0);
-		if (lib && isdigit((unsigned char)p[7]))
-			return true;
-	}
-	return false;
-}
 
 static void pyframe_set(struct diag *d, struct diag_pyframe *out,
 			const struct diag_san_frame *f)
@@ -50,7 +31,7 @@ void diag_python_find(struct diag *d, const struct diag_san_record *r,
 	const struct diag_san_frame *inner = NULL, *outer = NULL;
 	for (size_t i = 0; i < r->n_host; i++) {
 		const struct diag_san_frame *f = &r->host[i];
-		if (!f->python || python_installation(f->path) || !f->line)
+		if (!f->python || diag_py_library_path(f->path) || !f->line)
 			continue;
 		if (!inner)
 			inner = f;
@@ -61,6 +42,39 @@ void diag_python_find(struct diag *d, const struct diag_san_record *r,
 	out->found = true;
 	pyframe_set(d, &out->launch, outer);
 	pyframe_set(d, &out->call, inner);
+}
+
+static void pyf_set(struct diag *d, struct diag_pyframe *out,
+		    const struct diag_pyf *f)
+{
+	out->func = f->func;
+	out->file = f->file;
+	out->line = f->line;
+	out->source = diag_read_source_line(d, f->file, f->line);
+}
+
+/* The same two frames from the live stack (diag_set_pystack): the
+ * innermost and the outermost frame of the user's own code.  The
+ * source lines are the caller's to keep (as for diag_python_find). */
+void diag_python_live(struct diag *d, struct diag_python *out)
+{
+	const struct diag_pystack *ps = &d->pystack;
+	const struct diag_pyf *inner = NULL, *outer = NULL;
+	for (size_t i = 0; i < ps->n_frames; i++) {
+		if (ps->frames[i].library || !ps->frames[i].line)
+			continue;
+		if (!inner)
+			inner = &ps->frames[i];
+		outer = &ps->frames[i];
+	}
+	if (!inner)
+		return;
+	free(out->launch.source);
+	free(out->call.source);
+	memset(out, 0, sizeof *out);
+	out->found = true;
+	pyf_set(d, &out->launch, outer);
+	pyf_set(d, &out->call, inner);
 }
 
 static char *line_of(const char *path, unsigned line)

@@ -1,6 +1,7 @@
 /* The diagnosis report: text and JSON renderings of one fault account
  * with its hints.  Schema: docs/report-schema.md. */
 #include "cudbg/report.h"
+#include "cudbg/pystack.h"
 #include "cudbg/assertline.h"
 #include "cudbg/sanitizer.h"
 #include "diag/internal.h"
@@ -193,6 +194,50 @@ static void t_python(struct dbuf *b, const struct diag_fault *f)
 	}
 }
 
+/* The live stack's user frames (library frames folded into a count),
+ * the bad value, or why the stack could not be had. */
+static void t_pyvalue(struct dbuf *b, const struct diag_fault *f)
+{
+	if (f->bad_value)
+		t_field(b, "value", f->bad_value);
+	if (!f->pystack && f->pystack_why && f->flags[DIAG_F_PYTHON]) {
+		char line[400];
+		snprintf(line, sizeof line, "no live stack: %s", f->pystack_why);
+		t_field(b, "python", line);
+	}
+	if (f->pystack && f->pystack->error)
+		t_field(b, "py error", f->pystack->error);
+}
+
+static void t_pystack(struct dbuf *b, const struct diag_fault *f)
+{
+	const struct diag_pystack *ps = f->pystack;
+	if (!ps || !ps->n_frames)
+		return;
+	dbuf_puts(b, "\nPython stack (innermost first):\n");
+	size_t folded = 0;
+	for (size_t i = 0; i < ps->n_frames; i++) {
+		const struct diag_pyf *fr = &ps->frames[i];
+		if (fr->library) {
+			folded++;
+			continue;
+		}
+		if (folded)
+			dbuf_printf(b, "  ... %zu library frame%s\n", folded,
+				    folded == 1 ? "" : "s");
+		folded = 0;
+		char line[1200];
+		snprintf(line, sizeof line, "%s:%u in %s", fr->file, fr->line,
+			 fr->func);
+		dbuf_puts(b, "  ");
+		t_wrap(b, line, 4, 2, 100);
+		dbuf_putc(b, '\n');
+	}
+	if (folded)
+		dbuf_printf(b, "  ... %zu library frame%s\n", folded,
+			    folded == 1 ? "" : "s");
+}
+
 static void t_exit(struct dbuf *b, const struct diag_fault *f)
 {
 	char line[256];
@@ -379,6 +424,7 @@ char *diag_report_text(const struct diag_report_in *in)
 	t_summary(&b, f, in);
 	t_focus(&b, f);
 	t_python(&b, f);
+	t_pyvalue(&b, f);
 	t_exit(&b, f);
 	if (in->memcheck_seconds >= 0) {
 		char s[64];
@@ -387,6 +433,7 @@ char *diag_report_text(const struct diag_report_in *in)
 	}
 	t_asserts(&b, f);
 	t_findings(&b, f);
+	t_pystack(&b, f);
 	t_frames(&b, "Device stack", f->frames, f->n_frames);
 	t_values_notes(&b, f);
 	if (in->hints && in->hints->n) {
@@ -553,6 +600,27 @@ static void j_pyframe(struct jw *w, const char *key,
 	j_close(w, '}');
 }
 
+static void j_pystack(struct jw *w, const struct diag_fault *f)
+{
+	const struct diag_pystack *ps = f->pystack;
+	j_str(w, "bad_value", f->bad_value);
+	j_str(w, "python_stack_missing", ps ? NULL : f->pystack_why);
+	if (!ps) {
+		j_str(w, "python_stack", NULL);
+		return;
+	}
+	j_open(w, "python_stack", '[');
+	for (size_t i = 0; i < ps->n_frames; i++) {
+		j_open(w, NULL, '{');
+		j_str(w, "file", ps->frames[i].file);
+		j_int(w, "line", ps->frames[i].line);
+		j_str(w, "function", ps->frames[i].func);
+		j_bool(w, "library", ps->frames[i].library);
+		j_close(w, '}');
+	}
+	j_close(w, ']');
+}
+
 static void j_asserts(struct jw *w, const struct diag_fault *f)
 {
 	j_int(w, "assertion_lines", (long long)f->assert_total);
@@ -675,6 +743,7 @@ static void j_rest(struct jw *w, const struct diag_fault *f)
 	} else {
 		j_str(w, "python", NULL);
 	}
+	j_pystack(w, f);
 	j_asserts(w, f);
 	j_open(w, "findings", '[');
 	for (size_t i = 0; i < f->n_findings; i++)

@@ -206,6 +206,14 @@ struct diag_fault {
 	 * moved on; this names the operator it was in then.  op is NULL. */
 	char *host_op_later;
 	struct diag_python python;
+	/* The live Python stack at the stop, taken by calling into the
+	 * interpreter (include/cudbg/pystack.h): NULL when none was taken;
+	 * pystack_why says why not when it was tried; bad_value is the
+	 * offending element of an index assert ("labels[23] = 5, ..."), or
+	 * why it could not be read. */
+	const struct diag_pystack *pystack;
+	const char *pystack_why;
+	const char *bad_value;
 
 	/* Assertion lines (aggregated), sanitizer findings (all records). */
 	const struct diag_assert_entry *const *asserts;
@@ -256,6 +264,13 @@ int diag_add_sanitizer(struct diag *d, struct diag_san *report);
 int diag_set_core(struct diag *d, const char *path);
 /* A fact known to the caller (environment problems, memcheck ran ...). */
 void diag_set_flag(struct diag *d, enum diag_flag f, bool on);
+/* The live Python stack (taken over; diag_pystack_free()s it), or NULL
+ * with why it could not be had. */
+struct diag_pystack;
+void diag_set_pystack(struct diag *d, struct diag_pystack *ps,
+		      const char *why_not);
+/* The bad value found in the operator's tensors (copied). */
+void diag_set_bad_value(struct diag *d, const char *text);
 /* A value for an expression listed by diag_wanted(). */
 int diag_set_value(struct diag *d, const char *expr, const char *value);
 

@@ -1,0 +1,301 @@
+/* Taking the Python stack at a stop by calling into the interpreter, and
+ * reading the bad value of an index assert (include/cudbg/pystack.h).
+ *
+ * Every step is one MI command waited for with a bound; the order of the
+ * commands depends only on the answers, so a replay of a recording
+ * issues the same commands and gets the same report. */
+#include "cudbg/pystack.h"
+#include "cudbg/decode.h"
+#include "cudbg/diag.h"
+#include "cudbg/model.h"
+#include "cudbg/session.h"
+#include "diag/state.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pyrun {
+	struct diag *d;
+	struct dbg_ctl *c;
+	int timeout_ms;       /* per step */
+	bool answered, failed;
+	char value[256];      /* an evaluation's value */
+	char err[256];
+	struct dec_memory mem;
+	bool have_mem;
+};
+
+static bool step_answered(void *ctx)
+{
+	const struct pyrun *r = ctx;
+	return r->answered || !session_alive(ctl_session(r->c));
+}
+
+static void step_reset(struct pyrun *r)
+{
+	r->answered = r->failed = false;
+	r->value[0] = r->err[0] = '\0';
+}
+
+static void on_value(void *ctx, const char *expr, const char *value,
+		     bool error)
+{
+	struct pyrun *r = ctx;
+	(void)expr;
+	r->answered = true;
+	r->failed = error;
+	snprintf(error ? r->err : r->value, sizeof r->value, "%s",
+		 value ? value : "");
+}
+
+static void on_reply(void *ctx, const struct mi_record *rec, const char *err)
+{
+	struct pyrun *r = ctx;
+	r->answered = true;
+	if (!rec) {
+		r->failed = true;
+		snprintf(r->err, sizeof r->err, "%s", err ? err : "error");
+		return;
+	}
+	if (r->have_mem)
+		dec_memory_free(&r->mem);
+	r->have_mem = dec_memory_decode(rec->results, &r->mem) == 0;
+}
+
+/* Waits for the step's answer.  A call into the program that does not
+ * return in time (another thread holds the GIL, a lock the stopped
+ * thread holds) is interrupted: with `unwindonsignal on` gdb then
+ * drops the call's frame and answers with an error.  Returns 0 when
+ * answered without error, -1 otherwise (r->err says why). */
+static int step_wait(struct pyrun *r, bool interruptible)
+{
+	ctl_run_until(r->c, step_answered, r, r->timeout_ms);
+	if (!r->answered && interruptible) {
+		ctl_interrupt(r->c);
+		ctl_run_until(r->c, step_answered, r, 3000);
+		snprintf(r->err, sizeof r->err, "the call into the interpreter "
+			 "did not return within %d ms and was interrupted",
+			 r->timeout_ms);
+		r->failed = true;
+	}
+	if (!r->answered) {
+		snprintf(r->err, sizeof r->err, "no answer from the debugger "
+			 "within %d ms", r->timeout_ms);
+		return -1;
+	}
+	return r->failed ? -1 : 0;
+}
+
+static int eval(struct pyrun *r, const char *expr, bool interruptible)
+{
+	step_reset(r);
+	if (ctl_evaluate(r->c, expr, on_value, r) <= 0) {
+		snprintf(r->err, sizeof r->err, "cannot send %s", expr);
+		return -1;
+	}
+	return step_wait(r, interruptible);
+}
+
+static int raw(struct pyrun *r, const char *cmd)
+{
+	step_reset(r);
+	if (ctl_raw(r->c, cmd, on_reply, r) <= 0) {
+		snprintf(r->err, sizeof r->err, "cannot send %s", cmd);
+		return -1;
+	}
+	return step_wait(r, false);
+}
+
+static bool value_ll(const char *v, long long *out)
+{
+	char *end;
+	long long x = strtoll(v, &end, 0);
+	if (end == v)
+		return false;
+	*out = x;
+	return true;
+}
+
+/* Reads len bytes at addr; the block is in r->mem.  0 or -1. */
+static int read_bytes(struct pyrun *r, uint64_t addr, size_t len)
+{
+	char cmd[96];
+	snprintf(cmd, sizeof cmd, "-data-read-memory-bytes 0x%llx %zu",
+		 (unsigned long long)addr, len);
+	if (raw(r, cmd) < 0)
+		return -1;
+	if (!r->have_mem || r->mem.n < 1 || r->mem.v[0].len == 0) {
+		snprintf(r->err, sizeof r->err, "the debugger read no bytes");
+		return -1;
+	}
+	return 0;
+}
+
+/* The text the script wrote: a 4-byte length, then the lines. */
+static int read_script_text(struct pyrun *r, uint64_t buf,
+			    struct diag_pystack *ps)
+{
+	if (read_bytes(r, buf, 4) < 0 || r->mem.v[0].len < 4)
+		return -1;
+	const unsigned char *b = r->mem.v[0].bytes;
+	size_t len = (size_t)b[0] | (size_t)b[1] << 8 | (size_t)b[2] << 16 |
+		     (size_t)b[3] << 24;
+	if (len == 0 || len > DIAG_PY_BUF_CAP - 4) {
+		snprintf(r->err, sizeof r->err, "the script wrote nothing "
+			 "(it could not run in the interpreter)");
+		return -1;
+	}
+	if (read_bytes(r, buf + 4, len) < 0)
+		return -1;
+	int rc = diag_pystack_parse((const char *)r->mem.v[0].bytes,
+				    r->mem.v[0].len, ps);
+	if (rc < 0) {
+		snprintf(r->err, sizeof r->err, "the script's text made no "
+			 "sense (no frames)");
+		return -1;
+	}
+	return 0;
+}
+
+/* Ensure, run, release: the GIL goes back to the state it was in. */
+static int run_script(struct pyrun *r, uint64_t buf, struct diag_pystack *ps)
+{
+	if (eval(r, "(int)PyGILState_Ensure()", true) < 0)
+		return -1;
+	long long gil;
+	if (!value_ll(r->value, &gil)) {
+		snprintf(r->err, sizeof r->err, "PyGILState_Ensure gave '%s'",
+			 r->value);
+		return -1;
+	}
+	char *call = diag_pystack_call_expr(buf, DIAG_PY_BUF_CAP);
+	int rc = call ? eval(r, call, true) : -1;
+	free(call);
+	char why[256];
+	snprintf(why, sizeof why, "%s", r->err);
+	char rel[64];
+	snprintf(rel, sizeof rel, "(void)PyGILState_Release(%lld)", gil);
+	eval(r, rel, true);
+	if (rc < 0) {
+		snprintf(r->err, sizeof r->err, "%s", why);
+		return -1;
+	}
+	return read_script_text(r, buf, ps);
+}
+
+/* The whole sequence on the current thread.  0 with ps filled, or -1
+ * with r->err saying why. */
+static int take_stack(struct pyrun *r, struct diag_pystack *ps)
+{
+	if (eval(r, "(int)Py_IsInitialized()", false) < 0) {
+		char e[200];
+		snprintf(e, sizeof e, "%s", r->err);
+		/* gdb: 'No symbol "Py_IsInitialized" in current context.' */
+		if (strstr(e, "No symbol"))
+			snprintf(r->err, sizeof r->err, "no Python interpreter "
+				 "symbols in the program (%s)", e);
+		else
+			snprintf(r->err, sizeof r->err, "the debugger could not "
+				 "call into the program: %s", e);
+		return -1;
+	}
+	if (strcmp(r->value, "1") != 0) {
+		snprintf(r->err, sizeof r->err, "the Python interpreter is not "
+			 "running (Py_IsInitialized() = %s)", r->value);
+		return -1;
+	}
+	/* On a timeout gdb unwinds the call instead of leaving the program
+	 * stopped inside it. */
+	raw(r, "-gdb-set unwindonsignal on");
+	char alloc[64];
+	snprintf(alloc, sizeof alloc, "(long)PyMem_RawCalloc(1, %d)",
+		 DIAG_PY_BUF_CAP);
+	long long buf;
+	if (eval(r, alloc, true) < 0 || !value_ll(r->value, &buf) || buf == 0) {
+		if (!r->err[0])
+			snprintf(r->err, sizeof r->err, "no memory for the "
+				 "stack's text in the program");
+		return -1;
+	}
+	int rc = run_script(r, (uint64_t)buf, ps);
+	char why[256];
+	snprintf(why, sizeof why, "%s", r->err);
+	char fr[64];
+	snprintf(fr, sizeof fr, "(void)PyMem_RawFree(%lld)", buf);
+	eval(r, fr, true);
+	snprintf(r->err, sizeof r->err, "%s", why);
+	return rc;
+}
+
+/* The bad value: the operator's tensor read in the program's memory
+ * (after a device stop with the CUDA focus selected again, so a device
+ * pointer reads device memory). */
+static void read_bad_value(struct pyrun *r, const struct diag_pystack *ps,
+			   const char *assertion)
+{
+	struct diag_pybad_plan plan;
+	if (diag_pybad_plan(ps, assertion, &plan) == DIAG_PYBAD_NONE)
+		return;
+	char out[400];
+	if (!plan.t) {
+		snprintf(out, sizeof out, "not read: %s", plan.why_not);
+		diag_set_bad_value(r->d, out);
+		return;
+	}
+	if (read_bytes(r, plan.addr, plan.bytes) < 0) {
+		snprintf(out, sizeof out, "not read: %s at 0x%llx: %s",
+			 plan.t->name, (unsigned long long)plan.addr, r->err);
+		diag_set_bad_value(r->d, out);
+		return;
+	}
+	diag_pybad_find(&plan, r->mem.v[0].bytes, r->mem.v[0].len, out,
+			sizeof out);
+	diag_set_bad_value(r->d, out);
+}
+
+static bool settled(void *ctx)
+{
+	struct dbg_ctl *c = ctx;
+	return !session_alive(ctl_session(c)) ||
+	       (!ctl_busy(c) && ctl_refreshed(c));
+}
+
+int diag_pystack_fetch(struct diag *d, struct dbg_ctl *c, int timeout_ms,
+		       const char *assertion)
+{
+	const struct dbg_model *m = ctl_model(c);
+	if (m->state != MODEL_STOPPED || m->is_core) {
+		diag_set_pystack(d, NULL, m->is_core
+			? "a coredump has no running interpreter to ask"
+			: "the program is not stopped");
+		return 0;
+	}
+	struct pyrun r = { .d = d, .c = c,
+			   .timeout_ms = timeout_ms > 0 ? timeout_ms : 5000 };
+	/* A device stop: the host thread that launched the kernel (with
+	 * launch blocking it is still in the launch). */
+	bool device = m->focus.valid;
+	struct diag_pystack ps = {0};
+	int rc = 0;
+	if (device && raw(&r, "-thread-select 1") < 0)
+		rc = -1;
+	if (rc == 0)
+		rc = take_stack(&r, &ps);
+	char why[256];
+	snprintf(why, sizeof why, "%s", r.err);
+	if (device) {
+		ctl_restore_focus(c);
+		ctl_run_until(c, settled, c, r.timeout_ms);
+	}
+	if (rc < 0) {
+		diag_set_pystack(d, NULL, why);
+	} else {
+		read_bad_value(&r, &ps, assertion);
+		diag_set_pystack(d, &ps, ps.error);
+	}
+	if (r.have_mem)
+		dec_memory_free(&r.mem);
+	diag_pystack_free(&ps);
+	return rc < 0 ? 0 : 1;
+}
