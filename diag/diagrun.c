@@ -408,11 +408,15 @@ static void read_pystack(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 	if (!r->pystack || m->state != MODEL_STOPPED || m->is_core)
 		return;
 	const struct diag_fault *f = diag_analyze(r->d);
-	char *assertion = f->n_asserts && f->asserts[0]->expr
-		? strdup(f->asserts[0]->expr) : NULL;
+	/* The assertion's text, and the kernel's name (a multinomial kernel
+	 * is known by its name) */
+	char *what = NULL;
+	if (asprintf(&what, "%s %s", f->n_asserts && f->asserts[0]->expr
+		     ? f->asserts[0]->expr : "", f->kernel ? f->kernel : "") < 0)
+		what = NULL;
 	diag_pystack_fetch(r->d, c, timeout_ms < 5000 ? timeout_ms : 5000,
-			   assertion);
-	free(assertion);
+			   what);
+	free(what);
 }
 
 int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)

@@ -140,8 +140,14 @@ static bool ph_python(const struct diag_fault *f, const char *p, size_t n,
 		      struct dbuf *b)
 {
 	const struct diag_python *py = &f->python;
+	/* The offending element read from the operator's tensor. */
+	if (eq(p, n, "value")) return put_str(b, f->bad_value);
 	if (!py->found)
 		return false;
+	/* The script, for a CUDA_LAUNCH_BLOCKING=1 rerun: only when no live
+	 * stack (taken with launch blocking) gave the line already. */
+	if (eq(p, n, "rerun"))
+		return !f->pystack && put_str(b, py->launch.file);
 	if (eq(p, n, "line"))
 		return put_loc(b, py->launch.file, py->launch.line);
 	if (eq(p, n, "file")) return put_str(b, py->launch.file);

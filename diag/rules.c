@@ -44,6 +44,7 @@ static const char *const placeholders[] = {
 	"san.alloc_size", "san.count", "san.api", "san.message",
 	"python.line", "python.file", "python.func", "python.source",
 	"python.call", "python.call_func", "python.call_source",
+	"python.value", "python.rerun",
 	"op", "core", "exit.code", "exit.signal",
 	"output.error", "output.match",
 	NULL,

@@ -399,8 +399,12 @@ void options_session_config(const struct cudbg_options *o,
 	cfg->record_force = o->force;
 	cfg->dirs = o->dirs;
 	cfg->ndirs = o->ndirs;
+	/* cuda-gdb's setting; plain gdb would read `cuda` as a variable */
+	const char *dbg = o->debugger ? strrchr(o->debugger, '/') : NULL;
+	dbg = dbg ? dbg + 1 : o->debugger;
 	cfg->launch_blocking = o->backend == SESSION_LAUNCH &&
 			       !o->no_launch_blocking &&
+			       (!dbg || strncmp(dbg, "cuda-gdb", 8) == 0) &&
 			       diag_argv_is_python(o->argv);
 	/* --timeout bounds the wait for the debugger's first answer too. */
 	cfg->start_timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : 0;
