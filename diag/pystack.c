@@ -126,6 +126,41 @@ void diag_pystack_free(struct diag_pystack *ps)
 	memset(ps, 0, sizeof *ps);
 }
 
+int diag_pystack_copy(struct diag_pystack *dst, const struct diag_pystack *src)
+{
+	memset(dst, 0, sizeof *dst);
+	dst->frames = src->n_frames ? calloc(src->n_frames, sizeof *dst->frames) : NULL;
+	dst->tensors = src->n_tensors ? calloc(src->n_tensors, sizeof *dst->tensors) : NULL;
+	dst->ints = src->n_ints ? calloc(src->n_ints, sizeof *dst->ints) : NULL;
+	bool ok = (!src->n_frames || dst->frames) &&
+		  (!src->n_tensors || dst->tensors) && (!src->n_ints || dst->ints);
+	for (size_t i = 0; ok && i < src->n_frames; i++, dst->n_frames++) {
+		dst->frames[i] = src->frames[i];
+		dst->frames[i].file = dstrdup(src->frames[i].file);
+		dst->frames[i].func = dstrdup(src->frames[i].func);
+		ok = dst->frames[i].file && dst->frames[i].func;
+	}
+	for (size_t i = 0; ok && i < src->n_tensors; i++, dst->n_tensors++) {
+		struct diag_pytensor *t = &dst->tensors[i];
+		*t = src->tensors[i];
+		t->name = dstrdup(t->name);
+		t->dtype = dstrdup(t->dtype);
+		t->device = dstrdup(t->device);
+		ok = t->name && t->dtype && t->device;
+	}
+	for (size_t i = 0; ok && i < src->n_ints; i++, dst->n_ints++) {
+		dst->ints[i] = src->ints[i];
+		ok = (dst->ints[i].name = dstrdup(src->ints[i].name)) != NULL;
+	}
+	if (ok && src->error)
+		ok = (dst->error = dstrdup(src->error)) != NULL;
+	if (!ok) {
+		diag_pystack_free(dst);
+		return DIAG_ENOMEM;
+	}
+	return 0;
+}
+
 /* ---- parsing ------------------------------------------------------------ */
 
 enum { MAX_FIELDS = 12 };

@@ -16,7 +16,6 @@
 #include <string.h>
 
 struct pyrun {
-	struct diag *d;
 	struct dbg_ctl *c;
 	int timeout_ms;       /* per step */
 	bool answered, failed;
@@ -232,26 +231,21 @@ static int take_stack(struct pyrun *r, struct diag_pystack *ps)
  * (after a device stop with the CUDA focus selected again, so a device
  * pointer reads device memory). */
 static void read_bad_value(struct pyrun *r, const struct diag_pystack *ps,
-			   const char *assertion)
+			   const char *assertion, char *out, size_t cap)
 {
 	struct diag_pybad_plan plan;
 	if (diag_pybad_plan(ps, assertion, &plan) == DIAG_PYBAD_NONE)
 		return;
-	char out[400];
 	if (!plan.t) {
-		snprintf(out, sizeof out, "not read: %s", plan.why_not);
-		diag_set_bad_value(r->d, out);
+		snprintf(out, cap, "not read: %s", plan.why_not);
 		return;
 	}
 	if (read_bytes(r, plan.addr, plan.bytes) < 0) {
-		snprintf(out, sizeof out, "not read: %s at 0x%llx: %s",
-			 plan.t->name, (unsigned long long)plan.addr, r->err);
-		diag_set_bad_value(r->d, out);
+		snprintf(out, cap, "not read: %s at 0x%llx: %s", plan.t->name,
+			 (unsigned long long)plan.addr, r->err);
 		return;
 	}
-	diag_pybad_find(&plan, r->mem.v[0].bytes, r->mem.v[0].len, out,
-			sizeof out);
-	diag_set_bad_value(r->d, out);
+	diag_pybad_find(&plan, r->mem.v[0].bytes, r->mem.v[0].len, out, cap);
 }
 
 static bool settled(void *ctx)
@@ -261,41 +255,68 @@ static bool settled(void *ctx)
 	       (!ctl_busy(c) && ctl_refreshed(c));
 }
 
-int diag_pystack_fetch(struct diag *d, struct dbg_ctl *c, int timeout_ms,
-		       const char *assertion)
+int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
+		      struct diag_pystack_result *out)
 {
+	memset(out, 0, sizeof *out);
 	const struct dbg_model *m = ctl_model(c);
 	if (m->state != MODEL_STOPPED || m->is_core) {
-		diag_set_pystack(d, NULL, m->is_core
-			? "a coredump has no running interpreter to ask"
-			: "the program is not stopped");
+		snprintf(out->why, sizeof out->why, "%s", m->is_core
+			 ? "a coredump has no running interpreter to ask"
+			 : "the program is not stopped");
 		return 0;
 	}
-	struct pyrun r = { .d = d, .c = c,
+	struct pyrun r = { .c = c,
 			   .timeout_ms = timeout_ms > 0 ? timeout_ms : 5000 };
 	/* A device stop: the host thread that launched the kernel (with
 	 * launch blocking it is still in the launch). */
 	bool device = m->focus.valid;
-	struct diag_pystack ps = {0};
 	int rc = 0;
 	if (device && raw(&r, "-thread-select 1") < 0)
 		rc = -1;
 	if (rc == 0)
-		rc = take_stack(&r, &ps);
-	char why[256];
-	snprintf(why, sizeof why, "%s", r.err);
+		rc = take_stack(&r, &out->ps);
+	snprintf(out->why, sizeof out->why, "%s", rc < 0 ? r.err : "");
 	if (device) {
 		ctl_restore_focus(c);
 		ctl_run_until(c, settled, c, r.timeout_ms);
 	}
-	if (rc < 0) {
-		diag_set_pystack(d, NULL, why);
-	} else {
-		read_bad_value(&r, &ps, assertion);
-		diag_set_pystack(d, &ps, ps.error);
+	if (rc == 0) {
+		out->have = true;
+		read_bad_value(&r, &out->ps, what, out->bad, sizeof out->bad);
+		if (out->ps.error)
+			snprintf(out->why, sizeof out->why, "%s", out->ps.error);
 	}
 	if (r.have_mem)
 		dec_memory_free(&r.mem);
-	diag_pystack_free(&ps);
-	return rc < 0 ? 0 : 1;
+	return out->have ? 1 : 0;
+}
+
+void diag_pystack_result_free(struct diag_pystack_result *r)
+{
+	if (r)
+		diag_pystack_free(&r->ps);
+}
+
+void diag_pystack_result_give(struct diag *d, const struct diag_pystack_result *r)
+{
+	struct diag_pystack copy;
+	if (r->have && diag_pystack_copy(&copy, &r->ps) == 0) {
+		diag_set_pystack(d, &copy, r->why[0] ? r->why : NULL);
+		diag_pystack_free(&copy);
+	} else {
+		diag_set_pystack(d, NULL, r->why[0] ? r->why : NULL);
+	}
+	if (r->bad[0])
+		diag_set_bad_value(d, r->bad);
+}
+
+int diag_pystack_fetch(struct diag *d, struct dbg_ctl *c, int timeout_ms,
+		       const char *what)
+{
+	struct diag_pystack_result r;
+	int rc = diag_pystack_take(c, timeout_ms, what, &r);
+	diag_pystack_result_give(d, &r);
+	diag_pystack_result_free(&r);
+	return rc;
 }

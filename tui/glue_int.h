@@ -7,6 +7,7 @@
 #include "cudbg/assertline.h"
 #include "cudbg/memcheck.h"
 #include "cudbg/model.h"
+#include "cudbg/pystack.h"
 #include "cudbg/refault.h"
 #include "cudbg/sanitizer.h"
 #include "tui/ui.h"
@@ -50,6 +51,10 @@ struct glue {
 	double core_secs;
 	bool run_after_pass;      /* --memcheck=always held the live run */
 	int nsession_fds;         /* the session's share of the loop's fds */
+
+	/* tui/glue_py.c: the live Python stack of stop py_stop (0: none) */
+	struct diag_pystack_result py;
+	unsigned long py_stop;
 };
 
 /* tui/glue.c: replaces the debugger session by one for sc (the old
@@ -80,5 +85,13 @@ int glue_diag_to_fault(struct glue *g, const char *arg);
 /* Adds the findings and the pass's output to a diagnosis being built. */
 void glue_diag_feed(struct glue *g, struct diag *d);
 void glue_diag_free(struct glue *g);
+
+/* tui/glue_py.c */
+/* After every loop event: at a new settled live stop of a Python program
+ * takes its stack from the interpreter (ui->pystack), once per stop. */
+void glue_py_step(struct glue *g);
+/* Hands this stop's Python stack and bad value to a diagnosis. */
+void glue_py_feed(struct glue *g, struct diag *d);
+void glue_py_free(struct glue *g);
 
 #endif

@@ -109,6 +109,25 @@ struct dbg_ctl;
 int diag_pystack_fetch(struct diag *d, struct dbg_ctl *c, int timeout_ms,
 		       const char *assertion);
 
+/* The same without a diagnosis (the screen keeps it per stop): out gets
+ * the stack (have), the bad value's sentence (bad, "" when none) and why
+ * the stack could not be had (why).  Free with
+ * diag_pystack_result_free(); diag_pystack_result_give() hands a copy
+ * to a diagnosis. */
+struct diag_pystack_result {
+	struct diag_pystack ps;
+	bool have;
+	char why[256];
+	char bad[400];
+};
+int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *assertion,
+		      struct diag_pystack_result *out);
+void diag_pystack_result_free(struct diag_pystack_result *r);
+void diag_pystack_result_give(struct diag *d,
+			      const struct diag_pystack_result *r);
+/* A deep copy; 0 or DIAG_ENOMEM (dst is then empty). */
+int diag_pystack_copy(struct diag_pystack *dst, const struct diag_pystack *src);
+
 /* ---- the bad value of an index assert ---- */
 
 enum diag_pybad_kind {
