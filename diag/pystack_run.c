@@ -272,6 +272,19 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	 * launch blocking it is still in the launch). */
 	bool device = m->focus.valid;
 	int rc = 0;
+	/* First whether there is an interpreter at all, without leaving
+	 * the CUDA focus (--thread applies to this command only): a
+	 * program without one (or a replay of a session that never asked)
+	 * ends here with its focus untouched. */
+	if (device && raw(&r, "-data-evaluate-expression --thread 1 "
+			  "\"(long)&Py_IsInitialized\"") < 0) {
+		char e[200];
+		snprintf(e, sizeof e, "%s", r.err);
+		snprintf(r.err, sizeof r.err, "no Python interpreter symbols in "
+			 "the program (%s)", e);
+		snprintf(out->why, sizeof out->why, "%s", r.err);
+		return 0;
+	}
 	if (device && raw(&r, "-thread-select 1") < 0)
 		rc = -1;
 	if (rc == 0)

@@ -92,6 +92,7 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 	f->stop_pc = 0x20;
 	f->has_error_pc = f->has_stop_pc = true;
 	f->op = S("nll_loss_forward");
+	f->bad_value = "labels[3] = 4, the model has 4 classes";
 	f->python = (struct diag_python){
 		true, {S("<module>"), S("/s/a.py"), 12, S("main()")},
 		{S("main"), S("/s/a.py"), 9, S("loss(x)")}};
