@@ -459,15 +459,33 @@ static void add_notes(struct diag *d)
 static void pick_operator(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
+	char *outer = NULL;
 
-	f->op = keep(d, diag_aten_op(f->finding, NULL, 0));
-	if (f->op || !d->n_host_frames)
-		return;
-	if (diag_host_at_launch(d->host_frames, d->n_host_frames, f->kernel_short))
-		f->op = keep(d, diag_aten_op(NULL, d->host_frames, d->n_host_frames));
-	else
-		f->host_op_later = keep(d, diag_aten_op(NULL, d->host_frames,
-							d->n_host_frames));
+	f->op = keep(d, diag_aten_op(f->finding, NULL, 0, &outer));
+	if (!f->op && d->n_host_frames) {
+		if (diag_host_at_launch(d->host_frames, d->n_host_frames,
+					f->kernel_short))
+			f->op = keep(d, diag_aten_op(NULL, d->host_frames,
+						     d->n_host_frames, &outer));
+		else
+			f->host_op_later = keep(d, diag_aten_op(NULL,
+				d->host_frames, d->n_host_frames, NULL));
+	}
+	f->op_outer = f->op ? keep(d, outer) : (free(outer), NULL);
+}
+
+/* "python3 train.py" -> "train.py": the script a CUDA_LAUNCH_BLOCKING=1
+ * rerun would run. */
+static const char *python_script(const struct diag *d)
+{
+	if (!d->argv || !d->argv[0] || !diag_argv_is_python(d->argv))
+		return NULL;
+	for (size_t i = 0; d->argv[i]; i++) {
+		size_t n = strlen(d->argv[i]);
+		if (n > 3 && strcmp(d->argv[i] + n - 3, ".py") == 0)
+			return d->argv[i];
+	}
+	return NULL;
 }
 
 const struct diag_fault *diag_analyze(struct diag *d)
@@ -477,6 +495,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	f->exception_code = -1;
 	diag_focus_clear(&f->focus);
 	f->program = d->argv ? d->argv[0] : NULL;
+	f->script = python_script(d);
 	f->asserts = diag_asserts_all(d->asserts);
 	f->n_asserts = diag_asserts_count(d->asserts);
 	f->assert_total = diag_asserts_total(d->asserts);

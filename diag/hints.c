@@ -142,12 +142,13 @@ static bool ph_python(const struct diag_fault *f, const char *p, size_t n,
 	const struct diag_python *py = &f->python;
 	/* The offending element read from the operator's tensor. */
 	if (eq(p, n, "value")) return put_str(b, f->bad_value);
+	/* The script, for a CUDA_LAUNCH_BLOCKING=1 rerun: only while no
+	 * script line is known (the live stack, taken with launch blocking,
+	 * and the sanitizer's, taken at the launch, both give the right one). */
+	if (eq(p, n, "rerun"))
+		return !py->found && put_str(b, f->script);
 	if (!py->found)
 		return false;
-	/* The script, for a CUDA_LAUNCH_BLOCKING=1 rerun: only when no live
-	 * stack (taken with launch blocking) gave the line already. */
-	if (eq(p, n, "rerun"))
-		return !f->pystack && put_str(b, py->launch.file);
 	if (eq(p, n, "line"))
 		return put_loc(b, py->launch.file, py->launch.line);
 	if (eq(p, n, "file")) return put_str(b, py->launch.file);

@@ -461,8 +461,9 @@ static void plan_index(const struct diag_pystack *ps, const char *a,
 		p->bound = src->shape[dim];
 	bool weight = src && strcmp(src->name, "weight") == 0;
 	p->bound_what = weight ? "rows" : "entries";
-	/* Advanced indexing wraps negative indices. */
-	if (strstr(a, "-sizes[") || strstr(a, "index out of bounds"))
+	/* Advanced indexing wraps negative indices (its assert says
+	 * `index >= -sizes[i]`); gathers and index_select do not. */
+	if (strstr(a, "-sizes["))
 		p->lo = -p->bound;
 }
 

@@ -318,7 +318,9 @@ void diag_pystack_result_give(struct diag *d, const struct diag_pystack_result *
 		diag_set_pystack(d, &copy, r->why[0] ? r->why : NULL);
 		diag_pystack_free(&copy);
 	} else {
-		diag_set_pystack(d, NULL, r->why[0] ? r->why : NULL);
+		diag_set_pystack(d, NULL, r->why[0] &&
+				  !strstr(r->why, "not in this recording")
+				  ? r->why : NULL);
 	}
 	if (r->bad[0])
 		diag_set_bad_value(d, r->bad);

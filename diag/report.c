@@ -163,7 +163,13 @@ static void t_focus(struct dbuf *b, const struct diag_fault *f)
 				 (unsigned long long)f->stop_pc);
 		t_field(b, "pc", line);
 	}
-	t_field(b, "operator", f->op);
+	if (f->op && f->op_outer) {
+		char both[512];
+		snprintf(both, sizeof both, "%s (in %s)", f->op, f->op_outer);
+		t_field(b, "operator", both);
+	} else {
+		t_field(b, "operator", f->op);
+	}
 	if (f->host_op_later) {
 		char later[512];
 		snprintf(later, sizeof later, "already in %s when the GPU stopped (launches "
@@ -734,6 +740,7 @@ static void j_hints(struct jw *w, const struct diag_hints *h)
 static void j_rest(struct jw *w, const struct diag_fault *f)
 {
 	j_str(w, "operator", f->op);
+	j_str(w, "operator_outer", f->op_outer);
 	j_str(w, "host_operator_later", f->host_op_later);
 	if (f->python.found) {
 		j_open(w, "python", '{');

@@ -100,8 +100,10 @@ void diag_python_find(struct diag *d, const struct diag_san_record *r,
 		      struct diag_python *out);
 char *diag_read_source_line(const struct diag *d, const char *path,
 			    unsigned line);
+/* *outer (may be NULL; set only when it differs): the outermost
+ * operator, the one the user called. */
 char *diag_aten_op(const struct diag_san_record *r,
-		   const struct diag_frame *host, size_t n_host);
+		   const struct diag_frame *host, size_t n_host, char **outer);
 bool diag_host_at_launch(const struct diag_frame *host, size_t n_host,
 			 const char *kernel_short);
 char *diag_stub_kernel(const char *stub);

@@ -200,7 +200,12 @@ struct diag_fault {
 	size_t n_frames;
 	struct diag_frame *host_frames; /* the launching host stack */
 	size_t n_host_frames;
-	char *op;               /* ATen operator for PyTorch kernels, or NULL */
+	char *op;               /* ATen operator for PyTorch kernels, or NULL:
+				 * the innermost dispatcher operator
+				 * (at::_ops::NAME) at the launch */
+	char *op_outer;         /* the outermost one when it differs (the
+				 * operator the user called: op gather_out,
+				 * op_outer embedding), or NULL */
 	/* Set when the only host stack (cuda-gdb's, at the stop) is not at
 	 * this kernel's launch: launches are asynchronous and the host had
 	 * moved on; this names the operator it was in then.  op is NULL. */
@@ -229,6 +234,7 @@ struct diag_fault {
 	char *exit_signal;      /* "SIGKILL" when killed */
 	char *error_line;       /* first CUDA error line from the program */
 	char *program;          /* argv[0] of the debugged program */
+	const char *script;     /* a Python program's .py argument, or NULL */
 
 	struct diag_value *values;
 	size_t n_values;

@@ -29,6 +29,16 @@ for exp in tests/gpu/*.expect; do
 	# `make gpu-test` on a GPU makes it (then commit it).
 	[ -f "$f.mi.log" ] || { echo "SKIP recordings/$n: not recorded yet (make gpu-test on a GPU records tests/fixtures/gpu/$n.mi.log)"; continue; }
 	check "$n/live" live "$exp" --replay "$f.mi.log"
+	# pylive: the live Python stack, script line, operator and bad value
+	# (tests/gpu/python-live.sh records them); a recording made before
+	# cudbg-tui called into the interpreter has none of it.
+	if grep -q '^pylive: ' "$exp"; then
+		if grep -q 'PyRun_SimpleString' "$f.mi.log"; then
+			check "$n/pylive" pylive "$exp" --replay "$f.mi.log"
+		else
+			echo "SKIP recordings/$n/pylive: recorded before the live Python stack (tests/gpu/python-live.sh records it)"
+		fi
+	fi
 	[ -f "$f.core.mi.log" ] && check "$n/core" core "$exp" --replay "$f.core.mi.log"
 	# The XML alone lacks the "N bytes after the nearest allocation" text
 	# of the pass's output; an .expect says what a saved report gives

@@ -34,6 +34,24 @@ timeout 60 "$BIN" --json --replay tests/fixtures/py_crash_calls.mi.log >"$out" 2
 check replay-json-value '"bad_value": ?"labels\[5\] = 4, the model has 4 classes'
 check replay-json-stack '"python_stack": ?\[\{"file": ?"/src/tests/progs/pylib/site-packages/fakeloss.py", ?"line": ?32, ?"function": ?"nll_loss", ?"library": ?true\}'
 
+# The same program under cuda-gdb on the GPU machine (calls into the
+# interpreter work there), recorded by tests/gpu/python-live.sh.
+rec=tests/fixtures/py_crash.cuda-gdb.mi.log
+if [ -f "$rec" ]; then
+	timeout 60 "$BIN" --batch -d tests/progs --replay "$rec" >"$out" 2>&1
+	check cuda-gdb-line '^  python     .*tests/progs/py_crash.py:41 in train_step'
+	check cuda-gdb-value '^  value      labels\[5\] = 4, the model has 4 classes'
+else
+	echo "SKIP pystack/cuda-gdb: $rec not recorded yet (tests/gpu/python-live.sh on the GPU machine records it)"
+fi
+rec=tests/fixtures/py_break.cuda-gdb.mi.log
+if [ -f "$rec" ]; then
+	timeout 60 "$BIN" --batch -d tests/progs --replay "$rec" >"$out" 2>&1
+	check cuda-gdb-break '^  python     .*tests/progs/py_crash.py:47 in pause_here'
+else
+	echo "SKIP pystack/cuda-gdb-break: $rec not recorded yet (tests/gpu/python-live.sh on the GPU machine records it)"
+fi
+
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3 2>/dev/null || true)
 if ! command -v gdb >/dev/null; then
