@@ -59,9 +59,14 @@ void glue_py_step(struct glue *g)
 	snprintf(what, sizeof what, "%s %s", g->ui->where.assert_expr,
 		 g->ui->where.func);
 	diag_pystack_take(g->ctl, 5000, what, &g->py);
+	/* A stop the calls themselves caused (an interrupted call) is not a
+	 * new one to ask about: that would never end. */
+	g->py_stop = ctl_model(g->ctl)->stop_count;
 	if (g->py.have) {
 		g->ui->pystack = &g->py.ps;
 		g->ui->py_bad = g->py.bad[0] ? g->py.bad : NULL;
+		if (g->ui->py_bad)
+			ui_message(g->ui, UC_FAULT, "the bad value: %s", g->ui->py_bad);
 	} else if (g->py.why[0] && g->o->backend != SESSION_REPLAY) {
 		/* (a replay of a recording made before, or of a C program,
 		 * answers "not in this recording": nothing to say) */
