@@ -405,8 +405,14 @@ const char *diag_run_core(const struct diag_run *r)
 static void read_pystack(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
 	const struct dbg_model *m = ctl_model(c);
-	if (!r->pystack || m->state != MODEL_STOPPED || m->is_core)
+	if (!r->pystack || m->state != MODEL_STOPPED)
 		return;
+	if (m->is_core) {
+		diag_set_pystack(r->d, NULL, "a coredump has no running "
+				 "interpreter to ask (the memcheck pass's report "
+				 "names the script line)");
+		return;
+	}
 	const struct diag_fault *f = diag_analyze(r->d);
 	/* The assertion's text, and the kernel's name (a multinomial kernel
 	 * is known by its name) */

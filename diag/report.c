@@ -206,7 +206,9 @@ static void t_pyvalue(struct dbuf *b, const struct diag_fault *f)
 {
 	if (f->bad_value)
 		t_field(b, "value", f->bad_value);
-	if (!f->pystack && f->pystack_why && f->flags[DIAG_F_PYTHON]) {
+	/* why there is no live stack, when nothing else gave the line */
+	if (!f->pystack && f->pystack_why && f->flags[DIAG_F_PYTHON] &&
+	    !f->python.found) {
 		char line[400];
 		snprintf(line, sizeof line, "no live stack: %s", f->pystack_why);
 		t_field(b, "python", line);

@@ -98,6 +98,12 @@ run_one() { # name
 	t2=$(now)
 	if json_check "$name" "$RES/$name.json"; then passed=$((passed + 1)); else
 		failed=$((failed + 1)); fi
+	# the start sequence set launch blocking and cuda-gdb took it
+	local tok
+	tok=$(sed -n 's/^ *[0-9.]* > \([0-9]*\)-gdb-set cuda launch_blocking on$/\1/p' "$rec" | head -1)
+	if [ -n "$tok" ] && grep -q "^ *[0-9.]* < ${tok}^done" "$rec"; then
+		pass "$name/launch-blocking"; else
+		fail "$name/launch-blocking" "no answered -gdb-set cuda launch_blocking on in $rec"; fi
 	timeout 120 "$BIN" --batch --replay "$rec" > "$RES/$name.replay.txt" 2>&1
 	expect_kind "$name" live "$RES/$name.replay.txt"
 	expect_kind "$name" pylive "$RES/$name.replay.txt"
