@@ -653,3 +653,80 @@ int diag_pybad_find(const struct diag_pybad_plan *p, const unsigned char *mem,
 		 len < p->bytes ? " (the read was cut short)" : "");
 	return 0;
 }
+
+/* ---- gdb's print of an array (the device memory fallback) ------------ */
+
+static void put_le(unsigned char *out, unsigned long long v, int n)
+{
+	for (int i = 0; i < n; i++)
+		out[i] = (unsigned char)(v >> (8 * i));
+}
+
+static bool put_elem(const char **pp, int elsize, bool is_float,
+		     unsigned char *el)
+{
+	char *end;
+	errno = 0;
+	if (is_float) {
+		double d = strtod(*pp, &end);
+		if (end == *pp)
+			return false;
+		if (elsize == 8) {
+			memcpy(el, &d, 8);
+		} else {
+			float f = (float)d;
+			memcpy(el, &f, 4);
+		}
+	} else {
+		long long v = strtoll(*pp, &end, 0);
+		if (end == *pp || errno)
+			return false;
+		put_le(el, (unsigned long long)v, elsize);
+	}
+	*pp = end;
+	return true;
+}
+
+long diag_gdb_array_bytes(const char *text, int elsize, bool is_float,
+			  unsigned char *out, size_t cap)
+{
+	if (!text || !out || (is_float ? elsize != 4 && elsize != 8
+				       : elsize != 1 && elsize != 2 &&
+					 elsize != 4 && elsize != 8))
+		return -1;
+	const char *p = text;
+	while (*p == ' ')
+		p++;
+	if (*p++ != '{')
+		return -1;
+	size_t n = 0;
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "...", 3) == 0 || *p == '}')
+			return (long)n;
+		unsigned char el[8];
+		if (!put_elem(&p, elsize, is_float, el))
+			return -1;
+		unsigned long long times = 1;
+		if (strncmp(p, " <repeats ", 10) == 0) {
+			char *end;
+			times = strtoull(p + 10, &end, 10);
+			if (strncmp(end, " times>", 7) != 0 || times == 0)
+				return -1;
+			p = end + 7;
+		}
+		for (unsigned long long k = 0; k < times; k++) {
+			if (n + (size_t)elsize > cap)
+				return (long)n;
+			memcpy(out + n, el, (size_t)elsize);
+			n += (size_t)elsize;
+		}
+		while (*p == ' ')
+			p++;
+		if (*p == ',')
+			p++;
+		else if (*p != '}' && strncmp(p, "...", 3) != 0)
+			return -1;
+	}
+}

@@ -19,7 +19,8 @@ struct pyrun {
 	struct dbg_ctl *c;
 	int timeout_ms;       /* per step */
 	bool answered, failed;
-	char value[256];      /* an evaluation's value */
+	char value[256];      /* an evaluation's value (cut) */
+	char *bigvalue;       /* the whole of the last one (malloc'd) */
 	char err[256];
 	struct dec_memory mem;
 	bool have_mem;
@@ -46,6 +47,8 @@ static void on_value(void *ctx, const char *expr, const char *value,
 	r->failed = error;
 	snprintf(error ? r->err : r->value, sizeof r->value, "%s",
 		 value ? value : "");
+	free(r->bigvalue);
+	r->bigvalue = !error && value ? strdup(value) : NULL;
 }
 
 static void on_reply(void *ctx, const struct mi_record *rec, const char *err)
@@ -230,8 +233,39 @@ static int take_stack(struct pyrun *r, struct diag_pystack *ps)
 /* The bad value: the operator's tensor read in the program's memory
  * (after a device stop with the CUDA focus selected again, so a device
  * pointer reads device memory). */
+/* The fallback for device memory: cuda-gdb's print of the tensor as an
+ * array of its element type in the global address space (at most the
+ * first 200 elements, gdb's print elements limit). */
+static bool read_by_print(struct pyrun *r, const struct diag_pybad_plan *plan,
+			  char *out, size_t cap)
+{
+	bool fl = plan->kind == DIAG_PYBAD_PROB || plan->kind == DIAG_PYBAD_RANGE01;
+	int es = plan->t->elsize;
+	const char *type = fl ? (es == 8 ? "double" : es == 4 ? "float" : NULL)
+			      : (es == 8 ? "long" : es == 4 ? "int"
+				 : es == 2 ? "short" : NULL);
+	if (!type)
+		return false;
+	size_t n = plan->bytes / (size_t)es;
+	if (n > 200)
+		n = 200;
+	char expr[160];
+	snprintf(expr, sizeof expr, "*(@global %s *)0x%llx@%zu", type,
+		 (unsigned long long)plan->addr, n);
+	if (eval(r, expr, false) < 0)
+		return false;
+	unsigned char *buf = malloc(n * (size_t)es);
+	long got = buf ? diag_gdb_array_bytes(r->bigvalue, es, fl, buf,
+					      n * (size_t)es) : -1;
+	if (got > 0)
+		diag_pybad_find(plan, buf, (size_t)got, out, cap);
+	free(buf);
+	return got > 0;
+}
+
 static void read_bad_value(struct pyrun *r, const struct diag_pystack *ps,
-			   const char *assertion, char *out, size_t cap)
+			   const char *assertion, bool device, char *out,
+			   size_t cap)
 {
 	struct diag_pybad_plan plan;
 	if (diag_pybad_plan(ps, assertion, &plan) == DIAG_PYBAD_NONE)
@@ -240,12 +274,17 @@ static void read_bad_value(struct pyrun *r, const struct diag_pystack *ps,
 		snprintf(out, cap, "not read: %s", plan.why_not);
 		return;
 	}
-	if (read_bytes(r, plan.addr, plan.bytes) < 0) {
-		snprintf(out, cap, "not read: %s at 0x%llx: %s", plan.t->name,
-			 (unsigned long long)plan.addr, r->err);
+	if (read_bytes(r, plan.addr, plan.bytes) == 0) {
+		diag_pybad_find(&plan, r->mem.v[0].bytes, r->mem.v[0].len, out,
+				cap);
 		return;
 	}
-	diag_pybad_find(&plan, r->mem.v[0].bytes, r->mem.v[0].len, out, cap);
+	char why[256];
+	snprintf(why, sizeof why, "%s", r->err);
+	if (device && read_by_print(r, &plan, out, cap))
+		return;
+	snprintf(out, cap, "not read: %s at 0x%llx: %s", plan.t->name,
+		 (unsigned long long)plan.addr, why);
 }
 
 static bool settled(void *ctx)
@@ -273,11 +312,16 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	bool device = m->focus.valid;
 	int rc = 0;
 	/* First whether there is an interpreter at all, without leaving
-	 * the CUDA focus (--thread applies to this command only): a
-	 * program without one (or a replay of a session that never asked)
-	 * ends here with its focus untouched. */
+	 * the CUDA focus (--thread applies to this command only): a replay
+	 * of a session that never asked ends here with its focus untouched
+	 * (its recording has the -thread-select of a host stack read, but
+	 * not the focus switch back). */
+	/* (A live debugger's error here is not trusted as "no Python": the
+	 * call below decides; only the replay's own answer for a command its
+	 * recording lacks ends it, the session having never asked.) */
 	if (device && raw(&r, "-data-evaluate-expression --thread 1 "
-			  "\"(long)&Py_IsInitialized\"") < 0) {
+			  "\"(long)&Py_IsInitialized\"") < 0 &&
+	    strstr(r.err, "not in this recording")) {
 		char e[200];
 		snprintf(e, sizeof e, "%s", r.err);
 		snprintf(r.err, sizeof r.err, "no Python interpreter symbols in "
@@ -296,12 +340,14 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	}
 	if (rc == 0) {
 		out->have = true;
-		read_bad_value(&r, &out->ps, what, out->bad, sizeof out->bad);
+		read_bad_value(&r, &out->ps, what, device, out->bad,
+			       sizeof out->bad);
 		if (out->ps.error)
 			snprintf(out->why, sizeof out->why, "%s", out->ps.error);
 	}
 	if (r.have_mem)
 		dec_memory_free(&r.mem);
+	free(r.bigvalue);
 	return out->have ? 1 : 0;
 }
 

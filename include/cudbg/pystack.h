@@ -167,4 +167,12 @@ enum diag_pybad_kind diag_pybad_plan(const struct diag_pystack *ps,
 int diag_pybad_find(const struct diag_pybad_plan *plan,
 		    const unsigned char *mem, size_t len, char *out, size_t cap);
 
+/* gdb's print of an array ("{1, 2, 3 <repeats 15 times>, 4}", floats as
+ * "1.5", "-inf", "nan(0x400000)"; a "..." of the print elements limit
+ * ends it) as elsize-byte little-endian elements, for the tensor read when
+ * -data-read-memory-bytes cannot read device memory: the bytes written
+ * (at most cap), or -1 when the text is not such an array. */
+long diag_gdb_array_bytes(const char *text, int elsize, bool is_float,
+			  unsigned char *out, size_t cap);
+
 #endif

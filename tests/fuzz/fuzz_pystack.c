@@ -20,9 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	const char *a = asserts[data[0] % (sizeof asserts / sizeof asserts[0])];
 	struct diag_pystack ps;
+	size_t sum = 0;
 	if (diag_pystack_parse((const char *)data + 1, size - 1, &ps) < 0)
-		return 0;
-	size_t sum = (size_t)diag_pystack_user_frame(&ps);
+		memset(&ps, 0, sizeof ps);
+	sum += (size_t)diag_pystack_user_frame(&ps);
 	for (size_t i = 0; i < ps.n_frames; i++)
 		sum += strlen(ps.frames[i].file) + ps.frames[i].line;
 	struct diag_pybad_plan p;
@@ -34,5 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sum += strlen(out);
 	}
 	diag_pystack_free(&ps);
+	/* the same bytes as gdb's print of an array */
+	char text[512];
+	size_t n = size - 1 < sizeof text - 1 ? size - 1 : sizeof text - 1;
+	memcpy(text, data + 1, n);
+	text[n] = '\0';
+	unsigned char buf[256];
+	int es = 1 << (data[0] % 4);
+	sum += (size_t)diag_gdb_array_bytes(text, es, data[0] & 4, buf, sizeof buf);
 	return sum == (size_t)-1;
 }

@@ -274,3 +274,41 @@ TEST_TIMEOUT(script_runs_in_real_python, 60)
 	free(text);
 	diag_pystack_free(&ps);
 }
+
+/* cuda-gdb's print of a device array, the fallback read of a tensor. */
+TEST(gdb_array_print_to_bytes)
+{
+	unsigned char b[64];
+	long n = diag_gdb_array_bytes("{1, 2, 3 <repeats 3 times>, -1}", 8,
+				      false, b, sizeof b);
+	CHECK_INT(n, 6 * 8);
+	long long v[6];
+	memcpy(v, b, sizeof v); /* little-endian host */
+	CHECK_INT(v[0], 1);
+	CHECK_INT(v[4], 3);
+	CHECK_INT(v[5], -1);
+	float f[3];
+	n = diag_gdb_array_bytes("{0.5, nan(0x400000), -inf...}", 4, true, b,
+				 sizeof b);
+	CHECK_INT(n, 12);
+	memcpy(f, b, sizeof f);
+	CHECK(f[0] == 0.5f);
+	CHECK(f[1] != f[1]);
+	CHECK(f[2] < -1e30f);
+	/* cut at cap, not past it */
+	CHECK_INT(diag_gdb_array_bytes("{7 <repeats 100 times>}", 4, false, b,
+				       sizeof b), 64);
+	CHECK_INT(diag_gdb_array_bytes("0x1234", 8, false, b, sizeof b), -1);
+	CHECK_INT(diag_gdb_array_bytes("{1, x}", 8, false, b, sizeof b), -1);
+	CHECK_INT(diag_gdb_array_bytes("{1}", 3, false, b, sizeof b), -1);
+	/* the bad label found in what a print gave */
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(label_text, strlen(label_text), &ps), 0);
+	struct diag_pybad_plan p;
+	diag_pybad_plan(&ps, "t >= 0 && t < n_classes", &p);
+	n = diag_gdb_array_bytes("{1, 2, 3, 4, 1, 2, 3, 4}", 8, false, b, sizeof b);
+	char out[300];
+	CHECK_INT(diag_pybad_find(&p, b, (size_t)n, out, sizeof out), 1);
+	CHECK_STR(out, "labels[3] = 4, the model has 4 classes (labels must be 0..3)");
+	diag_pystack_free(&ps);
+}
