@@ -21,6 +21,7 @@ struct pyrun {
 	bool answered, failed;
 	char value[256];      /* an evaluation's value (cut) */
 	char *bigvalue;       /* the whole of the last one (malloc'd) */
+	bool stuck;           /* a command got no answer: send no more */
 	char err[256];
 	struct dec_memory mem;
 	bool have_mem;
@@ -73,24 +74,32 @@ static void on_reply(void *ctx, const struct mi_record *rec, const char *err)
 static int step_wait(struct pyrun *r, bool interruptible)
 {
 	ctl_run_until(r->c, step_answered, r, r->timeout_ms);
-	if (!r->answered && interruptible) {
+	if (r->answered)
+		return r->failed ? -1 : 0;
+	if (interruptible) {
 		ctl_interrupt(r->c);
 		ctl_run_until(r->c, step_answered, r, 3000);
-		snprintf(r->err, sizeof r->err, "the call into the interpreter "
-			 "did not return within %d ms and was interrupted",
-			 r->timeout_ms);
-		r->failed = true;
+		if (r->answered) {
+			snprintf(r->err, sizeof r->err, "the call into the "
+				 "interpreter did not return within %d ms and "
+				 "was interrupted (another thread held the GIL?)",
+				 r->timeout_ms);
+			r->failed = true;
+			return -1;
+		}
 	}
-	if (!r->answered) {
-		snprintf(r->err, sizeof r->err, "no answer from the debugger "
-			 "within %d ms", r->timeout_ms);
-		return -1;
-	}
-	return r->failed ? -1 : 0;
+	/* Nothing more is sent: the debugger is still busy with it. */
+	r->stuck = true;
+	snprintf(r->err, sizeof r->err, "the call into the interpreter did "
+		 "not return within %d ms%s", r->timeout_ms, interruptible
+		 ? ", nor after an interrupt" : "");
+	return -1;
 }
 
 static int eval(struct pyrun *r, const char *expr, bool interruptible)
 {
+	if (r->stuck)
+		return -1;
 	step_reset(r);
 	if (ctl_evaluate(r->c, expr, on_value, r) <= 0) {
 		snprintf(r->err, sizeof r->err, "cannot send %s", expr);
@@ -101,6 +110,8 @@ static int eval(struct pyrun *r, const char *expr, bool interruptible)
 
 static int raw(struct pyrun *r, const char *cmd)
 {
+	if (r->stuck)
+		return -1;
 	step_reset(r);
 	if (ctl_raw(r->c, cmd, on_reply, r) <= 0) {
 		snprintf(r->err, sizeof r->err, "cannot send %s", cmd);
@@ -188,7 +199,8 @@ static int run_script(struct pyrun *r, uint64_t buf, struct diag_pystack *ps)
 
 /* The whole sequence on the current thread.  0 with ps filled, or -1
  * with r->err saying why. */
-static int take_stack(struct pyrun *r, struct diag_pystack *ps)
+static int take_stack(struct pyrun *r, struct diag_pystack *ps,
+		      bool *interpreter)
 {
 	if (eval(r, "(int)Py_IsInitialized()", false) < 0) {
 		char e[200];
@@ -207,6 +219,7 @@ static int take_stack(struct pyrun *r, struct diag_pystack *ps)
 			 "running (Py_IsInitialized() = %s)", r->value);
 		return -1;
 	}
+	*interpreter = true;
 	/* On a timeout gdb unwinds the call instead of leaving the program
 	 * stopped inside it. */
 	raw(r, "-gdb-set unwindonsignal on");
@@ -327,14 +340,14 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 		snprintf(r.err, sizeof r.err, "no Python interpreter symbols in "
 			 "the program (%s)", e);
 		snprintf(out->why, sizeof out->why, "%s", r.err);
-		return 0;
+		goto done;
 	}
 	if (device && raw(&r, "-thread-select 1") < 0)
 		rc = -1;
 	if (rc == 0)
-		rc = take_stack(&r, &out->ps);
+		rc = take_stack(&r, &out->ps, &out->interpreter);
 	snprintf(out->why, sizeof out->why, "%s", rc < 0 ? r.err : "");
-	if (device) {
+	if (device && !r.stuck) {
 		ctl_restore_focus(c);
 		ctl_run_until(c, settled, c, r.timeout_ms);
 	}
@@ -345,6 +358,7 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 		if (out->ps.error)
 			snprintf(out->why, sizeof out->why, "%s", out->ps.error);
 	}
+done:
 	if (r.have_mem)
 		dec_memory_free(&r.mem);
 	free(r.bigvalue);
@@ -359,6 +373,8 @@ void diag_pystack_result_free(struct diag_pystack_result *r)
 
 void diag_pystack_result_give(struct diag *d, const struct diag_pystack_result *r)
 {
+	if (r->interpreter)
+		diag_set_flag(d, DIAG_F_PYTHON, true);
 	struct diag_pystack copy;
 	if (r->have && diag_pystack_copy(&copy, &r->ps) == 0) {
 		diag_set_pystack(d, &copy, r->why[0] ? r->why : NULL);

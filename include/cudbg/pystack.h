@@ -117,6 +117,7 @@ int diag_pystack_fetch(struct diag *d, struct dbg_ctl *c, int timeout_ms,
 struct diag_pystack_result {
 	struct diag_pystack ps;
 	bool have;
+	bool interpreter;   /* Py_IsInitialized() answered 1: a Python program */
 	char why[256];
 	char bad[400];
 };

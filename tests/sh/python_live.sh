@@ -34,6 +34,12 @@ timeout 60 "$BIN" --json --replay tests/fixtures/py_crash_calls.mi.log >"$out" 2
 check replay-json-value '"bad_value": ?"labels\[5\] = 4, the model has 4 classes'
 check replay-json-stack '"python_stack": ?\[\{"file": ?"/src/tests/progs/pylib/site-packages/fakeloss.py", ?"line": ?32, ?"function": ?"nll_loss", ?"library": ?true\}'
 
+# A call into the interpreter that does not return (the PyRun_SimpleString
+# answer of the recording made 10 s late, replayed in real time): the run
+# gives up after its bound (5 s, then 3 s after the interrupt) and says so.
+timeout 60 "$BIN" --batch --replay-realtime --replay tests/fixtures/py_crash_hang.mi.log >"$out" 2>&1
+check hang-bounded '^  python     no live stack: the call into the interpreter did not return within 5000 ms'
+
 # The same program under cuda-gdb on the GPU machine (calls into the
 # interpreter work there), recorded by tests/gpu/python-live.sh.
 rec=tests/fixtures/py_crash.cuda-gdb.mi.log
