@@ -5,7 +5,9 @@
 # line, the operator and the bad value.  Run from the repository root with
 # the binary built at build/cudbg-tui:
 #
-#     tests/gpu/python-live.sh [NAME...]     (default: every tests/gpu/torch_*.py)
+#     tests/gpu/python-live.sh [NAME...]
+#
+# (default: every tests/gpu/torch_*.py whose .expect has pylive: lines)
 #
 # For each NAME:
 #   1. a plain run with CUDA_LAUNCH_BLOCKING=1, timed (the reference: how
@@ -124,7 +126,11 @@ cpu_one() { # label mode-env break-args... (tests/progs/py_crash.py under cuda-g
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
-	for f in tests/gpu/torch_*.py; do names+=("$(basename "$f" .py)"); done
+	# the programs that stop on the device (their .expect has pylive: lines)
+	for f in tests/gpu/torch_*.py; do
+		n=$(basename "$f" .py)
+		grep -q '^pylive: ' "tests/gpu/$n.expect" 2>/dev/null && names+=("$n")
+	done
 fi
 for n in "${names[@]}"; do run_one "$n"; done
 
