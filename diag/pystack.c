@@ -449,6 +449,8 @@ static void plan_index(const struct diag_pystack *ps, const char *a,
 	const struct diag_pytensor *src = find_tensor(ps, f, false, src_names);
 	if (p->kind == DIAG_PYBAD_CLASS) {
 		p->bound_what = "classes";
+		/* the kernel skips these labels: they are not bad */
+		p->has_ignore = int_local(ps, f, "ignore_index", &p->ignore);
 		if (src && src->ndim >= 1)
 			p->bound = src->ndim >= 2 ? src->shape[1] : src->shape[0];
 		return;
@@ -581,6 +583,8 @@ static void element_name(const struct diag_pybad_plan *p, long long k,
 
 static bool int_bad(const struct diag_pybad_plan *p, long long v)
 {
+	if (p->has_ignore && v == p->ignore)
+		return false;
 	return v < p->lo || v >= p->bound;
 }
 

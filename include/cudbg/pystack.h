@@ -149,6 +149,9 @@ struct diag_pybad_plan {
 	long long lo;                  /* -bound when negatives wrap (advanced
 					* indexing), else 0 */
 	const char *bound_what;        /* "classes", "rows" */
+	bool has_ignore;               /* CLASS: labels equal to ignore are */
+	long long ignore;              /* skipped (F.cross_entropy's
+					* ignore_index, -100 by default) */
 	uint64_t addr;                 /* what to read */
 	size_t bytes;                  /* how many (bounded) */
 	const char *why_not;           /* kind set but nothing to read: why */
