@@ -456,12 +456,22 @@ static void plan_index(const struct diag_pystack *ps, const char *a,
 		return;
 	}
 	long long dim = 0;
-	if (!int_local(ps, f, "dim", &dim) || dim < 0 || src == NULL ||
-	    dim >= src->ndim)
+	bool weight = src && strcmp(src->name, "weight") == 0;
+	bool dim_known = int_local(ps, f, "dim", &dim) && src && dim >= 0 &&
+			 dim < src->ndim;
+	/* Which dimension is indexed: an embedding's rows, a `dim` local,
+	 * the first for advanced indexing (x[idx]) or a 1-d tensor.  Else
+	 * (index_select(x, 1, idx) with a literal dim) it is not known, and
+	 * no element is called bad against a guess. */
+	if (!dim_known) {
 		dim = 0;
+		if (src && src->ndim > 1 && !weight && !strstr(a, "-sizes[")) {
+			p->why_not = "the indexed dimension is not known here";
+			return;
+		}
+	}
 	if (src && src->ndim > 0)
 		p->bound = src->shape[dim];
-	bool weight = src && strcmp(src->name, "weight") == 0;
 	p->bound_what = weight ? "rows" : "entries";
 	/* Advanced indexing wraps negative indices (its assert says
 	 * `index >= -sizes[i]`); gathers and index_select do not. */
@@ -491,6 +501,10 @@ enum diag_pybad_kind diag_pybad_plan(const struct diag_pystack *ps,
 	}
 	if (idx) {
 		plan_index(ps, assertion, p, f);
+		if (p->why_not) {
+			p->t = NULL;
+			return p->kind;
+		}
 	} else {
 		static const char *const in_names[] = { "input", "probs",
 							"self", NULL };

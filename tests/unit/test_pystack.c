@@ -207,7 +207,7 @@ TEST(nothing_to_read_says_why)
 {
 	static const char text[] =
 		"F\t/home/u/s.py\t3\tf\n"
-		"T\t0\tx\ttorch.float32\tcuda:0\t4,4\t1,4\t100\t4\n"
+		"T\t0\tweight\ttorch.float32\tcuda:0\t4,4\t1,4\t100\t4\n"
 		"T\t0\ti\ttorch.int64\tcuda:0\t4\t2\t200\t8\n";
 	struct diag_pystack ps;
 	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
@@ -217,6 +217,18 @@ TEST(nothing_to_read_says_why)
 	CHECK(p.t == NULL);
 	CHECK_STR(p.why_not, "the tensor is not contiguous");
 	CHECK_INT(diag_pybad_plan(&ps, "x > 0", &p), DIAG_PYBAD_NONE);
+	diag_pystack_free(&ps);
+	/* index_select(x, 1, i) with a literal dim: the bound is not known,
+	 * and nothing is called bad against dim 0 */
+	static const char sel[] =
+		"F\t/home/u/s.py\t3\tf\n"
+		"T\t0\tx\ttorch.float32\tcuda:0\t4,6\t6,1\t100\t4\n"
+		"T\t0\ti\ttorch.int64\tcuda:0\t4\t1\t200\t8\n";
+	CHECK_INT(diag_pystack_parse(sel, strlen(sel), &ps), 0);
+	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize", &p),
+		  DIAG_PYBAD_INDEX);
+	CHECK(p.t == NULL);
+	CHECK_STR(p.why_not, "the indexed dimension is not known here");
 	CHECK_INT(diag_pybad_plan(NULL, "t < n_classes", &p), DIAG_PYBAD_CLASS);
 	CHECK(p.why_not != NULL);
 	diag_pystack_free(&ps);
