@@ -41,7 +41,7 @@ static const char *const script_lines[] = {
 	"            f = f.f_back",
 	"        for f in frames:",
 	"            out.append(tab.join(('F', clean(f.f_code.co_filename), str(f.f_lineno or 0), clean(f.f_code.co_name))))",
-	"        for i, f in enumerate(frames[:12]):",
+	"        for i, f in enumerate(frames[:24]):",
 	"            n = 0",
 	"            for k, v in list(f.f_locals.items())[:200]:",
 	"                if n >= 32:",
