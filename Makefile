@@ -1,8 +1,10 @@
 # cudbg-tui: GNU Make, flags from pkg-config.  See README.md.
 #
 #   make              build $(BUILD)/cudbg-tui
-#   make test         every pass below in one go, one closing line (CI;
-#                     tests/check.sh; PASSES='plain asan' picks passes)
+#   make test         the plain and ASan+UBSan suites side by side, one
+#                     closing line (the README's test command; ~5 min)
+#   make gauntlet     valgrind and libFuzzer passes (CI runs it after test)
+#   make test-all     all four passes in sequence (PASSES= picks passes)
 #   make quick        the plain suite only (the fast loop)
 #   make asan         the suite again with ASan+UBSan (in build-asan/)
 #   make valgrind     the suite under valgrind (unit binaries, fuzz corpora,
@@ -22,21 +24,45 @@ CC        ?= cc
 PKG_CONFIG ?= pkg-config
 
 PKGS := ncursesw expat
+# A missing pkg-config or missing development files would otherwise end in
+# an obscure compile or link error; say what to install instead.
+NOBUILD_GOALS := clean uninstall
+ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifeq ($(shell command -v $(PKG_CONFIG) 2>/dev/null),)
+$(error pkg-config not found: apt-get install pkg-config libncurses-dev libreadline-dev libexpat1-dev)
+endif
+ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo yes),yes)
+$(error pkg-config finds no $(PKGS) development files: apt-get install libncurses-dev libexpat1-dev libreadline-dev)
+endif
+endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # Debian's readline ships a readline.pc since 8.1; fall back to -lreadline.
 RL_LIBS    := $(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline)
 
+# Warnings: strict everywhere; errors (-Werror) for the test and CI targets
+# only, so a packager's newer compiler does not fail a release build.
+# -Wno-format-truncation only where the compiler knows it (GCC; clang
+# would reject the unknown option under -Werror).
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wwrite-strings -Wundef \
-	-Wpointer-arith -Wcast-qual -Wvla -Wimplicit-fallthrough \
-	-Wno-format-truncation -Werror
-OPT      ?= -O2 -g
+	-Wpointer-arith -Wcast-qual -Wvla -Wimplicit-fallthrough
+WARN += $(shell $(CC) -Werror -Wno-format-truncation -E -x c /dev/null \
+	>/dev/null 2>&1 && echo -Wno-format-truncation)
+STRICT_GOALS := test gauntlet test-all quick asan asan-build valgrind check-build
+ifneq ($(filter $(STRICT_GOALS),$(MAKECMDGOALS)),)
+WERROR ?= -Werror
+endif
+WERROR   ?=
+# The user's CC, CFLAGS, CPPFLAGS and LDFLAGS are respected (Debian's
+# packaging sets them): ours come first, theirs last so they win.
+CFLAGS   ?= -O2 -g
 SANFLAGS ?=
-CPPFLAGS += -D_GNU_SOURCE -Iinclude -I. -DCUDBG_DATADIR='"$(DATADIR)"'
-CFLAGS   += -std=c11 $(OPT) $(WARN) $(SANFLAGS) $(PKG_CFLAGS) -MMD -MP
-LDFLAGS  += $(SANFLAGS)
-LDLIBS   += $(PKG_LIBS) $(RL_LIBS) -lutil -lm
+ALL_CPPFLAGS = -D_GNU_SOURCE -Iinclude -I. $(CPPFLAGS)
+ALL_CFLAGS   = -std=c11 $(WARN) $(WERROR) $(SANFLAGS) $(PKG_CFLAGS) -MMD -MP \
+	$(CFLAGS)
+ALL_LDFLAGS  = $(SANFLAGS) $(LDFLAGS)
+LDLIBS   += $(PKG_LIBS) $(RL_LIBS) -lm
 
 MI_SRC   := $(wildcard mi/*.c)
 DIAG_SRC := $(wildcard diag/*.c)
@@ -60,7 +86,17 @@ all: $(BIN)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+# The compiled-in data directory lives in one object, rebuilt when
+# DATADIR changes (a stamp holds the last value); the binary looks beside
+# itself first (diag/datadir.c), so an install under another PREFIX works.
+$(BUILD)/diag/datadir.o: ALL_CPPFLAGS += -DCUDBG_DATADIR='"$(DATADIR)"'
+$(BUILD)/diag/datadir.o: $(BUILD)/datadir.stamp
+$(BUILD)/datadir.stamp: FORCE
+	@mkdir -p $(@D)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+FORCE:
 
 $(BUILD)/libcudbg-mi.a: $(MI_OBJ)
 	@mkdir -p $(@D)
@@ -73,19 +109,19 @@ $(BUILD)/libcudbg-tui.a: $(TUI_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
 $(BIN): $(BUILD)/tui/main.o $(LIBS)
-	$(CC) $(LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/harness.o $(LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/tests/harness.o $(LIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/tests/harness.o $(LIBS) $(LDLIBS)
 
 $(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(BUILD)/tests/bench/util.o $(LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/tests/bench/util.o $(LIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/tests/bench/util.o $(LIBS) $(LDLIBS)
 
 $(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay_main.o $(LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/tests/fuzz/replay_main.o $(LIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/tests/fuzz/replay_main.o $(LIBS) $(LDLIBS)
 
 # Test programs the gdb integration tests debug (plain C, -O0 -g).
 $(BUILD)/progs/%: tests/progs/%.c
@@ -102,13 +138,21 @@ quick: check-build
 # a missing clang is a SKIP line, not a failed build.
 FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 30
+# `make test` is the README's test command: the plain suite and the
+# ASan+UBSan suite side by side (about 5 minutes on 2 cores).  `make
+# gauntlet` is the long run CI adds after it: valgrind and libFuzzer.
+# `make test-all` runs all four passes one after another.
+CHECK = BUILD='$(BUILD)' MAKE='$(MAKE)' CC='$(CC)' FUZZ_CC='$(FUZZ_CC)' \
+	FUZZ_TIME='$(FUZZ_TIME)' FUZZ_BIN='$(FUZZ_BIN)' ./tests/check.sh
 test: check-build
-	BUILD='$(BUILD)' MAKE='$(MAKE)' CC='$(CC)' FUZZ_CC='$(FUZZ_CC)' \
-		FUZZ_TIME='$(FUZZ_TIME)' FUZZ_BIN='$(FUZZ_BIN)' PASSES='$(PASSES)' \
-		./tests/check.sh
+	PASSES='$(or $(PASSES),plain asan)' PARALLEL=1 $(CHECK)
+gauntlet: check-build
+	PASSES='$(or $(PASSES),valgrind fuzz)' $(CHECK)
+test-all: check-build
+	PASSES='$(or $(PASSES),plain asan valgrind fuzz)' $(CHECK)
 
 asan-build:
-	$(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
+	$(MAKE) BUILD=build-asan CFLAGS='-O1 -g -fno-omit-frame-pointer' \
 		SANFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all' \
 		check-build
 asan: asan-build
@@ -146,20 +190,23 @@ bench: $(BENCHES) $(BIN)
 gpu-test: $(BIN)
 	bash tests/gpu/gpu-test.sh
 
+DOCDIR    ?= $(PREFIX)/share/doc/cudbg-tui
 install: $(BIN)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(DATADIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 \
+		$(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cudbg-tui
-	if [ -f docs/cudbg-tui.1 ]; then install -m 644 docs/cudbg-tui.1 $(DESTDIR)$(MANPREFIX)/man1/; fi
-	if [ -d data ]; then cp -R data/. $(DESTDIR)$(DATADIR)/; fi
+	install -m 644 docs/cudbg-tui.1 $(DESTDIR)$(MANPREFIX)/man1/
+	cp -R data/. $(DESTDIR)$(DATADIR)/
+	install -m 644 README.md LICENSE docs/*.md $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cudbg-tui $(DESTDIR)$(MANPREFIX)/man1/cudbg-tui.1
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all test quick asan asan-build valgrind fuzz fuzz-build bench install uninstall clean check-build gpu-test
+.PHONY: FORCE all test gauntlet test-all quick asan asan-build valgrind fuzz fuzz-build bench install uninstall clean check-build gpu-test
 .SECONDARY:
 
 -include $(shell find $(BUILD) build-fuzz -name '*.d' 2>/dev/null)

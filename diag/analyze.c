@@ -32,6 +32,11 @@ static char *keep(struct diag *d, char *s)
 	return s;
 }
 
+char *diag_keep(struct diag *d, char *s)
+{
+	return keep(d, s);
+}
+
 static char *keepf(struct diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static char *keepf(struct diag *d, const char *fmt, ...)
@@ -52,6 +57,7 @@ void diag_fault_reset(struct diag *d)
 	d->n_scratch = 0;
 	free(d->fault.values);
 	free(d->fault.notes);
+	free(d->fault.groups);
 	memset(&d->fault, 0, sizeof d->fault);
 }
 
@@ -213,6 +219,10 @@ static void pick_kernel(struct diag *d)
 			k = d->frames[i].func;
 	if (!k && d->stop.has_frame && !is_helper_frame(d->stop.frame.func))
 		k = d->stop.frame.func;
+	/* The kernels table names the launched kernel; an assertion's
+	 * function is the one that asserted, "operator()" in a lambda. */
+	if (!k)
+		k = d->table_kernel;
 	if (!k && f->n_asserts)
 		k = f->asserts[0]->kernel;
 	if (!k && f->finding) {
@@ -246,14 +256,26 @@ static void set_where(struct diag_fault *f, enum diag_loc_source src,
 	f->where.func = func;
 }
 
+static bool same_file(const char *path, const char *name)
+{
+	size_t a = strlen(path), b = strlen(name);
+	if (a == b)
+		return strcmp(path, name) == 0;
+	return a > b && path[a - b - 1] == '/' && strcmp(path + a - b, name) == 0;
+}
+
 static void pick_where(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
 	const struct stop_info *s = &d->stop;
 	if (s->exc_file && s->exc_line) {
-		char *full = s->has_frame && s->frame.file &&
-					     strcmp(s->frame.file, s->exc_file) == 0
-				     ? s->frame.fullname
+		/* The exception names the file as compiled ("null_deref.cu"),
+		 * the frame with its path: the same file when one ends the
+		 * other. */
+		const struct diag_frame *fr = s->has_frame ? &s->frame
+					     : d->n_frames ? &d->frames[0] : NULL;
+		char *full = fr && fr->file && same_file(fr->file, s->exc_file)
+				     ? fr->fullname
 				     : NULL;
 		set_where(f, DIAG_LOC_EXCEPTION, s->exc_file, full, s->exc_line,
 			  s->exc_function);
@@ -327,7 +349,9 @@ static void set_derived_flags(struct diag *d)
 	bool *fl = f->flags;
 	memcpy(fl, d->set_flags, sizeof f->flags);
 	fl[DIAG_F_DEVICE_STOP] |= d->stop.have;
-	fl[DIAG_F_DEVICE_EXCEPTION] |= f->exception_code >= 0;
+	/* A driver coredump names the exception but no CUDA_EXCEPTION_N. */
+	fl[DIAG_F_DEVICE_EXCEPTION] |= f->exception_code >= 0 ||
+				       d->stop.core_exception;
 	fl[DIAG_F_DEVICE_ASSERT] |= f->kind == DIAG_FAULT_ASSERT;
 	fl[DIAG_F_DEVICE_TRAP] |= f->kind == DIAG_FAULT_TRAP;
 	fl[DIAG_F_COREDUMP] |= d->stop.from_core || d->in_core;
@@ -343,8 +367,12 @@ static void set_derived_flags(struct diag *d)
 		any_err = true;
 	}
 	fl[DIAG_F_SANITIZER_CLEAN] |= d->n_sans > 0 && !any_err;
+	/* A __shared__ or __local__ address is an offset in its window:
+	 * small, and no null pointer. */
 	fl[DIAG_F_NULL_ADDRESS] |= f->finding && f->finding->has_address &&
-				   f->finding->address < 0x10000;
+				   f->finding->address < 0x10000 &&
+				   (!f->finding->space ||
+				    !strcmp(f->finding->space, "__global__"));
 	if (f->finding && f->finding->has_alloc) {
 		fl[DIAG_F_OOB_AFTER] |= f->finding->distance > 0;
 		fl[DIAG_F_OOB_BEFORE] |= f->finding->distance < 0;
@@ -356,6 +384,7 @@ static void set_derived_flags(struct diag *d)
 			      (f->n_asserts &&
 			       strstr(f->asserts[0]->file, "/ATen/")) ||
 			      any_torch_module(f->finding);
+	fl[DIAG_F_KERNEL_KNOWN] |= f->kernel != NULL;
 	fl[DIAG_F_EXITED] |= d->exited;
 	fl[DIAG_F_EXITED_NORMALLY] |= d->exited && !d->exit_signalled &&
 				      d->exit_code == 0;
@@ -386,8 +415,12 @@ static void lane_analysis(struct diag *d)
 		    (name && strncasecmp(name, "Warp ", 5) == 0);
 	bool device = f->scope && strcmp(f->scope, "device") == 0;
 	f->flags[DIAG_F_WARP_LEVEL] = warp;
+	/* compute-sanitizer's coredump focuses the exact thread; a driver
+	 * coredump of a warp exception focuses lane 0 like a live stop
+	 * (fixtures/gpu/null_deref.core.mi.log: lane 0, the culprit is
+	 * thread 3). */
 	if (!(warp || device) || f->kind == DIAG_FAULT_ASSERT ||
-	    !d->stop.have || d->stop.from_core)
+	    !d->stop.have || (d->stop.from_core && !d->stop.core_exception))
 		return;
 	/* cuda-gdb names a lane only when exactly the focused lane carries
 	 * the exception in the lanes table; a null write by thread 5 was
@@ -500,6 +533,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	f->n_asserts = diag_asserts_count(d->asserts);
 	f->assert_total = diag_asserts_total(d->asserts);
 	collect_findings(d);
+	diag_group_findings(f);
 	if (d->stop.have)
 		fill_stop(d);
 	f->frames = d->frames;
@@ -538,6 +572,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	f->n_output_lines = d->n_lines;
 	fill_values(d);
 	set_derived_flags(d);
+	diag_provenance(d, f);
 	lane_analysis(d);
 	add_notes(d);
 	return f;

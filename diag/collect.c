@@ -95,9 +95,11 @@ void diag_free(struct diag *d)
 	diag_frames_free(d->frames, d->n_frames);
 	diag_frames_free(d->host_frames, d->n_host_frames);
 	free(d->core_path);
+	free(d->table_kernel);
 	for (size_t i = 0; i < d->n_vals; i++) {
 		free(d->vals[i].name);
 		free(d->vals[i].value);
+		free(d->vals[i].type);
 	}
 	free(d->vals);
 	for (size_t i = 0; i < d->n_lines; i++)
@@ -377,6 +379,7 @@ int diag_value_put(struct diag *d, const char *name, const char *value,
 	nv->name = strdup(name);
 	nv->value = strdup(value);
 	nv->frame = frame;
+	nv->type = NULL;
 	if (!nv->name || !nv->value) {
 		free(nv->name);
 		free(nv->value);
@@ -384,6 +387,15 @@ int diag_value_put(struct diag *d, const char *name, const char *value,
 	}
 	d->n_vals++;
 	return DIAG_OK;
+}
+
+void diag_value_type(struct diag *d, const char *name, const char *type)
+{
+	for (size_t i = 0; type && i < d->n_vals; i++)
+		if (strcmp(d->vals[i].name, name) == 0) {
+			dstrset(&d->vals[i].type, type);
+			return;
+		}
 }
 
 int diag_set_value(struct diag *d, const char *expr, const char *value)
@@ -472,8 +484,8 @@ static void capture_args(struct diag *d, const struct mi_node *args,
 			continue;
 		const char *n = mi_find_str(a->child, "name");
 		const char *v = mi_find_str(a->child, "value");
-		if (n && v)
-			diag_value_put(d, n, v, frame);
+		if (n && v && diag_value_put(d, n, v, frame) == DIAG_OK)
+			diag_value_type(d, n, mi_find_str(a->child, "type"));
 	}
 }
 
@@ -583,6 +595,34 @@ static void on_lanes(struct diag *d, const struct mi_node *table)
 	diag_lanes_offer(d, with, focus);
 }
 
+/* The focused kernel's name from -cuda-info-kernels: its invocation is
+ * "NAME(,args=[...])" (cuda-gdb 13; not well formed inside, see
+ * cuda-gdb-facts.md), and NAME may hold parentheses of its own
+ * ("at::native::(anonymous namespace)::nll_loss_...<float>"). */
+static void on_kernels(struct diag *d, const struct mi_node *table)
+{
+	const struct mi_node *body = mi_find_children(table, "body");
+	const char *inv = NULL, *only = NULL;
+	int rows = 0;
+	for (const struct mi_node *r = body; r; r = r->next) {
+		if (r->kind != MI_NODE_TUPLE)
+			continue;
+		const char *cur = mi_find_str(r->child, "current");
+		only = mi_find_str(r->child, "invocation");
+		rows++;
+		if (cur && cur[0] == '*')
+			inv = only;
+	}
+	if (!inv && rows == 1)
+		inv = only;
+	if (!inv)
+		return;
+	const char *args = strstr(inv, "(,args=");
+	size_t n = args ? (size_t)(args - inv) : strlen(inv);
+	if (n)
+		d->table_kernel = dstrndup(inv, n);
+}
+
 static void on_done(struct diag *d, const struct mi_node *res)
 {
 	const struct mi_node *n;
@@ -608,6 +648,9 @@ static void on_done(struct diag *d, const struct mi_node *res)
 	}
 	if ((n = mi_find(res, "InfoCudaLanesTable")) && n->kind == MI_NODE_TUPLE)
 		on_lanes(d, n->child);
+	if ((n = mi_find(res, "InfoCudaKernelsTable")) &&
+	    n->kind == MI_NODE_TUPLE && !d->table_kernel)
+		on_kernels(d, n->child);
 }
 
 static void stop_fill(struct stop_info *s, const struct mi_node *res)
@@ -717,13 +760,96 @@ static void core_stop(struct diag *d)
 	d->device_stop_seen = true;
 }
 
+/* Copies [p, p+n) without surrounding blanks and newlines. */
+static char *trimmed_dup(const char *p, size_t n)
+{
+	while (n && (*p == ' ' || *p == '\n' || *p == '\t')) {
+		p++;
+		n--;
+	}
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\n' || p[n - 1] == '\t'))
+		n--;
+	return n ? dstrndup(p, n) : NULL;
+}
+
+/* The exception's name, after "CUDA Exception: " or alone in the next
+ * record (cuda-gdb 13 writes the prefix and the name as two records). */
+static void core_exception_name(struct diag *d, const char *t, size_t len)
+{
+	const char *nl = memchr(t, '\n', len);
+	char *name = trimmed_dup(t, nl ? (size_t)(nl - t) : len);
+	d->core_exc_pending = name == NULL;
+	if (!name || (d->stop.have && !d->stop.from_core)) {
+		free(name);
+		return;
+	}
+	core_stop(d);
+	if (!d->stop.exception_name) {
+		d->stop.exception_name = name;
+		d->stop.core_exception = true;
+	} else {
+		free(name);
+	}
+}
+
+/* "The exception was triggered at PC 0x7f21ef7a0570  row_sums(float**,
+ * int, float*)  (null_deref.cu:14)": the faulting PC, the function and,
+ * when the code has line info, the file and line in the last "  (...)"
+ * (fixtures/gpu/null_deref.core.mi.log).  The signature has parentheses
+ * of its own, so the location is found from the end. */
+static void core_exception_pc(struct diag *d, const char *t, size_t len)
+{
+	static const char pre[] = "The exception was triggered at PC ";
+	const size_t pn = sizeof pre - 1;
+	struct stop_info *s = &d->stop;
+	const char *nl = memchr(t, '\n', len);
+	size_t n = nl ? (size_t)(nl - t) : len;
+	if (s->have && !s->from_core)
+		return; /* a live stop's fields are kept */
+	core_stop(d);
+	char *line = dstrndup(t + pn, n - pn);
+	if (!line || s->has_error_pc) {
+		free(line);
+		return;
+	}
+	char *p = line, *sp = strchr(p, ' ');
+	if (sp)
+		*sp++ = '\0';
+	s->has_error_pc = parse_u64(p, &s->error_pc);
+	char *loc = sp ? strstr(sp, "  (") : NULL;
+	for (char *q = loc; q && (q = strstr(q + 3, "  ("));)
+		loc = q;
+	char *colon = NULL;
+	size_t ln = loc ? strlen(loc) : 0;
+	if (loc && ln > 4 && loc[ln - 1] == ')' &&
+	    (colon = memrchr(loc, ':', ln))) {
+		loc[ln - 1] = '\0';
+		*colon = '\0';
+		unsigned line_no;
+		if (parse_uint(colon + 1, &line_no) && line_no &&
+		    !s->exc_file) {
+			s->exc_file = dstrdup(loc + 3);
+			s->exc_line = line_no;
+		}
+		*loc = '\0';
+	}
+	if (sp && !s->exc_function)
+		s->exc_function = trimmed_dup(sp, strlen(sp));
+	free(line);
+}
+
 /* A coredump's story comes as console text (cuda-gdb 13, target
  * cudacore): "Opening GPU coredump: F", "[Current focus set to ...]", then
  * "Program terminated with signal SIGTRAP, Trace/breakpoint trap." (a
- * coredump compute-sanitizer wrote) or "Assertion failed." (a device
- * assert, no signal line at all). */
+ * coredump compute-sanitizer wrote), "Assertion failed." (a device
+ * assert, no signal line at all) or, in a coredump the driver wrote on a
+ * hardware exception (CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1), "CUDA
+ * Exception: " and the name in the next record, then "The exception was
+ * triggered at PC ..." (fixtures/gpu/null_deref.core.mi.log). */
 static void on_console(struct diag *d, const char *t, size_t len)
 {
+	static const char exc_msg[] = "CUDA Exception: ";
+	static const char pc_msg[] = "The exception was triggered at PC ";
 	static const char open_msg[] = "Opening GPU coredump: ";
 	static const char term_msg[] = "Program terminated with signal ";
 	const size_t on = sizeof open_msg - 1, tn = sizeof term_msg - 1;
@@ -740,6 +866,28 @@ static void on_console(struct diag *d, const char *t, size_t len)
 	}
 	if (!d->in_core)
 		return;
+	size_t lead = 0;
+	while (lead < len && t[lead] == '\n')
+		lead++;
+	/* The name is the record after the prefix, unless that record is
+	 * already the next part of the story. */
+	if (d->core_exc_pending && t[lead] != '[' &&
+	    strncmp(t + lead, pc_msg, sizeof pc_msg - 1) != 0) {
+		core_exception_name(d, t, len);
+		return;
+	}
+	d->core_exc_pending = false;
+	if (len - lead >= sizeof exc_msg - 1 &&
+	    strncmp(t + lead, exc_msg, sizeof exc_msg - 1) == 0) {
+		lead += sizeof exc_msg - 1;
+		core_exception_name(d, t + lead, len - lead);
+		return;
+	}
+	if (len - lead > sizeof pc_msg - 1 &&
+	    strncmp(t + lead, pc_msg, sizeof pc_msg - 1) == 0) {
+		core_exception_pc(d, t + lead, len - lead);
+		return;
+	}
 	if (strncmp(t, "[Current focus set to ", 22) == 0) {
 		focus_from_text(t, &d->query_focus);
 		if (d->stop.have && !d->stop.focus.valid)

@@ -29,7 +29,7 @@ static void put_axis(struct dbuf *b, uint32_t lo, uint32_t hi)
 		dbuf_printf(b, "%u..%u", lo, hi);
 }
 
-static bool put_range(struct dbuf *b, struct diag_dim3 lo, struct diag_dim3 hi)
+bool dbuf_put_range(struct dbuf *b, struct diag_dim3 lo, struct diag_dim3 hi)
 {
 	dbuf_putc(b, '(');
 	put_axis(b, lo.x, hi.x);
@@ -91,9 +91,9 @@ static bool ph_assert(const struct diag_fault *f, const char *p, size_t n,
 	if (eq(p, n, "total"))
 		return put_int(b, (long long)f->assert_total, true);
 	if (eq(p, n, "blocks"))
-		return put_range(b, e->block_min, e->block_max);
+		return dbuf_put_range(b, e->block_min, e->block_max);
 	if (eq(p, n, "threads"))
-		return put_range(b, e->thread_min, e->thread_max);
+		return dbuf_put_range(b, e->thread_min, e->thread_max);
 	if (eq(p, n, "first")) {
 		dbuf_puts(b, "block ");
 		put_dim(b, e->first_block[0]);
@@ -103,12 +103,39 @@ static bool ph_assert(const struct diag_fault *f, const char *p, size_t n,
 	return false;
 }
 
+/* The group of the main finding, when it has more than one record. */
+static const struct diag_finding_group *main_group(const struct diag_fault *f)
+{
+	for (size_t i = 0; f->finding && i < f->n_groups; i++) {
+		const struct diag_finding_group *g = &f->groups[i];
+		if (f->findings[g->first] == f->finding)
+			return g->count > 1 ? g : NULL;
+	}
+	return NULL;
+}
+
+static bool ph_san_group(const struct diag_fault *f, const char *p, size_t n,
+			 struct dbuf *b)
+{
+	const struct diag_finding_group *g = main_group(f);
+	if (!g)
+		return false;
+	if (eq(p, n, "same")) return put_int(b, (long long)g->count, true);
+	if (eq(p, n, "same_threads"))
+		return g->has_who && dbuf_put_range(b, g->thread_min, g->thread_max);
+	if (eq(p, n, "same_blocks"))
+		return g->has_who && dbuf_put_range(b, g->block_min, g->block_max);
+	return false;
+}
+
 static bool ph_san(const struct diag_fault *f, const char *p, size_t n,
 		   struct dbuf *b)
 {
 	const struct diag_san_record *r = f->finding;
 	if (eq(p, n, "count"))
 		return put_int(b, (long long)f->n_findings, f->n_findings > 0);
+	if (n >= 4 && memcmp(p, "same", 4) == 0)
+		return ph_san_group(f, p, n, b);
 	if (!r)
 		return false;
 	if (eq(p, n, "kind")) return put_str(b, diag_san_kind_name(r->kind));
@@ -157,6 +184,22 @@ static bool ph_python(const struct diag_fault *f, const char *p, size_t n,
 	if (eq(p, n, "call")) return put_loc(b, py->call.file, py->call.line);
 	if (eq(p, n, "call_func")) return put_str(b, py->call.func);
 	if (eq(p, n, "call_source")) return put_str(b, py->call.source);
+	return false;
+}
+
+/* {ptr.*} and {ovf.*}: diag/provenance.c. */
+static bool ph_ptr(const struct diag_fault *f, const char *p, size_t n,
+		   struct dbuf *b)
+{
+	const struct diag_provenance *v = &f->prov;
+	if (eq(p, n, "ptr.var")) return put_str(b, v->var);
+	if (eq(p, n, "ptr.value")) return put_str(b, v->var_value);
+	if (eq(p, n, "ptr.address")) return put_hex(b, v->address, v->has_address);
+	if (eq(p, n, "ptr.offset")) return put_int(b, v->offset, v->has_offset);
+	if (eq(p, n, "ovf.var")) return put_str(b, v->index_var);
+	if (eq(p, n, "ovf.value")) return put_str(b, v->index_value);
+	if (eq(p, n, "ovf.type")) return put_str(b, v->index_type);
+	if (eq(p, n, "ovf.line")) return put_str(b, v->line_text);
 	return false;
 }
 
@@ -212,7 +255,7 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 		return ph_san(f, p + 4, n - 4, b);
 	if (n > 7 && memcmp(p, "python.", 7) == 0)
 		return ph_python(f, p + 7, n - 7, b);
-	if (ph_focus(f, p, n, b))
+	if (ph_focus(f, p, n, b) || ph_ptr(f, p, n, b))
 		return true;
 	if (eq(p, n, "kind")) return put_str(b, diag_fault_kind_name(f->kind));
 	if (eq(p, n, "program")) return put_str(b, f->program);
@@ -372,7 +415,10 @@ static bool rule_matches(const struct rule *r, const struct diag_fault *f,
 		return false;
 	if (m[MK_SANITIZER].n && !match_sanitizer(&m[MK_SANITIZER], f))
 		return false;
-	if (m[MK_OP].n && !any_glob(&m[MK_OP], f->op))
+	/* the operator launched or the one the user called (gather_out in
+	 * embedding) */
+	if (m[MK_OP].n && !any_glob(&m[MK_OP], f->op) &&
+	    !any_glob(&m[MK_OP], f->op_outer))
 		return false;
 	if (m[MK_FILE].n && !match_file(&m[MK_FILE], f))
 		return false;

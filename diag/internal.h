@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cudbg/diag.h"
+
 /* A growable NUL-ended string.  `oom` sticks once an allocation failed, so
  * callers append freely and check once at the end. */
 struct dbuf {
@@ -42,6 +44,9 @@ bool parse_uint(const char *s, unsigned *out);
 void dbuf_put_escaped(struct dbuf *b, const char *s, size_t len);
 /* Appends text as a JSON string literal (with quotes). */
 void dbuf_put_json(struct dbuf *b, const char *s);
+
+/* "(0..63,0,0)": a range per axis, one number where lo == hi. */
+bool dbuf_put_range(struct dbuf *b, struct diag_dim3 lo, struct diag_dim3 hi);
 
 /* Reads a small file whole (at most max bytes); NULL on failure. */
 char *read_small_file(const char *path, size_t max, size_t *len);

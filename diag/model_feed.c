@@ -139,8 +139,10 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 		if (m->selected_frame > 0 && !v->is_arg &&
 		    !(v->type && strstr(v->type, "@parameter")))
 			continue;
-		if (v->name && v->value)
-			diag_value_put(d, v->name, v->value, m->selected_frame);
+		if (v->name && v->value &&
+		    diag_value_put(d, v->name, v->value, m->selected_frame) ==
+			    DIAG_OK)
+			diag_value_type(d, v->name, v->type);
 	}
 	lanes_from(d, &m->tables[MODEL_T_LANES]);
 }

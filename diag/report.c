@@ -284,45 +284,139 @@ static void t_asserts(struct dbuf *b, const struct diag_fault *f)
 	}
 }
 
+static void t_finding_where(struct dbuf *b, const struct diag_san_record *r)
+{
+	if (r->path) {
+		dbuf_puts(b, "; at ");
+		t_esc(b, r->path);
+		dbuf_printf(b, ":%u", r->line);
+	} else if (r->func) {
+		dbuf_puts(b, "; in ");
+		t_esc(b, r->func);
+	}
+}
+
+/* One finding (a group of one), as it always was. */
+static void t_finding(struct dbuf *b, size_t num,
+		      const struct diag_san_record *r)
+{
+	char th[48], bl[48];
+	dbuf_printf(b, "  %zu. %s", num, diag_san_kind_name(r->kind));
+	const char *what = r->text ? r->text
+			  : r->exception ? r->exception : r->error;
+	if (what) {
+		dbuf_puts(b, ": ");
+		t_esc(b, what);
+	}
+	if (r->has_who) {
+		fmt_dim(th, sizeof th, r->thread);
+		fmt_dim(bl, sizeof bl, r->block);
+		dbuf_printf(b, "; thread %s block %s", th, bl);
+	}
+	if (r->has_address)
+		dbuf_printf(b, "; address 0x%llx",
+			    (unsigned long long)r->address);
+	if (r->has_alloc)
+		dbuf_printf(b, "; %lld bytes %s an allocation of %llu "
+			    "bytes at 0x%llx",
+			    r->distance < 0 ? -r->distance : r->distance,
+			    r->distance < 0 ? "before" : "after",
+			    (unsigned long long)r->alloc_size,
+			    (unsigned long long)r->alloc_address);
+	t_finding_where(b, r);
+	dbuf_putc(b, '\n');
+}
+
+/* "1..397 bytes after" / "8..16 bytes before" / both sides. */
+static void t_distances(struct dbuf *b, const struct diag_finding_group *g)
+{
+	long long lo = g->distance_min, hi = g->distance_max;
+	if (lo > 0 || hi < 0) {
+		long long a = lo > 0 ? lo : -hi, z = lo > 0 ? hi : -lo;
+		if (a == z)
+			dbuf_printf(b, "%lld", a);
+		else
+			dbuf_printf(b, "%lld..%lld", a, z);
+		dbuf_printf(b, " bytes %s", lo > 0 ? "after" : "before");
+	} else {
+		dbuf_printf(b, "from %lld bytes before to %lld bytes after",
+			    -lo, hi);
+	}
+	dbuf_printf(b, " an allocation of %llu bytes at 0x%llx",
+		    (unsigned long long)g->alloc_size,
+		    (unsigned long long)g->alloc_address);
+}
+
+/* A group of records: the sentence and place once, then the count, the
+ * ranges and the first record (its number is the one Enter replays). */
+static void t_group(struct dbuf *b, const struct diag_fault *f,
+		    const struct diag_finding_group *g)
+{
+	const struct diag_san_record *r = f->findings[g->first];
+	char th[48], bl[48];
+	dbuf_printf(b, "  %zu. %s", g->first + 1, diag_san_kind_name(r->kind));
+	const char *what = r->text ? r->text
+			  : r->exception ? r->exception : r->error;
+	if (what) {
+		dbuf_puts(b, ": ");
+		t_esc(b, what);
+	}
+	t_finding_where(b, r);
+	dbuf_printf(b, "\n       %zu findings", g->count);
+	if (g->has_who) {
+		dbuf_puts(b, ": threads ");
+		dbuf_put_range(b, g->thread_min, g->thread_max);
+		dbuf_puts(b, ", blocks ");
+		dbuf_put_range(b, g->block_min, g->block_max);
+	}
+	dbuf_putc(b, '\n');
+	if (g->has_address) {
+		dbuf_printf(b, "       addresses 0x%llx..0x%llx",
+			    (unsigned long long)g->address_min,
+			    (unsigned long long)g->address_max);
+		if (g->has_alloc) {
+			dbuf_puts(b, ", ");
+			t_distances(b, g);
+		}
+		dbuf_putc(b, '\n');
+	}
+	if (!r->has_who && !r->has_address)
+		return;
+	dbuf_puts(b, "       first:");
+	if (r->has_who) {
+		fmt_dim(th, sizeof th, r->thread);
+		fmt_dim(bl, sizeof bl, r->block);
+		dbuf_printf(b, " thread %s block %s", th, bl);
+	}
+	if (r->has_address)
+		dbuf_printf(b, "%s address 0x%llx", r->has_who ? "," : "",
+			    (unsigned long long)r->address);
+	dbuf_printf(b, " (finding %zu)\n", g->first + 1);
+}
+
+/* Findings grouped by kind, place and access (diag/groups.c); each line
+ * starts with the number of the group's first record, so the screen's
+ * Enter on it replays to that record. */
 static void t_findings(struct dbuf *b, const struct diag_fault *f)
 {
 	if (!f->n_findings)
 		return;
-	dbuf_printf(b, "\nSanitizer findings (%zu):\n", f->n_findings);
-	for (size_t i = 0; i < f->n_findings; i++) {
-		const struct diag_san_record *r = f->findings[i];
-		char th[48], bl[48];
-		dbuf_printf(b, "  %zu. %s", i + 1, diag_san_kind_name(r->kind));
-		const char *what = r->text ? r->text
-				  : r->exception ? r->exception : r->error;
-		if (what) {
-			dbuf_puts(b, ": ");
-			t_esc(b, what);
-		}
-		if (r->has_who) {
-			fmt_dim(th, sizeof th, r->thread);
-			fmt_dim(bl, sizeof bl, r->block);
-			dbuf_printf(b, "; thread %s block %s", th, bl);
-		}
-		if (r->has_address)
-			dbuf_printf(b, "; address 0x%llx",
-				    (unsigned long long)r->address);
-		if (r->has_alloc)
-			dbuf_printf(b, "; %lld bytes %s an allocation of %llu "
-				    "bytes at 0x%llx",
-				    r->distance < 0 ? -r->distance : r->distance,
-				    r->distance < 0 ? "before" : "after",
-				    (unsigned long long)r->alloc_size,
-				    (unsigned long long)r->alloc_address);
-		if (r->path) {
-			dbuf_puts(b, "; at ");
-			t_esc(b, r->path);
-			dbuf_printf(b, ":%u", r->line);
-		} else if (r->func) {
-			dbuf_puts(b, "; in ");
-			t_esc(b, r->func);
-		}
-		dbuf_putc(b, '\n');
+	if (f->n_groups && f->n_groups < f->n_findings)
+		dbuf_printf(b, "\nSanitizer findings (%zu, in %zu groups):\n",
+			    f->n_findings, f->n_groups);
+	else
+		dbuf_printf(b, "\nSanitizer findings (%zu):\n", f->n_findings);
+	if (!f->n_groups) {
+		for (size_t i = 0; i < f->n_findings; i++)
+			t_finding(b, i + 1, f->findings[i]);
+		return;
+	}
+	for (size_t i = 0; i < f->n_groups; i++) {
+		const struct diag_finding_group *g = &f->groups[i];
+		if (g->count == 1)
+			t_finding(b, g->first + 1, f->findings[g->first]);
+		else
+			t_group(b, f, g);
 	}
 }
 
@@ -708,6 +802,47 @@ static void j_finding(struct jw *w, const struct diag_san_record *r)
 	j_close(w, '}');
 }
 
+/* A group of findings (diag/groups.c); `first` indexes "findings". */
+static void j_group(struct jw *w, const struct diag_fault *f,
+		    const struct diag_finding_group *g)
+{
+	const struct diag_san_record *r = f->findings[g->first];
+	j_open(w, NULL, '{');
+	j_int(w, "first", (long long)g->first);
+	j_int(w, "count", (long long)g->count);
+	j_str(w, "kind", diag_san_kind_name(r->kind));
+	j_str(w, "text", r->text ? r->text : r->exception ? r->exception
+							  : r->error);
+	j_str(w, "function", r->func);
+	j_str(w, "file", r->path);
+	j_num_or_null(w, "line", r->line, r->line > 0);
+	j_num_or_null(w, "size", r->size, r->size > 0);
+	if (g->has_who) {
+		j_dim(w, "thread_min", g->thread_min);
+		j_dim(w, "thread_max", g->thread_max);
+		j_dim(w, "block_min", g->block_min);
+		j_dim(w, "block_max", g->block_max);
+	} else {
+		j_str(w, "thread_min", NULL);
+		j_str(w, "thread_max", NULL);
+		j_str(w, "block_min", NULL);
+		j_str(w, "block_max", NULL);
+	}
+	j_hex(w, "address_min", g->address_min, g->has_address);
+	j_hex(w, "address_max", g->address_max, g->has_address);
+	if (g->has_alloc) {
+		j_open(w, "allocation", '{');
+		j_hex(w, "address", g->alloc_address, true);
+		j_int(w, "size", (long long)g->alloc_size);
+		j_int(w, "distance_min", g->distance_min);
+		j_int(w, "distance_max", g->distance_max);
+		j_close(w, '}');
+	} else {
+		j_str(w, "allocation", NULL);
+	}
+	j_close(w, '}');
+}
+
 static void j_hints(struct jw *w, const struct diag_hints *h)
 {
 	j_open(w, "hints", '[');
@@ -757,6 +892,10 @@ static void j_rest(struct jw *w, const struct diag_fault *f)
 	j_open(w, "findings", '[');
 	for (size_t i = 0; i < f->n_findings; i++)
 		j_finding(w, f->findings[i]);
+	j_close(w, ']');
+	j_open(w, "finding_groups", '[');
+	for (size_t i = 0; i < f->n_groups; i++)
+		j_group(w, f, &f->groups[i]);
 	j_close(w, ']');
 	j_str(w, "coredump", f->core_path);
 	if (f->exited) {

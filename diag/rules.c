@@ -19,10 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef CUDBG_DATADIR
-#define CUDBG_DATADIR "/usr/local/share/cudbg-tui"
-#endif
-
 const char *const diag_match_key_names[MK_COUNT] = {
 	"exception", "assert", "kernel", "sanitizer", "output", "op", "file",
 };
@@ -42,9 +38,12 @@ static const char *const placeholders[] = {
 	"san.direction", "san.space", "san.thread", "san.block",
 	"san.location", "san.distance", "san.side", "san.alloc",
 	"san.alloc_size", "san.count", "san.api", "san.message",
+	"san.same", "san.same_threads", "san.same_blocks",
 	"python.line", "python.file", "python.func", "python.source",
 	"python.call", "python.call_func", "python.call_source",
 	"python.value", "python.rerun",
+	"ptr.var", "ptr.value", "ptr.address", "ptr.offset",
+	"ovf.var", "ovf.value", "ovf.type", "ovf.line",
 	"op", "core", "exit.code", "exit.signal",
 	"output.error", "output.match",
 	NULL,
@@ -577,19 +576,13 @@ const char *diag_rules_default_path(const char *exe_dir, char *buf,
 		snprintf(buf, cap, "%s", env);
 		return buf;
 	}
-	/* The data directory override, as for the demo (tui/demo.c). */
-	const char *data = getenv("CUDBG_DATADIR");
-	if (data && *data) {
-		snprintf(buf, cap, "%s/hints.rules", data);
-		return buf;
-	}
-	/* Running from a build tree: build/cudbg-tui -> data/hints.rules. */
-	if (exe_dir) {
-		snprintf(buf, cap, "%s/../data/hints.rules", exe_dir);
-		if (access(buf, R_OK) == 0)
-			return buf;
-	}
-	snprintf(buf, cap, "%s/hints.rules", CUDBG_DATADIR);
+	char dir[4096];
+	if (diag_data_dir(exe_dir, "hints.rules", dir, sizeof dir))
+		snprintf(buf, cap, "%s/hints.rules", dir);
+	else if (getenv("CUDBG_DATADIR") && *getenv("CUDBG_DATADIR"))
+		snprintf(buf, cap, "%s/hints.rules", getenv("CUDBG_DATADIR"));
+	else
+		snprintf(buf, cap, "%s/hints.rules", diag_datadir_compiled());
 	return buf;
 }
 

@@ -218,11 +218,21 @@ static void set_str(struct diag_san *s, char **dst)
 	*dst = c;
 }
 
+static const char *scan_dec(const char *p, const char *end, uint64_t *v);
+
+/* A number in the XML: decimal or 0x hex, and a decimal with thousands
+ * separators as the tool's text has them. */
+static bool xml_number(const char *c, uint64_t *v)
+{
+	size_t n = strlen(c);
+	return parse_u64(c, v) || (n && scan_dec(c, c + n, v) == c + n);
+}
+
 static void set_u64(struct diag_san *s, uint64_t *dst, bool *has)
 {
 	char *c = text_copy(s);
 	uint64_t v;
-	if (c && parse_u64(c, &v)) {
+	if (c && xml_number(c, &v)) {
 		*dst = v;
 		if (has)
 			*has = true;
@@ -575,16 +585,48 @@ static const char *scan_hex(const char *p, const char *end, uint64_t *v)
 	return p;
 }
 
+/* Whether p (before end) is a thousands separator: a comma after a digit
+ * with exactly three digits behind it. */
+static bool group_comma(const char *start, const char *p, const char *end)
+{
+	return *p == ',' && p > start && isdigit((unsigned char)p[-1]) &&
+	       end - p >= 4 && isdigit((unsigned char)p[1]) &&
+	       isdigit((unsigned char)p[2]) && isdigit((unsigned char)p[3]) &&
+	       (end - p == 4 || !isdigit((unsigned char)p[4]));
+}
+
+/* A decimal, with or without thousands separators: compute-sanitizer
+ * 2025.3 writes "4,185,984 bytes before the nearest allocation ... of
+ * size 4,194,304 bytes" (docs/tool-quirks.md). */
 static const char *scan_dec(const char *p, const char *end, uint64_t *v)
 {
 	uint64_t x = 0;
+	int digits = 0;
 	const char *start = p;
-	while (p < end && isdigit((unsigned char)*p) && p - start < 19)
-		x = x * 10 + (uint64_t)(*p++ - '0');
-	if (p == start)
+	while (p < end && digits < 19) {
+		if (isdigit((unsigned char)*p)) {
+			x = x * 10 + (uint64_t)(*p++ - '0');
+			digits++;
+		} else if (group_comma(start, p, end)) {
+			p++;
+		} else {
+			break;
+		}
+	}
+	if (!digits)
 		return NULL;
 	*v = x;
 	return p;
+}
+
+/* The start of the number that ends at end, separators included. */
+static const char *number_start(const char *lo, const char *end)
+{
+	const char *q = end;
+	while (q > lo && (isdigit((unsigned char)q[-1]) ||
+			  (q - 1 > lo && group_comma(lo, q - 1, end))))
+		q--;
+	return q;
 }
 
 static const char *find_in(const char *p, const char *end, const char *pat)
@@ -638,15 +680,13 @@ int diag_san_add_text(struct diag_san *s, const char *text, size_t len)
 			break;
 		/* "and is N bytes after the nearest allocation at 0x.. of
 		 * size M bytes" */
-		const char *q = near;
-		while (q > p && isdigit((unsigned char)q[-1]))
-			q--;
+		const char *q = number_start(p, near);
 		uint64_t dist, alloc, size;
 		const char *r = near + 7;
 		bool after = starts(r, end, "after the nearest allocation at ");
 		bool before = starts(r, end, "before the nearest allocation at ");
 		p = near + 7;
-		if (!(after || before) || !scan_dec(q, near, &dist))
+		if (!(after || before) || scan_dec(q, near, &dist) != near)
 			continue;
 		r += after ? 32 : 33;
 		r = scan_hex(r, end, &alloc);

@@ -23,10 +23,12 @@ struct stop_info {
 	struct diag_frame frame; /* the stop's frame */
 	bool has_frame;
 	bool assert_text;        /* "Assertion failed." in a core's story */
+	bool core_exception;     /* a driver coredump named the exception */
 };
 
 struct named_value {
 	char *name, *value;
+	char *type;              /* as the debugger wrote it, or NULL */
 	int frame;               /* -1 unknown */
 };
 
@@ -58,8 +60,10 @@ struct diag {
 	bool focus_lane_has_exc;
 
 	struct diag_focus query_focus;  /* last -cuda-focus-query answer */
+	char *table_kernel;             /* the current kernel, kernels table */
 	char *core_path;
 	bool in_core;                   /* target cudacore seen */
+	bool core_exc_pending;          /* "CUDA Exception: " seen, name next */
 
 	struct named_value *vals;
 	size_t n_vals, cap_vals;
@@ -87,6 +91,16 @@ enum { DIAG_MAX_LINES = 200, DIAG_MAX_VALUES = 256, DIAG_MAX_FRAMES = 256 };
 
 /* analyze.c */
 void diag_fault_reset(struct diag *d);
+/* groups.c: fills f->groups from f->findings (freed by the next call or
+ * diag_fault_reset). */
+void diag_group_findings(struct diag_fault *f);
+/* analyze.c: s becomes owned by the fault (freed at the next analysis);
+ * returns s. */
+char *diag_keep(struct diag *d, char *s);
+/* provenance.c: fills f->prov and its facts (after the flags). */
+void diag_provenance(struct diag *d, struct diag_fault *f);
+/* collect.c: the type of a value put before. */
+void diag_value_type(struct diag *d, const char *name, const char *type);
 /* collect.c */
 void diag_frames_free(struct diag_frame *f, size_t n);
 void diag_frames_offer(struct diag *d, struct diag_frame *v, size_t n);

@@ -379,11 +379,46 @@ static long match_back(const char *s, size_t end, char open, char close)
 	return -1;
 }
 
+static bool ends_with(const char *s, size_t end, const char *lit)
+{
+	size_t n = strlen(lit);
+	return end >= n && memcmp(s + end - n, lit, n) == 0 &&
+	       (end == n || !(isalnum((unsigned char)s[end - n - 1]) ||
+			      s[end - n - 1] == '_'));
+}
+
+/* The start of the scope component before "::" at s[end-2..end): a
+ * lambda's "{lambda(int)#1}" or a class "F<int>", brackets balanced. */
+static size_t scope_start(const char *s, size_t end)
+{
+	int depth = 0;
+	size_t i = end - 2;
+	while (i > 0) {
+		char c = s[i - 1];
+		if (c == '}' || c == '>' || c == ')')
+			depth++;
+		else if ((c == '{' || c == '<' || c == '(') && depth)
+			depth--;
+		else if (!depth && (c == ' ' || c == ':' || c == '*'))
+			break;
+		i--;
+	}
+	return i;
+}
+
 size_t diag_kernel_basename(const char *sig, char *out, size_t cap)
 {
 	size_t end = strlen(sig);
 	while (end && sig[end - 1] == ' ')
 		end--;
+	/* gcc's __PRETTY_FUNCTION__ of a template ends in " [with T =
+	 * float]". */
+	if (end && sig[end - 1] == ']') {
+		long i = match_back(sig, end, '[', ']');
+		if (i > 0 && strncmp(sig + i, "[with ", 6) == 0)
+			for (end = (size_t)i; end && sig[end - 1] == ' ';)
+				end--;
+	}
 	/* Trailing " const" of a member function. */
 	if (end > 6 && strncmp(sig + end - 6, " const", 6) == 0)
 		end -= 6;
@@ -396,6 +431,24 @@ size_t diag_kernel_basename(const char *sig, char *out, size_t cap)
 	}
 	while (end && sig[end - 1] == ' ')
 		end--;
+	/* A lambda's or functor's body: "operator()" is the name, not a
+	 * function "operator" (an assert's __func__ in a lambda is just
+	 * "operator()"); its class names it better: "{lambda(int)#1}::
+	 * operator()". */
+	if (ends_with(sig, end, "operator") && strncmp(sig + end, "()", 2) == 0)
+		end += 2;
+	if (ends_with(sig, end, "operator()")) {
+		size_t start = end - 10;
+		if (start >= 2 && sig[start - 1] == ':' && sig[start - 2] == ':')
+			start = scope_start(sig, start);
+		size_t n = end - start;
+		if (cap) {
+			size_t k = n < cap - 1 ? n : cap - 1;
+			memcpy(out, sig + start, k);
+			out[k] = '\0';
+		}
+		return n;
+	}
 	if (end && sig[end - 1] == '>') {
 		long i = match_back(sig, end, '<', '>');
 		if (i > 0)

@@ -34,6 +34,7 @@ struct replay {
 	size_t cursor;       /* next recorded command expected */
 	char *scratch;       /* rewritten result lines */
 	size_t scratch_cap;
+	long last_stop;      /* entry of the last *stopped that parses, or -1 */
 };
 
 /* Where a '<' line's record starts, after junk bytes (cuda-gdb 13 once
@@ -236,6 +237,38 @@ static void mark_running(struct replay *r)
 	}
 }
 
+static void note_stop(void *ctx, const struct mi_record *rec)
+{
+	*(bool *)ctx |= rec->kind == MI_REC_EXEC &&
+			strcmp(rec->klass, "stopped") == 0;
+}
+
+/* A recording cut while its program ran (the recorder killed, the file
+ * truncated after ^running, a *stopped that does not parse) has no stop
+ * after its last run: find where the last good one is. */
+static long find_last_stop(const struct transcript *t)
+{
+	for (size_t i = t->n; i-- > 0;) {
+		const struct transcript_entry *e = &t->e[i];
+		size_t junk = e->tag == '<' ? skip_junk(e->text, e->len) : 0;
+		if (e->tag != '<' || e->len - junk < 8 ||
+		    memcmp(e->text + junk, "*stopped", 8) != 0)
+			continue;
+		bool ok = false;
+		mi_parse_line(e->text + junk, e->len - junk, note_stop, &ok);
+		if (ok)
+			return (long)i;
+	}
+	return -1;
+}
+
+bool replay_ends_running(const struct replay *r, long k)
+{
+	if (k < 0 || (size_t)k >= r->m || !r->c[k].running)
+		return false;
+	return r->c[k].result > r->last_stop;
+}
+
 struct replay *replay_new(struct transcript *t)
 {
 	struct replay *r = calloc(1, sizeof *r);
@@ -258,6 +291,7 @@ struct replay *replay_new(struct transcript *t)
 	claim_untokened(r);
 	mark_running(r);
 	find_segments(r);
+	r->last_stop = find_last_stop(t);
 	return r;
 }
 
@@ -448,7 +482,7 @@ long replay_answer(struct replay *r, const char *cmd, size_t len,
 
 struct serve {
 	int out, err, tty;
-	bool realtime, broken;
+	bool realtime, broken, no_stop;
 	double last_t;
 	char **held;          /* 'T' lines before the pty is known */
 	size_t nheld;
@@ -557,7 +591,9 @@ static void open_tty(struct serve *sv, const char *body, size_t len)
 	sv->nheld = 0;
 }
 
-/* Handles one command line; returns true after -gdb-exit. */
+/* Handles one command line; returns true after -gdb-exit, or when the
+ * recording has nothing after a run (sv->no_stop: the program would
+ * never stop, and a frontend would wait forever). */
 static bool serve_command(struct replay *r, struct serve *sv,
 			  const char *line, size_t len)
 {
@@ -568,7 +604,11 @@ static bool serve_command(struct replay *r, struct serve *sv,
 		return false;
 	if (word_is(body, blen, "-inferior-tty-set"))
 		open_tty(sv, body, blen);
-	replay_answer(r, line, len, serve_emit, sv);
+	long k = replay_answer(r, line, len, serve_emit, sv);
+	if (replay_ends_running(r, k)) {
+		sv->no_stop = true;
+		return true;
+	}
 	return word_is(body, blen, "-gdb-exit");
 }
 
@@ -609,5 +649,5 @@ int replay_serve(struct replay *r, int in, int out, int err_fd, bool realtime)
 	free(sv.held);
 	if (sv.tty >= 0)
 		close(sv.tty);
-	return 0;
+	return sv.no_stop ? REPLAY_EXIT_NO_STOP : 0;
 }

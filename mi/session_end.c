@@ -91,6 +91,16 @@ static void exit_reason(struct session *s, char *buf, size_t cap)
 		snprintf(buf, cap, "no answer from %s within %.0f s; is it a "
 			 "debugger? Point --debugger at cuda-gdb or gdb",
 			 s->name, s->start_timeout);
+	} else if (s->stalled[0]) {
+		snprintf(buf, cap, "%s stopped answering while starting: no "
+			 "answer to '%s' within %.0f s; start cudbg-tui again "
+			 "(--timeout S waits longer)", s->name, s->stalled,
+			 s->start_timeout);
+	} else if (s->backend == SESSION_REPLAY && WIFEXITED(st) &&
+		   WEXITSTATUS(st) == REPLAY_EXIT_NO_STOP) {
+		snprintf(buf, cap, "%s: the recording ends before the program "
+			 "stopped (it was cut while the program ran); nothing "
+			 "more to replay", s->path);
 	} else if (WIFSIGNALED(st)) {
 		const char *cmd = s->npend ? s->pend[0].command : NULL;
 		snprintf(buf, cap, "%s was killed by signal %d (%s)%s%s%s; the "
@@ -147,6 +157,24 @@ static void finish(struct session *s)
 	report_gone(s);
 }
 
+/* Every start command is bounded, not only the first answer: a
+ * debugger that printed its banner, answered some of the start and then
+ * went quiet would otherwise be waited for forever (batch without
+ * --timeout).  The clock runs from the last answer, so a slow but
+ * working start (symbols of a big program) is not cut. */
+static bool start_stalled(struct session *s, double now)
+{
+	if (!s->answered || s->ready || s->npend == 0 || s->stalled[0])
+		return s->stalled[0] != 0;
+	double since = s->pend[0].sent > s->last_answer_at ? s->pend[0].sent
+							   : s->last_answer_at;
+	if (now - since < s->start_timeout)
+		return false;
+	printable(s->stalled, sizeof s->stalled,
+		  s->pend[0].command ? s->pend[0].command : "?");
+	return true;
+}
+
 void session_check_child(struct session *s)
 {
 	if (s->gone) {
@@ -162,7 +190,7 @@ void session_check_child(struct session *s)
 	bool too_slow = !s->answered && now >= s->start_timeout;
 	bool lingering = s->out_eof_at > 0 && now - s->out_eof_at > EOF_GRACE;
 	s->timed_out |= too_slow && s->out_eof_at == 0;
-	if (s->not_mi || too_slow || lingering)
+	if (s->not_mi || too_slow || lingering || start_stalled(s, now))
 		kill_group(s); /* the next check reaps it */
 }
 
@@ -228,6 +256,7 @@ void session_free(struct session *s)
 	free(s->ttyline.buf);
 	free(s->path);
 	free(s->replay_run);
+	transcript_free(s->replay_t);
 	free_strings(s->replay_start, s->nreplay_start);
 	free(s);
 }

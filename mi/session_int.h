@@ -56,11 +56,15 @@ struct session {
 	char ready_msg[512];
 	bool ready, answered;  /* on_ready fired; any reply seen */
 	double start_timeout;  /* seconds */
+	double last_answer_at; /* session_elapsed() of the last start answer */
+	char stalled[120];     /* a start command left unanswered for
+				* start_timeout after the last answer */
 	char *replay_run;      /* REPLAY: the recorded run command */
 	char **replay_start;   /* REPLAY: recorded backend commands */
 	size_t nreplay_start;
 	bool gpu_core;         /* CORE: opened with target cudacore */
 	bool replay_cuda;      /* REPLAY: the recording shows cuda-gdb */
+	struct transcript *replay_t; /* REPLAY: loaded, until the fork */
 
 	/* the target, as far as the session tracks it */
 	bool running;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -86,6 +87,7 @@ static void start_step_done(struct session *s, const struct session_reply *r)
 	if (r->kind == SESSION_REPLY_GONE)
 		return;
 	s->answered = true;
+	s->last_answer_at = session_elapsed(s);
 	if (--s->start_left > 0 || s->ready)
 		return;
 	s->ready = true;
@@ -216,6 +218,34 @@ static bool is_gpu_core(const char *path)
 	return !(type == 4 && mach != 190);
 }
 
+/* A directory, a device or an empty file is no coredump: refused here,
+ * before the debugger is asked and its refusal is blamed on the
+ * debugger ("needs cuda-gdb").  The content of a regular file is left to
+ * the debugger (the GPU coredump format is not documented).  Returns 0
+ * or SESSION_ENOTFOUND with a message naming the file. */
+static int check_core_file(const char *path, char *err, size_t cap)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || (S_ISREG(st.st_mode) &&
+				    access(path, R_OK) < 0)) {
+		snprintf(err, cap, "cannot read coredump '%s': %s", path,
+			 strerror(errno));
+		return SESSION_ENOTFOUND;
+	}
+	if (S_ISDIR(st.st_mode))
+		snprintf(err, cap, "coredump '%s' is a directory; give the "
+			 "core file itself", path);
+	else if (!S_ISREG(st.st_mode))
+		snprintf(err, cap, "coredump '%s' is not a core file (not a "
+			 "regular file)", path);
+	else if (st.st_size == 0)
+		snprintf(err, cap, "coredump '%s' is not a core file (it is "
+			 "empty)", path);
+	else
+		return 0;
+	return SESSION_ENOTFOUND;
+}
+
 static void send_file(struct session *s, const struct session_config *cfg)
 {
 	if (!cfg->argv || !cfg->argv[0])
@@ -329,9 +359,9 @@ int64_t session_open_core(struct session *s, const char *core,
 				  "program running");
 		return SESSION_EINVAL;
 	}
-	if (!core || access(core, R_OK) < 0) {
-		session_set_error(s, "cannot read coredump '%s': %s",
-				  core ? core : "", strerror(errno));
+	char why[600];
+	if (!core || check_core_file(core, why, sizeof why)) {
+		session_set_error(s, "%s", core ? why : "no coredump given");
 		return SESSION_ENOTFOUND;
 	}
 	bool gpu = is_gpu_core(core);
@@ -466,35 +496,48 @@ static int scan_entry(void *ctx, const struct transcript_entry *e,
 	return add_replay_start(s, b, len) ? -1 : 0;
 }
 
-static int scan_replay(struct session *s, const char *path, char *err,
-		       size_t cap)
+/* What the recording did, from its lines (loaded once: the same
+ * transcript then goes to the fake debugger, see fake_main). */
+static int scan_replay(struct session *s, const struct transcript *t,
+		       char *err, size_t cap)
 {
 	struct replay_scan rs = { .s = s };
 	s->replay_of = SESSION_NONE;
-	int rc = transcript_scan(path, 4096, scan_entry, &rs, err, cap);
-	if (rc == -1) {
-		snprintf(err, cap, "out of memory reading %s", path);
+	for (size_t i = 0; i < t->n; i++)
+		if (scan_entry(&rs, &t->e[i], t->e[i].len)) {
+			snprintf(err, cap, "out of memory reading %s", t->name);
+			return SESSION_ENOMEM;
+		}
+	return 0;
+}
+
+/* The recording is read once, here, and checked whole (a bad line, a
+ * cut, a size over the limit are refused before anything starts); the
+ * forked fake debugger inherits it.  A pipe (--replay <(zcat F.gz),
+ * /dev/stdin) could not be read a second time anyway, and a .gz is
+ * decompressed once instead of twice. */
+static int load_replay(struct session *s, const char *path, char *err,
+		       size_t cap)
+{
+	int rc = transcript_load(path, &s->replay_t, err, cap);
+	if (rc == TRANSCRIPT_ENOMEM)
 		return SESSION_ENOMEM;
-	}
-	return rc ? SESSION_ETRANSCRIPT : 0;
+	if (rc)
+		return SESSION_ETRANSCRIPT;
+	return scan_replay(s, s->replay_t, err, cap);
 }
 
 struct fake_args {
-	const char *path;
+	struct transcript *t;
 	bool realtime;
 };
 
-/* The fake debugger's main, in the forked child. */
+/* The fake debugger's main, in the forked child: the transcript the
+ * parent loaded is its own copy now. */
 static int fake_main(void *ctx)
 {
 	struct fake_args *a = ctx;
-	char err[512];
-	struct transcript *t;
-	if (transcript_load(a->path, &t, err, sizeof err)) {
-		dprintf(2, "cudbg-tui replay: %s\n", err);
-		return 3;
-	}
-	struct replay *r = replay_new(t);
+	struct replay *r = replay_new(a->t);
 	if (!r) {
 		dprintf(2, "cudbg-tui replay: out of memory\n");
 		return 3;
@@ -556,12 +599,11 @@ static int check_config(const struct session_config *c, char *err,
 		}
 		return 0;
 	case SESSION_CORE:
-		if (!c->core || access(c->core, R_OK) < 0) {
-			snprintf(err, cap, "cannot read coredump '%s': %s",
-				 c->core ? c->core : "", strerror(errno));
+		if (!c->core) {
+			snprintf(err, cap, "no coredump given");
 			return SESSION_ENOTFOUND;
 		}
-		return 0;
+		return check_core_file(c->core, err, cap);
 	case SESSION_REPLAY:
 		if (!c->replay) {
 			snprintf(err, cap, "no transcript to replay");
@@ -615,9 +657,13 @@ static int start_child(struct session *s, const struct session_config *c,
 {
 	if (c->backend == SESSION_REPLAY) {
 		/* The forked child runs fake_main inside this frame. */
-		struct fake_args args = { s->path, c->replay_realtime };
+		struct fake_args args = { s->replay_t, c->replay_realtime };
 		session_note(s, "cudbg-tui started: replay of %s", s->path);
-		return spawn_fork(&s->child, fake_main, &args, err, cap);
+		int rc = spawn_fork(&s->child, fake_main, &args, err, cap);
+		/* The child has it; this process needs it no more. */
+		transcript_free(s->replay_t);
+		s->replay_t = NULL;
+		return rc;
 	}
 	char **argv = debugger_argv(s->path, c);
 	if (!argv)
@@ -643,7 +689,7 @@ static int open_parts(struct session *s, const struct session_config *cfg,
 		snprintf(s->name, sizeof s->name, "the replay");
 		if (!s->path)
 			return SESSION_ENOMEM;
-		if ((rc = scan_replay(s, cfg->replay, err, cap)))
+		if ((rc = load_replay(s, cfg->replay, err, cap)))
 			return rc;
 	} else {
 		s->path = spawn_find_debugger(cfg->debugger, err, cap);

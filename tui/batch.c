@@ -4,6 +4,7 @@
 #include "cudbg/diagrun.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
+#include "cudbg/transcript.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@ static void signals_catch(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	transcript_set_cancel(&batch_signalled); /* reading a --replay */
 }
 
 struct wait {
@@ -192,19 +194,47 @@ static void timing_from_run(double t[T_COUNT], const struct diag_run *dr)
 	t[T_READY] = rt.debugger_ready;
 }
 
-/* The program's terminal is a separate channel from the debugger's
- * records: text the program wrote just before the stop (a device assert's
- * message) can still be in flight.  Read on while it keeps coming, for at
- * most about a second. */
-static void drain_output(struct dbg_ctl *c)
+/* Reads what the program's terminal already holds, without waiting:
+ * one short poll at a time while bytes keep coming. */
+static void take_pending_output(struct dbg_ctl *c)
 {
 	const struct dbg_model *m = ctl_model(c);
-	for (int i = 0; i < 20 && !batch_signalled; i++) {
+	for (int i = 0; i < 64 && !batch_signalled; i++) {
 		uint64_t before = m->output.total;
-		if (ctl_run_until(c, NULL, NULL, i == 0 ? 200 : 50) ==
-		    SESSION_EGONE)
+		if (ctl_run_until(c, NULL, NULL, 1) == SESSION_EGONE ||
+		    m->output.total == before)
 			break;
-		if (i > 0 && m->output.total == before)
+	}
+}
+
+/* A device assert's stop whose assertion text has not arrived yet. */
+static bool assert_text_missing(struct diag_run *dr)
+{
+	const struct diag_fault *f = diag_analyze(diag_run_diag(dr));
+	return f->kind == DIAG_FAULT_ASSERT && f->n_asserts == 0;
+}
+
+/* The program's terminal is a separate channel from the debugger's
+ * records: text the program wrote just before the stop can still be in
+ * flight.  Only what the report lacks is waited for: a device assert's
+ * line, which the driver flushes from the device printf buffer around the
+ * stop (in every recording it came 40-320 ms before the stop record; a
+ * 2-D kernel's came later or not at all: cuda-gdb-facts.md), for at most
+ * 0.5 s and until the output has been quiet for 50 ms once it came.  A replay
+ * writes a recorded line to the terminal before the records that follow
+ * it, so what it has is already there: no wait (docs/performance.md),
+ * unless it keeps the recorded delays (--replay-realtime). */
+static void drain_output(struct dbg_ctl *c, struct diag_run *dr, bool replay)
+{
+	const struct dbg_model *m = ctl_model(c);
+	take_pending_output(c);
+	if (replay || !assert_text_missing(dr))
+		return;
+	for (int i = 0; i < 10 && !batch_signalled; i++) {
+		uint64_t before = m->output.total;
+		if (ctl_run_until(c, NULL, NULL, 50) == SESSION_EGONE)
+			break;
+		if (m->output.total == before && !assert_text_missing(dr))
 			break;
 	}
 }
@@ -272,6 +302,39 @@ static int report_only(const struct cudbg_options *o, struct diag_run *dr)
 	return code;
 }
 
+/* When gdb cannot start the program ("During startup program exited
+ * with code 127": its shell could not exec it, e.g. arguments too long
+ * for one exec), gdb's forked child says why on the program's terminal
+ * only, as an MI log line ('&"warning: Error: Argument list too
+ * long\n"').  The report gets that reason (printable ASCII only: it is
+ * the program's terminal text). */
+static void startup_failure(const struct dbg_model *m, char *out, size_t cap)
+{
+	char tail[4097];
+	size_t n = model_ring_copy(&m->output, tail, sizeof tail - 1);
+	tail[n] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (tail[i] == 0)
+			tail[i] = ' ';
+	const char *keys[] = { "warning: Error: ", "Cannot exec " };
+	const char *at = NULL, *p;
+	for (size_t k = 0; k < 2; k++)
+		for (p = tail; (p = strstr(p, keys[k])); p++)
+			if (!at || p > at)
+				at = p + (k == 0 ? strlen(keys[0]) : 0);
+	if (!at || cap == 0)
+		return;
+	size_t o = 0;
+	for (; *at && o + 1 < cap; at++) {
+		if (*at == '\n' || *at == '"' || (at[0] == '\\' && at[1] == 'n'))
+			break;
+		out[o++] = *at >= 0x20 && *at < 0x7f ? *at : '?';
+	}
+	while (o > 0 && (out[o - 1] == '.' || out[o - 1] == ' '))
+		o--;
+	out[o] = 0;
+}
+
 int batch_main(const struct cudbg_options *o)
 {
 	double t[T_COUNT] = { mono_now() };
@@ -321,7 +384,8 @@ int batch_main(const struct cudbg_options *o)
 	 * last bytes before it reported the exit. */
 	if (!batch_signalled && !ctl_model(c)->is_core &&
 	    ctl_model(c)->state == MODEL_STOPPED)
-		drain_output(c);
+		drain_output(c, dr, o->backend == SESSION_REPLAY &&
+				    !o->replay_realtime);
 	t[T_STOP] = mono_now();
 	struct batch_report r;
 	batch_collect(ctl_model(c), &r);
@@ -353,9 +417,14 @@ int batch_main(const struct cudbg_options *o)
 				 "(--timeout)");
 	} else if (ctl_model(c)->state == MODEL_NOT_STARTED && !r.error) {
 		const char *e = ctl_model(c)->error;
-		char msg[512];
-		snprintf(msg, sizeof msg, "the program did not start%s%s",
-			 e ? ": " : "", e ? e : "");
+		char msg[768], why[200] = "";
+		if (e && strstr(e, "During startup program exited")) {
+			ctl_run_until(c, NULL, NULL, 200); /* its last words */
+			startup_failure(ctl_model(c), why, sizeof why);
+		}
+		snprintf(msg, sizeof msg, "the program did not start%s%s%s%s",
+			 e ? ": " : "", e ? e : "", why[0] ? " gdb could not "
+			 "start it: " : "", why);
 		r.error = strdup(msg);
 	} else if (rc < 0 && rc != SESSION_EGONE && !r.error) {
 		const char *e = session_error(ctl_session(c));

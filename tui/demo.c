@@ -14,10 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef CUDBG_DATADIR
-#define CUDBG_DATADIR "/usr/local/share/cudbg-tui"
-#endif
-
 /* The file that says a directory holds the demo (data/demo/README.md). */
 #define DEMO_MARK "demo/README.md"
 
@@ -197,19 +193,15 @@ const char *demo_data_dir(const char *exe_dir, char *buf, size_t cap,
 			 "that holds demo/", env, DEMO_MARK);
 		return NULL;
 	}
+	if (diag_data_dir(exe_dir, DEMO_MARK, tree, sizeof tree))
+		return found(tree, buf, cap);
 	if (!exe_dir)
 		exe_dir = diag_exe_dir(self, sizeof self);
-	/* A build tree: build/cudbg-tui beside data/. */
-	if (exe_dir && snprintf(tree, sizeof tree, "%s/../data", exe_dir) <
-			       (int)sizeof tree && has_demo(tree))
-		return found(tree, buf, cap);
-	if (has_demo(CUDBG_DATADIR))
-		return found(CUDBG_DATADIR, buf, cap);
 	snprintf(err, errcap, "the demo recordings are not installed (no %s "
 		 "in %s/../data or %s); run 'make install', or set "
 		 "CUDBG_DATADIR to the directory that holds demo/",
 		 DEMO_MARK, exe_dir ? exe_dir : "the binary's directory",
-		 CUDBG_DATADIR);
+		 diag_datadir_compiled());
 	return NULL;
 }
 

@@ -3,6 +3,7 @@
 #include "tui/loop.h"
 #include "tui/keys.h"
 #include "tui/script.h"
+#include "cudbg/transcript.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,6 +96,9 @@ int loop_signals_init(void)
 	sa.sa_flags = SA_RESTART;
 	for (size_t i = 0; i < sizeof soft / sizeof soft[0]; i++)
 		sigaction(soft[i], &sa, NULL);
+	/* Reading a --replay happens before the loop runs: it checks the
+	 * flag itself. */
+	transcript_set_cancel(&sig_quit);
 	sa.sa_handler = on_sigpipe;
 	sigaction(SIGPIPE, &sa, NULL);
 	sa.sa_handler = NULL;

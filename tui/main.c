@@ -4,9 +4,11 @@
 #include "cudbg/config.h"
 #include "cudbg/options.h"
 #include "cudbg/session.h"
+#include "cudbg/transcript.h"
 #include "cudbg/tui.h"
 #include "tui/demo.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,6 +226,25 @@ static int mi_log_main(const struct cudbg_options *o)
 	return rc == 0 && alive ? 0 : 1;
 }
 
+/* CUDBG_REPLAY_MAX_MB: the largest recording (decompressed) a replay
+ * reads; the default (1024) keeps a runaway .gz from filling memory. */
+static int replay_limit(void)
+{
+	const char *v = getenv("CUDBG_REPLAY_MAX_MB");
+	if (!v || !*v)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long mb = strtoull(v, &end, 10);
+	if (errno || *end || mb == 0 || *v == '-' || mb > ((size_t)-1 >> 20)) {
+		fprintf(stderr, "cudbg-tui: CUDBG_REPLAY_MAX_MB='%.40s' is not "
+			"a size in MB (a whole number, e.g. 2048)\n", v);
+		return -1;
+	}
+	transcript_set_max_bytes((size_t)mb << 20);
+	return 0;
+}
+
 /* ---- dispatch ---------------------------------------------------------- */
 
 /* The screen (helper "tui", include/cudbg/tui.h). */
@@ -231,6 +252,14 @@ static int run_screen(const struct cudbg_options *o)
 {
 	/* CUDBG_TEST_SCRIPT drives the screen headless (tests/screens). */
 	const char *script = getenv("CUDBG_TEST_SCRIPT");
+	if (o->backend == SESSION_NONE && !o->demo && o->sanitizer_report) {
+		/* The screen shows a session; a report alone has none. */
+		fprintf(stderr, "cudbg-tui: --sanitizer-report %s without a "
+			"program: add --batch to print the report's diagnosis, "
+			"or give the program after it to open the fault in the "
+			"screen\n", o->sanitizer_report);
+		return 2;
+	}
 	if ((!script || !*script) && (!isatty(0) || !isatty(1))) {
 		if (o->demo) {
 			fputs("cudbg-tui: the demo needs a terminal on stdin "
@@ -312,7 +341,7 @@ int main(int argc, char **argv)
 	} else if (o.version) {
 		printf("cudbg-tui %s\n", CUDBG_VERSION);
 		rc = 0;
-	} else if (load_config(&o, &cfg) < 0) {
+	} else if (load_config(&o, &cfg) < 0 || replay_limit() < 0) {
 		rc = 2;
 	} else if (o.mi_log) {
 		rc = mi_log_main(&o);

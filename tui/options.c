@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char usage_text[] =
 "usage: cudbg-tui [options] PROG [ARGS...]     debug PROG (a CUDA program)\n"
@@ -319,6 +320,19 @@ static int pick_backend(struct cudbg_options *o, char *err, size_t cap)
 		    "PROG [ARGS...] (try 'cudbg-tui --help' or --demo)");
 }
 
+/* Two names of one file (the same string, ./X, a symlink, a hard link):
+ * compared by device and inode, since any other name would let --record
+ * truncate the recording before the replay reads it. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+	if (strcmp(a, b) == 0)
+		return true;
+	if (stat(a, &x) < 0 || stat(b, &y) < 0)
+		return false;
+	return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 static int check_combinations(struct cudbg_options *o, char *err, size_t cap)
 {
 	if (o->force && !o->record)
@@ -327,9 +341,11 @@ static int check_combinations(struct cudbg_options *o, char *err, size_t cap)
 		return fail(err, cap, "--mi-exec needs --mi-log");
 	if (o->replay_realtime && !o->replay)
 		return fail(err, cap, "--replay-realtime needs --replay FILE");
-	if (o->record && o->replay && strcmp(o->record, o->replay) == 0)
-		return fail(err, cap, "--record and --replay name the same "
-			    "file '%s'", o->record);
+	if (o->record && o->replay && same_file(o->record, o->replay))
+		return fail(err, cap, "--record '%s' is the recording being "
+			    "replayed ('%s'); writing it would destroy it: "
+			    "choose another file for --record", o->record,
+			    o->replay);
 	return 0;
 }
 

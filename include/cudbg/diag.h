@@ -56,7 +56,7 @@ struct diag_dim3 {
  * the debugger or the program wrote.  X(ENUM, "rule-name", "meaning"). */
 #define DIAG_FLAGS(X)                                                         \
 	X(DEVICE_STOP, "device-stop", "the debugger stopped in device code on a fault") \
-	X(DEVICE_EXCEPTION, "device-exception", "the stop is a CUDA_EXCEPTION_N") \
+	X(DEVICE_EXCEPTION, "device-exception", "the stop is a CUDA_EXCEPTION_N (or a driver coredump names one)") \
 	X(DEVICE_ASSERT, "device-assert", "a device assert() fired (stop or text)") \
 	X(DEVICE_TRAP, "device-trap", "device code executed __trap()")        \
 	X(WARP_LEVEL, "warp-level", "the exception is reported per warp")     \
@@ -73,6 +73,11 @@ struct diag_dim3 {
 	X(OOB_AFTER, "oob-after", "the bad access lies after an allocation")  \
 	X(OOB_BEFORE, "oob-before", "the bad access lies before an allocation") \
 	X(NULL_ADDRESS, "null-address", "the bad address is within 64 KiB of zero") \
+	X(KERNEL_KNOWN, "kernel-known", "the faulting kernel's name is known") \
+	X(POINTER_NULL, "pointer-null", "a pointer of the faulting frame is null at an illegal address") \
+	X(HOST_ADDRESS, "host-address", "the bad address or a pointer of the faulting frame looks like a host address") \
+	X(ADDRESS_WILD, "address-wild", "the bad address is far from its nearest allocation") \
+	X(INDEX_OVERFLOW, "index-overflow", "a 32-bit index of the faulting frame is negative at an illegal address") \
 	X(PYTHON, "python", "the program is a Python script")                 \
 	X(PYTORCH, "pytorch", "the fault is in PyTorch code")                 \
 	X(EXITED, "exited", "the program ended")                              \
@@ -177,6 +182,47 @@ struct diag_value {
 	char *value;
 };
 
+/* Sanitizer findings of one kind at one place (kind, sentence, file,
+ * line, function, access size, direction, space): compute-sanitizer
+ * lists a warp-wide error thread by thread, one record each.  Ranges are
+ * per axis; the allocation part is set when every record of the group
+ * that has one names the same allocation (diag/groups.c). */
+struct diag_finding_group {
+	size_t first;            /* index in diag_fault.findings */
+	size_t count;
+	bool has_who;
+	struct diag_dim3 thread_min, thread_max, block_min, block_max;
+	bool has_address;
+	uint64_t address_min, address_max;
+	bool has_alloc;
+	uint64_t alloc_address, alloc_size;
+	long long distance_min, distance_max;
+};
+
+/* Where the bad address of an illegal access comes from (diag/
+ * provenance.c): the sanitizer's address and nearest allocation, and
+ * the faulting frame's pointer and integer values already fetched. */
+enum diag_ptr_class {
+	DIAG_PTR_UNKNOWN,
+	DIAG_PTR_NULL,       /* within 64 KiB of zero */
+	DIAG_PTR_NEAR_ALLOC, /* just past or before an allocation */
+	DIAG_PTR_WILD,       /* far from every allocation */
+	DIAG_PTR_HOST,       /* looks like a host (CPU) address */
+};
+
+struct diag_provenance {
+	enum diag_ptr_class cls;
+	bool has_address;
+	uint64_t address;        /* the bad address, or the bad pointer */
+	const char *var;         /* the frame's pointer it is about, or NULL */
+	const char *var_value;
+	bool has_offset;
+	long long offset;        /* address - var's value */
+	/* A negative 32-bit integer of the frame at an illegal address. */
+	const char *index_var, *index_value, *index_type;
+	const char *line_text;   /* the faulting source line, when read */
+};
+
 struct diag_fault {
 	enum diag_fault_kind kind;
 	bool flags[DIAG_F_COUNT];
@@ -227,6 +273,9 @@ struct diag_fault {
 	const struct diag_san_record *const *findings;
 	size_t n_findings;
 	const struct diag_san_record *finding; /* the one the fault is about */
+	struct diag_finding_group *groups; /* the findings grouped, in order */
+	size_t n_groups;
+	struct diag_provenance prov;
 
 	char *core_path;        /* a GPU coredump this came from / was written */
 	bool exited;

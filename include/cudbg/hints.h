@@ -33,15 +33,24 @@ int diag_rules_load_buf(const char *name, const char *buf, size_t len,
 			struct diag_rules **out, char *err, size_t errcap);
 void diag_rules_free(struct diag_rules *r); /* accepts NULL */
 
-/* Where the rules file is: $CUDBG_HINTS, else $CUDBG_DATADIR/hints.rules,
- * else data/hints.rules next to a
- * build tree the binary runs from, else the installed DATADIR copy.
- * `exe_dir` may be NULL. */
+/* Where the rules file is: $CUDBG_HINTS, else hints.rules in the data
+ * directory (diag_data_dir), else the compiled-in DATADIR's path (so a
+ * message can name where it was looked for).  `exe_dir` may be NULL. */
 const char *diag_rules_default_path(const char *exe_dir, char *buf,
 				    size_t cap);
 /* The directory of the running binary (/proc/self/exe) into buf, for the
  * data of a build tree it runs from; NULL when it cannot be read. */
 const char *diag_exe_dir(char *buf, size_t cap);
+/* The data directory that holds the file WANT (a path relative to it),
+ * copied into buf; NULL when none does.  Looked for, in order:
+ * $CUDBG_DATADIR (alone, when set), EXE/../data (a build tree),
+ * EXE/../share/cudbg-tui (an installed tree, whatever prefix the objects
+ * were built with), the compiled-in DATADIR.  `exe_dir` NULL: the running
+ * binary's. */
+const char *diag_data_dir(const char *exe_dir, const char *want, char *buf,
+			  size_t cap);
+/* The compiled-in DATADIR (static storage), for messages. */
+const char *diag_datadir_compiled(void);
 
 size_t diag_rules_count(const struct diag_rules *r);
 const char *diag_rules_id(const struct diag_rules *r, size_t i);

@@ -23,6 +23,7 @@
 #ifndef CUDBG_TRANSCRIPT_H
 #define CUDBG_TRANSCRIPT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,7 +37,24 @@ enum {
 	TRANSCRIPT_EEMPTY = -204,  /* no debugger output at all */
 	TRANSCRIPT_EEXIST = -205,  /* writer: file exists and !force */
 	TRANSCRIPT_EWRITE = -206,  /* writer: write failed */
+	TRANSCRIPT_ETOOBIG = -207, /* over transcript_max_bytes() */
+	TRANSCRIPT_ECANCEL = -208, /* the cancel flag was raised */
 };
+
+/* Reading is bounded: a transcript (decompressed) over this many bytes
+ * is refused with a message naming the file, so a 1.5 GB-inflating .gz
+ * ends at once instead of after a minute of reading.  A record (line)
+ * over the 128 MB MI line cap of a live session is dropped while
+ * reading and a '#' note takes its place.  Directories, terminals and
+ * devices (/dev/zero) are refused; a pipe is read once, as it comes
+ * (a compressed pipe is refused: give the .gz file). */
+#define TRANSCRIPT_MAX_BYTES_DEFAULT ((size_t)1 << 30)
+void transcript_set_max_bytes(size_t max); /* 0: the default */
+size_t transcript_max_bytes(void);
+/* A flag a signal handler raises (a termination request): every read of
+ * a transcript checks it, also while waiting on a silent pipe, and stops
+ * with TRANSCRIPT_ECANCEL.  NULL: none. */
+void transcript_set_cancel(volatile sig_atomic_t *flag);
 
 enum transcript_tag {
 	TRANSCRIPT_CMD = '>',
@@ -160,10 +178,20 @@ void replay_banner(struct replay *r, replay_emit_fn fn, void *ctx);
 long replay_answer(struct replay *r, const char *cmd, size_t len,
 		   replay_emit_fn fn, void *ctx);
 
+/* True when recorded command k (a replay_answer result) set the program
+ * running and the recording holds no *stopped that parses after it:
+ * the recording ends before the program stopped. */
+bool replay_ends_running(const struct replay *r, long k);
+
+/* replay_serve's status when the recording ended before the program
+ * stopped (it answered the run, then there was nothing more). */
+#define REPLAY_EXIT_NO_STOP 4
+
 /* The fake debugger's main loop, run in the forked child: reads commands
  * from fd `in`, writes stdout lines to `out`, stderr lines to `err_fd`,
  * and 'T' lines to the pty named by -inferior-tty-set.  Returns the exit
- * status for the child (0 at EOF or after -gdb-exit). */
+ * status for the child (0 at EOF or after -gdb-exit, REPLAY_EXIT_NO_STOP
+ * right after answering a run that the recording never ends). */
 int replay_serve(struct replay *r, int in, int out, int err_fd,
 		 bool realtime);
 

@@ -50,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		replay_banner(r, sink, &n);
 		for (int round = 0; round < 2; round++)
 			for (k = 0; k < ncmd; k++)
-				replay_answer(r, cmds[k], lens[k], sink, &n);
+				n += replay_ends_running(r, replay_answer(
+					r, cmds[k], lens[k], sink, &n));
 		replay_answer(r, "7-inferior-tty-set /dev/null", 28, sink, &n);
 		replay_answer(r, "8-no-such", 9, sink, &n);
 		replay_answer(r, "9-gdb-exit", 10, sink, &n);

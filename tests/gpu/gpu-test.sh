@@ -1,42 +1,71 @@
 #!/bin/bash
 # make gpu-test: the GPU end-to-end suite.  Needs an NVIDIA GPU, nvcc,
-# cuda-gdb, compute-sanitizer, python3 with PyTorch (for *.py) and tmux.
+# cuda-gdb, compute-sanitizer, python3 with PyTorch (for *.py), ninja (for
+# torch_extension.py) and tmux.
 #
-# For every program in tests/gpu (NAME.cu built with nvcc -g -G, or
-# NAME.py run with python3) and the recorded examples in data/examples:
-#   - a plain run, timed;
-#   - cudbg-tui --batch live (recorded with --record), timed, and the same
-#     under bare cuda-gdb for the ratio;
-#   - cudbg-tui --batch --memcheck=always (the report kept), timed, and a
-#     bare compute-sanitizer pass for the ratio;
-#   - a GPU coredump written with CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1,
-#     opened with cudbg-tui --batch --core;
-# and checks each report against NAME.expect (one extended regular
-# expression a line, each must match the text report of the named pass:
-# "live: RE", "memcheck: RE", "core: RE"; "report: RE" lines are for
-# tests/sh/gpu_recordings.sh, which replays the recordings with only the
-# saved XML report).  Prints PASS/FAIL lines and
-# the closing "N passed, N failed" line.  Results: $GPU_RESULTS
-# (default build/gpu-results): reports, recordings, XML, timings.tsv.
+# Programs: every tests/gpu/NAME.cu or NAME.py that has a NAME.expect
+# (tests/gpu/expect.sh describes the rules).  NAME.cu is built as its
+# "// build: CMD" header line says (run in the source directory), by
+# default with nvcc -g -G -arch=sm_90; a "// cudbg-args: ARGS" (or
+# "# cudbg-args:") line adds cudbg-tui options (the hangs: --timeout 10).
+# Each program runs the passes its .expect names with "passes:", else
+#   plain     the program alone (timeout 20 s for .cu, 180 s for .py);
+#   live      cudbg-tui --batch --memcheck=never, recorded (NAME.mi.log);
+#   memcheck  cudbg-tui --batch --memcheck=always, recorded
+#             (NAME.memcheck.mi.log);
+#   core      a driver coredump (CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1)
+#             opened with --core, recorded (NAME.core.mi.log);
+#   sancore   compute-sanitizer's coredump (--generate-coredump) opened
+#             with --core, recorded (NAME.sancore.mi.log);
+#   report    the live recording replayed with the XML of a bare
+#             compute-sanitizer run (NAME.sanitizer.xml);
+# and racecheck / initcheck / synccheck when its .expect has rules for
+# them (cudbg-tui $GPU_SANTOOL_ARGS, by default --memcheck=always
+# --sanitizer-tool=TOOL, recorded NAME.TOOL.mi.log, with the bare tool's
+# XML NAME.TOOL.sanitizer.xml).  Every pass's report is checked against the
+# .expect (PASS:, not:, not-PASS:, exit-PASS: rules).  Programs run
+# GPU_JOBS at a time (default 6); GPU_PERF=1 then times plain, bare
+# cuda-gdb, live, bare compute-sanitizer and memcheck one program at a time
+# for the ratios (perf.tsv).  At the end the recordings and XML are
+# collected in tests/fixtures/gpu layout (recordings over 1 MB gzipped,
+# never a coredump) with the reports and timings:
+# $GPU_RESULTS/collect.tar.gz; `gpu-test.sh collect` redoes only that.
+# Coredumps are deleted after use unless GPU_KEEP_CORES=1.  No program
+# starts after GPU_DEADLINE_S seconds (default 420, for the 10-minute cap
+# of one command on the GPU machine): one FAIL line names those left, to
+# be run next by name.
 #
-# Usage: tests/gpu/gpu-test.sh [NAME...]     (default: all)
+# Other sections (GPU_SECTIONS, default "programs examples screens kills
+# perf"): the recorded examples of data/examples, the screen driven
+# through tmux, killing the debugger, perf.py.  For the corpus alone, in
+# about 5 minutes: GPU_SECTIONS=programs tests/gpu/gpu-test.sh
+#
+# Prints PASS/FAIL lines and the closing "N passed, N failed" line.
+# Results: $GPU_RESULTS (default build/gpu-results): reports/, rec/, xml/,
+# timings.tsv, results/NAME.txt (each program's PASS/FAIL lines).
+#
+# Usage: tests/gpu/gpu-test.sh [NAME...]     (default: all; resumable by
+#        tests/gpu/gpu-test.sh collect       naming the programs left)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
 RES=${GPU_RESULTS:-$ROOT/build/gpu-results}
+# shellcheck source=tests/gpu/expect.sh
+. "$ROOT/tests/gpu/expect.sh"
 # Sources are compiled under /src so recorded paths read /src/... as in the
 # shared fixtures; elsewhere when /src cannot be written.
 SRC=/src/gpu
 mkdir -p "$SRC" 2>/dev/null || SRC=$RES/src
-mkdir -p "$RES/rec" "$RES/reports" "$RES/xml" "$RES/core" "$SRC"
+mkdir -p "$RES/rec" "$RES/reports" "$RES/xml" "$RES/core" "$RES/results" \
+	"$RES/timings" "$SRC"
 TIMES=$RES/timings.tsv
-: > "$TIMES"
 passed=0 failed=0
 
 pass() { echo "PASS $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 
-# timed NAME PASS CMD... : runs CMD, appends "NAME PASS SECONDS RC".
+# timed NAME PASS CMD... : runs CMD, appends "NAME PASS SECONDS RC" to
+# $TIMES.
 timed() {
 	local name=$1 pass=$2; shift 2
 	local t0=$EPOCHREALTIME
@@ -44,62 +73,234 @@ timed() {
 	local rc=$?
 	local t1=$EPOCHREALTIME
 	printf '%s\t%s\t%s\t%d\n' "$name" "$pass" \
-		"$(python3 -c "print(f'{$t1-$t0:.3f}')")" "$rc" >> "$TIMES"
+		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
+		"$rc" >> "$TIMES"
 	return $rc
 }
 
-check_expect() { # name pass report
-	local name=$1 pass=$2 report=$3 exp=$ROOT/tests/gpu/$1.expect
-	[ -f "$exp" ] || { pass "$name/$pass (no expectations)"; return; }
-	local bad=""
-	while IFS= read -r line; do
-		case "$line" in "$pass: "*) ;; *) continue ;; esac
-		local re=${line#"$pass: "}
-		grep -Eq -- "$re" "$report" || bad="$bad [$re]"
-	done < "$exp"
-	if [ -z "$bad" ]; then pass "$name/$pass"; else fail "$name/$pass" "missing$bad"; fi
+# ---- the fault corpus (issue 10) ----
+DEFAULT_PASSES="plain live memcheck core sancore report"
+SANTOOL_ARGS=${GPU_SANTOOL_ARGS:---memcheck=always --sanitizer-tool=%s}
+export TORCH_EXTENSIONS_DIR=$RES/torch_extensions
+
+# check NAME PASS REPORT RC: PASS or FAIL NAME/PASS by the .expect.
+check() {
+	local why
+	if why=$(expect_check "$EXP" "$2" "$3" "$4"); then
+		pass "$1/$2"
+	else
+		fail "$1/$2" "$(printf '%s' "$why" | tr '\n' ' ') (see reports/$1.$2.txt)"
+	fi
 }
 
-run_program() { # name kind(cu|py)
-	local name=$1 kind=$2 prog
-	if [ "$kind" = cu ]; then
-		prog=("$SRC/$name")
-	else
-		prog=(python3 "$SRC/$name.py")
-	fi
+# build_program NAME: compiles NAME.cu in $SRC as its build line says.
+build_program() {
+	local name=$1 cmd
+	cmd=$(sed -n 's|^// build: ||p' "$SRC/$name.cu" | head -1)
+	[ -n "$cmd" ] || cmd="nvcc -g -G -arch=sm_90 -o $name $name.cu"
+	(cd "$SRC" && bash -c "$cmd") > "$RES/reports/$name.nvcc.txt" 2>&1
+}
+
+# header_args FILE: the words of its "cudbg-args:" header line.
+header_args() {
+	sed -n -E 's@^(//|#) cudbg-args: @@p' "$1" | head -1
+}
+
+# program_job NAME: builds NAME, runs its passes, checks each; prints
+# PASS/FAIL lines (the caller sends them to results/NAME.txt).
+program_job() {
+	local name=$1 rc passes tplain tdbg exe R=$RES/reports/$1
+	local prog=() cargs=() senv=()
+	EXP=$ROOT/tests/gpu/$name.expect
+	TIMES=$RES/timings/$name.tsv
+	: > "$TIMES"
 	cd "$SRC" || return
-	timed "$name" plain timeout 300 "${prog[@]}" > "$RES/reports/$name.plain.txt" 2>&1
-	timed "$name" bare-cuda-gdb timeout 300 cuda-gdb -batch -ex run --args "${prog[@]}" \
-		> "$RES/reports/$name.bare-gdb.txt" 2>&1
-	timed "$name" live timeout 300 "$BIN" --batch --memcheck=never --force \
-		--record "$RES/rec/$name.mi.log" -d "$SRC" "${prog[@]}" \
-		> "$RES/reports/$name.live.txt" 2>&1
-	check_expect "$name" live "$RES/reports/$name.live.txt"
-	local env=()
-	[ "$kind" = py ] && env=(env PYTORCH_NO_CUDA_MEMORY_CACHING=1)
-	timed "$name" bare-sanitizer timeout 300 "${env[@]}" compute-sanitizer --tool memcheck \
-		--xml --save "$RES/xml/$name.sanitizer.xml" "${prog[@]}" \
-		> "$RES/reports/$name.bare-sanitizer.txt" 2>&1
-	timed "$name" memcheck timeout 300 "$BIN" --batch --memcheck=always --force \
-		--record "$RES/rec/$name.memcheck.mi.log" -d "$SRC" "${prog[@]}" \
-		> "$RES/reports/$name.memcheck.txt" 2>&1
-	check_expect "$name" memcheck "$RES/reports/$name.memcheck.txt"
-	rm -f "$RES/core/$name.nvcudmp"
-	timed "$name" coredump-run timeout 300 env CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1 \
-		CUDA_COREDUMP_FILE="$RES/core/$name.nvcudmp" "${prog[@]}" \
-		> "$RES/reports/$name.coredump-run.txt" 2>&1
-	if [ -f "$RES/core/$name.nvcudmp" ]; then
-		local exe=${prog[0]}
-		[ "$kind" = py ] && exe=$(command -v python3)
-		timed "$name" core timeout 300 "$BIN" --batch --force \
-			--record "$RES/rec/$name.core.mi.log" -d "$SRC" \
-			--core "$RES/core/$name.nvcudmp" "$exe" \
-			> "$RES/reports/$name.core.txt" 2>&1
-		check_expect "$name" core "$RES/reports/$name.core.txt"
-	elif grep -q '^core: ' "$ROOT/tests/gpu/$name.expect" 2>/dev/null; then
-		fail "$name/core" "no coredump was written"
+	if [ -f "$SRC/$name.cu" ]; then
+		build_program "$name" ||
+			{ fail "$name/build" "nvcc failed (see reports/$name.nvcc.txt)"; return; }
+		prog=("$SRC/$name") exe=$SRC/$name tplain=20 tdbg=90
+		read -r -a cargs <<< "$(header_args "$SRC/$name.cu")"
+	else
+		prog=(python3 "$SRC/$name.py") exe=$(command -v python3) tplain=180 tdbg=150
+		senv=(env PYTORCH_NO_CUDA_MEMORY_CACHING=1)
+		read -r -a cargs <<< "$(header_args "$SRC/$name.py")"
 	fi
+	# A program that may hang (it asks for --timeout) gets a minute a pass
+	# (a sanitizer run has no timeout of its own).
+	case " ${cargs[*]} " in *" --timeout "*) tdbg=60 ;; esac
+	passes=" $(expect_passes "$EXP" $DEFAULT_PASSES) "
+	want() { case $passes in *" $1 "*) return 0 ;; esac; return 1; }
+
+	# plain first: it also builds what a program builds at run time (the
+	# torch extension), and names what is missing ("MISSING: ...").
+	timed "$name" plain timeout "$tplain" "${prog[@]}" > "$R.plain.txt" 2>&1
+	rc=$?
+	if grep -q '^MISSING: ' "$R.plain.txt"; then
+		fail "$name" "$(grep -m1 '^MISSING: ' "$R.plain.txt" | cut -c10-) (every pass needs it)"
+		return
+	fi
+	want plain && check "$name" plain "$R.plain.txt" $rc
+
+	if want live || want report; then
+		timed "$name" live timeout "$tdbg" "$BIN" --batch --memcheck=never --force \
+			"${cargs[@]}" --record "$RES/rec/$name.mi.log" -d "$SRC" "${prog[@]}" \
+			> "$R.live.txt" 2>&1
+		rc=$?
+		want live && check "$name" live "$R.live.txt" $rc
+	fi
+	if want memcheck; then
+		timed "$name" memcheck timeout "$tdbg" "$BIN" --batch --memcheck=always --force \
+			"${cargs[@]}" --record "$RES/rec/$name.memcheck.mi.log" -d "$SRC" \
+			"${prog[@]}" > "$R.memcheck.txt" 2>&1
+		rc=$?
+		check "$name" memcheck "$R.memcheck.txt" $rc
+	fi
+	if want report; then
+		# the bare sanitizer's XML, for the report pass and the fixtures
+		timed "$name" xml timeout "$tdbg" "${senv[@]}" compute-sanitizer --tool memcheck \
+			--xml --save "$RES/xml/$name.sanitizer.xml" "${prog[@]}" \
+			> "$R.xml-run.txt" 2>&1
+		if [ -s "$RES/xml/$name.sanitizer.xml" ] && [ -s "$RES/rec/$name.mi.log" ]; then
+			timed "$name" report timeout 60 "$BIN" --batch \
+				--replay "$RES/rec/$name.mi.log" \
+				--sanitizer-report "$RES/xml/$name.sanitizer.xml" > "$R.report.txt" 2>&1
+			rc=$?
+			check "$name" report "$R.report.txt" $rc
+		elif expect_names_pass "$EXP" report; then
+			fail "$name/report" "no XML report or no live recording"
+		fi
+	fi
+	if want core; then
+		rm -f "$RES/core/$name.nvcudmp"
+		timed "$name" coredump-run timeout "$tdbg" env CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1 \
+			CUDA_COREDUMP_FILE="$RES/core/$name.nvcudmp" "${prog[@]}" \
+			> "$R.coredump-run.txt" 2>&1
+		if [ -f "$RES/core/$name.nvcudmp" ]; then
+			timed "$name" core timeout "$tdbg" "$BIN" --batch --force \
+				--record "$RES/rec/$name.core.mi.log" -d "$SRC" \
+				--core "$RES/core/$name.nvcudmp" "$exe" > "$R.core.txt" 2>&1
+			rc=$?
+			check "$name" core "$R.core.txt" $rc
+		elif expect_names_pass "$EXP" core; then
+			fail "$name/core" "no coredump was written"
+		fi
+	fi
+	if want sancore; then
+		rm -f "$RES/core/$name.san.nvcudmp"
+		timed "$name" sancore-run timeout "$tdbg" "${senv[@]}" compute-sanitizer \
+			--tool memcheck --generate-coredump \
+			--coredump-name "$RES/core/$name.san.nvcudmp" "${prog[@]}" \
+			> "$R.sancore-run.txt" 2>&1
+		if [ -f "$RES/core/$name.san.nvcudmp" ]; then
+			timed "$name" sancore timeout "$tdbg" "$BIN" --batch --force \
+				--record "$RES/rec/$name.sancore.mi.log" -d "$SRC" \
+				--core "$RES/core/$name.san.nvcudmp" "$exe" > "$R.sancore.txt" 2>&1
+			rc=$?
+			check "$name" sancore "$R.sancore.txt" $rc
+		elif expect_names_pass "$EXP" sancore; then
+			fail "$name/sancore" "compute-sanitizer wrote no coredump"
+		fi
+	fi
+	[ "${GPU_KEEP_CORES:-0}" = 1 ] || rm -f "$RES/core/$name.nvcudmp" "$RES/core/$name.san.nvcudmp"
+	local tool targs
+	for tool in racecheck initcheck synccheck; do
+		want $tool || continue
+		timed "$name" "$tool-xml" timeout "$tdbg" "${senv[@]}" compute-sanitizer \
+			--tool "$tool" --xml --save "$RES/xml/$name.$tool.sanitizer.xml" \
+			"${prog[@]}" > "$R.$tool-xml-run.txt" 2>&1
+		# shellcheck disable=SC2059 # the format is ours
+		read -r -a targs <<< "$(printf -- "$SANTOOL_ARGS" "$tool")"
+		timed "$name" "$tool" timeout "$tdbg" "$BIN" --batch "${targs[@]}" --force \
+			"${cargs[@]}" --record "$RES/rec/$name.$tool.mi.log" -d "$SRC" \
+			"${prog[@]}" > "$R.$tool.txt" 2>&1
+		rc=$?
+		check "$name" "$tool" "$R.$tool.txt" $rc
+	done
 	cd "$ROOT" || exit 2
+}
+
+# perf_program NAME: the serial timings for the ratios (GPU_PERF=1).
+perf_program() {
+	local name=$1 prog=() passes
+	EXP=$ROOT/tests/gpu/$name.expect
+	passes=" $(expect_passes "$EXP" $DEFAULT_PASSES) "
+	if [ -x "$SRC/$name" ]; then prog=("$SRC/$name"); else prog=(python3 "$SRC/$name.py"); fi
+	cd "$SRC" || return
+	local P=$RES/reports/$name.perf
+	timed "$name" perf-plain timeout 300 "${prog[@]}" > "$P-plain.txt" 2>&1
+	timed "$name" perf-bare-cuda-gdb timeout 300 cuda-gdb -batch -ex run --args \
+		"${prog[@]}" > "$P-bare-gdb.txt" 2>&1
+	timed "$name" perf-live timeout 300 "$BIN" --batch --memcheck=never --force \
+		-d "$SRC" "${prog[@]}" > "$P-live.txt" 2>&1
+	case $passes in *" memcheck "*) ;; *) cd "$ROOT" || exit 2; return ;; esac
+	timed "$name" perf-bare-sanitizer timeout 300 compute-sanitizer --tool memcheck \
+		"${prog[@]}" > "$P-bare-sanitizer.txt" 2>&1
+	timed "$name" perf-memcheck timeout 300 "$BIN" --batch --memcheck=always --force \
+		-d "$SRC" "${prog[@]}" > "$P-memcheck.txt" 2>&1
+	cd "$ROOT" || exit 2
+}
+
+# collect [DEST]: the recordings and XML in tests/fixtures/gpu layout,
+# the reports and timings beside them, in $RES/collect.tar.gz (recordings
+# over 1 MB gzipped; coredumps never).
+collect() {
+	local dest=${1:-$RES/collect} f
+	rm -rf "$dest"
+	mkdir -p "$dest/tests/fixtures/gpu" "$dest/run"
+	for f in "$RES"/rec/*.mi.log "$RES"/xml/*.xml; do
+		[ -s "$f" ] || continue
+		if [ "$(stat -c %s "$f")" -gt 1048576 ]; then
+			gzip -9c "$f" > "$dest/tests/fixtures/gpu/$(basename "$f").gz"
+		else
+			cp "$f" "$dest/tests/fixtures/gpu/"
+		fi
+	done
+	cp -r "$RES/reports" "$RES/results" "$dest/run/" 2>/dev/null
+	cp -r "$RES"/timings "$RES"/timings.tsv "$RES"/perf.tsv "$dest/run/" 2>/dev/null
+	find "$dest" -name '*.nvcudmp*' -delete
+	tar -C "$dest" -czf "$RES/collect.tar.gz" .
+	echo "collected: $RES/collect.tar.gz ($(du -h "$RES/collect.tar.gz" | cut -f1))"
+}
+
+# corpus NAME...: every program in parallel, GPU_JOBS at a time.
+corpus() {
+	local jobs=${GPU_JOBS:-6} n running=0 start=$SECONDS late=()
+	local deadline=${GPU_DEADLINE_S:-420}
+	cp "$ROOT"/tests/gpu/*.cu "$ROOT"/tests/gpu/*.py "$SRC"/ 2>/dev/null
+	for n in "$@"; do
+		if [ $((SECONDS - start)) -ge "$deadline" ]; then
+			# under the 10-minute cap of one command: what is left is
+			# named, to be run by name in the next command
+			late+=("$n"); rm -f "$RES/results/$n.txt"; continue
+		elif [ ! -f "$ROOT/tests/gpu/$n.expect" ]; then
+			fail "$n" "no tests/gpu/$n.expect"; continue
+		elif [ ! -f "$SRC/$n.cu" ] && [ ! -f "$SRC/$n.py" ]; then
+			fail "$n" "no tests/gpu/$n.cu or .py"; continue
+		fi
+		while [ "$running" -ge "$jobs" ]; do wait -n; running=$((running - 1)); done
+		( program_job "$n" > "$RES/results/$n.txt" 2>&1 ) &
+		running=$((running + 1))
+	done
+	wait
+	if [ ${#late[@]} -gt 0 ]; then
+		fail "programs" "${#late[@]} not started within GPU_DEADLINE_S=${deadline}s; run them next: tests/gpu/gpu-test.sh ${late[*]}"
+	fi
+	for n in "$@"; do
+		[ -f "$RES/results/$n.txt" ] || continue
+		cat "$RES/results/$n.txt"
+		passed=$((passed + $(grep -c '^PASS ' "$RES/results/$n.txt")))
+		failed=$((failed + $(grep -c '^FAIL ' "$RES/results/$n.txt")))
+		cat "$RES/timings/$n.tsv" >> "$TIMES" 2>/dev/null
+	done
+	if [ "${GPU_PERF:-0}" = 1 ]; then
+		TIMES=$RES/perf.tsv
+		: > "$TIMES"
+		for n in "$@"; do
+			[ -f "$RES/results/$n.txt" ] && perf_program "$n"
+		done
+		TIMES=$RES/timings.tsv
+		echo "== perf (name pass seconds rc, serial)"; cat "$RES/perf.tsv"
+	fi
 }
 
 # ---- the shared examples, recorded for the replay tests (issue: MI engine) ----
@@ -260,11 +461,6 @@ kills() {
 	[ -s "$RES/kills/ps-after-memcheck.txt" ] && fail kills/memcheck "processes left behind" || pass kills/memcheck
 }
 
-echo "== environment"
-nvidia-smi -L; cuda-gdb --version | head -1; compute-sanitizer --version | tail -1
-nvcc --version | tail -1; python3 -c 'import torch; print("torch", torch.__version__)'
-[ -x "$BIN" ] || { echo "FAIL gpu-test: $BIN not built (run make)"; exit 2; }
-
 # ---- performance ratios for docs/performance.md (issue: ready for users) ----
 perf() {
 	[ -x "$SRC/examples/assert_label" ] || examples >/dev/null
@@ -273,6 +469,19 @@ perf() {
 	(cd "$SRC" && python3 "$ROOT/tests/gpu/perf.py" "$BIN" python3 seed_repro.py) | tee -a "$RES/perf.txt"
 	grep -q '^measure=' "$RES/perf.txt" && pass perf || fail perf "no measures"
 }
+
+
+if [ "${1-}" = collect ]; then
+	shift
+	collect "$@"
+	exit 0
+fi
+
+echo "== environment"
+nvidia-smi -L; cuda-gdb --version | head -1; compute-sanitizer --version | tail -1
+nvcc --version | tail -1; python3 -c 'import torch; print("torch", torch.__version__)'
+[ -x "$BIN" ] || { echo "FAIL gpu-test: $BIN not built (run make)"; exit 2; }
+: > "$TIMES"
 
 SECTIONS=${GPU_SECTIONS:-programs examples screens kills perf}
 case " $SECTIONS " in *" examples "*) echo "== examples"; examples ;; esac
@@ -283,25 +492,23 @@ case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
-	for f in "$ROOT"/tests/gpu/*.cu "$ROOT"/tests/gpu/*.py; do
-		[ "$(basename "$f")" = perf.py ] && continue # a tool, not a case
-		[ -f "$f" ] && names+=("$(basename "${f%.*}")")
+	# The slow ones first (PyTorch, the extension's build first of all),
+	# so the parallel run does not end on a long tail.
+	[ -f "$ROOT/tests/gpu/torch_extension.expect" ] && names+=(torch_extension)
+	for f in "$ROOT"/tests/gpu/*.expect; do
+		n=$(basename "$f" .expect)
+		[ "$n" != torch_extension ] && [ -f "$ROOT/tests/gpu/$n.py" ] && names+=("$n")
+	done
+	for f in "$ROOT"/tests/gpu/*.expect; do
+		n=$(basename "$f" .expect)
+		[ -f "$ROOT/tests/gpu/$n.cu" ] && names+=("$n")
 	done
 fi
-cp "$ROOT"/tests/gpu/*.cu "$ROOT"/tests/gpu/*.py "$SRC"/ 2>/dev/null
-for n in "${names[@]}"; do
-	[ "$n" = none ] && continue
-	if [ -f "$SRC/$n.cu" ]; then
-		if ! nvcc -g -G -arch=sm_90 -o "$SRC/$n" "$SRC/$n.cu" 2> "$RES/reports/$n.nvcc.txt"; then
-			fail "$n/build" "nvcc failed (see reports/$n.nvcc.txt)"; continue
-		fi
-		run_program "$n" cu
-	elif [ -f "$SRC/$n.py" ]; then
-		run_program "$n" py
-	else
-		fail "$n" "no tests/gpu/$n.cu or .py"
-	fi
-done
+if [ "${names[0]}" != none ]; then
+	echo "== programs (${#names[@]}, ${GPU_JOBS:-6} at a time)"
+	corpus "${names[@]}"
+	collect
+fi
 
 echo "== timings (name pass seconds rc)"; cat "$TIMES"
 echo "$passed passed, $failed failed"

@@ -45,16 +45,12 @@ fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 now() { python3 -c 'import time; print(f"{time.monotonic():.3f}")'; }
 secs() { python3 -c "print(f'{$2 - $1:.2f}')"; }
 
-expect_kind() { # name kind report
-	local name=$1 kind=$2 report=$3 exp=tests/gpu/$1.expect bad=""
-	[ -f "$exp" ] || { fail "$name/$kind" "no $exp"; return; }
-	while IFS= read -r line; do
-		case "$line" in "$kind: "*) ;; *) continue ;; esac
-		local re=${line#"$kind: "}
-		grep -Eq -- "$re" "$report" || bad="$bad [$re]"
-	done < "$exp"
-	if [ -z "$bad" ]; then pass "$name/$kind"; else
-		fail "$name/$kind" "missing$bad (see $report)"; fi
+. tests/gpu/expect.sh
+expect_kind() { # name pass report: the pass's rules of NAME.expect
+	local name=$1 kind=$2 report=$3 why
+	if why=$(expect_check "tests/gpu/$name.expect" "$kind" "$report"); then
+		pass "$name/$kind"; else
+		fail "$name/$kind" "$(printf '%s' "$why" | tr '\n' ' ')(see $report)"; fi
 }
 
 json_check() { # name json

@@ -113,6 +113,22 @@ else
 	fail install "make install failed:"; cat "$tmp/inst.log"
 fi
 
+# An installed tree moved elsewhere (as `make install PREFIX=X` after a
+# build made for another prefix leaves it): the binary finds its data
+# beside its bin/ with no CUDBG_DATADIR, and the docs are installed.
+if [ -d "$tmp/inst/usr/local/bin" ]; then
+	cp -R "$tmp/inst/usr/local" "$tmp/moved"
+	env -u CUDBG_DATADIR -u CUDBG_HINTS timeout 60 \
+		"$tmp/moved/bin/cudbg-tui" --demo --batch assert \
+		>"$tmp/p.out" 2>&1 </dev/null
+	rc=$?
+	if [ $rc -ne 1 ]; then fail install_moved "exit $rc"; cat "$tmp/p.out"
+	elif [ ! -f "$tmp/moved/share/doc/cudbg-tui/user-guide.md" ]; then
+		fail install_moved "no docs in share/doc/cudbg-tui"
+	else has install_moved "$tmp/p.out" "$tmp/moved/share/cudbg-tui/demo/assert_label.mi.log" \
+		"(device-assert)" && pass install_moved; fi
+fi
+
 # No arguments: the demo where there is no GPU, the usage where there is.
 if [ -e /dev/nvidia0 ]; then
 	echo "SKIP demo/no_arguments: this machine has a GPU"

@@ -375,6 +375,273 @@ for t in cut corrupt badtag; do
 	fi
 done
 
+# ---- issue 15, round two: hostile recordings, cores and start-ups -------
+
+NW="$FIX/null_write.mi.log"
+# refused CASE TEXT ARGS...: batch and screen both end with exit 2 and one
+# line holding TEXT, the screen never drawn, nothing left behind.
+refused() {
+	c=$1 want=$2
+	shift 2
+	batch $c --batch "$@"
+	rc=$?
+	if [ $rc -ne 2 ] || ! said $c "$want"; then
+		fail $c "rc=$rc, want one line with '$want'"
+		return
+	fi
+	screen $c -s 100x30 -t 20 -- env $XENV "$BIN" "$@"
+	if ! status_is $c exit:2 || ! said $c "$want" || ! restored $c ||
+	   grep -q "$(printf '\033')\[?1049h" "$tmp/$c.out"; then
+		fail $c "the screen: no clean refusal"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	else
+		pass $c
+	fi
+}
+# item 1: a device is no transcript (was: 100% CPU forever)
+refused replay_dev_zero "/dev/zero: is a device, not a transcript" \
+	--replay /dev/zero
+# item 14: the core file is checked before the debugger is blamed
+mkdir -p "$tmp/coredir"
+: >"$tmp/notcore"
+refused core_directory "coredump '$tmp/coredir' is a directory" \
+	--debugger "$FAKE" --core "$tmp/coredir"
+refused core_dev_zero "coredump '/dev/zero' is not a core file" \
+	--debugger "$FAKE" --core /dev/zero
+refused core_empty "coredump '$tmp/notcore' is not a core file (it is empty)" \
+	--debugger "$FAKE" --core "$tmp/notcore"
+# item 17: over the size limit (CUDBG_REPLAY_MAX_MB; big_grid inflates
+# to 70 MB): refused at once, gzip stopped
+if [ -f "$FIX/big_grid.mi.log.gz" ]; then
+	XENV="CUDBG_REPLAY_MAX_MB=2"
+	t0=$(date +%s)
+	refused replay_too_big "big_grid.mi.log.gz: over 2 MB once decompressed" \
+		--replay "$FIX/big_grid.mi.log.gz"
+	XENV=
+	[ $(($(date +%s) - t0)) -le 10 ] ||
+		fail replay_too_big_time "took $(($(date +%s) - t0)) s"
+	# gzip missing: one line naming the file and gzip
+	XENV="PATH=$tmp/emptybin"
+	batch replay_gzip_missing --batch --replay "$FIX/big_grid.mi.log.gz"
+	rc=$?
+	XENV=
+	if [ $rc -ne 2 ] || ! said replay_gzip_missing "cannot run gzip"; then
+		fail replay_gzip_missing "rc=$rc"
+	else
+		pass replay_gzip_missing
+	fi
+fi
+
+# item 1: a pipe that trickles bytes and never a newline; SIGTERM ends
+# the read at once (it was caught and never checked: only SIGKILL ended
+# it).  The writer marks when cudbg-tui has opened the pipe (its open
+# blocks till then), which is after the signal handlers are in place.
+mkfifo "$tmp/trickle"
+trickle() { # the marker file
+	rm -f "$1"
+	(exec >"$tmp/trickle"; : >"$1"
+	 while printf x 2>/dev/null; do sleep 0.1; done) &
+	wpid=$!
+}
+# term_reader CASE: SIGTERM to the case's cudbg-tui once it reads (any
+# process of the case but ptyrun: under valgrind its name differs)
+term_reader() {
+	wait_for 300 test -e "$tmp/$1.opened" && sleep 0.5
+	for p in $(survivors "$1"); do
+		[ "$(cat /proc/$p/comm 2>/dev/null)" != ptyrun ] &&
+			kill -TERM "$p"
+	done
+}
+c=replay_trickle_sigterm
+trickle "$tmp/$c.opened"
+env HARDEN_MARK="$MARK-$c" "$BIN" --batch --replay "$tmp/trickle" \
+	>"$tmp/$c.res" 2>"$tmp/$c.err" &
+pid=$!
+term_reader $c
+if ! wait_for 30 ended $pid; then
+	kill -KILL $pid
+	fail $c "still reading 3 s after SIGTERM"
+else
+	wait $pid
+	rc=$?
+	if [ $rc -ne 2 ] || ! said $c "reading it stopped by signal 15"; then
+		fail $c "rc=$rc"
+	else
+		pass $c
+	fi
+fi
+kill $wpid 2>/dev/null
+wait $wpid 2>/dev/null
+c=replay_trickle_sigterm_screen
+trickle "$tmp/$c.opened"
+screen $c -s 100x30 -t 60 -- "$BIN" --replay "$tmp/trickle" &
+spid=$!
+term_reader $c
+wait $spid
+kill $wpid 2>/dev/null
+wait $wpid 2>/dev/null
+if ! status_is $c exit:2 || ! said $c "reading it stopped by signal 15" ||
+   ! restored $c; then
+	fail $c "no clean end: $(tr '\n' ' ' <"$tmp/$c.res")"
+else
+	pass $c
+fi
+
+# item 3: a recording cut after ^running, or with a *stopped that does
+# not parse: "ends before the program stopped", exit 2 (was: forever)
+n=$(grep -n '< \*stopped' "$NW" | head -1 | cut -d: -f1)
+head -n $((n - 1)) "$NW" >"$tmp/running.mi.log"
+{ head -n $((n - 1)) "$NW"; echo '   0.827 < *stopped,reason='
+  tail -n +$((n + 1)) "$NW" | grep -v '< \*stopped'; } >"$tmp/badstop.mi.log"
+for t in running badstop; do
+	c=replay_ends_$t
+	batch $c --batch --replay "$tmp/$t.mi.log"
+	rc=$?
+	if [ $rc -ne 2 ] ||
+	   ! said $c "$t.mi.log: the recording ends before the program stopped"; then
+		fail $c "rc=$rc"
+		continue
+	fi
+	screen $c -s 100x30 -t 20 -a 'wait=not started' -a send=r \
+		-a 'wait=debugger gone' -a send=q -- "$BIN" --replay "$tmp/$t.mi.log"
+	if ! status_is $c exit:0 || ! restored $c ||
+	   ! said $c "the recording ends before the program stopped"; then
+		fail $c "the screen: no clean end with the reason"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	else
+		pass $c
+	fi
+done
+
+# item 4: a debugger that answers its first start command, then never
+# again: bounded (was: forever once anything was answered)
+c=start_stalls_screen
+FAKE_DBG_MODE=stall screen $c -s 100x30 -t 30 -a 'wait=debugger gone' \
+	-a send=q -- "$BIN" --timeout 3 --debugger "$FAKE" "$HP" sleep
+if ! status_is $c exit:0 || ! restored $c ||
+   ! said $c "fake-debugger stopped answering while starting: no answer to '"; then
+	fail $c "no clean end with the reason: $(tr '\n' ' ' <"$tmp/$c.res")"
+elif ! no_orphans $c; then
+	fail $c "left behind:$orphans"
+else
+	pass $c
+fi
+
+# the issue's own case: a banner and a prompt, then silence: bounded by
+# --timeout (default 60 s), the screen says so
+c=start_mute_screen
+FAKE_DBG_MODE=mute screen $c -s 100x30 -t 30 -a 'wait=debugger gone' \
+	-a send=q -- "$BIN" --timeout 3 --debugger "$FAKE" "$HP" sleep
+if ! status_is $c exit:0 || ! restored $c ||
+   ! said $c "no answer from fake-debugger within 3 s"; then
+	fail $c "no clean end with the reason: $(tr '\n' ' ' <"$tmp/$c.res")"
+elif ! no_orphans $c; then
+	fail $c "left behind:$orphans"
+else
+	pass $c
+fi
+
+# item 9: --record naming the replayed file under another name (./X, a
+# symlink, a hard link) is refused, even with --force; the file is intact
+cp "$NW" "$tmp/mine.mi.log"
+ln -s "$tmp/mine.mi.log" "$tmp/link.mi.log"
+ln "$tmp/mine.mi.log" "$tmp/hard.mi.log"
+for y in "$tmp/./mine.mi.log" "$tmp/link.mi.log" "$tmp/hard.mi.log"; do
+	c=record_over_replay_$(basename "$y" .mi.log)
+	batch $c --batch --force --replay "$tmp/mine.mi.log" --record "$y"
+	rc=$?
+	if [ $rc -ne 2 ] || ! said $c "is the recording being replayed" ||
+	   ! cmp -s "$NW" "$tmp/mine.mi.log"; then
+		fail $c "rc=$rc"
+		cp "$NW" "$tmp/mine.mi.log"
+	else
+		pass $c
+	fi
+done
+
+# item 12: a transcript through a pipe is read once (was: the replay
+# child could not reopen it and the debugger was blamed); compressed
+# data through a pipe is refused with the reason
+c=replay_from_pipe
+cat "$NW" | env HARDEN_MARK="$MARK-$c" timeout -k 2 60 "$BIN" --batch \
+	--replay /dev/stdin >"$tmp/$c.res" 2>"$tmp/$c.err"
+rc=$?
+if [ $rc -ne 1 ] || ! grep -q 'Warp Illegal Address' "$tmp/$c.res"; then
+	fail $c "rc=$rc"
+elif ! no_orphans $c; then
+	fail $c "left behind:$orphans"
+else
+	pass $c
+fi
+if [ -f "$FIX/big_grid.mi.log.gz" ]; then
+	c=replay_gz_from_pipe
+	cat "$FIX/big_grid.mi.log.gz" | timeout -k 2 60 "$BIN" --batch \
+		--replay /dev/stdin >"$tmp/$c.res" 2>"$tmp/$c.err"
+	rc=$?
+	if [ $rc -ne 2 ] || ! said $c "/dev/stdin: compressed data through a pipe"; then
+		fail $c "rc=$rc"
+	else
+		pass $c
+	fi
+fi
+
+# item 13: a first record over the 128 MB MI line cap is dropped as in a
+# live session (was: "does not speak GDB/MI ... point --debugger at
+# cuda-gdb"); the replay reaches the fault
+c=replay_huge_first_record
+{ printf '   0.001 < ~"'; head -c 135000000 /dev/zero | tr '\000' x
+  printf '\\n"\n'; cat "$NW"; } >"$tmp/huge.mi.log"
+batch $c --batch --replay "$tmp/huge.mi.log"
+rc=$?
+rm -f "$tmp/huge.mi.log"
+if [ $rc -ne 1 ] || ! grep -q 'Warp Illegal Address' "$tmp/$c.res" ||
+   [ -s "$tmp/$c.err" ]; then
+	fail $c "rc=$rc"
+else
+	pass $c
+fi
+
+# item 15: arguments too long for gdb's shell to exec the program: the
+# report carries gdb's own reason (was: only "exited with code 127")
+if [ $HAVE_GDB = 1 ]; then
+	c=args_too_long
+	a=$(head -c 100 /dev/zero | tr '\000' a)
+	set --
+	i=0
+	while [ $i -lt 1500 ]; do set -- "$@" "$a"; i=$((i + 1)); done
+	env HARDEN_MARK="$MARK-$c" timeout -k 2 60 "$BIN" --batch \
+		--debugger gdb "$HP" echo "$@" >"$tmp/$c.res" 2>"$tmp/$c.err" </dev/null
+	rc=$?
+	set --
+	if [ $rc -ne 2 ] || ! said $c "Argument list too long"; then
+		fail $c "rc=$rc"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	else
+		pass $c
+	fi
+fi
+
+# item 16: the screen with only a sanitizer report says what to do; batch
+# prints the report's diagnosis
+c=sanitizer_report_alone_screen
+screen $c -s 100x30 -t 20 -- "$BIN" --sanitizer-report "$FIX/small_oob.sanitizer.xml"
+if ! status_is $c exit:2 || ! said $c "add --batch to print the report's diagnosis" ||
+   ! restored $c; then
+	fail $c "no clear word"
+else
+	pass $c
+fi
+c=sanitizer_report_alone_batch
+batch $c --batch --sanitizer-report "$FIX/small_oob.sanitizer.xml"
+if ! grep -q 'cudbg-tui diagnosis: FAULT' "$tmp/$c.res"; then
+	fail $c "no diagnosis printed"
+else
+	pass $c
+fi
+
 printf '<?xml version="1.0"?>\n<ComputeSanitizerOutput><record><kind>Precise' \
 	>"$tmp/cut.xml"
 printf '\377\376\000\001 not xml at all\n' >"$tmp/binary.xml"

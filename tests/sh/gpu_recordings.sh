@@ -1,52 +1,103 @@
 #!/bin/sh
-# The project's own recordings from the H200 (tests/fixtures, made by
-# `make gpu-test` with --record) replayed through batch mode: each must give
-# the diagnosis tests/gpu/NAME.expect asks of the live run (NAME.mi.log),
-# of the coredump (NAME.core.mi.log) and, with the saved compute-sanitizer
-# report, of the memcheck pass (`report:` lines where they differ).
+# The project's own recordings from the H200 (tests/fixtures/gpu, made by
+# `make gpu-test` with --record and its collect step) replayed through
+# batch mode: every recorded pass of every program in tests/gpu must give
+# what tests/gpu/NAME.expect asks of that pass (the rules are in
+# tests/gpu/expect.sh: PASS:, not:, not-PASS:, exit-PASS:):
+#   live       NAME.mi.log
+#   memcheck   NAME.memcheck.mi.log (with NAME.sanitizer.xml when saved)
+#   core       NAME.core.mi.log        sancore  NAME.sancore.mi.log
+#   report     NAME.mi.log with --sanitizer-report NAME.sanitizer.xml
+#              (the memcheck: rules where the .expect has no report: rule)
+#   TOOL       NAME.TOOL.mi.log (else NAME.mi.log) with
+#              NAME.TOOL.sanitizer.xml, for racecheck, initcheck, synccheck
+# A recording may be gzipped (NAME.mi.log.gz, over 1 MB).  A program or a
+# pass with rules but no recording yet gets a SKIP line.
 set -u
 BIN=${CUDBG_BIN:?}
 cd "${CUDBG_ROOT:?}" || exit 2
+. tests/gpu/expect.sh
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 
-check() { # label kind file [extra args]: greps KIND: lines of the .expect
-	label=$1 kind=$2 exp=$3; shift 3
+# check LABEL PASS EXP ARGS...: replays, checks PASS's rules of EXP.
+check() {
+	label=$1 pass=$2 exp=$3; shift 3
 	timeout 60 "$BIN" --batch "$@" >"$out" 2>&1
-	bad=""
-	while IFS= read -r line; do
-		case "$line" in "$kind: "*) ;; *) continue ;; esac
-		re=${line#"$kind: "}
-		grep -Eq -- "$re" "$out" || bad="$bad [$re]"
-	done < "$exp"
-	if [ -z "$bad" ]; then echo "PASS recordings/$label"; else
-		echo "FAIL recordings/$label: missing$bad"; sed 's/^/    /' "$out" | head -30; fi
+	rc=$?
+	if why=$(expect_check "$exp" "$pass" "$out" "$rc"); then
+		echo "PASS recordings/$label"
+	else
+		echo "FAIL recordings/$label: $(printf '%s' "$why" | tr '\n' ' ')"
+		sed 's/^/    /' "$out" | head -30
+	fi
+}
+
+# rec FILE: FILE, or FILE.gz when only that is there; fails when neither.
+rec() {
+	if [ -f "$1" ]; then echo "$1"; elif [ -f "$1.gz" ]; then echo "$1.gz"; else return 1; fi
+}
+
+# skip_if_named LABEL EXP PASS: a SKIP line when EXP has rules for PASS.
+skip_if_named() {
+	expect_names_pass "$2" "$3" &&
+		echo "SKIP recordings/$1: not recorded yet (make gpu-test on a GPU, then commit its collect tarball's tests/fixtures/gpu)"
+	return 0
 }
 
 for exp in tests/gpu/*.expect; do
 	n=$(basename "$exp" .expect)
 	f=tests/fixtures/gpu/$n
-	# A program added since the last GPU run has no recording yet:
-	# `make gpu-test` on a GPU makes it (then commit it).
-	[ -f "$f.mi.log" ] || { echo "SKIP recordings/$n: not recorded yet (make gpu-test on a GPU records tests/fixtures/gpu/$n.mi.log)"; continue; }
-	check "$n/live" live "$exp" --replay "$f.mi.log"
+	xml=$f.sanitizer.xml
+	# A program added since the last GPU run has no recording yet.
+	live=$(rec "$f.mi.log") || {
+		echo "SKIP recordings/$n: not recorded yet (make gpu-test on a GPU records tests/fixtures/gpu/$n.mi.log)"
+		continue
+	}
+	check "$n/live" live "$exp" --replay "$live"
 	# pylive: the live Python stack, script line, operator and bad value
 	# (tests/gpu/python-live.sh records them); a recording made before
 	# cudbg-tui called into the interpreter has none of it.
-	if grep -q '^pylive: ' "$exp"; then
-		if grep -q 'PyRun_SimpleString' "$f.mi.log"; then
-			check "$n/pylive" pylive "$exp" --replay "$f.mi.log"
+	if expect_names_pass "$exp" pylive; then
+		if { case $live in *.gz) gzip -dc "$live" ;; *) cat "$live" ;; esac; } |
+			grep -q 'PyRun_SimpleString'; then
+			check "$n/pylive" pylive "$exp" --replay "$live"
 		else
 			echo "SKIP recordings/$n/pylive: recorded before the live Python stack (tests/gpu/python-live.sh records it)"
 		fi
 	fi
-	[ -f "$f.core.mi.log" ] && check "$n/core" core "$exp" --replay "$f.core.mi.log"
+	for p in memcheck core sancore; do
+		if r=$(rec "$f.$p.mi.log"); then
+			if [ $p = memcheck ] && [ -f "$xml" ]; then
+				check "$n/$p" $p "$exp" --replay "$r" --sanitizer-report "$xml"
+			else
+				check "$n/$p" $p "$exp" --replay "$r"
+			fi
+		else
+			skip_if_named "$n/$p" "$exp" $p
+		fi
+	done
 	# The XML alone lacks the "N bytes after the nearest allocation" text
 	# of the pass's output; an .expect says what a saved report gives
-	# with `report:` lines where that differs.
+	# with report: rules where that differs.
 	kind=memcheck
-	grep -q '^report: ' "$exp" && kind=report
-	[ -f "$f.sanitizer.xml" ] && check "$n/memcheck" $kind "$exp" \
-		--replay "$f.mi.log" --sanitizer-report "$f.sanitizer.xml"
+	expect_names_pass "$exp" report && kind=report
+	if [ -f "$xml" ]; then
+		check "$n/report" $kind "$exp" --replay "$live" --sanitizer-report "$xml"
+	else
+		skip_if_named "$n/report" "$exp" report
+	fi
+	# The sanitizer tools: their own recording when there is one, else
+	# the live recording, with the tool's XML either way.
+	for t in racecheck initcheck synccheck; do
+		r=$(rec "$f.$t.mi.log") || r=$live
+		if [ -f "$f.$t.sanitizer.xml" ]; then
+			check "$n/$t" $t "$exp" --replay "$r" --sanitizer-report "$f.$t.sanitizer.xml"
+		elif [ "$r" != "$live" ]; then
+			check "$n/$t" $t "$exp" --replay "$r"
+		else
+			skip_if_named "$n/$t" "$exp" $t
+		fi
+	done
 done
 
 # The recorded examples (issue: MI engine).
@@ -64,3 +115,20 @@ ex examples/null_write tests/fixtures/null_write.mi.log 'Warp Illegal Address in
 	'exception: Warp Illegal Address at pc 0x[0-9a-f]+ in apply\(Params, float\*\) at null_write.cu:10'
 ex examples/step_kernel tests/fixtures/step_kernel.mi.log 'Breakpoint 1 in saxpy2' \
 	'frame: +#0 saxpy2 at step_kernel.cu:8'
+# Crafted from null_deref.mi.log (its header says how): a 32-bit index
+# near INT_MIN at an illegal address (issue 10, item 8).
+ex crafted/int_overflow tests/fixtures/int_overflow.mi.log \
+	'^\[1\] .*\(index-overflow\)' 'c = -2147483520 \(int\) in the faulting frame'
+
+# A replay does not wait for late program output (issue 10, section 3):
+# from the debugger's readiness to the stop shown took a fixed 0.25 s
+# before; now well under it (skipped under valgrind, which is slow).
+if [ "${CUDBG_VALGRIND:-0}" != 1 ]; then
+	t=$(CUDBG_TIMING=1 timeout 60 "$BIN" --batch --replay tests/fixtures/gpu/null_deref.mi.log 2>&1 >/dev/null |
+		sed -n 's/.* debugger_ready=\([0-9.]*\) stop=\([0-9.]*\) .*/\1 \2/p')
+	if [ -n "$t" ] && echo "$t" | awk '{ exit !($2 - $1 < 0.2) }'; then
+		echo "PASS recordings/replay-does-not-wait"
+	else
+		echo "FAIL recordings/replay-does-not-wait: ready/stop at '$t' s"
+	fi
+fi

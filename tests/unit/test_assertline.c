@@ -270,3 +270,45 @@ TEST(kernel_basename)
 	CHECK_INT(diag_kernel_basename("abcdef", b, 4), 6);
 	CHECK_STR(b, "abc");
 }
+
+/* A lambda's body is "operator()": not a function named "operator"
+ * (issue 10, item 6). */
+TEST(kernel_basename_of_lambdas_and_templates)
+{
+	char b[128];
+	diag_kernel_basename("operator()", b, sizeof b);
+	CHECK_STR(b, "operator()");
+	diag_kernel_basename("main::{lambda(int)#1}::operator()(int) const", b,
+			     sizeof b);
+	CHECK_STR(b, "{lambda(int)#1}::operator()");
+	diag_kernel_basename("Functor<float>::operator()(float*) const", b,
+			     sizeof b);
+	CHECK_STR(b, "Functor<float>::operator()");
+	diag_kernel_basename("void launch<main::{lambda(int)#1}>(main::"
+			     "{lambda(int)#1})", b, sizeof b);
+	CHECK_STR(b, "launch");
+	diag_kernel_basename("void k<(int)2, float>(float*)", b, sizeof b);
+	CHECK_STR(b, "k");
+	diag_kernel_basename("void k<(int)2>(const float *) [with T = float]",
+			     b, sizeof b);
+	CHECK_STR(b, "k");
+	diag_kernel_basename("cooperator(int)", b, sizeof b);
+	CHECK_STR(b, "cooperator");
+}
+
+TEST(parses_lambda_and_template_functions)
+{
+	struct diag_assert_line l;
+	const char *s = "/src/lam.cu:9: operator(): block: [0,0,0], thread: "
+			"[3,0,0] Assertion `v >= 0` failed.";
+	CHECK_INT(diag_assert_parse(s, strlen(s), &l), 1);
+	CHECK_INT(l.line, 9);
+	CHECK(l.kernel_len == 10 && memcmp(l.kernel, "operator()", 10) == 0);
+	CHECK(l.thread.x == 3);
+	s = "/src/t.cu:12: void k<(int)2>(const float *) [with T = float]: "
+	    "block: [1,0,0], thread: [0,0,0] Assertion `a[i] > 0` failed.";
+	CHECK_INT(diag_assert_parse(s, strlen(s), &l), 1);
+	CHECK_INT(l.line, 12);
+	CHECK(l.expr_len == 8 && memcmp(l.expr, "a[i] > 0", 8) == 0);
+	CHECK(l.kernel_len == 46);
+}

@@ -2,6 +2,7 @@
  * the options a demo runs with, the GPU check, and the menu's keys and
  * clicks on a headless ui. */
 #include "tests/harness.h"
+#include "cudbg/hints.h"
 #include "tui/demo.h"
 #include "tui/keys.h"
 #include "tui/ui.h"
@@ -74,12 +75,12 @@ TEST(data_dir_search_order)
 	CHECK_STR(demo_data_dir(exe, buf, sizeof buf, err, sizeof err), data);
 	unsetenv("CUDBG_DATADIR");
 	/* nowhere: one line naming the places and the fix */
-	if (exists(CUDBG_DATADIR, "demo", "README.md"))
-		test_skip("the demo is installed in %s", CUDBG_DATADIR);
+	if (exists(diag_datadir_compiled(), "demo", "README.md"))
+		test_skip("the demo is installed in %s", diag_datadir_compiled());
 	CHECK(demo_data_dir("/nonexistent/bin", buf, sizeof buf, err,
 			    sizeof err) == NULL);
 	CHECK_MSG(strstr(err, "not installed") && strstr(err, "make install")
-		  && strstr(err, CUDBG_DATADIR) && !strchr(err, '\n'),
+		  && strstr(err, diag_datadir_compiled()) && !strchr(err, '\n'),
 		  "%s", err);
 }
 

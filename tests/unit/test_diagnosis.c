@@ -51,10 +51,8 @@ static void feed_line(struct diag *d, const char *l, size_t n)
 	}
 }
 
-static void feed_log(struct diag *d, const char *name)
+static void feed_path(struct diag *d, const char *path)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/%s", test_fixtures_dir(), name);
 	size_t len;
 	char *buf = test_read_file(path, &len);
 	for (size_t off = 0; off < len;) {
@@ -64,6 +62,22 @@ static void feed_log(struct diag *d, const char *name)
 		off += n + 1;
 	}
 	free(buf);
+}
+
+static void feed_log(struct diag *d, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", test_fixtures_dir(), name);
+	feed_path(d, path);
+}
+
+/* The project's own H200 recordings (tests/fixtures/gpu). */
+static void feed_gpu_log(struct diag *d, const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/fixtures/gpu/%s", test_root_dir(),
+		 name);
+	feed_path(d, path);
 }
 
 static void add_xml(struct diag *d, const char *name)
@@ -226,7 +240,9 @@ TEST(seed_sanitizer_report_alone)
 	CHECK_INT(r.f->python.call.line, 9);
 	CHECK_STR(r.f->op, "nll_loss_forward");
 	CHECK(r.f->flags[DIAG_F_PYTORCH]);
-	CHECK_STR(top_hint(&r), "device-assert");
+	/* The operator names the check (issue 10, item 5). */
+	CHECK_STR(top_hint(&r), "pytorch-nll-op");
+	CHECK(has_hint(&r, "device-assert"));
 	run_free(&r);
 }
 
@@ -418,6 +434,9 @@ TEST(core_small_oob_alone_and_with_its_report)
 	CHECK_INT(r.f->kind, DIAG_FAULT_MEMCHECK);
 	CHECK_STR(top_hint(&r), "san-oob");
 	CHECK(evidence_has(hint(&r, "san-oob"), "small_oob.cu:7"));
+	/* The report is read: no advice to load it (issue 10, item 4). */
+	CHECK(!has_hint(&r, "coredump-unknown"));
+	CHECK(has_hint(&r, "coredump-sanitizer"));
 	run_free(&r);
 }
 
@@ -470,6 +489,9 @@ TEST(core_seed_py_with_report)
 	CHECK_STR(top_hint(&r), "pytorch-nll-kernel");
 	CHECK_INT(r.f->python.call.line, 9);
 	CHECK(evidence_has(hint(&r, "pytorch-nll-kernel"), "seed_repro.py:9"));
+	/* compute-sanitizer wrote this core, not the driver on its own
+	 * (issue 10, item 4). */
+	CHECK(!has_hint(&r, "device-assert-core"));
 	run_free(&r);
 }
 
@@ -663,4 +685,443 @@ TEST(host_stack_past_the_launch_names_no_operator)
 	CHECK_STR(r.f->host_op_later, "_local_scalar_dense_cuda");
 	CHECK(!evidence_has(hint(&r, "pytorch-class-index"), "ATen operator"));
 	run_free(&r);
+}
+
+/* A coredump the driver wrote on a hardware exception names it only on
+ * the console: "CUDA Exception: " and the name as two records, then "The
+ * exception was triggered at PC ... func  (file:line)".  It was read as
+ * "no fault found" (issue 10, item 1). */
+TEST(driver_coredump_names_the_hardware_exception)
+{
+	struct run r;
+	run_start(&r, "/src/gpu/null_deref");
+	feed_gpu_log(r.d, "null_deref.core.mi.log");
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->kind, DIAG_FAULT_EXCEPTION);
+	CHECK_STR(f->exception_name, "Warp Illegal Address");
+	CHECK(f->flags[DIAG_F_DEVICE_EXCEPTION]);
+	CHECK(f->flags[DIAG_F_COREDUMP]);
+	CHECK(f->flags[DIAG_F_LANE_UNKNOWN]);
+	CHECK_STR(f->kernel_short, "row_sums");
+	CHECK(f->has_error_pc);
+	CHECK(f->error_pc == 0x7f21ef7a0570ull);
+	CHECK_INT(f->where.source, DIAG_LOC_EXCEPTION);
+	CHECK_STR(f->where.file, "null_deref.cu");
+	CHECK_INT(f->where.line, 14);
+	CHECK_STR(f->where.func, "row_sums(float**, int, float*)");
+	CHECK_STR(top_hint(&r), "exc-warp-illegal-address");
+	CHECK(!has_hint(&r, "coredump-unknown"));
+	run_free(&r);
+}
+
+/* Without line info the PC line ends at the function; a name in the
+ * same record as its prefix is read too. */
+TEST(driver_coredump_exception_without_line_info)
+{
+	struct run r;
+	run_start(&r, "python3");
+	static const char *const lines[] = {
+		"~\"Opening GPU coredump: /tmp/x.nvcudmp\\n\"",
+		"~\"[Current focus set to CUDA kernel 0, grid 1, block (1,0,0), "
+		"thread (0,0,0), device 0, sm 3, warp 0, lane 0]\\n\"",
+		"~\"\\nCUDA Exception: Warp Out-of-range Address\\n\"",
+		"~\"The exception was triggered at PC 0x1230  void k<int>(int*)\\n\"",
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		mi_parse_line(lines[i], strlen(lines[i]), on_rec, r.d);
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_EXCEPTION);
+	CHECK_STR(r.f->exception_name, "Warp Out-of-range Address");
+	CHECK(r.f->error_pc == 0x1230);
+	CHECK(r.f->where.file == NULL);
+	check_dim(r.f->focus.block, 1, 0, 0);
+	CHECK_STR(top_hint(&r), "exc-out-of-range");
+	run_free(&r);
+}
+
+static void add_gpu_xml(struct diag *d, const char *name)
+{
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/tests/fixtures/gpu/%s", test_root_dir(),
+		 name);
+	struct diag_san *s;
+	CHECK_MSG(diag_san_load_file(path, &s, err, sizeof err) == 0, "%s", err);
+	CHECK_INT(diag_add_sanitizer(d, s), 0);
+}
+
+/* No assertion text in a driver coredump or an XML-only report: the
+ * kernel's name, else the host operator, picks the PyTorch rule instead
+ * of the generic assert hint (issue 10, item 5). */
+TEST(pytorch_rule_from_kernel_or_operator_without_assert_text)
+{
+	struct run r;
+	run_start(&r, "python3");
+	feed_gpu_log(r.d, "torch_embedding.core.mi.log");
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+	CHECK_STR(r.f->kernel_short, "vectorized_gather_kernel");
+	CHECK_STR(top_hint(&r), "pytorch-gather-kernel");
+	run_free(&r);
+
+	run_start(&r, "python3");
+	add_gpu_xml(r.d, "torch_label.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(r.f->op, "nll_loss_forward");
+	CHECK_STR(top_hint(&r), "pytorch-nll-op");
+	run_free(&r);
+
+	run_start(&r, "python3");
+	add_gpu_xml(r.d, "torch_embedding.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "pytorch-gather-op");
+	run_free(&r);
+
+	/* With the kernel known the kernel's rule speaks alone. */
+	run_start(&r, "python3");
+	feed_gpu_log(r.d, "torch_label.core.mi.log");
+	add_gpu_xml(r.d, "torch_label.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "pytorch-nll-kernel");
+	CHECK(!has_hint(&r, "pytorch-nll-op"));
+	run_free(&r);
+}
+
+/* A kernel template launched with a lambda, built without -G: the stop's
+ * frame is __assert_fail, the assertion names "operator()".  The kernel
+ * comes from the kernels table, not from the assert (issue 10, item 6).
+ * The records follow device_assert.mi.log's, with the names changed. */
+TEST(lambda_kernel_named_from_the_kernels_table)
+{
+	struct run r;
+	run_start(&r, "./lam");
+	static const char *const recs[] = {
+		"*stopped,reason=\"signal-received\",signal-name=\"CUDA_EXCEPTION_12\","
+		"signal-meaning=\"Warp Assert\",CudaFocus={device=\"0\",sm=\"3\","
+		"warp=\"0\",lane=\"3\",kernel=\"0\",grid=\"1\",blockIdx=\"(0,0,0)\","
+		"threadIdx=\"(3,0,0)\"},frame={addr=\"0x7f00\",func=\"__assert_fail\","
+		"args=[],arch=\"m68k\"},thread-id=\"1\",stopped-threads=\"all\"",
+		"^done,stack=[frame={level=\"0\",addr=\"0x7f00\",func=\"__assert_fail\","
+		"arch=\"m68k\"}]",
+		"^done,InfoCudaKernelsTable={nr_rows=\"1\",nr_cols=\"2\",hdr=[],"
+		"body=[InfoCudaKernelsRow={current=\"*\",kernel=\"0\",invocation="
+		"\"void launch<main::{lambda(int)#1}>(main::{lambda(int)#1})(,args="
+		"[{name=\\\"f\\\",value=\\\"{...}\\\"}])\"}]}",
+	};
+	for (size_t i = 0; i < sizeof recs / sizeof recs[0]; i++)
+		mi_parse_line(recs[i], strlen(recs[i]), on_rec, r.d);
+	const char *t = "/src/lam.cu:9: operator(): block: [0,0,0], thread: "
+			"[3,0,0] Assertion `v >= 0` failed.\r\n";
+	diag_on_program_output(r.d, t, strlen(t));
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+	CHECK_STR(r.f->kernel_short, "launch");
+	CHECK_INT(r.f->n_asserts, 1);
+	CHECK_STR(r.f->asserts[0]->kernel_short, "operator()");
+	CHECK_STR(r.f->where.file, "/src/lam.cu");
+	CHECK_INT(r.f->where.line, 9);
+	run_free(&r);
+}
+
+/* compute-sanitizer lists a warp-wide error thread by thread: the
+ * report groups them by kind, place and access, numbered by the group's
+ * first record (issue 10, item 3). */
+TEST(findings_grouped_in_text_and_json)
+{
+	struct run r;
+	run_start(&r, "/src/gpu/misaligned");
+	feed_gpu_log(r.d, "misaligned.mi.log");
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/tests/fixtures/gpu/misaligned.sanitizer.xml",
+		 test_root_dir());
+	struct diag_san *s;
+	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
+	const char *text =
+		"Access to 0x7f6d82800001 is out of bounds and is 1 bytes after "
+		"the nearest allocation at 0x7f6d827ffc00 of size 1,020 bytes\n"
+		"Access to 0x7f6d8280000a is out of bounds and is 10 bytes after "
+		"the nearest allocation at 0x7f6d827ffc00 of size 1,020 bytes\n";
+	CHECK_INT(diag_san_add_text(s, text, strlen(text)), 2);
+	CHECK_INT(diag_add_sanitizer(r.d, s), 0);
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->n_findings, 49);
+	CHECK_INT(f->n_groups, 2);
+	const struct diag_finding_group *g = &f->groups[0];
+	CHECK_INT(g->first, 0);
+	CHECK_INT(g->count, 48);
+	check_dim(g->thread_min, 0, 0, 0);
+	check_dim(g->thread_max, 62, 0, 0);
+	check_dim(g->block_max, 0, 0, 0);
+	CHECK(g->address_min == 0x7f6d82800001ull);
+	CHECK(g->address_max == 0x7f6d8280022full);
+	CHECK(g->has_alloc && g->alloc_size == 1020);
+	CHECK(g->distance_min == 1 && g->distance_max == 10);
+	CHECK_INT(f->groups[1].first, 48);
+	CHECK_INT(f->groups[1].count, 1);
+	/* The thread the account is about is still the first record's. */
+	CHECK(f->finding == f->findings[0]);
+
+	struct diag_report_in in = {.fault = f, .hints = &r.hints,
+				    .mode = "replay", .memcheck_seconds = -1};
+	char *t = diag_report_text(&in);
+	CHECK(t);
+	CHECK(strstr(t, "Sanitizer findings (49, in 2 groups):"));
+	CHECK(strstr(t, "\n  1. Precise: Invalid __global__ read of size 4 "
+			"bytes is misaligned; at /src/gpu/misaligned.cu:13\n"
+			"       48 findings: threads (0..62,0,0), blocks (0,0,0)\n"
+			"       addresses 0x7f6d82800001..0x7f6d8280022f, 1..10 "
+			"bytes after an allocation of 1020 bytes at 0x7f6d827ffc00\n"
+			"       first: thread (0,0,0) block (0,0,0), address "
+			"0x7f6d82800001 (finding 1)\n  49. Api: "));
+	CHECK(!strstr(t, "\n  2. "));
+	free(t);
+	char *j = diag_report_json(&in);
+	CHECK(j);
+	CHECK(strstr(j, "\"finding_groups\":[{\"first\":0,\"count\":48,"));
+	CHECK(strstr(j, "\"distance_min\":1,\"distance_max\":10"));
+	free(j);
+	run_free(&r);
+}
+
+static void feed_rec(struct diag *d, const char *rec)
+{
+	mi_parse_line(rec, strlen(rec), on_rec, d);
+}
+
+static const char *hint_evidence(const struct run *r, const char *id,
+				 const char *needle)
+{
+	const struct diag_hint *h = hint(r, id);
+	for (size_t i = 0; h && i < h->n_evidence; i++)
+		if (strstr(h->evidence[i], needle))
+			return h->evidence[i];
+	return NULL;
+}
+
+/* Pointer provenance without a GPU (issue 10, item 7): the sanitizer's
+ * address and nearest allocation, and the frame's pointers. */
+TEST(provenance_names_the_allocation_and_wild_addresses)
+{
+	/* Just past the end: the frame's pointer into that allocation is
+	 * named.  core_small_oob's values, with `in` set to the allocation
+	 * the report's text names (the two come from different runs). */
+	struct run r;
+	run_start(&r, "./small_oob");
+	feed_log(r.d, "core_small_oob.mi.log");
+	feed_rec(r.d, "^done,variables=[{name=\"in\",arg=\"1\",type=\"const "
+		      "@generic float * @parameter\",value=\"0x7fa670800000\"}]");
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/small_oob.sanitizer.xml",
+		 test_fixtures_dir());
+	struct diag_san *s;
+	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
+	const char *text = "Access to 0x7fa670800190 is out of bounds and is 1 "
+			   "bytes after the nearest allocation at 0x7fa670800000 "
+			   "of size 400 bytes\n";
+	CHECK_INT(diag_san_add_text(s, text, strlen(text)), 1);
+	diag_add_sanitizer(r.d, s);
+	run_finish(&r);
+	CHECK_INT(r.f->prov.cls, DIAG_PTR_NEAR_ALLOC);
+	CHECK_STR(r.f->prov.var, "in");
+	CHECK(r.f->prov.offset == 400);
+	CHECK_STR(top_hint(&r), "san-oob-after");
+	CHECK(hint_evidence(&r, "san-oob-after", "in = 0x7fa670800000 points to; "
+			    "the access is 400 bytes from its start"));
+	run_free(&r);
+
+	/* 4 MB before a 4 MB allocation is no negative index at its edge. */
+	run_start(&r, "./small_oob");
+	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
+	text = "Access to 0x7fa670800190 is out of bounds and is 4,185,984 bytes "
+	       "before the nearest allocation at 0x7fa670bfe314 of size "
+	       "4,194,304 bytes\n";
+	CHECK_INT(diag_san_add_text(s, text, strlen(text)), 1);
+	diag_add_sanitizer(r.d, s);
+	run_finish(&r);
+	CHECK_INT(r.f->prov.cls, DIAG_PTR_WILD);
+	CHECK(r.f->flags[DIAG_F_ADDRESS_WILD]);
+	CHECK_STR(top_hint(&r), "san-oob-wild");
+	CHECK(!has_hint(&r, "san-oob-before"));
+	run_free(&r);
+}
+
+TEST(provenance_host_and_null_pointers_of_the_frame)
+{
+	/* A live Warp Illegal Address (no sanitizer): a kernel argument
+	 * holding a PIE heap address. */
+	struct run r;
+	run_start(&r, "/src/gpu/null_deref");
+	feed_gpu_log(r.d, "null_deref.mi.log");
+	feed_rec(r.d, "^done,variables=[{name=\"rows\",arg=\"1\",type=\"@generic "
+		      "float * @generic * @parameter\",value=\"0x5555555596b0\"}]");
+	run_finish(&r);
+	CHECK_INT(r.f->prov.cls, DIAG_PTR_HOST);
+	CHECK_STR(r.f->prov.var, "rows");
+	CHECK_STR(top_hint(&r), "ptr-host-address");
+	CHECK(hint_evidence(&r, "ptr-host-address",
+			    "rows = 0x5555555596b0 in the faulting frame"));
+	run_free(&r);
+
+	/* A null pointer of the frame. */
+	run_start(&r, "/src/gpu/null_deref");
+	feed_gpu_log(r.d, "null_deref.mi.log");
+	feed_rec(r.d, "^done,variables=[{name=\"row\",type=\"const @generic "
+		      "float * @register\",value=\"0x0\"}]");
+	run_finish(&r);
+	CHECK_INT(r.f->prov.cls, DIAG_PTR_NULL);
+	CHECK(r.f->flags[DIAG_F_POINTER_NULL]);
+	CHECK_STR(top_hint(&r), "ptr-null-local");
+	run_free(&r);
+
+	/* The real recording as it is: no claim about its pointers. */
+	run_start(&r, "/src/gpu/null_deref");
+	feed_gpu_log(r.d, "null_deref.mi.log");
+	run_finish(&r);
+	CHECK_INT(r.f->prov.cls, DIAG_PTR_UNKNOWN);
+	CHECK(!r.f->flags[DIAG_F_INDEX_OVERFLOW]);
+	CHECK_STR(top_hint(&r), "exc-warp-illegal-address");
+	run_free(&r);
+}
+
+/* A negative 32-bit index at an illegal address (issue 10, item 8);
+ * tests/fixtures/int_overflow.mi.log is null_deref's real recording with
+ * c set to -2147483520 (its header says so). */
+TEST(index_overflow_names_the_variable_and_the_line)
+{
+	struct run r;
+	run_start(&r, "/src/gpu/null_deref");
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/tests/gpu", test_root_dir());
+	diag_add_source_dir(r.d, dir);
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/fixtures/int_overflow.mi.log",
+		 test_root_dir());
+	feed_path(r.d, path);
+	run_finish(&r);
+	CHECK(r.f->flags[DIAG_F_INDEX_OVERFLOW]);
+	CHECK_STR(r.f->prov.index_var, "c");
+	CHECK_STR(r.f->prov.index_value, "-2147483520");
+	CHECK_STR(r.f->prov.line_text, "s += row[c];");
+	CHECK_STR(top_hint(&r), "index-overflow");
+	CHECK(hint_evidence(&r, "index-overflow", "null_deref.cu:14: s += row[c];"));
+	run_free(&r);
+}
+
+/* A small negative value counts only as a subscript of the faulting
+ * line; a near-INT_MIN one anywhere in it. */
+TEST(index_overflow_needs_the_line_to_use_the_value)
+{
+	static const struct {
+		const char *rec;
+		bool want;
+	} c[] = {
+		{"^done,variables=[{name=\"c\",type=\"int\",value=\"-1\"}]", true},
+		{"^done,variables=[{name=\"r\",type=\"@register int\",value=\"-1\"}]", false},
+		{"^done,variables=[{name=\"c\",type=\"unsigned int\",value=\"-1\"}]", false},
+		{"^done,variables=[{name=\"s\",type=\"float\",value=\"-3e+09\"}]", false},
+	};
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/tests/gpu", test_root_dir());
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct run r;
+		run_start(&r, "/src/gpu/null_deref");
+		diag_add_source_dir(r.d, dir);
+		feed_gpu_log(r.d, "null_deref.mi.log");
+		feed_rec(r.d, c[i].rec);
+		run_finish(&r);
+		CHECK_MSG(r.f->flags[DIAG_F_INDEX_OVERFLOW] == c[i].want, "%s",
+			  c[i].rec);
+		run_free(&r);
+	}
+}
+
+/* At a null access the pointer is named only from the finding's own
+ * thread: a sanitizer coredump focuses it, a live warp stop may not. */
+TEST(null_pointer_named_only_from_the_faulting_thread)
+{
+	static const char *const core[] = {
+		"~\"Opening GPU coredump: /tmp/null_deref.nvcudmp\\n\"",
+		"~\"[Current focus set to CUDA kernel 0, grid 1, block (0,0,0), "
+		"thread (3,0,0), device 0, sm 124, warp 0, lane 3]\\n\"",
+		"~\"Program terminated with signal SIGTRAP, Trace/breakpoint trap.\\n\"",
+		"^done,variables=[{name=\"row\",type=\"const @generic float * "
+		"@register\",value=\"0x0\"}]",
+	};
+	struct run r;
+	run_start(&r, "/src/gpu/null_deref");
+	for (size_t i = 0; i < sizeof core / sizeof core[0]; i++)
+		feed_rec(r.d, core[i]);
+	add_gpu_xml(r.d, "null_deref.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "san-null");
+	CHECK(hint_evidence(&r, "san-null", "pointer row is 0x0"));
+	run_free(&r);
+
+	/* Live: lane 0 is in focus, the sanitizer names thread 3. */
+	run_start(&r, "/src/gpu/null_deref");
+	feed_gpu_log(r.d, "null_deref.mi.log");
+	feed_rec(r.d, core[3]);
+	add_gpu_xml(r.d, "null_deref.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "san-null");
+	CHECK(!hint_evidence(&r, "san-null", "pointer row"));
+	run_free(&r);
+}
+
+/* The hint about the main finding says how many threads failed alike. */
+TEST(hint_counts_the_threads_of_the_main_finding)
+{
+	struct run r;
+	run_start(&r, "/src/gpu/misaligned");
+	feed_gpu_log(r.d, "misaligned.mi.log");
+	add_gpu_xml(r.d, "misaligned.sanitizer.xml");
+	run_finish(&r);
+	CHECK_STR(top_hint(&r), "san-misaligned");
+	CHECK(hint_evidence(&r, "san-misaligned", "48 threads failed the same way "
+			    "on that line: threads (0..62,0,0), blocks (0,0,0)"));
+	CHECK(!has_hint(&r, "san-oob"));
+	run_free(&r);
+
+	/* One record: no such line. */
+	run_start(&r, "./small_oob");
+	add_xml(r.d, "small_oob.sanitizer.xml");
+	run_finish(&r);
+	CHECK(!hint_evidence(&r, "san-oob", "failed the same way"));
+	run_free(&r);
+}
+
+/* A __shared__ address is an offset in the block's window: no null
+ * pointer, no host address. */
+TEST(shared_memory_addresses_are_not_classified)
+{
+	static const char *const addrs[] = {"0x400", "0x1000400"};
+	for (size_t i = 0; i < 2; i++) {
+		char xml[2048];
+		snprintf(xml, sizeof xml,
+			 "<?xml version=\"1.0\"?><ComputeSanitizerOutput><record>"
+			 "<kind>Precise</kind><level>Error</level><who><threadIdx>"
+			 "<x>5</x><y>0</y><z>0</z></threadIdx><blockIdx><x>0</x>"
+			 "<y>0</y><z>0</z></blockIdx></who><what><text>Invalid "
+			 "__shared__ write of size 4 bytes is out of bounds</text>"
+			 "<space>__shared__</space><size>4</size><direction>write"
+			 "</direction><error>out of bounds</error><address>%s"
+			 "</address></what><where><func>k</func><path>/src/k.cu"
+			 "</path><line>9</line></where></record>"
+			 "</ComputeSanitizerOutput>", addrs[i]);
+		struct run r;
+		run_start(&r, "./k");
+		struct diag_san *s = diag_san_new();
+		CHECK_INT(diag_san_feed(s, xml, strlen(xml)), 0);
+		CHECK_INT(diag_san_finish(s), 0);
+		CHECK_INT(diag_san_count(s), 1);
+		diag_add_sanitizer(r.d, s);
+		run_finish(&r);
+		CHECK_INT(r.f->prov.cls, DIAG_PTR_UNKNOWN);
+		CHECK(!r.f->flags[DIAG_F_HOST_ADDRESS]);
+		CHECK(!r.f->flags[DIAG_F_NULL_ADDRESS]);
+		CHECK_MSG(!strcmp(top_hint(&r), "san-oob"), "%s: %s", addrs[i],
+			  top_hint(&r));
+		run_free(&r);
+	}
 }

@@ -60,6 +60,7 @@ struct full {
 	const struct diag_assert_entry *ep[1];
 	struct diag_san_record rec;
 	const struct diag_san_record *rp[1];
+	struct diag_finding_group group;
 	struct diag_value vals[64];
 	char *lines[1];
 };
@@ -115,6 +116,14 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 	f->findings = x->rp;
 	f->n_findings = 1;
 	f->finding = &x->rec;
+	x->group = (struct diag_finding_group){.count = 2, .has_who = true};
+	f->groups = &x->group;
+	f->n_groups = 1;
+	f->prov = (struct diag_provenance){
+		.cls = DIAG_PTR_NEAR_ALLOC, .has_address = true, .address = 0x100,
+		.var = S("in"), .var_value = S("0x1000"), .has_offset = true,
+		.offset = 404, .index_var = S("i"), .index_value = S("-2"),
+		.index_type = S("int"), .line_text = S("x[i] = 0;")};
 	f->core_path = S("/tmp/core");
 	f->exited = true;
 	f->exit_code = 1;

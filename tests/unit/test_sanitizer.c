@@ -136,6 +136,32 @@ TEST(allocation_distance_from_text)
 	diag_san_free(s);
 }
 
+/* compute-sanitizer 2025.3 groups digits ("4,185,984 bytes"); the scan
+ * read the last group only (issue 10, item 2). */
+TEST(allocation_distance_with_thousands_separators)
+{
+	struct diag_san *s = load_chunked("small_oob.sanitizer.xml", 1 << 20);
+	const char *text =
+		"=========     Access to 0x7fa670800190 is out of bounds\n"
+		"=========     and is 4,185,984 bytes before the nearest "
+		"allocation at 0x7ff866c00000 of size 4,194,304 bytes\n";
+	CHECK_INT(diag_san_add_text(s, text, strlen(text)), 1);
+	const struct diag_san_record *r = diag_san_get(s, 0);
+	CHECK(r->has_alloc);
+	CHECK(r->distance == -4185984LL);
+	CHECK(r->alloc_size == 4194304ULL);
+	CHECK(r->alloc_address == 0x7ff866c00000ULL);
+	diag_san_free(s);
+	/* A comma that is not a separator ends the number. */
+	s = load_chunked("small_oob.sanitizer.xml", 1 << 20);
+	const char *odd = "Access to 0x7fa670800190 is out of bounds and is "
+			  "1,23 bytes after the nearest allocation at 0x10 of "
+			  "size 400 bytes\n";
+	CHECK_INT(diag_san_add_text(s, odd, strlen(odd)), 1);
+	CHECK(diag_san_get(s, 0)->distance == 23);
+	diag_san_free(s);
+}
+
 static int parse_text(const char *xml, char *err, size_t cap)
 {
 	struct diag_san *s = diag_san_new();

@@ -142,6 +142,30 @@ TEST(bad_transcripts_name_file_and_line)
 	CHECK(strstr(err, "cannot open transcript /nonexistent/x.mi.log"));
 }
 
+TEST(devices_directories_and_oversized_files_are_refused)
+{
+	struct transcript *t = NULL;
+	char err[512] = "";
+	CHECK_INT(transcript_load("/dev/zero", &t, err, sizeof err),
+		  TRANSCRIPT_EOPEN);
+	CHECK_MSG(strstr(err, "/dev/zero: is a device"), "%s", err);
+	CHECK_INT(transcript_load("/", &t, err, sizeof err), TRANSCRIPT_EOPEN);
+	CHECK_MSG(strstr(err, "/: is a directory"), "%s", err);
+	const char *text = "   0.1 < ^done\n   0.2 < (gdb) \n";
+	char *path = tmp_path(".mi.log");
+	write_file(path, text, strlen(text));
+	transcript_set_max_bytes(16);
+	int rc = transcript_load(path, &t, err, sizeof err);
+	transcript_set_max_bytes(0);
+	CHECK_INT(rc, TRANSCRIPT_ETOOBIG);
+	CHECK_MSG(strstr(err, path) && strstr(err, "CUDBG_REPLAY_MAX_MB"),
+		  "%s", err);
+	CHECK_INT(transcript_load(path, &t, err, sizeof err), 0);
+	CHECK_INT((long)t->n, 2);
+	transcript_free(t);
+	unlink(path);
+}
+
 TEST(truncated_gzip_is_reported)
 {
 	char src[4096];
@@ -296,6 +320,32 @@ TEST(replay_answers_in_order_with_tokens_rewritten)
 		     "-data-evaluate-expression x\"") != NULL);
 	CHECK_STR(ask(r, "8-gdb-exit"), "< 8^exit|");
 	replay_free(r);
+}
+
+/* A recording cut while its program ran (no *stopped that parses after
+ * the last ^running) is told apart from one that stops. */
+TEST(replay_knows_a_recording_that_ends_running)
+{
+	static const char head[] =
+		"0.1 < (gdb) \n"
+		"0.2 > -exec-run\n"
+		"0.2 < ^running\n"
+		"0.2 < *running,thread-id=\"all\"\n";
+	static const char *const tails[] = {
+		"",                                    /* cut */
+		"0.3 < *stopped,reason=\n",            /* does not parse */
+		"0.3 < *stopped,reason=\"exited-normally\"\n",
+	};
+	for (int i = 0; i < 3; i++) {
+		char text[512];
+		snprintf(text, sizeof text, "%s%s", head, tails[i]);
+		struct replay *r = engine(text);
+		struct emitted o = { .text = "" };
+		long k = replay_answer(r, "5-exec-run", 10, collect, &o);
+		CHECK(k >= 0);
+		CHECK_MSG(replay_ends_running(r, k) == (i < 2), "tail %d", i);
+		replay_free(r);
+	}
 }
 
 TEST(replay_made_up_answers)

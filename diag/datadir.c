@@ -1,0 +1,62 @@
+/* The one data-directory lookup (hints.rules, the demo recordings).
+ *
+ * Why relative to the binary first: `make install PREFIX=X` after a plain
+ * `make` must give a binary that finds its data under X whatever prefix the
+ * objects were compiled with, so an installed bin/cudbg-tui looks in
+ * ../share/cudbg-tui before the compiled-in DATADIR.  The compiled-in path
+ * is the last resort, for layouts where the data is not beside bin/. */
+#include <cudbg/hints.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#ifndef CUDBG_DATADIR
+#define CUDBG_DATADIR "/usr/local/share/cudbg-tui"
+#endif
+
+const char *diag_datadir_compiled(void)
+{
+	return CUDBG_DATADIR;
+}
+
+/* Does DIR/WANT exist as a regular file? */
+static int dir_has(const char *dir, const char *want)
+{
+	char path[4096];
+	struct stat st;
+	if (snprintf(path, sizeof path, "%s/%s", dir, want) >= (int)sizeof path)
+		return 0;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Copies DIR into buf when it holds WANT; buf on success, else NULL. */
+static const char *try_dir(const char *dir, const char *want, char *buf,
+			   size_t cap)
+{
+	if (!dir_has(dir, want) || snprintf(buf, cap, "%s", dir) >= (int)cap)
+		return NULL;
+	return buf;
+}
+
+const char *diag_data_dir(const char *exe_dir, const char *want, char *buf,
+			  size_t cap)
+{
+	char self[4096], dir[4096];
+	const char *env = getenv("CUDBG_DATADIR");
+	if (env && *env)
+		return try_dir(env, want, buf, cap);
+	if (!exe_dir)
+		exe_dir = diag_exe_dir(self, sizeof self);
+	if (exe_dir) {
+		/* a build tree: build/cudbg-tui beside data/ */
+		snprintf(dir, sizeof dir, "%s/../data", exe_dir);
+		if (try_dir(dir, want, buf, cap))
+			return buf;
+		/* an installed tree: PREFIX/bin beside PREFIX/share/cudbg-tui */
+		snprintf(dir, sizeof dir, "%s/../share/cudbg-tui", exe_dir);
+		if (try_dir(dir, want, buf, cap))
+			return buf;
+	}
+	return try_dir(CUDBG_DATADIR, want, buf, cap);
+}
