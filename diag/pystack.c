@@ -39,8 +39,10 @@ static const char *const script_lines[] = {
 	"        while f is not None and len(frames) < 200:",
 	"            frames.append(f)",
 	"            f = f.f_back",
-	"        for f in frames:",
-	"            out.append(tab.join(('F', clean(f.f_code.co_filename), str(f.f_lineno or 0), clean(f.f_code.co_name))))",
+	"        import linecache",
+	"        for k, f in enumerate(frames):",
+	"            src = linecache.getline(f.f_code.co_filename, f.f_lineno or 0).strip() if k < 24 else ''",
+	"            out.append(tab.join(('F', clean(f.f_code.co_filename), str(f.f_lineno or 0), clean(f.f_code.co_name), clean(src)[:200])))",
 	"        for i, f in enumerate(frames[:24]):",
 	"            n = 0",
 	"            for k, v in list(f.f_locals.items())[:200]:",
@@ -111,6 +113,7 @@ void diag_pystack_free(struct diag_pystack *ps)
 	for (size_t i = 0; i < ps->n_frames; i++) {
 		free(ps->frames[i].file);
 		free(ps->frames[i].func);
+		free(ps->frames[i].source);
 	}
 	for (size_t i = 0; i < ps->n_tensors; i++) {
 		free(ps->tensors[i].name);
@@ -138,7 +141,9 @@ int diag_pystack_copy(struct diag_pystack *dst, const struct diag_pystack *src)
 		dst->frames[i] = src->frames[i];
 		dst->frames[i].file = dstrdup(src->frames[i].file);
 		dst->frames[i].func = dstrdup(src->frames[i].func);
-		ok = dst->frames[i].file && dst->frames[i].func;
+		dst->frames[i].source = dstrdup(src->frames[i].source);
+		ok = dst->frames[i].file && dst->frames[i].func &&
+		     (!src->frames[i].source || dst->frames[i].source);
 	}
 	for (size_t i = 0; ok && i < src->n_tensors; i++, dst->n_tensors++) {
 		struct diag_pytensor *t = &dst->tensors[i];
@@ -222,10 +227,12 @@ static int add_frame(struct diag_pystack *ps, char **f, int n)
 	struct diag_pyf *fr = &ps->frames[ps->n_frames];
 	fr->file = dstrdup(f[1]);
 	fr->func = dstrdup(f[3]);
+	fr->source = n >= 5 && *f[4] ? dstrdup(f[4]) : NULL;
 	fr->line = (unsigned)line;
-	if (!fr->file || !fr->func) {
+	if (!fr->file || !fr->func || (n >= 5 && *f[4] && !fr->source)) {
 		free(fr->file);
 		free(fr->func);
+		free(fr->source);
 		return DIAG_ENOMEM;
 	}
 	fr->library = diag_py_library_path(fr->file);
@@ -438,6 +445,34 @@ static int operator_frame(const struct diag_pystack *ps, bool need_int)
 	return -1;
 }
 
+/* The float tensor subscripted by the index tensor on the frame's own
+ * line ("return table[ids]"), or NULL: advanced indexing of its first
+ * dimension. */
+static const struct diag_pytensor *subscript_source(const struct diag_pystack *ps,
+						    int f,
+						    const struct diag_pytensor *idx)
+{
+	const char *line = ps->frames[f].source;
+	if (!line || !idx)
+		return NULL;
+	for (size_t i = 0; i < ps->n_tensors; i++) {
+		const struct diag_pytensor *t = &ps->tensors[i];
+		if (t->frame != f || !float_dtype(t->dtype))
+			continue;
+		char pat[300];
+		snprintf(pat, sizeof pat, "%s[%s", t->name, idx->name);
+		for (const char *p = strstr(line, pat); p; p = strstr(p + 1, pat)) {
+			bool word_start = p == line || !(isalnum((unsigned char)p[-1]) ||
+							  p[-1] == '_' || p[-1] == '.');
+			char after = p[strlen(pat)];
+			bool word_end = !(isalnum((unsigned char)after) || after == '_');
+			if (word_start && word_end)
+				return t;
+		}
+	}
+	return NULL;
+}
+
 static void plan_index(const struct diag_pystack *ps, const char *a,
 		       struct diag_pybad_plan *p, int f)
 {
@@ -463,6 +498,13 @@ static void plan_index(const struct diag_pystack *ps, const char *a,
 	 * the first for advanced indexing (x[idx]) or a 1-d tensor.  Else
 	 * (index_select(x, 1, idx) with a literal dim) it is not known, and
 	 * no element is called bad against a guess. */
+	const struct diag_pytensor *sub = subscript_source(ps, f, p->t);
+	if (!dim_known && sub) {
+		src = sub; /* `src[idx]` on the frame's line: advanced indexing */
+		weight = false;
+		dim_known = true;
+		dim = 0;
+	}
 	if (!dim_known) {
 		dim = 0;
 		if (src && src->ndim > 1 && !weight && !strstr(a, "-sizes[")) {

@@ -50,7 +50,11 @@ static void pyf_set(struct diag *d, struct diag_pyframe *out,
 	out->func = f->func;
 	out->file = f->file;
 	out->line = f->line;
+	/* the file here, else the text the program read (a replay on
+	 * another machine has the same line) */
 	out->source = diag_read_source_line(d, f->file, f->line);
+	if (!out->source && f->source)
+		out->source = dstrdup(f->source);
 }
 
 /* The same two frames from the live stack (diag_set_pystack): the

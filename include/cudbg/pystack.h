@@ -13,7 +13,10 @@
  * then reads the buffer with -data-read-memory-bytes and frees it.  The
  * script writes its text into the buffer (never to the program's
  * terminal): a 4-byte little-endian length, then lines
- *   F <tab> FILE <tab> LINE <tab> FUNC           a frame, innermost first
+ *   F <tab> FILE <tab> LINE <tab> FUNC <tab> SOURCE
+ *                                  a frame, innermost first; SOURCE the
+ *                                  line's text (linecache, the innermost
+ *                                  24 frames; may be empty)
  *   T <tab> FRAME <tab> NAME <tab> DTYPE <tab> DEVICE <tab> SHAPE <tab>
  *     STRIDES <tab> DATA_PTR <tab> ELEMENT_SIZE  a tensor local (SHAPE,
  *     STRIDES: comma separated; FRAME: index into the F lines)
@@ -43,6 +46,7 @@ enum { DIAG_PY_MAX_FRAMES = 256, DIAG_PY_MAX_TENSORS = 64,
 
 struct diag_pyf {
 	char *file, *func;
+	char *source;      /* the line's text as the program read it, or NULL */
 	unsigned line;
 	bool library;      /* site-packages, the standard library, <frozen> */
 };

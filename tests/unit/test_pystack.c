@@ -332,3 +332,41 @@ TEST(gdb_array_print_to_bytes)
 	CHECK_STR(out, "labels[3] = 4, the model has 4 classes (labels must be 0..3)");
 	diag_pystack_free(&ps);
 }
+
+/* torch_adv_index.py: `return table[ids]` in the user's own frame, a 2-d
+ * table and the vectorized gather's assert (no -sizes[): the line says
+ * which tensor is indexed, and by its first dimension. */
+TEST(subscript_on_the_line_names_the_indexed_tensor)
+{
+	static const char text[] =
+		"F\t/src/gpu/torch_adv_index.py\t14\tbucketize\treturn table[ids]  # fault\n"
+		"F\t/src/gpu/torch_adv_index.py\t19\tmain\tprint(bucketize(table, x).sum().item())\n"
+		"T\t0\tx\ttorch.float32\tcuda:0\t101\t1\t300\t4\n"
+		"T\t0\ttable\ttorch.float32\tcuda:0\t10,4\t4,1\t100\t4\n"
+		"T\t0\tids\ttorch.int64\tcuda:0\t101\t1\t200\t8\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	CHECK_STR(ps.frames[0].source, "return table[ids]  # fault");
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "ind >=0 && ind < ind_dim_size && "
+				  "\"vectorized gather kernel index out of bounds\"",
+				  &p), DIAG_PYBAD_INDEX);
+	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
+	CHECK_INT(p.bound, 10);
+	CHECK_INT(p.lo, 0);
+	unsigned char mem[101 * 8] = {0};
+	put64(mem, 100, 10);
+	char out[300];
+	CHECK_INT(diag_pybad_find(&p, mem, sizeof mem, out, sizeof out), 1);
+	CHECK_STR(out, "index 10 at ids[100], the indexed dimension has 10 entries");
+	/* a name that only starts like it is not the subscript */
+	diag_pystack_free(&ps);
+	static const char other[] =
+		"F\t/u.py\t3\tf\treturn mytable[ids]\n"
+		"T\t0\ttable\ttorch.float32\tcuda:0\t10,4\t4,1\t100\t4\n"
+		"T\t0\tids\ttorch.int64\tcuda:0\t3\t1\t200\t8\n";
+	CHECK_INT(diag_pystack_parse(other, strlen(other), &ps), 0);
+	diag_pybad_plan(&ps, "ind < ind_dim_size", &p);
+	CHECK(p.t == NULL);
+	diag_pystack_free(&ps);
+}
