@@ -281,6 +281,7 @@ TEST_TIMEOUT(script_runs_in_real_python, 60)
 	CHECK(uf >= 0);
 	CHECK_STR(ps.frames[uf].func, "train_step");
 	CHECK_INT(ps.frames[uf].line, 41);
+	CHECK_STR(ps.frames[uf].source, "return fakeloss.nll_loss(logits, labels)");
 	CHECK(strstr(ps.frames[uf].file, "py_crash.py") != NULL);
 	CHECK_STR(ps.frames[ps.n_frames - 1].func, "<module>");
 	CHECK_INT(ps.frames[ps.n_frames - 1].line, 60);
