@@ -4,7 +4,9 @@
  * (and the only source line PyTorch kernels have), the sanitizer the exact
  * thread and address, the host stack the operator and Python line. */
 #include "diag/state.h"
+#include "cudbg/hang.h"
 #include "cudbg/assertline.h"
+#include "cudbg/decode.h"
 #include "cudbg/hints.h"
 #include "cudbg/memcheck.h"
 #include "cudbg/sanitizer.h"
@@ -80,6 +82,23 @@ static bool is_helper_frame(const char *func)
 			strcmp(func, "__trap") == 0 || strcmp(func, "_trap") == 0);
 }
 
+/* A frame of the CUDA toolkit's own code (atomicAdd's header, the
+ * __iAtomicAdd intrinsic), not the user's. */
+static bool toolkit_frame(const struct diag_frame *fr)
+{
+	return dec_frame_is_toolkit(fr->func, fr->file, fr->device);
+}
+
+/* An error-level record of a kind memcheck has no access fields for:
+ * <kind>StackOverflow</kind> <level>Error</level> is the device stack
+ * overflow (H200), a fault even though it is no Precise/Imprecise
+ * access. */
+static bool other_error(const struct diag_san_record *r)
+{
+	return r->kind == DIAG_SAN_OTHER && r->level &&
+	       strcasecmp(r->level, "Error") == 0;
+}
+
 static void collect_findings(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -97,14 +116,18 @@ static void collect_findings(struct diag *d)
 	f->findings = d->finding_ptrs;
 	f->n_findings = k;
 	/* The finding the account is about: an exact access first, then a
-	 * warp exception, then a failing call. */
+	 * warp exception, then another device error (a stack overflow),
+	 * then a failing call (the cudaDeviceSynchronize that reports it). */
 	static const enum diag_san_kind order[] = {
-		DIAG_SAN_PRECISE, DIAG_SAN_IMPRECISE, DIAG_SAN_API,
-		DIAG_SAN_LEAK, DIAG_SAN_OTHER,
+		DIAG_SAN_PRECISE, DIAG_SAN_IMPRECISE, DIAG_SAN_RACE,
+		DIAG_SAN_SYNC, DIAG_SAN_UNINIT, DIAG_SAN_OTHER,
+		DIAG_SAN_API, DIAG_SAN_LEAK, DIAG_SAN_OTHER,
 	};
-	for (size_t o = 0; o < 5 && !f->finding; o++)
+	for (size_t o = 0; o < sizeof order / sizeof order[0] && !f->finding;
+	     o++)
 		for (size_t i = 0; i < k && !f->finding; i++)
-			if (f->findings[i]->kind == order[o])
+			if (f->findings[i]->kind == order[o] &&
+			    (o != 2 || other_error(f->findings[i])))
 				f->finding = f->findings[i];
 }
 
@@ -182,13 +205,25 @@ static bool env_problem(const struct diag *d)
 static enum diag_fault_kind pick_kind(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
+	if (d->hang) /* the stop is our own interrupt, not a fault */
+		return DIAG_FAULT_HANG;
 	if (d->stop.have)
 		return stop_kind(d);
 	if (f->finding && f->finding->kind == DIAG_SAN_IMPRECISE &&
 	    f->finding->exception && ci_strstr(f->finding->exception, "assert"))
 		return DIAG_FAULT_ASSERT;
+	/* memcheck's record of __trap(): Imprecise, <exception>Trace/
+	 * breakpoint trap</exception>, <func>__trap</func> (H200). */
+	if (f->finding && f->finding->kind == DIAG_SAN_IMPRECISE &&
+	    f->finding->exception &&
+	    ci_strstr(f->finding->exception, "breakpoint trap"))
+		return DIAG_FAULT_TRAP;
 	if (f->finding && (f->finding->kind == DIAG_SAN_PRECISE ||
-			   f->finding->kind == DIAG_SAN_IMPRECISE))
+			   f->finding->kind == DIAG_SAN_IMPRECISE ||
+			   f->finding->kind == DIAG_SAN_RACE ||
+			   f->finding->kind == DIAG_SAN_SYNC ||
+			   f->finding->kind == DIAG_SAN_UNINIT ||
+			   other_error(f->finding)))
 		return DIAG_FAULT_MEMCHECK;
 	if (f->n_asserts)
 		return DIAG_FAULT_ASSERT;
@@ -213,27 +248,32 @@ static void pick_kernel(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
 	char *k = NULL;
+	/* "??" is a frame cuda-gdb could not name (a sanitizer coredump
+	 * unwinds __iAtomicAdd's caller to it), and the toolkit's
+	 * intrinsics are no kernel: the launch on the host stack names it. */
 	for (size_t i = d->n_frames; i-- > 0 && !k;)
 		if (d->frames[i].device && d->frames[i].func &&
-		    !is_helper_frame(d->frames[i].func))
+		    strcmp(d->frames[i].func, "??") &&
+		    !is_helper_frame(d->frames[i].func) &&
+		    !toolkit_frame(&d->frames[i]))
 			k = d->frames[i].func;
-	if (!k && d->stop.has_frame && !is_helper_frame(d->stop.frame.func))
+	if (!k && d->stop.has_frame && !is_helper_frame(d->stop.frame.func) &&
+	    !toolkit_frame(&d->stop.frame))
 		k = d->stop.frame.func;
-	/* The kernels table names the launched kernel; an assertion's
-	 * function is the one that asserted, "operator()" in a lambda. */
+	/* The kernels table names the launched kernel (live); the launch
+	 * on the sanitizer's host stack names it too.  An assertion line
+	 * names the function that asserted, which may be a device function
+	 * or a lambda ("lambda [](float)->auto::operator()(float)->auto" in
+	 * lambda_assert, H200). */
 	if (!k)
 		k = d->table_kernel;
+	for (size_t i = 0; !k && f->finding && i + 1 < f->finding->n_host; i++)
+		k = keep(d, diag_stub_kernel(f->finding->host[i].func));
 	if (!k && f->n_asserts)
 		k = f->asserts[0]->kernel;
-	if (!k && f->finding) {
-		for (size_t i = 0; i + 1 < f->finding->n_host && !k; i++) {
-			char *stub = diag_stub_kernel(f->finding->host[i].func);
-			k = keep(d, stub);
-		}
-		if (!k && f->finding->func &&
-		    !is_helper_frame(f->finding->func))
-			k = f->finding->func;
-	}
+	if (!k && f->finding && f->finding->func &&
+	    !is_helper_frame(f->finding->func))
+		k = f->finding->func;
 	if (!k)
 		return;
 	/* A hardware fault's record has the signature ("apply(Params,
@@ -264,6 +304,32 @@ static bool same_file(const char *path, const char *name)
 	return a > b && path[a - b - 1] == '/' && strcmp(path + a - b, name) == 0;
 }
 
+/* A failing CUDA call has no device line: the user's call is the first
+ * host frame of their own source.  Skipped: the toolkit's headers
+ * (__cudaLaunchKernel_helper in crt/device_functions.h), nvcc's
+ * generated stub (tmpxft_..._cudafe1.stub.c) and the host wrapper named
+ * like the kernel after a __device_stub__ frame (its line is the
+ * kernel's declaration, not the launch); smem_config on the H200 gives
+ * main at smem_config.cu:25.  Python frames are python.c's. */
+static const struct diag_san_frame *
+user_host_frame(const struct diag_san_record *r)
+{
+	bool after_stub = false;
+	for (size_t i = 0; i < r->n_host; i++) {
+		const struct diag_san_frame *h = &r->host[i];
+		char *k = diag_stub_kernel(h->func);
+		bool wrapper = after_stub;
+		after_stub = k != NULL;
+		free(k);
+		if (after_stub || wrapper || h->python || !h->path ||
+		    !h->line || dec_path_in_cuda_toolkit(h->path) ||
+		    strstr(h->path, "tmpxft_") || strstr(h->path, ".stub.c"))
+			continue;
+		return h;
+	}
+	return NULL;
+}
+
 static void pick_where(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -281,14 +347,19 @@ static void pick_where(struct diag *d)
 			  s->exc_function);
 		return;
 	}
-	for (size_t i = 0; i < d->n_frames; i++) {
-		const struct diag_frame *fr = &d->frames[i];
-		if (fr->device && fr->file && fr->line) {
+	/* The user's line first: a fault inside atomicAdd stops in the
+	 * toolkit's device_atomic_functions.hpp (frame #1), under the
+	 * kernel's line (frame #2); the full stack stays in the report. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < d->n_frames; i++) {
+			const struct diag_frame *fr = &d->frames[i];
+			if (!fr->device || !fr->file || !fr->line ||
+			    (pass == 0 && toolkit_frame(fr)))
+				continue;
 			set_where(f, DIAG_LOC_FRAME, fr->file, fr->fullname,
 				  fr->line, fr->func);
 			return;
 		}
-	}
 	if (s->has_frame && s->frame.file && s->frame.line) {
 		set_where(f, DIAG_LOC_FRAME, s->frame.file, s->frame.fullname,
 			  s->frame.line, s->frame.func);
@@ -298,6 +369,14 @@ static void pick_where(struct diag *d)
 	if (r && r->path && r->line) {
 		set_where(f, DIAG_LOC_SANITIZER, r->path, NULL, r->line,
 			  r->func);
+		return;
+	}
+	const struct diag_san_frame *h = r && r->kind == DIAG_SAN_API
+						 ? user_host_frame(r)
+						 : NULL;
+	if (h) {
+		set_where(f, DIAG_LOC_SANITIZER, h->path, NULL, h->line,
+			  h->func);
 		return;
 	}
 	if (f->n_asserts) {
@@ -320,6 +399,15 @@ static void fill_values(struct diag *d)
 		f->values[i].value = d->vals[i].value;
 	}
 	f->n_values = d->n_vals;
+}
+
+/* __shared__ and __local__ addresses are offsets in the block's or the
+ * thread's window: a small one is a normal index (0x4400 past a shared
+ * array on the H200), not a null pointer. */
+static bool window_space(const char *space)
+{
+	return space && (strcmp(space, "__shared__") == 0 ||
+			 strcmp(space, "__local__") == 0);
 }
 
 static const struct diag_san_record *python_record(struct diag_fault *f)
@@ -348,7 +436,7 @@ static void set_derived_flags(struct diag *d)
 	struct diag_fault *f = &d->fault;
 	bool *fl = f->flags;
 	memcpy(fl, d->set_flags, sizeof f->flags);
-	fl[DIAG_F_DEVICE_STOP] |= d->stop.have;
+	fl[DIAG_F_DEVICE_STOP] |= d->stop.have && !d->hang;
 	/* A driver coredump names the exception but no CUDA_EXCEPTION_N. */
 	fl[DIAG_F_DEVICE_EXCEPTION] |= f->exception_code >= 0 ||
 				       d->stop.core_exception;
@@ -364,15 +452,23 @@ static void set_derived_flags(struct diag *d)
 		fl[DIAG_F_SANITIZER_IMPRECISE] |= r->kind == DIAG_SAN_IMPRECISE;
 		fl[DIAG_F_SANITIZER_API] |= r->kind == DIAG_SAN_API;
 		fl[DIAG_F_SANITIZER_LEAK] |= r->kind == DIAG_SAN_LEAK;
+		fl[DIAG_F_SANITIZER_RACE] |= r->kind == DIAG_SAN_RACE;
+		fl[DIAG_F_SANITIZER_UNINIT] |= r->kind == DIAG_SAN_UNINIT;
+		fl[DIAG_F_SANITIZER_SYNC] |= r->kind == DIAG_SAN_SYNC;
 		any_err = true;
 	}
 	fl[DIAG_F_SANITIZER_CLEAN] |= d->n_sans > 0 && !any_err;
+	if (d->hang) {
+		fl[DIAG_F_HANG] = true;
+		fl[DIAG_F_SPIN_WAIT] |= d->hang->spin;
+		fl[DIAG_F_BARRIER_DIVERGENT] |= d->hang->barrier_divergent;
+		fl[DIAG_F_ALL_WAITING] |= d->hang->all_waiting;
+	}
 	/* A __shared__ or __local__ address is an offset in its window:
 	 * small, and no null pointer. */
 	fl[DIAG_F_NULL_ADDRESS] |= f->finding && f->finding->has_address &&
 				   f->finding->address < 0x10000 &&
-				   (!f->finding->space ||
-				    !strcmp(f->finding->space, "__global__"));
+				   !window_space(f->finding->space);
 	if (f->finding && f->finding->has_alloc) {
 		fl[DIAG_F_OOB_AFTER] |= f->finding->distance > 0;
 		fl[DIAG_F_OOB_BEFORE] |= f->finding->distance < 0;
@@ -541,11 +637,20 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	f->host_frames = d->host_frames;
 	f->n_host_frames = d->n_host_frames;
 	f->kind = pick_kind(d);
+	f->hang = d->hang;
+	if (d->hang) { /* SIGINT is our interrupt: no exception to name */
+		f->signal_name = f->signal_meaning = NULL;
+		f->exception_name = NULL;
+		f->exception_code = -1;
+		f->explanation = f->scope = NULL;
+	}
 	if (f->kind == DIAG_FAULT_HOST_SIGNAL && d->host_signal) {
 		f->signal_name = d->host_signal_name;
 		f->signal_meaning = d->host_signal_meaning;
 	}
-	if (!d->stop.have && f->finding && f->finding->has_who) {
+	/* a race names a block, not one thread (diag/santools.c) */
+	if (!d->stop.have && f->finding && f->finding->has_who &&
+	    f->finding->kind != DIAG_SAN_RACE) {
 		f->focus.valid = true;
 		f->focus.block = f->finding->block;
 		f->focus.thread = f->finding->thread;
@@ -585,6 +690,10 @@ const struct diag_asserts *diag_asserts_of(const struct diag *d)
 
 int diag_eval_frame(struct diag *d)
 {
+	for (size_t i = 0; i < d->n_frames; i++)
+		if (d->frames[i].device && !is_helper_frame(d->frames[i].func) &&
+		    !toolkit_frame(&d->frames[i]))
+			return (int)i;
 	for (size_t i = 0; i < d->n_frames; i++)
 		if (d->frames[i].device && !is_helper_frame(d->frames[i].func))
 			return (int)i;

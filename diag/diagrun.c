@@ -25,6 +25,7 @@ struct diag_run {
 	size_t ndirs;
 	enum diag_memcheck_policy policy;
 	const char *sanitizer;
+	const char *tool;        /* --sanitizer-tool, NULL: memcheck */
 	const char *debugger;
 	bool keep_temp;
 	bool can_rerun;             /* a launch: the pass can run the program */
@@ -80,6 +81,7 @@ struct diag_run *diag_run_new(const struct cudbg_options *o,
 	r->ndirs = o->ndirs;
 	r->policy = policy_of(o->memcheck);
 	r->sanitizer = o->sanitizer;
+	r->tool = o->sanitizer_tool;
 	r->debugger = o->debugger;
 	r->keep_temp = o->keep_temp;
 	r->can_rerun = o->backend == SESSION_LAUNCH && o->argv && o->argv[0];
@@ -236,7 +238,7 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 {
 	struct diag_memcheck_opts mo = {
 		.sanitizer = r->sanitizer, .argv = r->argv, .python = -1,
-		.keep_temp = r->keep_temp,
+		.keep_temp = r->keep_temp, .tool = r->tool,
 	};
 	char err[1024];
 	r->times.pass_start = mono_now();

@@ -131,6 +131,7 @@ const char *diag_fault_kind_name(enum diag_fault_kind k)
 	case DIAG_FAULT_HOST_SIGNAL: return "host-signal";
 	case DIAG_FAULT_EXIT: return "exit";
 	case DIAG_FAULT_ENVIRONMENT: return "environment";
+	case DIAG_FAULT_HANG: return "hang";
 	}
 	return "?";
 }

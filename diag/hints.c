@@ -1,6 +1,7 @@
 /* Hints: matching rules against a fault and filling their templates. */
 #include "diag/rules.h"
 #include "diag/internal.h"
+#include "diag/state.h"
 #include "cudbg/assertline.h"
 #include "cudbg/sanitizer.h"
 
@@ -148,7 +149,14 @@ static bool ph_san(const struct diag_fault *f, const char *p, size_t n,
 	if (eq(p, n, "space")) return put_str(b, r->space);
 	if (eq(p, n, "thread")) return r->has_who && put_dim(b, r->thread);
 	if (eq(p, n, "block")) return r->has_who && put_dim(b, r->block);
-	if (eq(p, n, "location")) return put_loc(b, r->path, r->line);
+	/* memcheck gives no line for a fault in an intrinsic (<func>
+	 * __iAtomicAdd</func> only, shared_oob on the H200): the fault's own
+	 * location (the user's frame) or the function says more than
+	 * "(unknown)". */
+	if (eq(p, n, "location"))
+		return put_loc(b, r->path, r->line) ||
+		       put_loc(b, f->where.file, f->where.line) ||
+		       put_str(b, r->func);
 	if (eq(p, n, "distance"))
 		return put_int(b, r->distance < 0 ? -r->distance : r->distance,
 			       r->has_alloc);
@@ -160,6 +168,11 @@ static bool ph_san(const struct diag_fault *f, const char *p, size_t n,
 		return put_int(b, (long long)r->alloc_size, r->has_alloc);
 	if (eq(p, n, "api")) return put_str(b, r->api);
 	if (eq(p, n, "message")) return put_str(b, r->message);
+	if (eq(p, n, "hazard")) return put_str(b, r->hazard);
+	if (eq(p, n, "hazards"))
+		return put_int(b, (long long)r->hazards, r->hazards > 0);
+	if (eq(p, n, "direction2")) return put_str(b, r->direction2);
+	if (eq(p, n, "location2")) return put_loc(b, r->path2, r->line2);
 	return false;
 }
 
@@ -255,6 +268,8 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 		return ph_san(f, p + 4, n - 4, b);
 	if (n > 7 && memcmp(p, "python.", 7) == 0)
 		return ph_python(f, p + 7, n - 7, b);
+	if (n > 5 && memcmp(p, "hang.", 5) == 0)
+		return diag_hang_placeholder(f->hang, p + 5, n - 5, b);
 	if (ph_focus(f, p, n, b) || ph_ptr(f, p, n, b))
 		return true;
 	if (eq(p, n, "kind")) return put_str(b, diag_fault_kind_name(f->kind));
@@ -344,8 +359,13 @@ static bool match_exception(const struct patterns *p,
 	if (any_glob(p, f->exception_name) || any_glob(p, f->signal_name) ||
 	    any_glob(p, f->signal_meaning))
 		return true;
+	/* A sanitizer record's kind can be the exception itself: memcheck
+	 * reports a device stack overflow as <kind>StackOverflow</kind>
+	 * with no <exception> (H200, compute-sanitizer 2025.3). */
 	for (size_t i = 0; i < f->n_findings; i++)
-		if (any_glob(p, f->findings[i]->exception))
+		if (any_glob(p, f->findings[i]->exception) ||
+		    (f->findings[i]->kind == DIAG_SAN_OTHER &&
+		     any_glob(p, f->findings[i]->kind_text)))
 			return true;
 	return false;
 }

@@ -247,9 +247,14 @@ static char **build_argv(struct diag_memcheck *m, char *san, char *tool,
 	a[k++] = w_xml;
 	a[k++] = w_save;
 	a[k++] = m->report;
-	a[k++] = w_gen;
-	a[k++] = w_core;
-	a[k++] = m->core;
+	/* A coredump at the first error is memcheck's: racecheck, initcheck
+	 * and synccheck report after the kernel ran, with no thread to stop
+	 * (--sanitizer-tool, diag/santools.c). */
+	if (strcmp(tool, "memcheck") == 0) {
+		a[k++] = w_gen;
+		a[k++] = w_core;
+		a[k++] = m->core;
+	}
 	a[k++] = w_limit;
 	a[k++] = limit;
 	for (size_t i = 0; i < n; i++)

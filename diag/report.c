@@ -3,6 +3,7 @@
 #include "cudbg/report.h"
 #include "cudbg/pystack.h"
 #include "cudbg/assertline.h"
+#include "cudbg/hang.h"
 #include "cudbg/sanitizer.h"
 #include "diag/internal.h"
 
@@ -284,6 +285,29 @@ static void t_asserts(struct dbuf *b, const struct diag_fault *f)
 	}
 }
 
+/* A hang: the headline, then where the live threads are (hang.h). */
+static void t_hang(struct dbuf *b, const struct diag_fault *f)
+{
+	if (!f->hang)
+		return;
+	char head[512];
+	diag_hang_headline(f->hang, head, sizeof head);
+	dbuf_puts(b, "\n");
+	t_esc(b, head);
+	dbuf_puts(b, "\n");
+	char *lines = diag_hang_lines(f->hang);
+	for (char *p = lines, *nl; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		dbuf_puts(b, "  ");
+		t_esc(b, p);
+		dbuf_putc(b, '\n');
+	}
+	free(lines);
+}
+
 static void t_finding_where(struct dbuf *b, const struct diag_san_record *r)
 {
 	if (r->path) {
@@ -308,7 +332,11 @@ static void t_finding(struct dbuf *b, size_t num,
 		dbuf_puts(b, ": ");
 		t_esc(b, what);
 	}
-	if (r->has_who) {
+	if (r->has_who && r->kind == DIAG_SAN_RACE) {
+		/* a race names its block, not one thread */
+		fmt_dim(bl, sizeof bl, r->block);
+		dbuf_printf(b, "; block %s", bl);
+	} else if (r->has_who) {
 		fmt_dim(th, sizeof th, r->thread);
 		fmt_dim(bl, sizeof bl, r->block);
 		dbuf_printf(b, "; thread %s block %s", th, bl);
@@ -533,6 +561,7 @@ char *diag_report_text(const struct diag_report_in *in)
 		snprintf(s, sizeof s, "ran in %.1f s", in->memcheck_seconds);
 		t_field(&b, "memcheck", s);
 	}
+	t_hang(&b, f);
 	t_asserts(&b, f);
 	t_findings(&b, f);
 	t_pystack(&b, f);
@@ -761,7 +790,10 @@ static void j_finding(struct jw *w, const struct diag_san_record *r)
 	j_str(w, "error", r->error);
 	j_str(w, "exception", r->exception);
 	j_str(w, "text", r->text);
-	if (r->has_who) {
+	if (r->has_who && r->kind == DIAG_SAN_RACE) {
+		j_str(w, "thread", NULL); /* a race names its block only */
+		j_dim(w, "block", r->block);
+	} else if (r->has_who) {
 		j_dim(w, "thread", r->thread);
 		j_dim(w, "block", r->block);
 	} else {
@@ -772,6 +804,17 @@ static void j_finding(struct jw *w, const struct diag_san_record *r)
 	j_str(w, "direction", r->direction);
 	j_str(w, "space", r->space);
 	j_hex(w, "address", r->address, r->has_address);
+	if (r->kind == DIAG_SAN_RACE) { /* racecheck: the pair */
+		j_str(w, "hazard", r->hazard);
+		j_num_or_null(w, "hazards", (long long)r->hazards,
+			      r->hazards > 0);
+		j_open(w, "other_access", '{');
+		j_str(w, "direction", r->direction2);
+		j_str(w, "function", r->func2);
+		j_str(w, "file", r->path2);
+		j_num_or_null(w, "line", r->line2, r->line2 > 0);
+		j_close(w, '}');
+	}
 	j_str(w, "function", r->func);
 	j_str(w, "file", r->path);
 	j_num_or_null(w, "line", r->line, r->line > 0);
@@ -922,6 +965,65 @@ static void j_rest(struct jw *w, const struct diag_fault *f)
 	j_close(w, ']');
 }
 
+static const char *const hang_waits[] = {
+	[DIAG_HANG_RUNNING] = "none",
+	[DIAG_HANG_SPIN] = "spin",
+	[DIAG_HANG_BARRIER] = "barrier",
+};
+
+/* "hang": {...} (docs/report-schema.md), null when not a hang. */
+static void j_hang(struct jw *w, const struct diag_hang *h)
+{
+	if (!h) {
+		j_str(w, "hang", NULL);
+		return;
+	}
+	char head[512];
+	diag_hang_headline(h, head, sizeof head);
+	j_open(w, "hang", '{');
+	j_str(w, "headline", head);
+	j_int(w, "seconds", (long long)(h->seconds + 0.5));
+	j_bool(w, "recorded", h->recorded);
+	j_bool(w, "device", h->device);
+	j_str(w, "kernel", h->kernel);
+	j_num_or_null(w, "threads_live", h->threads_live, h->device);
+	j_num_or_null(w, "blocks_live", h->blocks_live, h->device);
+	j_num_or_null(w, "blocks_total", h->blocks_total, h->blocks_total > 0);
+	j_num_or_null(w, "block_size", h->block_size, h->block_size > 0);
+	j_open(w, "places", '[');
+	for (size_t i = 0; i < h->n_groups; i++) {
+		const struct diag_hang_group *g = &h->groups[i];
+		j_open(w, NULL, '{');
+		j_dim(w, "block_from", g->block_lo);
+		j_dim(w, "block_to", g->block_hi);
+		j_num_or_null(w, "blocks", g->blocks, g->blocks >= 0);
+		j_int(w, "threads", g->threads);
+		j_str(w, "file", g->file);
+		j_num_or_null(w, "line", g->line, g->line > 0);
+		j_hex(w, "pc", g->pc, true);
+		j_str(w, "source", g->source);
+		j_str(w, "wait", hang_waits[g->wait]);
+		j_close(w, '}');
+	}
+	j_close(w, ']');
+	if (h->barrier_divergent) {
+		j_open(w, "barrier_divergent", '{');
+		j_dim(w, "block", h->barrier_block);
+		j_int(w, "threads_at_barrier", h->barrier_threads);
+		j_close(w, '}');
+	} else {
+		j_str(w, "barrier_divergent", NULL);
+	}
+	j_bool(w, "spin", h->spin);
+	j_bool(w, "all_waiting", h->all_waiting);
+	j_open(w, "host", '{');
+	j_str(w, "file", h->host_file);
+	j_num_or_null(w, "line", h->host_line, h->host_line > 0);
+	j_str(w, "function", h->host_func);
+	j_close(w, '}');
+	j_close(w, '}');
+}
+
 char *diag_report_json(const struct diag_report_in *in)
 {
 	struct jw w = {.first = {true}};
@@ -963,6 +1065,7 @@ char *diag_report_json(const struct diag_report_in *in)
 		j_close(&w, '}');
 		j_frames(&w, "frames", f->frames, f->n_frames);
 		j_frames(&w, "host_frames", f->host_frames, f->n_host_frames);
+		j_hang(&w, f->hang);
 		j_rest(&w, f);
 	}
 	j_hints(&w, in->hints);

@@ -39,6 +39,7 @@ static const char *const placeholders[] = {
 	"san.location", "san.distance", "san.side", "san.alloc",
 	"san.alloc_size", "san.count", "san.api", "san.message",
 	"san.same", "san.same_threads", "san.same_blocks",
+	"san.hazard", "san.hazards", "san.direction2", "san.location2",
 	"python.line", "python.file", "python.func", "python.source",
 	"python.call", "python.call_func", "python.call_source",
 	"python.value", "python.rerun",
@@ -46,6 +47,10 @@ static const char *const placeholders[] = {
 	"ovf.var", "ovf.value", "ovf.type", "ovf.line",
 	"op", "core", "exit.code", "exit.signal",
 	"output.error", "output.match",
+	"hang.seconds", "hang.summary", "hang.where", "hang.source",
+	"hang.spin", "hang.spin.where", "hang.barrier", "hang.barrier.where",
+	"hang.barrier.source", "hang.barrier.block", "hang.barrier.threads",
+	"hang.block_size", "hang.threads", "hang.blocks", "hang.places",
 	NULL,
 };
 

@@ -33,6 +33,8 @@ struct diag_san {
 	struct diag_san_record *rec; /* record being built, NULL outside */
 	enum stack_kind stack;
 	struct diag_san_frame *frame; /* frame being built */
+	int wheres;                 /* <where>s of the record so far: a
+				     * race's second one is its other access */
 	bool root_seen;
 };
 
@@ -41,7 +43,13 @@ static const char *const known_names[] = {
 	"threadIdx", "blockIdx", "x", "y", "z", "what", "text", "space",
 	"size", "direction", "error", "address", "exception", "pc", "api",
 	"message", "result", "where", "func", "path", "line", "module",
-	"hostStack", "deviceStack", "saveLocation", "frame", NULL,
+	"hostStack", "deviceStack", "saveLocation", "frame",
+	"hazardType", "hazards", /* racecheck (santools.c) */
+	/* racecheck 2025.3 on the H200 (tests/fixtures/gpu/explore,
+	 * run1/race_shared.racecheck.sanitizer.xml): <what> holds a <source>
+	 * and a <destination> access, each with <direction> and <where>, and
+	 * the destination's <count> of hazards. */
+	"source", "destination", "count", NULL,
 };
 
 /* Names are compared by pointer after interning into the table above;
@@ -85,6 +93,10 @@ static void record_clear(struct diag_san_record *r)
 	free(r->func);
 	free(r->path);
 	free(r->save_location);
+	free(r->hazard);
+	free(r->direction2);
+	free(r->func2);
+	free(r->path2);
 	for (size_t i = 0; i < r->n_host; i++) {
 		free(r->host[i].func);
 		free(r->host[i].path);
@@ -143,12 +155,15 @@ static void on_start(void *ctx, const XML_Char *name, const XML_Char **attrs)
 		}
 		s->rec = &s->v[s->n++];
 		memset(s->rec, 0, sizeof *s->rec);
+		s->wheres = 0;
 		s->rec->kind = DIAG_SAN_OTHER;
 		s->rec->result = 0;
 		return;
 	}
 	if (!s->rec)
 		return;
+	if (strcmp(n, "where") == 0 && s->depth == 3)
+		s->wheres++;
 	if (strcmp(n, "hostStack") == 0 && s->depth == 3)
 		s->stack = STK_HOST;
 	else if (strcmp(n, "deviceStack") == 0 && s->depth == 3)
@@ -309,11 +324,43 @@ static void end_what_field(struct diag_san *s, const char *n)
 		set_str(s, &r->message);
 	else if (strcmp(n, "address") == 0)
 		set_u64(s, &r->address, &r->has_address);
-	else if (strcmp(n, "result") == 0) {
+	else if (strcmp(n, "hazardType") == 0)
+		set_str(s, &r->hazard);
+	else if (strcmp(n, "hazards") == 0) {
+		uint64_t v = 0;
+		set_u64(s, &v, NULL);
+		r->hazards = (unsigned long)v;
+	} else if (strcmp(n, "result") == 0) {
 		uint64_t v = 0;
 		set_u64(s, &v, NULL);
 		r->result = (long)(v & 0x7fffffff);
 	}
+}
+
+/* A racecheck access: what/source or what/destination, with its
+ * direction, its where (func, path, line, pc) and, for the destination,
+ * the count of hazards.  The source is the record's first access. */
+static void end_race_access(struct diag_san *s, const char *n)
+{
+	struct diag_san_record *r = s->rec;
+	bool in_where = s->depth == 6 && at(s, 1, "where");
+	bool second = in_where ? at(s, 2, "destination")
+			       : at(s, 1, "destination");
+	if (s->depth == 5 && strcmp(n, "direction") == 0)
+		set_str(s, second ? &r->direction2 : &r->direction);
+	else if (s->depth == 5 && second && strcmp(n, "count") == 0) {
+		uint64_t v = 0;
+		set_u64(s, &v, NULL);
+		r->hazards = (unsigned long)v;
+	} else if (in_where && strcmp(n, "func") == 0)
+		set_str(s, second ? &r->func2 : &r->func);
+	else if (in_where && strcmp(n, "path") == 0)
+		set_str(s, second ? &r->path2 : &r->path);
+	else if (in_where && strcmp(n, "line") == 0)
+		set_uint(s, second ? &r->line2 : &r->line);
+	else if (in_where && strcmp(n, "pc") == 0)
+		set_u64(s, second ? &r->pc2 : &r->pc,
+			second ? &r->has_pc2 : &r->has_pc);
 }
 
 static void end_record_field(struct diag_san *s, const char *n)
@@ -331,6 +378,15 @@ static void end_record_field(struct diag_san *s, const char *n)
 		set_axis(s, at(s, 1, "threadIdx") ? &r->thread : &r->block, n);
 	} else if (s->depth == 4 && at(s, 1, "what")) {
 		end_what_field(s, n);
+	} else if (s->depth == 4 && at(s, 1, "where") && s->wheres > 1) {
+		if (strcmp(n, "func") == 0) /* a race's other access */
+			set_str(s, &r->func2);
+		else if (strcmp(n, "path") == 0)
+			set_str(s, &r->path2);
+		else if (strcmp(n, "line") == 0)
+			set_uint(s, &r->line2);
+		else if (strcmp(n, "pc") == 0)
+			set_u64(s, &r->pc2, &r->has_pc2);
 	} else if (s->depth == 4 && at(s, 1, "where")) {
 		if (strcmp(n, "func") == 0)
 			set_str(s, &r->func);
@@ -340,6 +396,10 @@ static void end_record_field(struct diag_san *s, const char *n)
 			set_uint(s, &r->line);
 		else if (strcmp(n, "pc") == 0)
 			set_u64(s, &r->pc, &r->has_pc);
+	} else if (s->depth >= 5 && (at(s, 1, "source") || at(s, 2, "source") ||
+				     at(s, 1, "destination") ||
+				     at(s, 2, "destination"))) {
+		end_race_access(s, n);
 	} else if (s->depth == 4 && at(s, 1, "hostStack") &&
 		   strcmp(n, "saveLocation") == 0) {
 		set_str(s, &r->save_location);
@@ -365,6 +425,7 @@ static void on_end(void *ctx, const XML_Char *name)
 		s->skip_depth--;
 	} else if (s->rec) {
 		if (s->depth == 2) {
+			diag_san_classify(s->rec);
 			s->rec = NULL;
 		} else if (s->depth == 3 && (strcmp(n, "hostStack") == 0 ||
 					       strcmp(n, "deviceStack") == 0)) {
@@ -559,6 +620,9 @@ const char *diag_san_kind_name(enum diag_san_kind k)
 	case DIAG_SAN_IMPRECISE: return "Imprecise";
 	case DIAG_SAN_API: return "Api";
 	case DIAG_SAN_LEAK: return "Leak";
+	case DIAG_SAN_RACE: return "Race";
+	case DIAG_SAN_UNINIT: return "Uninitialized";
+	case DIAG_SAN_SYNC: return "Sync";
 	case DIAG_SAN_OTHER: break;
 	}
 	return "Other";

@@ -35,6 +35,7 @@ struct named_value {
 struct diag {
 	struct diag_asserts *asserts;
 	struct diag_san **sans;
+	bool *sans_lent;         /* [i]: sans[i] is the caller's (not freed) */
 	size_t n_sans;
 	char **argv;             /* copies, NULL ended */
 	char **envp;             /* copies, NULL ended; NULL = environ */
@@ -79,6 +80,8 @@ struct diag {
 	char *bad_value;
 	bool set_flags[DIAG_F_COUNT];   /* from diag_set_flag / text */
 
+	struct diag_hang *hang;         /* diag/hang.c, NULL when none */
+
 	struct diag_fault fault;
 	char **scratch;                 /* strings owned by `fault` */
 	size_t n_scratch, cap_scratch;
@@ -109,6 +112,10 @@ int diag_value_put(struct diag *d, const char *name, const char *value,
 		   int frame);
 void diag_focus_clear(struct diag_focus *f);
 const char *diag_env_get(const struct diag *d, const char *name);
+/* hang.c: {hang.X} placeholders (p/n is X); false when unknown */
+struct diag_hang;
+bool diag_hang_placeholder(const struct diag_hang *h, const char *p, size_t n,
+			   struct dbuf *b);
 /* python.c */
 void diag_python_find(struct diag *d, const struct diag_san_record *r,
 		      struct diag_python *out);

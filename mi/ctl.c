@@ -918,10 +918,44 @@ static void console_done(struct dbg_ctl *c, struct ctl_op *op,
 		ctl_refresh(c);
 }
 
+/* The gdb commands that run a shell: `shell` (and `she`, `shel`), `!`,
+ * `pipe` (`pip`) and `|`, `make` (`mak`): gdb 13's shortest unambiguous
+ * prefixes, checked with gdb 13.  Their child gets the debugger's stdin
+ * and stdout, which are our MI pipe: its output would be taken for MI
+ * (and lost), it could read our next commands (`shell head -c 40` ate
+ * the next command and left it in flight for good), and C-c, sent to
+ * the debugger, does not reach it.  Returns the word, or NULL. */
+static const char *shell_escape(const char *cmd)
+{
+	static const char *const words[] = {
+		"she", "shel", "shell", "pip", "pipe", "mak", "make",
+	};
+	size_t n;
+
+	cmd += strspn(cmd, " \t");
+	if (*cmd == '!')
+		return "!";
+	if (*cmd == '|')
+		return "|";
+	n = strcspn(cmd, " \t!|");
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strlen(words[i]) == n && !strncmp(cmd, words[i], n))
+			return words[i];
+	return NULL;
+}
+
 int64_t ctl_console(struct dbg_ctl *c, const char *command)
 {
 	if (!command || !cmd_text_ok(c, command))
 		return CTL_EINVAL;
+	const char *sh = shell_escape(command);
+	if (sh) {
+		model_set_error(&c->m, "'%s' runs a shell command, which the "
+				"console cannot give a terminal (the debugger's "
+				"input and output are cudbg-tui's MI pipe): run "
+				"it in another terminal", sh);
+		return CTL_EINVAL;
+	}
 	char *q = ctl_quote(command);
 	if (!q)
 		return MI_ENOMEM;

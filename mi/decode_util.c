@@ -3,6 +3,7 @@
 #include "cudbg/decode.h"
 #include "mi/decode_int.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,6 +288,48 @@ char *dec_func_basename(const char *func, char *buf, size_t cap)
 	memcpy(buf, func + start, len);
 	buf[len] = '\0';
 	return buf;
+}
+
+/* Is the path component [c, c+n) one that holds a toolkit's include
+ * directory? */
+static bool toolkit_component(const char *c, size_t n)
+{
+	if ((n == 4 && !memcmp(c, "cuda", 4)) ||
+	    (n == 7 && !memcmp(c, "targets", 7)) ||
+	    (n == 6 && !memcmp(c, "nvidia", 6)))
+		return true;
+	if (n < 6 || memcmp(c, "cuda-", 5))
+		return false;
+	for (size_t i = 5; i < n; i++)
+		if (!isdigit((unsigned char)c[i]) && c[i] != '.')
+			return false;
+	return true;
+}
+
+bool dec_path_in_cuda_toolkit(const char *path)
+{
+	bool toolkit = false;
+	for (const char *c = path; c && *c;) {
+		const char *e = strchr(c, '/');
+		size_t n = e ? (size_t)(e - c) : strlen(c);
+		if (toolkit && e && n == 7 && !memcmp(c, "include", 7))
+			return true;
+		toolkit |= toolkit_component(c, n);
+		c = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+bool dec_frame_is_toolkit(const char *func, const char *file, bool device)
+{
+	if (file)
+		return dec_path_in_cuda_toolkit(file);
+	return device && func && func[0] == '_' && func[1] == '_';
+}
+
+bool dec_frame_is_device(const struct dec_frame *f)
+{
+	return f && f->arch && strcmp(f->arch, "m68k") == 0;
 }
 
 const char *dec_strerror(int code)

@@ -722,8 +722,19 @@ static bool runtime_func(const char *f)
 	return !f || !strcmp(f, "__assert_fail") || !strcmp(f, "__trap");
 }
 
+/* The function a stop is about: the first frame of the user's own code
+ * (an atomicAdd on a bad shared index faults in the toolkit's
+ * __iAtomicAdd, frame #0, under atomicAdd in device_atomic_functions.hpp,
+ * frame #1; the user's line is frame #2), else the first named frame. */
 static const char *stop_function(const struct dbg_model *m)
 {
+	for (size_t i = 0; i < m->frames.n; i++) {
+		const struct dec_frame *fr = &m->frames.frames[i];
+		if (!runtime_func(fr->func) && strcmp(fr->func, "??") &&
+		    !dec_frame_is_toolkit(fr->func, fr->file,
+					  dec_frame_is_device(fr)))
+			return fr->func;
+	}
 	for (size_t i = 0; i < m->frames.n; i++) {
 		const char *f = m->frames.frames[i].func;
 		if (!runtime_func(f) && strcmp(f, "??"))

@@ -52,16 +52,34 @@ void session_set_error(struct session *s, const char *fmt, ...)
 
 /* ---- recording ------------------------------------------------------------ */
 
+/* The recording failed: says why with the write's own errno, read here
+ * at once (it used to be read by session_handle much later, after other
+ * calls had changed it: "Resource temporarily unavailable" for a full
+ * disk), and stops it; the session goes on. */
+static void record_failed(struct session *s)
+{
+	int e = errno;
+
+	transcript_writer_close(s->rec);
+	s->rec = NULL;
+	s->rec_failed = true;
+	snprintf(s->rec_error, sizeof s->rec_error, "writing the recording "
+		 "%.400s failed (%s); recording stopped", s->rec_path ?
+		 s->rec_path : "", strerror(e));
+}
+
 void session_record(struct session *s, char tag, const char *text,
 		    size_t len)
 {
 	if (!s->rec)
 		return;
-	if (transcript_write(s->rec, session_elapsed(s), tag, text, len) < 0) {
-		transcript_writer_close(s->rec);
-		s->rec = NULL;
-		s->rec_failed = true;
-	}
+	if (transcript_write(s->rec, session_elapsed(s), tag, text, len) < 0)
+		record_failed(s);
+}
+
+const char *session_record_error(const struct session *s)
+{
+	return s && s->rec_error[0] ? s->rec_error : NULL;
 }
 
 void session_note(struct session *s, const char *fmt, ...)
@@ -452,6 +470,8 @@ static void track_target(struct session *s, const struct mi_record *rec)
 		   strcmp(rec->klass, "thread-group-started") == 0) {
 		const char *pid = mi_find_str(rec->results, "pid");
 		s->inferior_pid = pid ? atol(pid) : 0;
+		if (s->backend == SESSION_LAUNCH && s->inferior_pid > 0)
+			session_note_program(s, (pid_t)s->inferior_pid);
 	} else if (rec->kind == MI_REC_NOTIFY &&
 		   strcmp(rec->klass, "thread-group-exited") == 0) {
 		s->inferior_pid = 0;
@@ -525,11 +545,8 @@ static void on_raw(void *ctx, const char *line, size_t len, unsigned piece)
 	if (piece != (MI_RAW_FIRST | MI_RAW_LAST)) {
 		/* A streamed table line: written as it arrives. */
 		if (s->rec && transcript_write_piece(s->rec, session_elapsed(s),
-						     '<', line, len, piece) < 0) {
-			transcript_writer_close(s->rec);
-			s->rec = NULL;
-			s->rec_failed = true;
-		}
+						     '<', line, len, piece) < 0)
+			record_failed(s);
 		return;
 	}
 	if (!s->first_line[0] && len) {
@@ -670,10 +687,8 @@ int session_handle(struct session *s, const struct pollfd *fds, int n)
 	session_check_child(s);
 	if (s->rec_failed && !s->rec_failed_told) {
 		s->rec_failed_told = true;
-		char msg[300];
-		int k = snprintf(msg, sizeof msg, "cudbg-tui: writing the "
-				 "recording failed (%s); recording stopped",
-				 strerror(errno));
+		char msg[sizeof s->rec_error + 16];
+		int k = snprintf(msg, sizeof msg, "cudbg-tui: %s", s->rec_error);
 		if (s->h.on_stderr && !s->closing)
 			s->h.on_stderr(s->h.ctx, msg, (size_t)k);
 	}
@@ -738,6 +753,10 @@ size_t session_pending(const struct session *s) { return s->npend; }
 const char *session_debugger_path(const struct session *s) { return s->path; }
 const char *session_tty_name(const struct session *s) { return s->tty; }
 pid_t session_debugger_pid(const struct session *s) { return s->child.pid; }
+pid_t session_program_pid(const struct session *s)
+{
+	return s->backend == SESSION_LAUNCH ? s->program_pid : 0;
+}
 const char *session_error(const struct session *s) { return s->error; }
 
 double session_busy_seconds(const struct session *s, const char **cmd)

@@ -4,6 +4,7 @@
 #include "cudbg/transcript.h"
 #include "mi/session_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -72,6 +73,73 @@ static void kill_orphan_program(struct session *s)
 	if (kill((pid_t)s->inferior_pid, 0) == 0)
 		kill((pid_t)s->inferior_pid, SIGKILL);
 	s->inferior_pid = 0;
+}
+
+/* From /proc/PID/stat (past the command name's last ')'): the session
+ * id and the start time.  False when the process is gone. */
+static bool proc_stat(const char *pid, int *sid, unsigned long long *start)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%s/stat", pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')');
+	int ppid, pgrp;
+	char state;
+	/* state ppid pgrp session, 15 fields, then starttime (field 22) */
+	return p && sscanf(p + 1, " %c %d %d %d %*s %*s %*s %*s %*s %*s %*s "
+			   "%*s %*s %*s %*s %*s %*s %*s %llu", &state, &ppid,
+			   &pgrp, sid, start) == 5;
+}
+
+void session_note_program(struct session *s, pid_t pid)
+{
+	char name[24];
+	int sid;
+	snprintf(name, sizeof name, "%ld", (long)pid);
+	s->program_pid = pid;
+	if (!proc_stat(name, &sid, &s->program_start))
+		s->program_start = 0;
+}
+
+/* The program's whole session: gdb kills only the program itself, so a
+ * child of it that ignores SIGHUP (the pty's hangup) survived "Quit, and
+ * kill it?" and SIGTERM, reparented to init.  gdb starts the program as
+ * the leader of a session of its own (its pid is the session id, checked
+ * with gdb 13), on our pty; the session id outlives the program in its
+ * children.  Every process in that session goes, unless the pid was
+ * taken by another process since (its start time differs) or the
+ * program shares our session (then it is not a session of its own).
+ * Linux: read from /proc. */
+static void kill_program_session(struct session *s)
+{
+	pid_t sid = s->program_pid;
+	char name[24];
+	int now_sid;
+	unsigned long long start;
+	s->program_pid = 0;
+	if (s->backend != SESSION_LAUNCH || sid <= 1 || sid == getsid(0))
+		return;
+	snprintf(name, sizeof name, "%ld", (long)sid);
+	if (proc_stat(name, &now_sid, &start) &&
+	    (start != s->program_start || now_sid != sid))
+		return; /* a reused pid, or no session of its own */
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		int psid;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		if (proc_stat(e->d_name, &psid, &start) && psid == sid)
+			kill((pid_t)atol(e->d_name), SIGKILL);
+	}
+	closedir(d);
 }
 
 /* One line naming the cause and what to do about it. */
@@ -240,6 +308,7 @@ void session_free(struct session *s)
 		s->gone = true;
 	}
 	kill_orphan_program(s);
+	kill_program_session(s);
 	session_fail_pending(s, "the session was closed");
 	session_flush_side_lines(s);
 	spawn_close(&s->child);
@@ -248,6 +317,7 @@ void session_free(struct session *s)
 	if (s->pty_slave >= 0)
 		close(s->pty_slave);
 	transcript_writer_close(s->rec);
+	free(s->rec_path);
 	mi_parser_free(s->parser);
 	free(s->ob);
 	free(s->pend);

@@ -48,7 +48,9 @@ struct session {
 	struct linebuf ttyline;  /* partial program line (for recording) */
 
 	struct transcript_writer *rec;
+	char *rec_path;        /* the --record file, for messages */
 	bool rec_failed, rec_failed_told;
+	char rec_error[600];   /* why the recording stopped, "" while fine */
 
 	/* start sequence */
 	int start_left;        /* start commands not yet answered */
@@ -70,6 +72,12 @@ struct session {
 	bool running;
 	unsigned stops;
 	long inferior_pid;     /* from =thread-group-started, 0 when none */
+	pid_t program_pid;     /* LAUNCH: the last program started (0: none),
+				* kept after it ends: gdb makes it the leader
+				* of a session of its own, and all of that
+				* session is killed at the end */
+	unsigned long long program_start; /* its start time (/proc), to
+					   * tell a reused pid */
 
 	/* the end */
 	bool spoke;            /* a valid MI line was seen */
@@ -100,5 +108,9 @@ void session_flush_side_lines(struct session *s);
 /* session_end.c */
 void session_check_child(struct session *s);
 void session_not_mi(struct session *s);
+
+/* session_end.c: remembers the program just started, whose session is
+ * killed at the end (its children too). */
+void session_note_program(struct session *s, pid_t pid);
 
 #endif

@@ -711,6 +711,7 @@ static int open_parts(struct session *s, const struct session_config *cfg,
 						err, cap);
 		if (!s->rec)
 			return SESSION_ERECORD;
+		s->rec_path = strdup(cfg->record);
 	}
 	s->parser = session_make_parser(s);
 	return s->parser ? 0 : SESSION_ENOMEM;

@@ -779,6 +779,7 @@ int transcript_scan(const char *path, size_t keep,
 struct transcript_writer {
 	int fd;
 	bool failed;
+	off_t line_at; /* where the line being written in pieces starts */
 };
 
 struct transcript_writer *transcript_writer_open(const char *path, bool force,
@@ -830,6 +831,21 @@ static int write_iov(int fd, struct iovec *iov, int cnt)
 	return 0;
 }
 
+/* A write failed part way (a full disk, `ulimit -f`): the file is cut
+ * back to the end of its last whole line, so it stays readable; errno
+ * stays the write's own. */
+static void cut_back(struct transcript_writer *w, off_t at)
+{
+	int e = errno;
+
+	w->failed = true;
+	if (at >= 0) {
+		int r = ftruncate(w->fd, at);
+		(void)r; /* /dev/full, a pipe: nothing to cut */
+	}
+	errno = e;
+}
+
 int transcript_write(struct transcript_writer *w, double t, char tag,
 		     const char *text, size_t len)
 {
@@ -845,8 +861,9 @@ int transcript_write(struct transcript_writer *w, double t, char tag,
 		{ (void *)(uintptr_t)text, len },
 		{ (char[]){ '\n' }, 1 },
 	};
+	off_t at = lseek(w->fd, 0, SEEK_CUR);
 	if (write_iov(w->fd, iov, 3) < 0) {
-		w->failed = true;
+		cut_back(w, at);
 		return TRANSCRIPT_EWRITE;
 	}
 	return 0;
@@ -868,8 +885,10 @@ int transcript_write_piece(struct transcript_writer *w, double t, char tag,
 		{ (void *)(uintptr_t)text, len },
 		{ (char[]){ '\n' }, (piece & 2) ? 1u : 0u },
 	};
+	if (piece & 1)
+		w->line_at = lseek(w->fd, 0, SEEK_CUR);
 	if (write_iov(w->fd, iov, 3) < 0) {
-		w->failed = true;
+		cut_back(w, w->line_at);
 		return TRANSCRIPT_EWRITE;
 	}
 	return 0;

@@ -2,10 +2,13 @@
  * report.  See include/cudbg/batch.h. */
 #include "cudbg/batch.h"
 #include "cudbg/diagrun.h"
+#include "cudbg/hang.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
 #include "cudbg/transcript.h"
+#include "tui/hang.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,14 @@ static volatile sig_atomic_t batch_signalled;
 static void on_signal(int sig)
 {
 	batch_signalled = sig;
+}
+
+/* A write past `ulimit -f` (the recording) fails with EFBIG instead of
+ * ending the process; caught rather than ignored so that the debugger
+ * and the program it starts keep the default. */
+static void on_xfsz(int sig)
+{
+	(void)sig;
 }
 
 /* SIGINT/SIGTERM/SIGHUP end the wait; the session is then freed, which
@@ -31,6 +42,8 @@ static void signals_catch(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	transcript_set_cancel(&batch_signalled); /* reading a --replay */
+	sa.sa_handler = on_xfsz;
+	sigaction(SIGXFSZ, &sa, NULL);
 }
 
 struct wait {
@@ -94,8 +107,12 @@ static int insert_breaks(struct dbg_ctl *c, const struct cudbg_options *o)
 	return 0;
 }
 
+/* When the run began (CLOCK_MONOTONIC seconds; 0 before). */
+static double run_began;
+static double mono_now(void);
+
 static int run_to_stop(struct dbg_ctl *c, const struct cudbg_options *o,
-		       int timeout_ms)
+		       int timeout_ms, int stop_ms)
 {
 	const struct dbg_model *m = ctl_model(c);
 	int rc = batch_wait(c, true, timeout_ms);
@@ -113,10 +130,13 @@ static int run_to_stop(struct dbg_ctl *c, const struct cudbg_options *o,
 		if (tok < 0)
 			return (int)tok;
 	}
-	rc = batch_wait(c, false, timeout_ms);
+	run_began = mono_now();
+	rc = batch_wait(c, false, stop_ms);
 	if (rc >= 0 && !batch_signalled && initial_stop(m) &&
-	    ctl_continue(c) > 0)
-		rc = batch_wait(c, false, timeout_ms);
+	    ctl_continue(c) > 0) {
+		run_began = mono_now();
+		rc = batch_wait(c, false, stop_ms);
+	}
 	return rc;
 }
 
@@ -239,14 +259,32 @@ static void drain_output(struct dbg_ctl *c, struct diag_run *dr, bool replay)
 	}
 }
 
-static void print_report(const struct cudbg_options *o,
-			 const struct batch_report *r)
+/* Prints the report and closes stdout; 0, or -1 after saying "write
+ * error: ..." once (a full disk, a closed pipe: the report would be lost
+ * silently).  Called once per run. */
+static int print_report(const struct cudbg_options *o,
+			const struct batch_report *r)
 {
 	if (o->json)
 		batch_print_json(stdout, r);
 	else
 		batch_print_text(stdout, r);
-	fflush(stdout);
+	/* The report is the last thing batch mode writes to stdout: it is
+	 * closed here, so that an error close(2) reports (NFS reports
+	 * deferred write errors there) is seen too. */
+	errno = 0;
+	bool ok = fflush(stdout) == 0 && !ferror(stdout);
+	int e = errno;
+	if (fclose(stdout) != 0 && ok) {
+		ok = false;
+		e = errno;
+	}
+	errno = e;
+	if (ok)
+		return 0;
+	fprintf(stderr, "cudbg-tui: write error: %s (standard output); the "
+		"report is incomplete\n", strerror(errno ? errno : EIO));
+	return -1;
 }
 
 /* An environment error still gets a report (and JSON stays parseable). */
@@ -289,14 +327,48 @@ static void add_diagnosis(const struct cudbg_options *o,
 		r->fault = true;
 }
 
+/* --timeout ran out with the program still running: a hang.  Interrupt
+ * it (-exec-interrupt), wait for that stop and its refresh, fetch the
+ * stopped kernel's coalesced threads (ctl_hang_tables) and hand the
+ * summary to the diagnosis.  Returns true when the program stopped. */
+static bool hang_interrupt(struct dbg_ctl *c, struct diag_run *dr,
+			   double seconds, bool recorded)
+{
+	const struct dbg_model *m = ctl_model(c);
+	if (ctl_interrupt(c) < 0)
+		return false;
+	/* cuda-gdb answers within a second; a debugger that does not is
+	 * not waited for longer than this. */
+	int rc = batch_wait(c, false, 15000);
+	if (rc < 0 || batch_signalled || m->state != MODEL_STOPPED)
+		return false;
+	if (ctl_hang_tables(c) > 0)
+		batch_wait(c, false, 60000);
+	diag_hang_from_model(diag_run_diag(dr), m, seconds, recorded);
+	return true;
+}
+
+/* A replay has no clock: a recording that interrupted a running program
+ * stands for --timeout (tui/hang.h). */
+static int stop_wait_ms(const struct cudbg_options *o, int timeout_ms,
+			double *recorded)
+{
+	*recorded = -1;
+	if (o->backend != SESSION_REPLAY)
+		return timeout_ms;
+	*recorded = hang_recorded_seconds(o->replay);
+	if (*recorded < 0)
+		return timeout_ms;
+	return hang_replay_wait_ms(*recorded, o->replay_realtime);
+}
+
 /* --sanitizer-report alone: a diagnosis without a debugger. */
 static int report_only(const struct cudbg_options *o, struct diag_run *dr)
 {
 	struct batch_report r = { .mode = "sanitizer-report",
 				  .state = "report", .bkptno = -1 };
 	add_diagnosis(o, dr, &r);
-	print_report(o, &r);
-	int code = batch_exit_code(&r);
+	int code = print_report(o, &r) < 0 ? 2 : batch_exit_code(&r);
 	batch_report_free(&r);
 	diag_run_free(dr);
 	return code;
@@ -378,18 +450,36 @@ int batch_main(const struct cudbg_options *o)
 	const char *core = diag_run_core(dr);
 	if (core && pass_core_wanted(o, &scfg))
 		open_pass_core(c, core, timeout_ms);
-	int rc = run_to_stop(c, o, timeout_ms);
+	double recorded;
+	int stop_ms = stop_wait_ms(o, timeout_ms, &recorded);
+	int rc = run_to_stop(c, o, timeout_ms, stop_ms);
+	bool hang = false;
+	double ran = recorded >= 0 ? recorded : mono_now() - run_began;
+	if (rc == SESSION_ETIMEOUT && !batch_signalled &&
+	    ctl_model(c)->state == MODEL_RUNNING &&
+	    session_ready(ctl_session(c)) &&
+	    hang_interrupt(c, dr, ran, recorded >= 0)) {
+		hang = true;
+		rc = 0;
+	}
 	/* Only a live stop can have text in flight: a coredump has no
 	 * program terminal, and for an exit the session read the program's
 	 * last bytes before it reported the exit. */
 	if (!batch_signalled && !ctl_model(c)->is_core &&
-	    ctl_model(c)->state == MODEL_STOPPED)
+	    ctl_model(c)->state == MODEL_STOPPED && !hang)
 		drain_output(c, dr, o->backend == SESSION_REPLAY &&
 				    !o->replay_realtime);
 	t[T_STOP] = mono_now();
 	struct batch_report r;
 	batch_collect(ctl_model(c), &r);
 	r.program = program_name(o);
+	const struct diag_hang *hs = diag_hang_of(diag_run_diag(dr));
+	if (hang && hs) {
+		char head[512];
+		diag_hang_headline(hs, head, sizeof head);
+		r.hang = strdup(head);
+		r.fault = true;
+	}
 	if (!batch_signalled)
 		diag_run_after(dr, c, timeout_ms);
 	t[T_DIAG] = mono_now();
@@ -432,9 +522,15 @@ int batch_main(const struct cudbg_options *o)
 	}
 	if (r.error)
 		fprintf(stderr, "cudbg-tui: %s\n", r.error);
-	print_report(o, &r);
+	int code = print_report(o, &r) < 0 ? 2 : batch_exit_code(&r);
+	/* A recording that stopped (a full disk, `ulimit -f`) loses what
+	 * the user asked to keep: said with the write's own errno, exit 2. */
+	const char *rec_err = session_record_error(ctl_session(c));
+	if (rec_err) {
+		fprintf(stderr, "cudbg-tui: %s\n", rec_err);
+		code = 2;
+	}
 	t[T_REPORT] = mono_now();
-	int code = batch_exit_code(&r);
 	batch_report_free(&r);
 	bool core_opened = ctl_model(c)->is_core;
 	ctl_free(c);

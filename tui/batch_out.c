@@ -44,6 +44,15 @@ static bool runtime_frame(const struct dec_frame *f)
  * 1, cuda-gdb 13). */
 static const struct dec_frame *kernel_frame(const struct dbg_model *m)
 {
+	/* the user's frame first: past the toolkit's atomicAdd and its
+	 * __iAtomicAdd intrinsic (see dec_frame_is_toolkit) */
+	for (size_t i = 0; i < m->frames.n; i++) {
+		const struct dec_frame *f = &m->frames.frames[i];
+		if (!runtime_frame(f) && f->func && strcmp(f->func, "??") &&
+		    !dec_frame_is_toolkit(f->func, f->file,
+					  dec_frame_is_device(f)))
+			return f;
+	}
 	for (size_t i = 0; i < m->frames.n; i++)
 		if (!runtime_frame(&m->frames.frames[i]))
 			return &m->frames.frames[i];
@@ -190,6 +199,7 @@ void batch_report_free(struct batch_report *r)
 	free(r->fault_function);
 	free(r->fault_file);
 	free(r->message);
+	free(r->hang);
 	frame_free(&r->frame);
 	frame_free(&r->kernel_frame);
 	free(r->kernel);
@@ -203,7 +213,8 @@ int batch_exit_code(const struct batch_report *r)
 {
 	if (r->error || (r->diagnosis && r->diagnosis_exit == 2))
 		return 2;
-	return r->fault || (r->diagnosis && r->diagnosis_exit == 1) ? 1 : 0;
+	return r->fault || r->hang ||
+	       (r->diagnosis && r->diagnosis_exit == 1) ? 1 : 0;
 }
 
 /* ---- escaping ---- */
@@ -354,6 +365,10 @@ static bool same_frame(const struct batch_frame *a, const struct batch_frame *b)
 
 void batch_print_text(FILE *out, const struct batch_report *r)
 {
+	if (r->hang) { /* "Hang: kernel K still running after N s" first */
+		put_text(out, r->hang);
+		fputc('\n', out);
+	}
 	text_line(out, "stop:", r->summary);
 	text_line(out, "state:", r->state);
 	text_line(out, "mode:", r->mode);
@@ -530,6 +545,7 @@ void batch_print_json(FILE *out, const struct batch_report *r)
 	json_key(out, "fault", &first);
 	fputs(r->error ? "null" : r->fault ? "true" : "false", out);
 	json_str(out, "summary", r->summary, &first);
+	json_str(out, "hang", r->hang, &first);
 	json_str(out, "reason", r->reason, &first);
 	json_str(out, "signal", r->signal_name, &first);
 	json_str(out, "signal_meaning", r->signal_meaning, &first);

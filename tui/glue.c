@@ -59,9 +59,10 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 	case UA_STEP: return refused(ui, ctl_step(c));
 	case UA_FINISH: return refused(ui, ctl_finish(c));
 	case UA_RUN: return refused(ui, ctl_run(c));
-	case UA_INTERRUPT: return refused(ui, ctl_interrupt(c));
+	case UA_INTERRUPT: return glue_hang_interrupt(glue_of(ui));
 	case UA_MEMCHECK: return glue_diag_memcheck(glue_of(ui));
 	case UA_TO_FAULT: return glue_diag_to_fault(glue_of(ui), arg);
+	case UA_SAN_TOOL: return glue_diag_next_tool(glue_of(ui));
 	case UA_UNTIL:
 		if (arg && split_location(arg, file, sizeof file, &line))
 			return refused(ui, ctl_until(c, file, line));
@@ -516,6 +517,14 @@ static void src_ready(void *ctx, struct pollfd *pfd, int n)
 	struct dbg_ctl *c = g->ctl;
 
 	session_handle(ctl_session(c), pfd, ns);
+	/* A recording that stopped (a full disk, `ulimit -f`) is said on
+	 * the status line too, not only in the console. */
+	const char *rec = session_record_error(ctl_session(c));
+	if (rec && !g->rec_told) {
+		g->rec_told = true;
+		ui_message(g->ui, UC_ERROR, "%s", rec);
+	}
+	loop_set_crash_program_pgid(session_program_pid(ctl_session(g->ctl)));
 	glue_diag_ready(g, pfd + ns, n - ns);
 	if (g->ctl == c) /* not switched meanwhile */
 		start_program(g);
@@ -528,6 +537,9 @@ static int src_timeout(void *ctx)
 {
 	struct glue *g = ctx;
 	int t = session_timeout_ms(ctl_session(g->ctl));
+	int h = glue_hang_timeout_ms(g); /* --timeout of a running program */
+	if (h >= 0 && (t < 0 || h < t))
+		t = h;
 	/* The pass's clock on the status line moves once a second. */
 	if (g->ui->pass[0] && (t < 0 || t > 500))
 		t = 500;
@@ -680,6 +692,7 @@ void glue_free(struct glue *g)
 	if (!g)
 		return;
 	loop_set_crash_pgid(0);
+	loop_set_crash_program_pgid(0);
 	glue_diag_free(g);
 	glue_py_free(g);
 	ctl_free(g->ctl);

@@ -78,11 +78,40 @@ static void pass_event(void *ctx, enum diag_memcheck_event ev,
 	}
 }
 
+/* The tool of the next pass: K's choice, else --sanitizer-tool. */
+static const char *glue_tool(const struct glue *g)
+{
+	if (g->san_tool)
+		return g->san_tool;
+	return g->o->sanitizer_tool ? g->o->sanitizer_tool : "memcheck";
+}
+
+int glue_diag_next_tool(struct glue *g)
+{
+	static const char *const tools[] = {
+		"memcheck", "racecheck", "initcheck", "synccheck",
+	};
+	const char *cur = glue_tool(g);
+	size_t i = 0;
+	while (i < 4 && strcmp(tools[i], cur) != 0)
+		i++;
+	g->san_tool = tools[(i + 1) % 4];
+	static const char *const what[] = {
+		"out-of-bounds and misaligned accesses",
+		"races on shared memory",
+		"reads of uninitialised global memory",
+		"barriers used wrongly",
+	};
+	ui_message(g->ui, UC_ACCENT, "M now runs compute-sanitizer %s (%s); K "
+		   "picks another tool", g->san_tool, what[(i + 1) % 4]);
+	return 0;
+}
+
 static int start_pass(struct glue *g)
 {
 	struct diag_memcheck_opts mo = {
 		.sanitizer = g->o->sanitizer, .argv = g->o->argv, .python = -1,
-		.keep_temp = g->o->keep_temp,
+		.keep_temp = g->o->keep_temp, .tool = glue_tool(g),
 	};
 	char err[1024];
 	struct diag_memcheck *m;
@@ -288,10 +317,12 @@ static void refault_step(struct glue *g)
 			return; /* the stop's refresh: locals, threads */
 		ui_message(g->ui, UC_ACCENT,
 			   "replay to fault: stopped thread (%u,%u,%u) of block "
-			   "(%u,%u,%u) before its access at %s:%u; s steps into it",
+			   "(%u,%u,%u) %s %s:%u; s steps into it",
 			   g->rf_target.thread.x, g->rf_target.thread.y,
 			   g->rf_target.thread.z, g->rf_target.block.x,
 			   g->rf_target.block.y, g->rf_target.block.z,
+			   g->rf_from_stop ? "just before the line of its stop,"
+					   : "before its access at",
 			   g->rf_target.file, g->rf_target.line);
 		refault_end(g);
 	} else if (st == DIAG_RF_FAILED) {
@@ -334,8 +365,15 @@ int glue_diag_to_fault(struct glue *g, const char *arg)
 		ui_message(g->ui, UC_WARN, "replay to fault is already under way");
 		return -1;
 	}
-	if (!g->san || diag_san_count(g->san) == 0) {
-		ui_message(g->ui, UC_WARN, "no memcheck findings yet: M runs the memcheck pass");
+	/* Without findings, a precise stop names the thread itself: a device
+	 * assert or trap, or the sanitizer's coredump (M is not needed). */
+	bool from_stop = !g->san || diag_san_count(g->san) == 0;
+	struct diag_refault_target stop_target;
+	if (from_stop && diag_refault_target_from_stop(ctl_model(g->ctl),
+							&stop_target) != 0) {
+		ui_message(g->ui, UC_WARN, "no memcheck findings yet, and this stop "
+			   "names no exact thread (a hardware exception is "
+			   "reported per warp): M runs the memcheck pass");
 		return -1;
 	}
 	if (!can_rerun(g) && g->o->backend != SESSION_REPLAY) {
@@ -343,7 +381,10 @@ int glue_diag_to_fault(struct glue *g, const char *arg)
 			   "cudbg-tui with the program's command line");
 		return -1;
 	}
-	if (pick_target(g, arg, &g->rf_target) < 0) {
+	if (from_stop)
+		g->rf_target = stop_target;
+	g->rf_from_stop = from_stop;
+	if (!from_stop && pick_target(g, arg, &g->rf_target) < 0) {
 		ui_message(g->ui, UC_WARN, "%s names no thread and source line to stop "
 			   "at (build the kernel with -lineinfo or -G)",
 			   arg && *arg ? "that finding" : "no finding");
@@ -423,6 +464,7 @@ static void auto_policy(struct glue *g)
 
 void glue_diag_step(struct glue *g)
 {
+	glue_hang_step(g);
 	core_opened(g);
 	if (g->rf)
 		refault_step(g);
@@ -434,21 +476,17 @@ void glue_diag_step(struct glue *g)
 
 void glue_diag_feed(struct glue *g, struct diag *d)
 {
-	char err[256];
-	struct diag_san *copy = NULL;
-
+	glue_hang_feed(g, d);
 	if (g->mc_ran)
 		diag_set_flag(d, DIAG_F_MEMCHECK_RAN, true);
 	if (g->sanitizer_missing)
 		diag_set_flag(d, DIAG_F_SANITIZER_MISSING, true);
-	/* The collector takes its report, so each build reads a fresh one
-	 * (a few records; the XML is small). */
-	if (g->san_path)
-		diag_san_load_file(g->san_path, &copy, err, sizeof err);
-	else if (g->san && g->mc && !g->mc_running)
-		copy = diag_memcheck_report(g->mc, err, sizeof err);
-	if (copy && diag_add_sanitizer(d, copy) < 0)
-		diag_san_free(copy);
+	/* The report was parsed once (--sanitizer-report at the start, the
+	 * memcheck pass when it ended): lent, never read again.  Reading it
+	 * afresh on each build froze the screen 4.6-5.3 s per visit of the
+	 * Hints tab with a 257 MB report (issue 15). */
+	if (g->san && (g->san_path || (g->mc && !g->mc_running)))
+		diag_lend_sanitizer(d, g->san);
 	if (g->core_from_pass && g->mc) {
 		size_t len = 0;
 		const char *text = diag_memcheck_text(g->mc, &len);
@@ -459,6 +497,7 @@ void glue_diag_feed(struct glue *g, struct diag *d)
 
 void glue_diag_free(struct glue *g)
 {
+	glue_hang_free(g);
 	if (g->rf)
 		refault_end(g);
 	loop_set_crash_pass_pgid(0);

@@ -13,6 +13,7 @@
 #include "tui/ui.h"
 
 struct cudbg_options;
+struct diag_hang;
 
 struct glue {
 	struct ui *ui;
@@ -41,9 +42,14 @@ struct glue {
 	struct diag_san *san;     /* findings: the last pass's, or
 				   * --sanitizer-report's; owned */
 	const char *san_path;     /* --sanitizer-report while san is its */
+	const char *san_tool;     /* the pass's tool, NULL: memcheck (K) */
 	struct diag_refault *rf;  /* replay to fault under way, or NULL */
 	struct diag_refault_target rf_target;
+	bool rf_from_stop;        /* the target is the stop's thread (an
+				   * assert, a trap, the sanitizer's core) */
 	bool auto_checked;        /* the auto policy looked at this run */
+	bool rec_told;            /* the recording's failure is on the
+				   * status line */
 	bool core_from_pass;      /* the session is the pass's coredump */
 	bool core_pending;        /* ...being opened: say what it shows */
 	char program[128];        /* the status line's first program name */
@@ -55,6 +61,17 @@ struct glue {
 	/* tui/glue_py.c: the live Python stack of stop py_stop (0: none) */
 	struct diag_pystack_result py;
 	unsigned long py_stop;
+
+	/* tui/glue_hang.c */
+	struct {
+		double run_began;     /* CLOCK_MONOTONIC s; 0: not running */
+		double seconds;       /* how long it ran when interrupted */
+		bool interrupting;    /* our interrupt (C-c, --timeout) */
+		bool tables_asked;    /* ctl_hang_tables sent */
+		struct diag_hang *summary; /* owned; NULL when none */
+		bool scanned;         /* recorded looked up (replays) */
+		double recorded;      /* the recording's interrupt, or -1 */
+	} hang;
 };
 
 /* tui/glue.c: replaces the debugger session by one for sc (the old
@@ -82,6 +99,9 @@ void glue_diag_record(struct glue *g, const struct mi_record *rec);
  * NULL for the first one with a location). */
 int glue_diag_memcheck(struct glue *g);
 int glue_diag_to_fault(struct glue *g, const char *arg);
+/* UA_SAN_TOOL: the tool the next pass runs, in turn memcheck, racecheck,
+ * initcheck, synccheck (from --sanitizer-tool at start). */
+int glue_diag_next_tool(struct glue *g);
 /* Adds the findings and the pass's output to a diagnosis being built. */
 void glue_diag_feed(struct glue *g, struct diag *d);
 void glue_diag_free(struct glue *g);
@@ -93,5 +113,17 @@ void glue_py_step(struct glue *g);
 /* Hands this stop's Python stack and bad value to a diagnosis. */
 void glue_py_feed(struct glue *g, struct diag *d);
 void glue_py_free(struct glue *g);
+
+/* tui/glue_hang.c */
+/* UA_INTERRUPT: C-c; a run interrupted this way is summarised as a hang. */
+int glue_hang_interrupt(struct glue *g);
+/* After every loop event: --timeout, and the summary once the stop of
+ * the interrupt is shown. */
+void glue_hang_step(struct glue *g);
+/* Milliseconds until --timeout runs out (-1: no such deadline). */
+int glue_hang_timeout_ms(struct glue *g);
+/* Adds the hang summary to a diagnosis being built (Hints pane). */
+void glue_hang_feed(struct glue *g, struct diag *d);
+void glue_hang_free(struct glue *g);
 
 #endif

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,19 +39,22 @@ static void on_signal(int sig)
 	switch (sig) {
 	case SIGWINCH: sig_winch = 1; break;
 	case SIGCHLD: sig_chld = 1; break;
-	default: sig_quit = sig; break; /* SIGTERM, SIGHUP, SIGINT */
+	default: sig_quit = sig; break; /* SIGTERM, SIGHUP, SIGINT ... */
 	}
 	poke();
 }
 
-static void on_sigpipe(int sig)
+static void on_ignored(int sig)
 {
-	/* A write to a dead debugger fails with EPIPE instead; a caught
-	 * signal (unlike an ignored one) is reset for exec'd children. */
+	/* SIGPIPE: a write to a dead debugger fails with EPIPE instead.
+	 * SIGXFSZ: a write past `ulimit -f` (the recording) fails with
+	 * EFBIG instead, and the recording stops with a message.  Caught,
+	 * not ignored: a caught signal is reset for exec'd children, so the
+	 * debugger and the program keep the defaults. */
 	(void)sig;
 }
 
-static volatile pid_t crash_pgid, crash_pass_pgid;
+static volatile pid_t crash_pgid, crash_pass_pgid, crash_program_pgid;
 
 void loop_set_crash_pgid(pid_t pgid)
 {
@@ -60,6 +64,11 @@ void loop_set_crash_pgid(pid_t pgid)
 void loop_set_crash_pass_pgid(pid_t pgid)
 {
 	crash_pass_pgid = pgid;
+}
+
+void loop_set_crash_program_pgid(pid_t pgid)
+{
+	crash_program_pgid = pgid;
 }
 
 static void on_fatal(int sig, siginfo_t *si, void *uc)
@@ -72,18 +81,36 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 		kill(-crash_pgid, SIGKILL);
 	if (crash_pass_pgid > 0)
 		kill(-crash_pass_pgid, SIGKILL);
+	/* The program's own group: a child of it that ignores the pty's
+	 * hangup would outlive us. */
+	if (crash_program_pgid > 0)
+		kill(-crash_program_pgid, SIGKILL);
 	sigaction(sig, &old_fatal[sig], NULL);
-	/* A real fault re-executes its instruction and meets the previous
-	 * handler (or the default); a signal sent by kill() or abort() is
-	 * sent again. */
-	if (si->si_code <= 0 || sig == SIGABRT || sig == SIGQUIT)
+	/* A real fault (SEGV, BUS, FPE, ILL from the kernel) re-executes
+	 * its instruction and meets the previous handler (or the default);
+	 * any other signal (sent by kill() or abort(), a CPU limit, a
+	 * breakpoint trap) is sent again. */
+	bool fault = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
+		     sig == SIGILL;
+	if (si->si_code <= 0 || !fault)
 		raise(sig);
 }
 
 int loop_signals_init(void)
 {
-	static const int soft[] = { SIGWINCH, SIGCHLD, SIGTERM, SIGHUP, SIGINT };
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT };
+	/* Every signal whose default action ends the process is caught, so
+	 * the terminal is restored whichever one comes: those that only
+	 * terminate end the loop like SIGTERM; those that dump core (and
+	 * may be real faults) go through the crash handler. */
+	static const int soft[] = {
+		SIGWINCH, SIGCHLD, SIGTERM, SIGHUP, SIGINT, SIGUSR1, SIGUSR2,
+		SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT,
+	};
+	static const int fatal[] = {
+		SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT, SIGTRAP,
+		SIGSYS, SIGXCPU,
+	};
+	static const int ignored[] = { SIGPIPE, SIGXFSZ };
 	struct sigaction sa;
 
 	if (self_pipe[0] < 0) {
@@ -99,8 +126,13 @@ int loop_signals_init(void)
 	/* Reading a --replay happens before the loop runs: it checks the
 	 * flag itself. */
 	transcript_set_cancel(&sig_quit);
-	sa.sa_handler = on_sigpipe;
-	sigaction(SIGPIPE, &sa, NULL);
+	/* The real-time signals end the process by default too (those
+	 * glibc keeps for itself lie below SIGRTMIN). */
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
+	sa.sa_handler = on_ignored;
+	for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
+		sigaction(ignored[i], &sa, NULL);
 	sa.sa_handler = NULL;
 	sa.sa_sigaction = on_fatal;
 	sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER;

@@ -46,6 +46,8 @@ int loop_signals_init(void);
 void loop_set_crash_pgid(pid_t pgid);
 /* The same for the memcheck pass (compute-sanitizer and the program). */
 void loop_set_crash_pass_pgid(pid_t pgid);
+/* The same for the program the debugger started (its own group). */
+void loop_set_crash_program_pgid(pid_t pgid);
 
 /* Runs until the UI quits, a terminating signal, or the script ends.
  * Returns the exit status: 0, 1 when a script failed, 128+N after signal

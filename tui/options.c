@@ -1,6 +1,7 @@
 /* Command-line parsing for cudbg-tui (see include/cudbg/options.h). */
 #include "cudbg/options.h"
 #include "cudbg/memcheck.h"
+#include "cudbg/sanitizer.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -39,8 +40,14 @@ static const char usage_text[] =
 "  --memcheck=WHEN      auto (default), always or never: when to run the\n"
 "                       program under compute-sanitizer memcheck\n"
 "  --sanitizer PATH     the compute-sanitizer binary to use\n"
+"  --sanitizer-tool=TOOL memcheck (default), racecheck (shared-memory\n"
+"                       races), initcheck (uninitialised reads) or\n"
+"                       synccheck (barrier misuse): the tool the pass runs\n"
 "  --sanitizer-report FILE.xml\n"
 "                       load a saved compute-sanitizer XML report\n"
+"  --timeout SECS       a program still running after SECS is\n"
+"                       interrupted and reported as a hang (where its\n"
+"                       threads are); also bounds the debugger's start\n"
 "  --keep-temp          keep the private temporary directory (reports,\n"
 "                       coredumps) and print where it is\n"
 "  --no-launch-blocking a Python program runs with asynchronous kernel\n"
@@ -83,6 +90,7 @@ static int push_str(const char ***arr, size_t *n, const char *s)
 static const char *const value_opts[] = {
 	"--pid", "--remote", "--core", "--replay", "--record", "--debugger",
 	"--directory", "--memcheck", "--sanitizer", "--sanitizer-report",
+	"--sanitizer-tool",
 	"--mi-exec", "--timeout", "--break", NULL,
 };
 static const char *const flag_opts[] = {
@@ -188,6 +196,12 @@ static int set_value(struct cudbg_options *o, const char *name,
 		o->sanitizer = v;
 	else if (strcmp(name, "--sanitizer-report") == 0)
 		o->sanitizer_report = v;
+	else if (strcmp(name, "--sanitizer-tool") == 0) {
+		if (!(o->sanitizer_tool = diag_san_tool_parse(v)))
+			return fail(err, cap, "--sanitizer-tool takes memcheck, "
+				    "racecheck, initcheck or synccheck, not "
+				    "'%s'", v);
+	}
 	else if (strcmp(name, "--mi-exec") == 0) {
 		if (push_str(&o->mi_exec, &o->nmi_exec, v))
 			return fail(err, cap, "out of memory");

@@ -10,10 +10,12 @@
 #include "tui/ui.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <readline/history.h>
 #include <readline/readline.h>
@@ -24,6 +26,7 @@
 struct console_state {
 	long scroll;        /* lines scrolled back from the end; 0 follows */
 	char *histfile;     /* NULL: no history file */
+	char histerr[600];  /* why the history is not kept, "" when it is */
 	FILE *devnull;      /* readline's streams: it must never write to the tty */
 	enum area back;     /* where Esc returns the focus */
 };
@@ -65,6 +68,24 @@ static void console_deprep(void)
 {
 }
 
+/* Adds the line to the history and appends it to the file at once, so a
+ * crash or a kill keeps it; a failure is said once and the file is left
+ * alone from then on. */
+static void history_keep(struct ui *ui, const char *line)
+{
+	add_history(line);
+	if (!rl_histfile)
+		return;
+	int e = append_history(1, rl_histfile);
+	if (e == ENOENT)
+		e = write_history(rl_histfile); /* the first line */
+	if (e != 0) {
+		ui_message(ui, UC_ERROR, "console history not saved: %.300s: %s",
+			   rl_histfile, strerror(e));
+		rl_histfile = NULL;
+	}
+}
+
 static void console_line(char *line)
 {
 	struct ui *ui = rl_ui;
@@ -78,12 +99,8 @@ static void console_line(char *line)
 		ui->dirty = true;
 		return;
 	}
-	if (*line) {
-		add_history(line);
-		/* Written at once, so a crash or a kill keeps it. */
-		if (rl_histfile && append_history(1, rl_histfile) != 0)
-			write_history(rl_histfile);
-	}
+	if (*line)
+		history_keep(ui, line);
 	if (*line && ui->actions && ui->actions->console) {
 		/* The controller echoes the command into the transcript. */
 		ui->actions->console(ui, line);
@@ -98,14 +115,36 @@ static void console_line(char *line)
 	free(line);
 }
 
+/* mkdir -p with private modes: each directory made is 0700 (those that
+ * exist are left as they are).  0, or an errno with `path` cut at the
+ * directory that failed. */
+static int make_dirs(char *path)
+{
+	for (char *p = path + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(path, 0700) < 0 && errno != EEXIST)
+			return errno;
+		if (c == '\0')
+			return 0;
+		*p = c;
+	}
+}
+
 /* $CUDBG_HISTORY ("" turns it off), else $XDG_STATE_HOME/cudbg-tui/history,
- * else ~/.local/state/cudbg-tui/history. */
-static char *history_path(void)
+ * else ~/.local/state/cudbg-tui/history; the directories are made
+ * (issue 13: with no ~/.local the history was silently never saved).
+ * NULL with a reason in err (or "" when the history is off). */
+static char *history_path(char *err, size_t cap)
 {
 	const char *env = getenv("CUDBG_HISTORY"), *base = getenv("XDG_STATE_HOME");
 	const char *home = getenv("HOME");
 	char dir[4096], *path;
+	int e;
 
+	err[0] = '\0';
 	if (env)
 		return *env ? strdup(env) : NULL;
 	if (base && *base)
@@ -114,15 +153,60 @@ static char *history_path(void)
 		snprintf(dir, sizeof dir, "%s/.local/state/cudbg-tui", home);
 	else
 		return NULL;
-	/* mkdir -p of the last two levels; errors show up when writing. */
-	char *slash = strrchr(dir, '/');
-	*slash = '\0';
-	mkdir(dir, 0700);
-	*slash = '/';
-	mkdir(dir, 0700);
+	if ((e = make_dirs(dir)) != 0) {
+		snprintf(err, cap, "console history not saved: cannot make %.400s: "
+			 "%s (set CUDBG_HISTORY to a file, or \"\" for none)",
+			 dir, strerror(e));
+		return NULL;
+	}
 	if (asprintf(&path, "%s/history", dir) < 0)
 		return NULL;
 	return path;
+}
+
+/* The history file must be a regular file (or not exist yet): a FIFO
+ * would block read_history() in open() for good, with a blank screen,
+ * and a device is nothing to keep lines in.  Checked without blocking. */
+static bool history_usable(const char *path, char *err, size_t cap)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT)
+		return true; /* made on the first line */
+	if (fd < 0) {
+		snprintf(err, cap, "console history not used: %.400s: %s (set "
+			 "CUDBG_HISTORY to a file, or \"\" for none)", path,
+			 strerror(errno));
+		return false;
+	}
+	bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	close(fd);
+	if (!regular)
+		snprintf(err, cap, "console history is not a regular file, not "
+			 "used: %.400s (set CUDBG_HISTORY to a file, or \"\" for "
+			 "none)", path);
+	return regular;
+}
+
+/* Opens the history, or says on the status line and in the transcript
+ * why it is not kept. */
+static void history_open(struct console_state *s, struct ui *ui)
+{
+	s->histfile = history_path(s->histerr, sizeof s->histerr);
+	if (s->histfile && !history_usable(s->histfile, s->histerr,
+					   sizeof s->histerr)) {
+		free(s->histfile);
+		s->histfile = NULL;
+	}
+	rl_histfile = s->histfile;
+	if (s->histfile)
+		read_history(s->histfile);
+	if (s->histerr[0]) {
+		ui_message(ui, UC_ERROR, "%s", s->histerr);
+		textlog_append(&ui->console, s->histerr, strlen(s->histerr), 'e');
+		textlog_append(&ui->console, "\n", 1, 'e');
+	}
 }
 
 static int console_init(struct pane *p, struct ui *ui)
@@ -153,10 +237,7 @@ static int console_init(struct pane *p, struct ui *ui)
 	rl_variable_bind("bell-style", "none");
 	using_history();
 	stifle_history(HISTORY_MAX);
-	s->histfile = history_path();
-	rl_histfile = s->histfile;
-	if (s->histfile)
-		read_history(s->histfile); /* a missing file is fine */
+	history_open(s, ui);
 	return 0;
 }
 
@@ -167,10 +248,14 @@ static void console_free(struct pane *p)
 	if (!s)
 		return;
 	rl_callback_handler_remove();
-	if (s->histfile)
+	if (s->histfile && rl_histfile)
 		history_truncate_file(s->histfile, HISTORY_MAX);
 	rl_histfile = NULL;
-	clear_history();
+	/* A line left half edited keeps readline's undo list (the current
+	 * one, and one per history entry edited and left): freed here, or
+	 * LeakSanitizer reports it (rl_add_undo). */
+	rl_free_undo_list();
+	rl_clear_history();
 	rl_ui = NULL;
 	rl_instream = rl_outstream = NULL;
 	if (s->devnull)

@@ -7,6 +7,7 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <term.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -112,6 +113,30 @@ static void term_colours(struct backend *b)
 	}
 }
 
+/* A terminal that cannot move its cursor (TERM=dumb, a hard-copy or
+ * generic entry) would get a blank screen that still takes keys blind:
+ * refused before curses writes anything, like an unknown TERM.  True
+ * when TERM is known and has cursor addressing, or is unknown (newterm
+ * then says so). */
+static bool term_addressable(FILE *out, char *err, size_t cap)
+{
+	const char *name = getenv("TERM");
+	int e = 0;
+	bool ok;
+
+	if (setupterm(NULL, fileno(out), &e) != OK)
+		return true;
+	char *cup = tigetstr("cup");
+	ok = cup && cup != (char *)-1 && tigetflag("hc") <= 0 &&
+	     tigetflag("gn") <= 0;
+	del_curterm(cur_term);
+	if (!ok)
+		snprintf(err, cap, "the terminal TERM=%s cannot move its cursor; "
+			 "run cudbg-tui in a terminal such as TERM=xterm-256color, "
+			 "or use --batch", name ? name : "(unset)");
+	return ok;
+}
+
 static int term_start(struct backend *b, char *err, size_t cap)
 {
 	struct term_state *t = &term_st;
@@ -121,6 +146,8 @@ static int term_start(struct backend *b, char *err, size_t cap)
 	memset(t, 0, sizeof(*t));
 	t->out = out;
 	t->in = in;
+	if (!term_addressable(out, err, cap))
+		return -1;
 	t->scr = newterm(NULL, out, in);
 	if (!t->scr) {
 		snprintf(err, cap, "cannot start the screen for TERM=%s; try TERM=xterm-256color or --batch",

@@ -75,6 +75,41 @@ void textlog_flush_line(struct textlog *t)
 		textlog_end_line(t);
 }
 
+/* Where a line of n bytes may be cut without splitting a UTF-8
+ * character: before a sequence that the last bytes leave unfinished,
+ * else at n.  (Cut on a byte boundary, a character across the cut became
+ * two or three U+FFFD.) */
+static size_t utf8_cut(const char *p, size_t n)
+{
+	for (size_t back = 1; back <= 3 && back <= n; back++) {
+		unsigned char b = (unsigned char)p[n - back];
+		if ((b & 0xC0) == 0x80)
+			continue; /* a continuation byte: look further back */
+		if (b < 0xC0)
+			return n; /* ASCII: nothing is cut */
+		size_t need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+		return back < need ? n - back : n;
+	}
+	return n; /* not UTF-8 anyway: a byte cut is as good as any */
+}
+
+/* A line at the length limit ends there, at a character boundary; the
+ * bytes of the unfinished character start the next line. */
+static void textlog_split(struct textlog *t)
+{
+	size_t cut = utf8_cut(t->part, t->part_len);
+	size_t rest = t->part_len - cut;
+	char tail[4];
+	uint8_t kind = t->part_kind;
+
+	memcpy(tail, t->part + cut, rest);
+	t->part_len = cut;
+	textlog_end_line(t);
+	memcpy(t->part, tail, rest);
+	t->part_len = rest;
+	t->part_kind = kind;
+}
+
 static void textlog_put(struct textlog *t, char c, uint8_t kind)
 {
 	if (t->part_len == t->part_cap) {
@@ -89,7 +124,7 @@ static void textlog_put(struct textlog *t, char c, uint8_t kind)
 		t->part_kind = kind;
 	t->part[t->part_len++] = c;
 	if (t->part_len >= TEXTLOG_MAX_LINE)
-		textlog_end_line(t);
+		textlog_split(t);
 }
 
 void textlog_append(struct textlog *t, const char *s, size_t len, uint8_t kind)

@@ -107,16 +107,14 @@ static void say_gone(struct screen *S, const struct ui *ui, int st)
 /* The signal that ended the screen, in one line. */
 static void say_signal(int sig)
 {
-	static const struct { int sig; const char *name; } names[] = {
-		{ SIGTERM, "SIGTERM" }, { SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" },
-	};
-	const char *name = "a signal";
+	const char *abbrev = sigabbrev_np(sig); /* "TERM", "RTMIN+3" */
 
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (names[i].sig == sig)
-			name = names[i].name;
-	fprintf(stderr, "cudbg-tui: ended by %s; the debugger and the program "
-		"were stopped\n", name);
+	if (abbrev)
+		fprintf(stderr, "cudbg-tui: ended by SIG%s; the debugger and "
+			"the program were stopped\n", abbrev);
+	else
+		fprintf(stderr, "cudbg-tui: ended by signal %d; the debugger "
+			"and the program were stopped\n", sig);
 }
 
 /* The debugger screen over the session the options describe. */

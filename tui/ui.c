@@ -33,6 +33,7 @@ const struct key_help ui_global_help[] = {
 	{ "b  F9", "toggle a breakpoint at the cursor line" },
 	{ "M", "memcheck pass: rerun under compute-sanitizer, open its coredump (again: stop it)" },
 	{ "T", "replay to fault: rerun and stop the faulting thread before its bad access" },
+	{ "K", "the sanitizer tool M runs next (cycles the four)" },
 	{ "Tab  S-Tab", "next / previous pane" },
 	{ "[  ]", "previous / next tab of this area" },
 	{ "v", "cycle Source+SASS, Source only, SASS only" },

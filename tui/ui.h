@@ -43,6 +43,7 @@ enum ui_action {
 	UA_INTERRUPT,
 	UA_MEMCHECK,   /* run the memcheck pass (again: stop it) */
 	UA_TO_FAULT,   /* arg: a finding's number, 1-based, or NULL */
+	UA_SAN_TOOL,   /* the next sanitizer tool for M (K) */
 };
 
 /* What the status line shows; filled by the glue from the model (or by

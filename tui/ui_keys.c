@@ -265,6 +265,7 @@ static int global_key(struct ui *ui, int key)
 	case 'b': case TK_F(9): return key_breakpoint(ui);
 	case 'M': ui_memcheck(ui); return PR_REDRAW;
 	case 'T': ui_to_fault(ui, NULL); return PR_REDRAW;
+	case 'K': ui_act(ui, UA_SAN_TOOL, NULL); return PR_REDRAW;
 	case TK_ESC: return PR_HANDLED;
 	}
 	return PR_IGNORED;

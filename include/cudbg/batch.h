@@ -71,6 +71,10 @@ struct batch_report {
 	int exit_code;
 	char *exit_signal;
 	char *error;           /* environment error text, NULL when none */
+	/* --timeout ran out and the program was interrupted: the headline
+	 * "Hang: kernel K still running after N s" (include/cudbg/hang.h),
+	 * printed first; NULL when the program stopped or ended by itself. */
+	char *hang;
 	bool fault;            /* see batch_exit_code */
 	/* The diagnosis (helper "diag": include/cudbg/diagrun.h), already
 	 * escaped: text appended by batch_print_text, a JSON object printed
@@ -83,7 +87,7 @@ struct batch_report {
 int batch_collect(const struct dbg_model *m, struct batch_report *r);
 void batch_report_free(struct batch_report *r);
 /* 0 no fault, 1 fault (a device exception, a signal stop, killed by a
- * signal, or a non-zero exit, or one the diagnosis found), 2 when r->error
+ * signal, a non-zero exit, a hang, or one the diagnosis found), 2 when r->error
  * is set or the diagnosis found an environment error. */
 int batch_exit_code(const struct batch_report *r);
 /* Printers: untrusted text is escaped (no control bytes, bidi overrides

@@ -79,6 +79,25 @@ int dec_int_or(const char *s, int def);
  * name it cannot take apart is copied as is. */
 char *dec_func_basename(const char *func, char *buf, size_t cap);
 
+/* True when `path` lies under a CUDA toolkit's include directory: a
+ * component "include" after "cuda", "cuda-N.N", "targets" or "nvidia"
+ * (/usr/local/cuda/bin/../targets/x86_64-linux/include/..., the pip
+ * wheels' site-packages/nvidia/.../include/...).  Frames there are the
+ * toolkit's inline wrappers (atomicAdd in device_atomic_functions.hpp),
+ * never the line the user wrote. */
+bool dec_path_in_cuda_toolkit(const char *path);
+
+/* True for a frame of the toolkit's own code rather than the user's: a
+ * function in a toolkit header, or a `device` frame without source whose
+ * name starts with "__" (the intrinsic __iAtomicAdd under atomicAdd,
+ * cuda-gdb 13; host frames like glibc's __pthread_kill_implementation are
+ * not the toolkit's).  `func` and `file` may be NULL. */
+bool dec_frame_is_toolkit(const char *func, const char *file, bool device);
+
+/* True for a device frame: cuda-gdb 13 labels them arch="m68k" (sic). */
+struct dec_frame;
+bool dec_frame_is_device(const struct dec_frame *f);
+
 /* ---- CUDA focus (CudaFocus={...}) ---- */
 
 /* Fields are decoded by name, not position: on a cluster launch cuda-gdb

@@ -32,6 +32,7 @@ struct diag_asserts;
 struct diag_assert_entry;
 struct diag_san_record;
 struct diag_rules;
+struct diag_hang;
 
 enum {
 	DIAG_OK = 0,
@@ -70,6 +71,9 @@ struct diag_dim3 {
 	X(SANITIZER_IMPRECISE, "sanitizer-imprecise", "the report has a warp exception") \
 	X(SANITIZER_API, "sanitizer-api", "the report has a failing CUDA call") \
 	X(SANITIZER_LEAK, "sanitizer-leak", "the report lists leaked allocations") \
+	X(SANITIZER_RACE, "sanitizer-race", "racecheck found a shared-memory hazard") \
+	X(SANITIZER_UNINIT, "sanitizer-uninit", "initcheck found an uninitialised global read") \
+	X(SANITIZER_SYNC, "sanitizer-sync", "synccheck found a barrier misused") \
 	X(OOB_AFTER, "oob-after", "the bad access lies after an allocation")  \
 	X(OOB_BEFORE, "oob-before", "the bad access lies before an allocation") \
 	X(NULL_ADDRESS, "null-address", "the bad address is within 64 KiB of zero") \
@@ -97,7 +101,11 @@ struct diag_dim3 {
 	X(NO_GPU, "no-gpu", "no GPU is visible to the program")               \
 	X(VISIBLE_DEVICES_SET, "visible-devices-set", "CUDA_VISIBLE_DEVICES is set") \
 	X(NO_KERNEL_IMAGE, "no-kernel-image", "no kernel image for this GPU")  \
-	X(DRIVER_TOO_OLD, "driver-too-old", "the driver is older than the toolkit")
+	X(DRIVER_TOO_OLD, "driver-too-old", "the driver is older than the toolkit") \
+	X(HANG, "hang", "the program was interrupted while still running (--timeout, C-c)") \
+	X(SPIN_WAIT, "spin-wait", "interrupted threads sit in a loop reading memory") \
+	X(BARRIER_DIVERGENT, "barrier-divergent", "a block is partly at a barrier, partly elsewhere or exited") \
+	X(ALL_WAITING, "all-waiting", "every interrupted thread waits (spin or barrier) on others")
 
 enum diag_flag {
 #define DIAG_FLAG_ENUM(e, name, text) DIAG_F_##e,
@@ -120,6 +128,7 @@ enum diag_fault_kind {
 	DIAG_FAULT_HOST_SIGNAL,  /* the host process died of a signal */
 	DIAG_FAULT_EXIT,         /* the program failed, nothing more known */
 	DIAG_FAULT_ENVIRONMENT,  /* the tools or the GPU are not usable */
+	DIAG_FAULT_HANG,         /* still running when interrupted (hang.h) */
 };
 const char *diag_fault_kind_name(enum diag_fault_kind k); /* "exception", ... */
 
@@ -289,6 +298,8 @@ struct diag_fault {
 	size_t n_values;
 	char **notes;           /* warnings for the user, in order */
 	size_t n_notes;
+	/* A hang's summary (kind DIAG_FAULT_HANG; see hang.h), or NULL. */
+	const struct diag_hang *hang;
 	/* Lines from the program and the debugger worth a rule's `output`
 	 * pattern (errors, warnings; bounded). */
 	char *const *output_lines;
@@ -313,8 +324,13 @@ void diag_on_program_output(struct diag *d, const char *buf, size_t len);
 void diag_on_debugger_stderr(struct diag *d, const char *buf, size_t len);
 /* The program ended outside a debugger run (memcheck pass, plain run). */
 void diag_on_exit(struct diag *d, bool signalled, int code_or_signal);
-/* Hands a parsed sanitizer report to the collector, which frees it. */
+/* Hands a parsed sanitizer report to the collector, which frees it
+ * (also when it fails). */
 int diag_add_sanitizer(struct diag *d, struct diag_san *report);
+/* Lends a report: the caller keeps it and must keep it alive and
+ * unchanged until diag_free(d).  For a report parsed once and analysed
+ * again and again (the screen's Hints pane). */
+int diag_lend_sanitizer(struct diag *d, const struct diag_san *report);
 /* A GPU coredump being examined (target cudacore FILE) or written. */
 int diag_set_core(struct diag *d, const char *path);
 /* A fact known to the caller (environment problems, memcheck ran ...). */

@@ -404,6 +404,10 @@ int64_t ctl_host_stack(struct dbg_ctl *c, const char *thread_id,
 /* Re-fetches the threads table for one block (paging) or, with an
  * invalid block, for the whole grid.  Never uncoalesced. */
 int64_t ctl_threads_page(struct dbg_ctl *c, struct dec_dim3 block);
+/* For a hang summary (diag/hang.c): the kernels table and the coalesced
+ * threads table of the focused kernel (-cuda-info-threads kernel N), the
+ * whole kernel at once.  CTL_ESTATE unless stopped in device code. */
+int64_t ctl_hang_tables(struct dbg_ctl *c);
 /* The threads of one block uncoalesced (one row per thread with its
  * device, SM, warp and lane), only when the user asks: `set cuda
  * coalescing off` around one -cuda-info-threads block (x,y,z).  The next

@@ -54,6 +54,8 @@ struct cudbg_options {
 			       * config file may change only the default) */
 	const char *sanitizer;        /* --sanitizer PATH, or NULL */
 	const char *sanitizer_report; /* --sanitizer-report FILE.xml */
+	const char *sanitizer_tool;   /* --sanitizer-tool: "memcheck" ...
+				       * (static), NULL: memcheck */
 	bool demo;            /* --demo */
 	bool keep_temp;       /* --keep-temp: keep the private temp dir */
 	/* A Python program runs with cuda-gdb's `cuda launch_blocking on`
@@ -71,7 +73,8 @@ struct cudbg_options {
 	bool mi_log;
 	const char **mi_exec; /* --mi-exec CMD, in order */
 	size_t nmi_exec;
-	int timeout_s;        /* --timeout SECS for --mi-log (0: 60) */
+	int timeout_s;        /* --timeout SECS: a hang after SECS of running
+			       * (batch, screen); --mi-log answers (0: 60) */
 	/* Added by helper "ready": */
 	const char *demo_name; /* --demo NAME: that demo without the menu
 				* (points into argv), NULL for the menu */

@@ -45,6 +45,16 @@ struct diag_refault_target {
  * line).  Returns 0 or DIAG_ENOTFOUND when the record has no location. */
 int diag_refault_target_from(const struct diag_san_record *r,
 			     struct diag_refault_target *t);
+/* From a precise stop (diag/refault_stop.c), no finding needed: a device
+ * assert() or __trap() (the stop's focus is the thread that ran it), or
+ * compute-sanitizer's coredump (its focus is the faulting thread).  The
+ * line is the innermost frame with source (the kernel's, under
+ * __assert_fail).  Hardware exceptions are not precise (the focus is lane
+ * 0 of the warp).  Returns 0 or DIAG_ENOTFOUND. */
+struct dbg_model;
+bool diag_refault_stop_precise(const struct dbg_model *m);
+int diag_refault_target_from_stop(const struct dbg_model *m,
+				  struct diag_refault_target *t);
 /* The -break-insert condition for the target, into buf. */
 size_t diag_refault_condition(const struct diag_refault_target *t, char *buf,
 			      size_t cap);

@@ -30,6 +30,10 @@ enum diag_san_kind {
 	DIAG_SAN_API,
 	DIAG_SAN_LEAK,   /* kind names an allocation leak */
 	DIAG_SAN_OTHER,  /* any other <kind>; kind_text has it */
+	/* The other tools (--sanitizer-tool, diag/santools.c): */
+	DIAG_SAN_RACE,   /* racecheck: a shared-memory hazard */
+	DIAG_SAN_UNINIT, /* initcheck: an uninitialised global read */
+	DIAG_SAN_SYNC,   /* synccheck: a barrier misused */
 };
 
 enum {
@@ -80,6 +84,17 @@ struct diag_san_record {
 	uint64_t alloc_address, alloc_size;
 	long long distance;     /* bytes after (>0) or before (<0) it */
 
+	/* racecheck (diag/santools.c): the hazard type ("RAW", "WAR",
+	 * "WAW"), how many hazards the report counts (0: not said), and the
+	 * other access of the pair (the first is direction/func/path/line). */
+	char *hazard;
+	unsigned long hazards;
+	char *direction2;
+	char *func2, *path2;
+	unsigned line2;
+	uint64_t pc2;
+	bool has_pc2;
+
 	char *save_location;    /* "kernel launch time", "error" */
 	struct diag_san_frame *host;
 	size_t n_host;
@@ -118,5 +133,23 @@ size_t diag_san_errors(const struct diag_san *s);
 int diag_san_add_text(struct diag_san *s, const char *text, size_t len);
 
 const char *diag_san_kind_name(enum diag_san_kind k); /* "Precise" */
+
+/* ---- the other tools (diag/santools.c) ----
+ *
+ * racecheck, initcheck and synccheck write the same <record>s with other
+ * kinds and sentences (compute-sanitizer manual: racecheck "Race reported
+ * between Write access at PC in FILE:LINE:FUNC and Read access at ...
+ * [N hazards]" in analysis mode, "Potential RAW hazard detected at
+ * __shared__ ADDR in block (x,y,z)" in hazard mode; initcheck
+ * "Uninitialized __global__ memory read of size N bytes"; synccheck
+ * "Barrier error detected. Divergent thread(s) in block" / "Invalid
+ * arguments").  The reader classifies each record at its end by its
+ * <kind> and its <text>, and reads the race's two accesses and hazard
+ * type from the sentence when the elements do not give them. */
+void diag_san_classify(struct diag_san_record *r);
+
+/* --sanitizer-tool: "memcheck", "racecheck", "initcheck", "synccheck";
+ * returns the name (static) or NULL when s is none of them. */
+const char *diag_san_tool_parse(const char *s);
 
 #endif

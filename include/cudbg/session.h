@@ -310,7 +310,15 @@ double session_elapsed(const struct session *s); /* since start */
 const char *session_debugger_path(const struct session *s);
 const char *session_tty_name(const struct session *s); /* program's pty */
 pid_t session_debugger_pid(const struct session *s);
+/* LAUNCH: the last program the debugger started (0: none); gdb makes it
+ * the leader of its own session and process group, which outlive it in
+ * its children.  For a crash handler that must take them down too. */
+pid_t session_program_pid(const struct session *s);
 const char *session_error(const struct session *s); /* last error text */
+/* Why the --record file stopped being written ("writing the recording
+ * FILE failed (No space left on device); recording stopped"), or NULL
+ * while it is fine.  Owned by the session. */
+const char *session_record_error(const struct session *s);
 const char *session_backend_name(enum session_backend b);
 
 /* Writes `rec` as one line of canonical GDB/MI text (strings re-quoted

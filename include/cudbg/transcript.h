@@ -145,6 +145,8 @@ void transcript_writer_close(struct transcript_writer *w); /* accepts NULL */
  *    later one; the cursor stays.
  *  - -inferior-tty-set matches any recorded -inferior-tty-set (the pty
  *    name differs every run), or gets ^done.
+ *  - -exec-interrupt matches a recorded -exec-interrupt with or without
+ *    options (--all).
  *  - Otherwise: ^error,msg="not in this recording: CMD".
  *  - A command's result is the first later result line with its token
  *    (our recordings), or the first untokened result after it that no

@@ -1,6 +1,7 @@
 /* Fuzz target: the compute-sanitizer XML reader, fed in chunks (the first
  * byte picks the size), then the text-output scanner over the same bytes.
- * Every record and frame is walked. */
+ * Every record and frame is walked, with the fields the racecheck,
+ * initcheck and synccheck reading fills (diag/santools.c). */
 #include "cudbg/sanitizer.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -33,6 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct diag_san_record *r = diag_san_get(s, i);
 		sum += slen(r->text) + slen(r->error) + slen(r->path) +
 		       r->thread.x + r->size + (size_t)r->distance;
+		/* racecheck's pair (diag/santools.c) */
+		sum += slen(r->hazard) + slen(r->direction2) +
+		       slen(r->path2) + slen(r->func2) + r->line2 +
+		       (size_t)r->hazards + slen(r->direction) + slen(r->space);
 		for (size_t j = 0; j < r->n_host; j++)
 			sum += slen(r->host[j].func) + slen(r->host[j].path) +
 			       r->host[j].python;

@@ -4,8 +4,8 @@
 // holds a corrupt class id 9.  Truth: CUDA_EXCEPTION_12 Warp Assert in
 // `class_weights`, culprit block (32,18,0) thread (5,12,0) (517 = 32*16+5,
 // 300 = 18*16+12), assertion `cls < nclasses` at assert_2d.cu:19, bad
-// value cls = 9 (nclasses = 8), hint device-assert.  Plain run: the
-// assertion text and "sync: device-side assert triggered", exit 1.
+// value cls = 9 (nclasses = 8), hints label-range-assert then device-assert.
+// Plain run: the assertion text, "sync: device-side assert triggered", exit 1.
 #include <cassert>
 #include <cstdio>
 #include <cuda_runtime.h>

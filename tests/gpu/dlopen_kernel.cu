@@ -4,7 +4,10 @@
 // launch_gather with an index table whose entry 100 is 1<<28, a row far
 // past the 1024-float source table.  Truth: CUDA_EXCEPTION_14 Warp
 // Illegal Address in `gather_rows` at dlopen_lib.cu:8 (the library's
-// source, not this file), culprit block (0,0,0) thread (100,0,0) (the
+// source, not this file) in the plain run and its driver coredump; under
+// cuda-gdb (H200 run 1) the same line stopped with CUDA_EXCEPTION_4 Warp
+// Illegal Instruction instead (to be seen again on the next GPU run),
+// culprit block (0,0,0) thread (100,0,0) (the
 // hardware does not name the lane), bad value idx[100] = 268435456;
 // memcheck: invalid __global__ read of size 4 by thread (100,0,0) of
 // block (0,0,0), 1 GiB after the 4096-byte allocation (san-oob-after).

@@ -2,9 +2,9 @@
 // A device assert inside a __device__ lambda passed to a kernel template:
 // `transform` applies a log with a positivity check to 4096 values, and
 // x[3000] (block 11, thread 184) is -1.  Truth: CUDA_EXCEPTION_12 Warp
-// Assert in the `transform<...>` instantiation (its name includes the
-// lambda type), the assertion `v > 0.0f` at lambda_assert.cu:24 (the
-// lambda's line in log_in_place, not the template's), culprit block (11,0,0)
+// Assert in kernel `transform<...>` (its name includes the lambda type),
+// stopped in the lambda (frame #1), the assertion `v > 0.0f` at
+// lambda_assert.cu:24 (in log_in_place, not the template), culprit block (11,0,0)
 // thread (184,0,0) (3000 = 11*256+184), bad value v = -1, hint
 // device-assert.  Plain run: the assertion text and "sync: device-side
 // assert triggered", exit 1.

@@ -5,8 +5,8 @@
 // exception in `eval_poly` at local_oob.cu:18 (Warp Out-of-range Address
 // or Warp Illegal Address, for the local window; the hardware does not
 // name the lane; culprit block (4,0,0) thread (210,0,0)), bad value
-// order = 100000; memcheck: Invalid __local__ read of size 4 by thread
-// (210,0,0) of block (4,0,0).  Plain run: an error at sync, exit 1.
+// order = 100000; memcheck (H200): Invalid __global__ read of size 4 by thread
+// (210,0,0) of block (4,0,0), past the local window.  Plain run: exit 1.
 #include <cstdio>
 #include <cuda_runtime.h>
 

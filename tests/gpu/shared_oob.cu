@@ -5,8 +5,8 @@
 // Out-of-range Address in `block_histogram` at shared_oob.cu:18 (warp
 // level: the hardware does not name the lane; culprit block (3,0,0)
 // thread (9,0,0)), bad value keys[777] = 4096, hint exc-out-of-range;
-// memcheck: Invalid __shared__ atomic/write of size 4 by thread (9,0,0)
-// of block (3,0,0).  Plain run: an error at sync, exit 1.
+// memcheck: Invalid __shared__ atomic of size 4 by thread (9,0,0) of
+// block (3,0,0), no line (it names __iAtomicAdd).  Plain run: exit 1.
 #include <cstdio>
 #include <cuda_runtime.h>
 

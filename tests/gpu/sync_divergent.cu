@@ -1,23 +1,27 @@
 // cudbg-args: --timeout 10
-// A barrier in divergent code (for synccheck): a normalisation kernel
-// sums the positive elements of its warp and calls __syncthreads() inside
-// `if (v > 0)`, which only half the lanes take.  What the hardware does
-// with it is undefined (it may go on, or hang: the plain run is bounded
-// by `timeout 20` and not checked).  Truth (synccheck): a barrier error,
-// divergent threads in the warp of block (0,0,0) at the __syncthreads()
-// in `normalize_positive` at sync_divergent.cu:19, hint san-sync.
+// A warp barrier with a mask that leaves out threads that call it (for
+// synccheck): a normalisation kernel keeps each lane's positive part in
+// shared memory and then syncs the warp with __syncwarp(0x0000ffff)
+// before every lane reads the whole row; lanes 16..31 call it although
+// the mask names only lanes 0..15 (undefined behaviour: the plain run is
+// bounded by `timeout 20` and not checked).  Run 1 on the H200 used a
+// __syncthreads() reached by half the warp instead, and synccheck on
+// sm_90 reported nothing for it (tests/fixtures/gpu/explore/README.md),
+// so this version is UNVERIFIED until the next GPU run.  Truth
+// (synccheck): a barrier error (invalid arguments: a calling thread not
+// in the mask) in the warp of block (0,0,0) at the __syncwarp() in
+// `normalize_positive` at sync_divergent.cu:22, hint san-sync.
 #include <cstdio>
 #include <cuda_runtime.h>
 
 __global__ void normalize_positive(float *x) {
-    __shared__ float total;
-    if (threadIdx.x == 0) total = 0.0f;
-    __syncthreads();
+    __shared__ float part[32];
     float v = x[threadIdx.x];
-    if (v > 0.0f) {
-        atomicAdd(&total, v);
-        __syncthreads(); // fault
-    }
+    part[threadIdx.x] = v > 0.0f ? v : 0.0f;
+    // the low half's mask, called by all 32 lanes
+    __syncwarp(0x0000ffffu); // fault
+    float total = 0.0f;
+    for (int i = 0; i < 32; i++) total += part[i];
     x[threadIdx.x] = v / total;
 }
 

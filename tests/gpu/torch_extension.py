@@ -2,17 +2,17 @@
 # extension (torch.utils.cpp_extension.load_inline, compiled at run time
 # with -lineinfo; needs ninja and nvcc, and TORCH_EXTENSIONS_DIR says
 # where it is cached) scatters rows into an output by index without a
-# bounds check; idx[300] = 1<<30 (block 2, thread 44 of 128) writes 4 GiB
-# past the output.  Truth: CUDA_EXCEPTION_14 Warp Illegal Address in
-# `scatter_rows_kernel` at line 6 of the CUDA source (cuda.cu in the
-# extension's build directory: line 6 of SOURCE below, or 9 with the
-# three #include lines load_inline puts in front; the hardware does not
-# name the lane), culprit block (2,0,0) thread (44,0,0), bad value
-# idx[300] = 1073741824; memcheck: invalid __global__ write of size 4 by
-# that thread, far after the allocation (san-oob-after); the user's
-# Python line is torch_extension.py:49 in scatter.  Plain run:
-# RuntimeError "CUDA error: an illegal memory access was encountered",
-# exit 1.  Without ninja it prints "MISSING: ninja ..." and exits 3.
+# bounds check; idx[300] = -(1<<40) (block 2, thread 44 of 128) writes
+# 4 TiB before the output, far from any mapping.  Run 1 used 1<<30 (4 GiB
+# past): the plain run got "Warp Invalid Address Space" and under cuda-gdb
+# the address was mapped (exit 0), so this version is UNVERIFIED until the
+# next GPU run.  Truth: CUDA_EXCEPTION_14 Warp Illegal Address in
+# `scatter_rows_kernel` at line 9 of cuda.cu (6 of SOURCE plus load_inline's
+# three #include lines; the hardware does not name the lane), culprit
+# block (2,0,0) thread (44,0,0), bad value idx[300] = -1099511627776;
+# memcheck: invalid __global__ write of size 4 by that thread (san-oob or
+# san-oob-before); the user's Python line is torch_extension.py:49 in
+# scatter.  Plain run: illegal memory access, exit 1 (no ninja: exit 3).
 import sys
 
 import torch
@@ -55,7 +55,7 @@ def main():
     mod = build()
     src = torch.ones(512, device="cuda")
     idx = torch.arange(512, device="cuda")
-    idx[300] = 1 << 30
+    idx[300] = -(1 << 40)
     print(scatter(mod, src, idx, 512).sum().item())
 
 

@@ -1,11 +1,11 @@
 # PyTorch: multinomial sampling with NaN probabilities.  Sampling the next
 # token at temperature 0 divides the logits by 0: 0/0 gives NaN for the
-# zero logits, and softmax spreads NaN over the whole row.  PyTorch checks
-# one-sample draws on the host: no GPU fault, no kernel stops.  Truth: a
-# host-side RuntimeError "probability tensor contains either `inf`, `nan`
-# or element < 0" raised by torch.multinomial at torch_multinomial.py:14
-# in sample, no device stop and no coredump, hint
-# pytorch-multinomial-host.  Plain run: that RuntimeError, exit 1.
+# zero logits; PyTorch 2.11 checks the weights on the device (H200).
+# Truth: CUDA_EXCEPTION_12 Warp Assert in `_assert_async_cuda_kernel`,
+# thread (0,0,0) of block (0,0,0), assertion "probability tensor contains
+# either `inf`, `nan` or element < 0" at ATen's TensorCompare.cu:109, from
+# torch.multinomial at torch_multinomial.py:14 in sample, hint
+# pytorch-multinomial.  Plain run: that assertion, exit 1.
 import torch
 
 

@@ -8,7 +8,11 @@
  *   harden_prog exit N          exits at once with status N
  *   harden_prog signal N        kills itself with signal N
  *   harden_prog sleep           prints "harden-sleeping", creates the file
- *                               $HARDEN_READY (if set) and naps 60 s */
+ *                               $HARDEN_READY (if set) and naps 60 s
+ *   harden_prog family          forks a child that ignores SIGHUP, prints
+ *                               "harden-family PID" and naps 60 s (both)
+ *   harden_prog wide N          prints "wide-start", N euro signs (3 bytes
+ *                               each) on one line, then "wide-done", naps */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +120,29 @@ int main(int argc, char **argv)
 		signal(atoi(argv[2]), SIG_DFL);
 		raise(atoi(argv[2]));
 		return 99;
+	}
+	if (!strcmp(argv[1], "family")) {
+		pid_t kid = fork();
+		if (kid == 0) {
+			signal(SIGHUP, SIG_IGN);
+			nap(60);
+			_exit(0);
+		}
+		printf("harden-family %ld\n", (long)kid);
+		fflush(stdout);
+		nap(60);
+		return 0;
+	}
+	if (!strcmp(argv[1], "wide") && argc >= 3) {
+		/* 4096 is no multiple of 3: a byte cut at the output
+		 * pane's line limit falls inside a character. */
+		printf("wide-start\n");
+		for (long i = atol(argv[2]); i > 0; i--)
+			fputs("\342\202\254", stdout);
+		printf("\nwide-done\n");
+		fflush(stdout);
+		nap(60);
+		return 0;
 	}
 	if (!strcmp(argv[1], "sleep")) {
 		printf("harden-sleeping\n");

@@ -851,5 +851,243 @@ if [ $HAVE_GDB = 1 ]; then
 	fi
 fi
 
+# ---- round two (issue 15): hostile files, terminals, signals, outputs -------
+
+# shown CASE: every wait of the pty run was met (ptyrun says "fail:"
+# otherwise).
+shown() { ! grep -q '^fail:' "$tmp/$1.res"; }
+
+# Item 2: a history file that is a FIFO blocked read_history() in open()
+# for good (a blank screen; C-c and SIGTERM were restarted away).
+c=history_fifo
+mkfifo "$tmp/hist.fifo"
+CUDBG_HISTORY="$tmp/hist.fifo" screen $c -s 120x30 -t 20 \
+	-a 'wait=not a regular file' -a send=: -a 'send=print 1\r' -a sleep=300 \
+	-a 'send=\e' -a send=q -- "$BIN" --no-run --debugger "$FAKE" "$HP" sleep
+if ! status_is $c exit:0 || ! restored $c || ! shown $c; then
+	fail $c "no clean start and end with the FIFO refused"
+else
+	pass $c
+fi
+# Issue 13: with no ~/.local the history was silently never saved; the
+# directories are made (0700), and a failure is said.
+c=history_makes_directories
+mkdir -p "$tmp/h13"
+screen $c -s 120x30 -t 20 -a 'wait=not started' -a send=: \
+	-a 'send=print 1\r' -a sleep=300 -a 'send=\e' -a send=q -- \
+	env -u CUDBG_HISTORY HOME="$tmp/h13" "$BIN" --no-run --debugger "$FAKE" "$HP" sleep
+h="$tmp/h13/.local/state/cudbg-tui"
+if ! status_is $c exit:0 || ! restored $c ||
+   ! grep -qx 'print 1' "$h/history" 2>/dev/null; then
+	fail $c "the history was not saved under $h"
+elif [ "$(stat -c %a "$tmp/h13/.local" "$tmp/h13/.local/state" "$h")" != \
+       "$(printf '700\n700\n700')" ]; then
+	fail $c "the directories are not private"
+else
+	pass $c
+fi
+c=history_directory_fails
+: >"$tmp/afile"
+screen $c -s 150x30 -t 20 -a 'wait=history not saved: cannot make' -a send=q -- \
+	env -u CUDBG_HISTORY XDG_STATE_HOME="$tmp/afile/state" "$BIN" --no-run \
+	--debugger "$FAKE" "$HP" sleep
+if ! status_is $c exit:0 || ! restored $c || ! shown $c; then
+	fail $c "no word about the history"
+else
+	pass $c
+fi
+
+# Item 8: TERM=dumb started a blank screen that took keys blind.
+c=term_dumb
+screen $c -s 100x30 -t 20 -- env TERM=dumb "$BIN" --debugger "$FAKE" "$HP" sleep
+if ! status_is $c exit:2 || ! said $c "TERM=dumb cannot move its cursor" ||
+   ! grep -q 'xterm-256color' "$tmp/$c.err" || ! restored $c ||
+   grep -q "$(printf '\033')\[?1049h" "$tmp/$c.out"; then
+	fail $c "no clean refusal"
+else
+	pass $c
+fi
+
+# Item 6, the rest: every other signal whose default action ends the
+# process (terminating: VTALRM, PROF, POLL, PWR, STKFLT, a real-time one;
+# dumping core: TRAP, SYS, XCPU) leaves the terminal restored.
+for n in 26 27 29 30 16 40 5 31 24; do
+	c=signal_number_$n
+	case "${CUDBG_UNDER_VALGRIND:-0}:$n" in
+	1:16 | 1:5 | 1:31)
+		# valgrind 3.19 delivers these itself: SIGTRAP is its
+		# gdbserver's, SIGSYS asserts in m_signals.c, SIGSTKFLT ends
+		# it by exit(144); the plain and asan passes judge them.
+		echo "SKIP faults/$c: valgrind handles signal $n itself"
+		continue ;;
+	esac
+	screen $c -s 100x30 -t 20 -a 'wait=not started' -a kill=$n -- \
+		"$BIN" --no-run --debugger "$FAKE" "$HP" sleep
+	if ! status_is $c signal:$n || ! restored $c; then
+		fail $c "no clean end by signal $n"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	else
+		pass $c
+	fi
+done
+
+# Items 10, 11: writes that fail (a full disk) are said, with the write's
+# own errno, and batch exits 2.
+c=record_full_batch
+batch $c --batch --debugger "$FAKE" --record /dev/full --force "$HP" sleep
+rc=$?
+if [ $rc -ne 2 ] ||
+   ! said $c "recording /dev/full failed (No space left on device)"; then
+	fail $c "rc=$rc"
+else
+	pass $c
+fi
+c=record_full_screen
+screen $c -s 200x30 -t 20 -a 'wait=failed (No space left on device)' \
+	-a idle=300 -a send=q -- \
+	"$BIN" --no-run --debugger "$FAKE" --record /dev/full --force "$HP" sleep
+if ! status_is $c exit:0 || ! restored $c || ! shown $c; then
+	fail $c "no word with the write's errno"
+else
+	pass $c
+fi
+c=report_to_full_disk
+env HARDEN_MARK="$MARK-$c" timeout -k 2 60 "$BIN" --batch --json \
+	--debugger "$FAKE" "$HP" sleep >/dev/full 2>"$tmp/$c.err" </dev/null
+rc=$?
+if [ $rc -ne 2 ] || ! said $c "write error: No space left on device"; then
+	fail $c "rc=$rc"
+else
+	pass $c
+fi
+
+if [ $HAVE_GDB = 1 ]; then
+	# Item 6: signals not caught killed the screen with the terminal
+	# raw and the alternate screen up.
+	for n in 10:USR1 12:USR2 14:ALRM; do
+		c=signal_${n#*:}
+		screen $c -s 100x30 -t 40 -a 'wait=not started' -a send=r \
+			-a wait=harden-sleeping -a kill=${n%:*} -- \
+			"$BIN" --no-run --debugger gdb "$HP" sleep
+		if ! status_is $c signal:${n%:*} || ! restored $c; then
+			fail $c "no clean end by the signal"
+		elif ! said $c "ended by SIG${n#*:}"; then
+			fail $c "no one-line word about the signal"
+		elif ! no_orphans $c; then
+			fail $c "left behind:$orphans"
+		else
+			pass $c
+		fi
+	done
+
+	# Item 7: recording past `ulimit -f` (SIGXFSZ) killed the screen
+	# after 4 KB, the recording cut mid-line.  The recording stops with
+	# a message, the session goes on, the file ends with a whole line.
+	c=record_past_file_limit
+	screen $c -s 200x30 -t 40 -a 'wait=not started' -a send=r \
+		-a 'wait=failed (File too large)' -a idle=300 -a send=: \
+		-a 'send=print 3+3\r' -a 'wait== 6' -a 'send=\e' \
+		-a send=q -a wait=Quit -a send=y -- sh -c 'ulimit -f 8; exec "$@"' sh \
+		"$BIN" --no-run --debugger gdb --record "$tmp/$c.mi.log" "$HP" wide 1400
+	if ! status_is $c exit:0 || ! restored $c || ! shown $c; then
+		fail $c "no clean end with the recording stopped"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	elif ! recorded "$tmp/$c.mi.log" "T wide-start"; then
+		fail $c "the recording is not whole up to the limit"
+	else
+		pass $c
+	fi
+
+	# Item 5: console shell commands ran on the MI pipe: output lost,
+	# C-c not reaching them, `shell head -c 40` eating the next command.
+	c=console_shell_refused
+	screen $c -s 200x30 -t 40 -a 'wait=not started' -a send=: \
+		-a 'send=shell head -c 40\r' -a 'wait=runs a shell command' \
+		-a 'send=!head -c 40\r' -a 'wait=runs a shell command' \
+		-a 'send=pipe print 1 | head -c 40\r' -a 'wait=runs a shell command' \
+		-a 'send=|print 1|cat\r' -a 'wait=runs a shell command' \
+		-a 'send=print 3+3\r' -a 'wait== 6' -a 'send=\e' -a send=q -- \
+		"$BIN" --no-run --debugger gdb "$HP" sleep
+	if ! status_is $c exit:0 || ! restored $c || ! shown $c; then
+		fail $c "a shell command was not refused, or the next one hung"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	else
+		pass $c
+	fi
+
+	# Item 19: a child of the program that ignores SIGHUP survived the
+	# quit and SIGTERM, reparented to init.  A crash (SIGABRT: an ASan
+	# build handles SIGSEGV itself) takes the program's group down from
+	# the crash handler.
+	for how in quit TERM ABRT; do
+		c=program_child_killed_$how
+		case $how in
+		quit) end="-a send=q -a wait=Quit -a send=y" want=exit:0 ;;
+		TERM) end="-a kill=TERM" want=signal:15 ;;
+		ABRT) end="-a kill=6" want=signal:6 ;;
+		esac
+		screen $c -s 100x30 -t 40 -a 'wait=not started' -a send=r \
+			-a wait=harden-family $end -- \
+			"$BIN" --no-run --debugger gdb "$HP" family
+		if ! status_is $c $want || ! restored $c; then
+			fail $c "no clean end"
+		elif ! no_orphans $c; then
+			fail $c "left behind:$orphans"
+		else
+			pass $c
+		fi
+	done
+
+	# Item 20: a line over the output pane's 4096-byte limit was cut
+	# inside a character (two or three U+FFFD on the screen).
+	c=long_line_utf8
+	screen $c -s 100x30 -t 40 -a 'wait=not started' -a send=r \
+		-a wait=wide-done -a idle=300 -a send=q -a wait=Quit -a send=y -- \
+		"$BIN" --no-run --debugger gdb "$HP" wide 1400
+	if ! status_is $c exit:0 || ! restored $c || ! shown $c; then
+		fail $c "no clean end"
+	elif grep -q "$(printf '\357\277\275')" "$tmp/$c.out"; then
+		fail $c "U+FFFD on the screen: a character was cut"
+	else
+		pass $c
+	fi
+fi
+
+# Item 18: each visit of the Hints tab read the sanitizer report again
+# (5 s per visit for 257 MB).  A report that can be read only once (a
+# FIFO, as from `--sanitizer-report <(zcat r.xml.gz)`): two visits must
+# show its findings, the second must not block on it.
+c=hints_report_parsed_once
+mkfifo "$tmp/once.xml"
+cat "$FIX/small_oob.sanitizer.xml" >"$tmp/once.xml" &
+writer=$!
+screen $c -s 100x40 -t 30 -a 'wait=not started' -a 'send=\t\t[' \
+	-a 'wait=Sanitizer findings' -a 'send=]' -a idle=300 -a 'send=[' \
+	-a 'wait=Sanitizer findings' -a send=q -- \
+	"$BIN" --no-run --debugger "$FAKE" --sanitizer-report "$tmp/once.xml" "$HP" sleep
+kill $writer 2>/dev/null
+if ! status_is $c exit:0 || ! restored $c || ! shown $c; then
+	fail $c "the second visit did not show the findings at once"
+else
+	pass $c
+fi
+
+# Item 21: a history entry edited and then left leaked readline's undo
+# list (LeakSanitizer and valgrind judge this case in their passes).
+c=console_undo_list_freed
+CUDBG_HISTORY="$tmp/hist21" screen $c -s 100x30 -t 30 -a 'wait=not started' \
+	-a send=: -a 'send=print 1\r' -a 'send=print 2\r' -a sleep=300 \
+	-a 'send=\eOA' -a send=xy -a 'send=\eOA' -a send=z -a sleep=200 \
+	-a 'send=\e' -a sleep=200 -a send=q -- \
+	"$BIN" --no-run --debugger "$FAKE" "$HP" sleep
+if ! status_is $c exit:0 || ! restored $c || ! shown $c; then
+	fail $c "no clean end: $(grep -m1 SUMMARY "$tmp/$c.err")"
+else
+	pass $c
+fi
+
 no_orphans all >/dev/null 2>&1 || true
 exit $fails

@@ -623,6 +623,42 @@ TEST(func_basename)
 	CHECK_STR(dec_func_basename("averyveryverylongname", b, 5), "aver");
 }
 
+/* The toolkit's frames are not the user's line (shared_oob on the H200:
+ * __iAtomicAdd, then atomicAdd in device_atomic_functions.hpp, then the
+ * kernel). */
+TEST(toolkit_frames)
+{
+	CHECK(dec_path_in_cuda_toolkit("/usr/local/cuda/bin/../targets/"
+				       "x86_64-linux/include/"
+				       "device_atomic_functions.hpp"));
+	CHECK(dec_path_in_cuda_toolkit("/usr/local/cuda-13.0/targets/"
+				       "x86_64-linux/include/crt/"
+				       "device_functions.h"));
+	CHECK(dec_path_in_cuda_toolkit("/usr/local/cuda-12.4/include/cub/"
+				       "block/block_reduce.cuh"));
+	CHECK(dec_path_in_cuda_toolkit("/venv/lib/python3.12/site-packages/"
+				       "nvidia/cuda_runtime/include/x.h"));
+	CHECK(!dec_path_in_cuda_toolkit("shared_oob.cu"));
+	CHECK(!dec_path_in_cuda_toolkit("/src/gpu/shared_oob.cu"));
+	CHECK(!dec_path_in_cuda_toolkit("/src/include/cuda/mine.cuh"));
+	CHECK(!dec_path_in_cuda_toolkit("/home/u/cuda-samples/include/h.cuh"));
+	CHECK(!dec_path_in_cuda_toolkit("/usr/local/cuda/include"));
+	CHECK(!dec_path_in_cuda_toolkit(NULL));
+	CHECK(!dec_path_in_cuda_toolkit(""));
+	CHECK(dec_frame_is_toolkit("__iAtomicAdd", NULL, true));
+	CHECK(!dec_frame_is_toolkit("__iAtomicAdd", NULL, false));
+	CHECK(!dec_frame_is_toolkit("block_histogram", NULL, true));
+	CHECK(!dec_frame_is_toolkit("block_histogram", "shared_oob.cu", true));
+	CHECK(dec_frame_is_toolkit("atomicAdd", "/usr/local/cuda/include/"
+				   "device_atomic_functions.hpp", true));
+	CHECK(!dec_frame_is_toolkit(NULL, NULL, true));
+	struct dec_frame f = { .arch = "m68k" };
+	CHECK(dec_frame_is_device(&f));
+	f.arch = "i386:x86-64";
+	CHECK(!dec_frame_is_device(&f));
+	CHECK(!dec_frame_is_device(NULL));
+}
+
 TEST(numbers_and_dims)
 {
 	uint64_t v;

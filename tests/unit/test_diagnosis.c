@@ -240,10 +240,34 @@ TEST(seed_sanitizer_report_alone)
 	CHECK_INT(r.f->python.call.line, 9);
 	CHECK_STR(r.f->op, "nll_loss_forward");
 	CHECK(r.f->flags[DIAG_F_PYTORCH]);
+	CHECK(r.f->error_line == NULL);
 	/* The operator names the check (issue 10, item 5). */
 	CHECK_STR(top_hint(&r), "pytorch-nll-op");
 	CHECK(has_hint(&r, "device-assert"));
 	run_free(&r);
+}
+
+/* A report lent to one collector after another (the Hints pane's
+ * builds) is read, never freed, by them: each sees all its findings and
+ * the caller frees it once (ASan and valgrind judge the frees). */
+TEST(lent_sanitizer_report_serves_many_collectors)
+{
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/small_oob.sanitizer.xml",
+		 test_fixtures_dir());
+	struct diag_san *s;
+	CHECK_MSG(diag_san_load_file(path, &s, err, sizeof err) == 0, "%s", err);
+	for (int i = 0; i < 3; i++) {
+		struct diag *d = diag_new();
+		CHECK(d != NULL);
+		CHECK_INT(diag_lend_sanitizer(d, s), 0);
+		const struct diag_fault *f = diag_analyze(d);
+		CHECK(f->flags[DIAG_F_SANITIZER]);
+		CHECK_INT(f->n_findings, diag_san_count(s));
+		diag_free(d);
+	}
+	CHECK(diag_san_count(s) > 0);
+	diag_san_free(s);
 }
 
 TEST(assert_label_transcript)
@@ -353,6 +377,7 @@ TEST(cluster_transcript)
 	CHECK_STR(f->asserts[0]->expr, "v >= 0");
 	CHECK_STR(f->where.file, "cluster.cu");
 	CHECK_INT(f->where.line, 14);
+	CHECK(r.f->error_line == NULL);
 	CHECK_STR(top_hint(&r), "device-assert");
 	run_free(&r);
 }
@@ -371,7 +396,8 @@ TEST_TIMEOUT(big_grid_and_filters_transcripts, 120)
 		CHECK_STR(r.f->kernel_short, "busy");
 		CHECK_STR(r.f->asserts[0]->expr, "acc == -1");
 		CHECK_INT(r.f->where.line, 16);
-		CHECK_STR(top_hint(&r), "device-assert");
+		CHECK(r.f->error_line == NULL);
+	CHECK_STR(top_hint(&r), "device-assert");
 		run_free(&r);
 	}
 }
@@ -1124,4 +1150,42 @@ TEST(shared_memory_addresses_are_not_classified)
 			  top_hint(&r));
 		run_free(&r);
 	}
+}
+
+/* lambda_assert on the H200 (run 1, memcheck pass): the assertion line
+ * names the lambda that asserted, "lambda [](float)->auto::operator()
+ * (float)->auto", whose base name is "->auto"; the launch on memcheck's
+ * host stack names the kernel, transform.  The "cudaError" in a host
+ * frame of memcheck's text made async-error the first hint. */
+TEST(lambda_assert_kernel_is_the_launched_one)
+{
+	struct run r;
+	run_start(&r, "./lambda_assert");
+	char path[4096], err[512];
+	snprintf(path, sizeof path,
+		 "%s/tests/fixtures/gpu/run1/lambda_assert.sanitizer.xml",
+		 test_root_dir());
+	struct diag_san *s;
+	CHECK_MSG(diag_san_load_file(path, &s, err, sizeof err) == 0, "%s", err);
+	diag_add_sanitizer(r.d, s);
+	const char *line = "lambda_assert.cu:24: lambda [](float)->auto::"
+			   "operator()(float)->auto: block: [11,0,0], thread: "
+			   "[184,0,0] Assertion `v > 0.0f` failed.\r\n";
+	diag_on_program_output(r.d, line, strlen(line));
+	/* memcheck's own text around it names the lambda's type, with a
+	 * "cudaError" in it: no CUDA error the program printed */
+	const char *frame = "=========     Host Frame: void transform<"
+			    "__nv_dl_wrapper_t<__nv_dl_tag<cudaError (*)(float*, "
+			    "int), &(log_in_place(float*, int)), 1u>> >(float*, "
+			    "int, __nv_dl_wrapper_t<__nv_dl_tag<cudaError (*)("
+			    "float*, int), &(log_in_place(float*, int)), 1u>>) in "
+			    "lambda_assert.cu:16 [0x91c3] in lambda_assert\r\n";
+	diag_on_program_output(r.d, frame, strlen(frame));
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+	CHECK_STR(r.f->kernel_short, "transform");
+	CHECK(r.f->error_line == NULL);
+	CHECK_STR(top_hint(&r), "device-assert");
+	CHECK_INT(r.f->n_asserts, 1);
+	run_free(&r);
 }

@@ -3,6 +3,7 @@
  * with FILE:LINE. */
 #include "cudbg/assertline.h"
 #include "cudbg/hints.h"
+#include "cudbg/hang.h"
 #include "cudbg/sanitizer.h"
 #include "diag/internal.h"
 #include "diag/rules.h"
@@ -63,6 +64,8 @@ struct full {
 	struct diag_finding_group group;
 	struct diag_value vals[64];
 	char *lines[1];
+	struct diag_hang hang;
+	struct diag_hang_group groups[2];
 };
 
 static char *S(const char *s)
@@ -111,7 +114,9 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 		.error = S("out of bounds"), .api = S("cudaMalloc"),
 		.message = S("oops"), .address = 0x100, .has_address = true,
 		.path = S("/s/k.cu"), .line = 7, .has_alloc = true,
-		.alloc_address = 0x1000, .alloc_size = 400, .distance = 4};
+		.alloc_address = 0x1000, .alloc_size = 400, .distance = 4,
+		.hazard = S("RAW"), .hazards = 62, .direction2 = S("read"),
+		.path2 = S("/s/k.cu"), .line2 = 9};
 	x->rp[0] = &x->rec;
 	f->findings = x->rp;
 	f->n_findings = 1;
@@ -137,6 +142,19 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 		x->vals[n++] = (struct diag_value){r->evals[i], S("42")};
 	f->values = x->vals;
 	f->n_values = n;
+	x->groups[0] = (struct diag_hang_group){
+		.file = S("/s/k.cu"), .line = 6, .threads = 64, .blocks = 1,
+		.source = S("while (*flag == 0) ;"), .wait = DIAG_HANG_SPIN};
+	x->groups[1] = (struct diag_hang_group){
+		.file = S("/s/k.cu"), .line = 9, .threads = 32, .blocks = 1,
+		.source = S("__syncthreads();"), .wait = DIAG_HANG_BARRIER};
+	x->hang = (struct diag_hang){
+		.seconds = 5, .device = true, .kernel = S("k"),
+		.groups = x->groups, .n_groups = 2, .threads_live = 96,
+		.blocks_live = 1, .blocks_total = 8, .block_size = 128,
+		.barrier_divergent = true, .barrier_threads = 32,
+		.spin = true, .all_waiting = true};
+	f->hang = &x->hang;
 }
 
 static void check_template(const char *id, const char *t,

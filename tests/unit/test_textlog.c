@@ -56,6 +56,39 @@ TEST(long_line_is_split)
 	textlog_free(&t);
 }
 
+/* Issue 15 item 20: a long line of 3-byte characters is split between
+ * characters, never inside one (4096 is not a multiple of 3). */
+TEST(long_line_splits_on_character_boundaries)
+{
+	struct textlog t;
+	static const char euro[] = "\xe2\x82\xac";
+	size_t n = 3 * 3000;
+	char *big = malloc(n);
+	CHECK(big != NULL);
+	for (size_t i = 0; i < n; i += 3)
+		memcpy(big + i, euro, 3);
+	CHECK(textlog_init(&t, 100, 0) == 0);
+	textlog_append(&t, "x", 1, 0); /* shifts every cut off the grid */
+	textlog_append(&t, big, n, 0);
+	textlog_append(&t, "\n", 1, 0);
+	CHECK_INT(textlog_count(&t), 3);
+	size_t total = 0;
+	for (size_t i = 0; i < textlog_count(&t); i++) {
+		struct textlog_line tmp;
+		const struct textlog_line *l = textlog_get(&t, i, &tmp);
+		const char *body = l->text + (i == 0);
+		size_t len = l->len - (i == 0);
+		CHECK(l->len <= TEXTLOG_MAX_LINE);
+		CHECK_INT(len % 3, 0);
+		for (size_t k = 0; k < len; k += 3)
+			CHECK(memcmp(body + k, euro, 3) == 0);
+		total += l->len;
+	}
+	CHECK_INT(total, n + 1);
+	free(big);
+	textlog_free(&t);
+}
+
 TEST(pty_newlines_and_carriage_return)
 {
 	struct textlog t;

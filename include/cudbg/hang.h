@@ -1,0 +1,112 @@
+/* Hangs: where a program that did not end by itself was when it was
+ * interrupted (--timeout, or C-c on the screen), and why it may be stuck.
+ *
+ * Owner: helper "hang" (diag/hang.c).  Layer: diag/ (no curses, never
+ * prints or exits).
+ *
+ * Shape: after the interrupt's stop has been refreshed, the caller fetches
+ * the coalesced threads table of the stopped kernel (ctl_threads_kernel:
+ * never uncoalesced, see ../shared/docs/cuda-gdb-facts.md "Tables") and
+ * the kernels table, then calls diag_hang_from_model().  The collector
+ * then owns a `struct diag_hang`: the live threads summarised per source
+ * line with counts and block ranges, and the facts the hints test
+ * (`hang`, `spin-wait`, `barrier-divergent`, `all-waiting`).  The account
+ * (diag_analyze) is then of kind DIAG_FAULT_HANG and fault->hang points
+ * at the summary.
+ */
+#ifndef CUDBG_HANG_H
+#define CUDBG_HANG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cudbg/diag.h"
+
+struct dbg_model;
+
+/* What the threads at one line wait on, judged from the line's text. */
+enum diag_hang_wait {
+	DIAG_HANG_RUNNING,  /* nothing known: plain code */
+	DIAG_HANG_SPIN,     /* a loop that reads memory (a flag) */
+	DIAG_HANG_BARRIER,  /* __syncthreads() and its kin */
+};
+
+/* The live threads of the kernel at one source line (or one PC when the
+ * kernel has no line info).  Strings are owned by the summary. */
+struct diag_hang_group {
+	char *file;              /* NULL when the kernel has no line info */
+	unsigned line;
+	uint64_t pc;             /* of the first row */
+	long threads;
+	long blocks;             /* distinct blocks with threads here */
+	struct diag_dim3 block_lo, block_hi; /* per-axis range */
+	char *source;            /* the line's text (trimmed), or NULL */
+	enum diag_hang_wait wait;
+};
+
+struct diag_hang {
+	double seconds;          /* how long it ran before the interrupt */
+	bool recorded;           /* seconds come from a recording */
+	bool device;             /* stopped in a kernel */
+	char *kernel;            /* its short name, NULL on the host */
+	struct diag_hang_group *groups; /* most threads first */
+	size_t n_groups;
+	long threads_live;
+	long blocks_live;
+	long blocks_total;       /* grid size; -1 unknown */
+	long block_size;         /* threads per block; -1 unknown */
+	/* A block whose threads are partly at a barrier and partly
+	 * elsewhere or exited (the first one found). */
+	bool barrier_divergent;
+	struct diag_dim3 barrier_block;
+	long barrier_threads;    /* its threads at the barrier */
+	bool spin;               /* threads at a spin-wait */
+	bool all_waiting;        /* every live thread at a spin or barrier,
+				  * across more than one place or block:
+				  * they wait on each other */
+	/* Host stops (no kernel): where the program's thread was. */
+	char *host_file;
+	unsigned host_line;
+	char *host_func;
+	char *host_source;
+};
+
+/* Builds the summary from the model's stop, its kernels table and its
+ * threads table (rows of the focused kernel only) and hands it to the
+ * collector, replacing an earlier one.  `seconds` is the time the run
+ * had when it was interrupted; `recorded` says it was read from a
+ * recording.  0 or DIAG_ENOMEM / DIAG_ESTATE (the model is not stopped). */
+int diag_hang_from_model(struct diag *d, const struct dbg_model *m,
+			 double seconds, bool recorded);
+/* Hands the collector a copy of a summary built elsewhere (the screen
+ * builds one when its interrupt lands and feeds each rebuild of the Hints
+ * pane with it).  0 or DIAG_ENOMEM / DIAG_ESTATE. */
+int diag_hang_set(struct diag *d, const struct diag_hang *h);
+/* Forgets the hang (the program was resumed). */
+void diag_hang_clear(struct diag *d);
+/* Takes the collector's summary over (NULL when none): the caller frees
+ * it with diag_hang_free() and free(). */
+struct diag_hang *diag_hang_take(struct diag *d);
+/* The summary the collector holds, or NULL. */
+const struct diag_hang *diag_hang_of(const struct diag *d);
+
+/* Frees what the summary owns and zeroes it (accepts a zeroed one). */
+void diag_hang_free(struct diag_hang *h);
+
+/* The headline, "Hang: kernel spin_wait still running after 5 s" or
+ * "Hang: the program was still running after 5 s", into out (NUL
+ * ended, untrusted names escaped by the caller's printer).  Returns the
+ * length. */
+size_t diag_hang_headline(const struct diag_hang *h, char *out, size_t cap);
+/* One line per group, "block (3,0,0): 64 threads at hang.cu:6 (spin-wait)",
+ * then "7 blocks finished or not started", each ended by '\n'; malloc'd,
+ * NULL when out of memory.  Unescaped: the caller escapes. */
+char *diag_hang_lines(const struct diag_hang *h);
+
+/* Is this source line a spin-wait (a loop reading memory) / a barrier?
+ * Exposed for the tests. */
+bool diag_hang_line_spins(const char *text);
+bool diag_hang_line_barrier(const char *text);
+
+#endif
