@@ -123,11 +123,14 @@ static void collect_findings(struct diag *d)
 		DIAG_SAN_SYNC, DIAG_SAN_UNINIT, DIAG_SAN_OTHER,
 		DIAG_SAN_API, DIAG_SAN_LEAK, DIAG_SAN_OTHER,
 	};
-	for (size_t o = 0; o < sizeof order / sizeof order[0] && !f->finding;
-	     o++)
+	const size_t n_order = sizeof order / sizeof order[0];
+	/* The first "other" slot takes only records at level Error (a
+	 * stack overflow, a trap); the last takes any. */
+	for (size_t o = 0; o < n_order && !f->finding; o++)
 		for (size_t i = 0; i < k && !f->finding; i++)
 			if (f->findings[i]->kind == order[o] &&
-			    (o != 2 || other_error(f->findings[i])))
+			    (order[o] != DIAG_SAN_OTHER || o == n_order - 1 ||
+			     other_error(f->findings[i])))
 				f->finding = f->findings[i];
 }
 
