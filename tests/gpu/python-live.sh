@@ -110,6 +110,13 @@ run_one() { # name
 	plain=$(secs "$t0" "$t1")
 	echo "time $name ours=${ours}s plain_blocking=${plain}s ratio=$(python3 -c "print(f'{$ours / max($plain, 0.001):.2f}')") (target <= 1.5)"
 	grep '^cudbg-tui timing:' "$RES/$name.stderr" | sed "s/^/  $name /"
+	# as gpu-test.sh's collect step: a recording over 1 MB is gzipped
+	# (replays read NAME.mi.log.gz); the older copy of the other form goes
+	if [ "$(stat -c %s "$rec")" -gt 1048576 ]; then
+		gzip -f "$rec"
+	else
+		rm -f "$rec.gz"
+	fi
 }
 
 cpu_one() { # label mode-env break-args... (tests/progs/py_crash.py under cuda-gdb)
@@ -141,5 +148,5 @@ if grep -q 'py_crash.py:47 in pause_here' "$RES/py_break.txt"; then
 	pass "py_break/cuda-gdb"; else fail "py_break/cuda-gdb" "no py_crash.py:47 (see $RES/py_break.txt)"; fi
 
 echo "$passed passed, $failed failed"
-echo "recordings: tests/fixtures/gpu/{$(IFS=,; echo "${names[*]}")}.mi.log tests/fixtures/py_crash.cuda-gdb.mi.log tests/fixtures/py_break.cuda-gdb.mi.log (commit them)"
+echo "recordings: tests/fixtures/gpu/{$(IFS=,; echo "${names[*]}")}.mi.log[.gz] tests/fixtures/py_crash.cuda-gdb.mi.log tests/fixtures/py_break.cuda-gdb.mi.log (commit them)"
 [ "$failed" -eq 0 ]
