@@ -477,7 +477,7 @@ static void set_derived_flags(struct diag *d)
 		fl[DIAG_F_OOB_BEFORE] |= f->finding->distance < 0;
 	}
 	fl[DIAG_F_PYTHON] |= (d->argv && diag_argv_is_python(d->argv)) ||
-			     f->python.found;
+			     f->python.found || d->have_pystack;
 	fl[DIAG_F_PYTORCH] |= f->op != NULL ||
 			      (f->kernel && strstr(f->kernel, "at::native")) ||
 			      (f->n_asserts &&
@@ -591,15 +591,33 @@ static void add_notes(struct diag *d)
 static void pick_operator(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
+	char *outer = NULL;
 
-	f->op = keep(d, diag_aten_op(f->finding, NULL, 0));
-	if (f->op || !d->n_host_frames)
-		return;
-	if (diag_host_at_launch(d->host_frames, d->n_host_frames, f->kernel_short))
-		f->op = keep(d, diag_aten_op(NULL, d->host_frames, d->n_host_frames));
-	else
-		f->host_op_later = keep(d, diag_aten_op(NULL, d->host_frames,
-							d->n_host_frames));
+	f->op = keep(d, diag_aten_op(f->finding, NULL, 0, &outer));
+	if (!f->op && d->n_host_frames) {
+		if (diag_host_at_launch(d->host_frames, d->n_host_frames,
+					f->kernel_short))
+			f->op = keep(d, diag_aten_op(NULL, d->host_frames,
+						     d->n_host_frames, &outer));
+		else
+			f->host_op_later = keep(d, diag_aten_op(NULL,
+				d->host_frames, d->n_host_frames, NULL));
+	}
+	f->op_outer = f->op ? keep(d, outer) : (free(outer), NULL);
+}
+
+/* "python3 train.py" -> "train.py": the script a CUDA_LAUNCH_BLOCKING=1
+ * rerun would run. */
+static const char *python_script(const struct diag *d)
+{
+	if (!d->argv || !d->argv[0] || !diag_argv_is_python(d->argv))
+		return NULL;
+	for (size_t i = 0; d->argv[i]; i++) {
+		size_t n = strlen(d->argv[i]);
+		if (n > 3 && strcmp(d->argv[i] + n - 3, ".py") == 0)
+			return d->argv[i];
+	}
+	return NULL;
 }
 
 const struct diag_fault *diag_analyze(struct diag *d)
@@ -609,6 +627,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	f->exception_code = -1;
 	diag_focus_clear(&f->focus);
 	f->program = d->argv ? d->argv[0] : NULL;
+	f->script = python_script(d);
 	f->asserts = diag_asserts_all(d->asserts);
 	f->n_asserts = diag_asserts_count(d->asserts);
 	f->assert_total = diag_asserts_total(d->asserts);
@@ -642,6 +661,13 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	pick_kernel(d);
 	pick_where(d);
 	diag_python_find(d, python_record(f), &f->python);
+	/* At a live stop the stack taken from the interpreter is this
+	 * stop's own (with launch blocking, the faulting kernel's launch). */
+	if (d->have_pystack)
+		diag_python_live(d, &f->python);
+	f->pystack = d->have_pystack ? &d->pystack : NULL;
+	f->pystack_why = d->pystack_why;
+	f->bad_value = d->bad_value;
 	keep(d, f->python.launch.source);
 	keep(d, f->python.call.source);
 	pick_operator(d);

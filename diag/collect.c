@@ -111,7 +111,27 @@ void diag_free(struct diag *d)
 		free(d->lines[i]);
 	free(d->lines);
 	free(d->error_line);
+	diag_pystack_free(&d->pystack);
+	free(d->pystack_why);
+	free(d->bad_value);
 	free(d);
+}
+
+void diag_set_pystack(struct diag *d, struct diag_pystack *ps,
+		      const char *why_not)
+{
+	diag_pystack_free(&d->pystack);
+	d->have_pystack = ps != NULL;
+	if (ps) {
+		d->pystack = *ps;
+		memset(ps, 0, sizeof *ps);
+	}
+	dstrset(&d->pystack_why, why_not);
+}
+
+void diag_set_bad_value(struct diag *d, const char *text)
+{
+	dstrset(&d->bad_value, text);
 }
 
 void diag_focus_clear(struct diag_focus *f)

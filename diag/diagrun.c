@@ -1,8 +1,10 @@
 /* One diagnosis of a batch run (see include/cudbg/diagrun.h). */
 #include "cudbg/diagrun.h"
+#include "cudbg/assertline.h"
 #include "cudbg/hints.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
+#include "cudbg/pystack.h"
 #include "cudbg/report.h"
 #include "cudbg/sanitizer.h"
 #include "diag/internal.h"
@@ -27,6 +29,7 @@ struct diag_run {
 	const char *debugger;
 	bool keep_temp;
 	bool can_rerun;             /* a launch: the pass can run the program */
+	bool pystack;               /* ask a Python program for its stack */
 	double memcheck_secs;       /* < 0: did not run */
 	char *memcheck_text;
 	size_t memcheck_len;
@@ -82,6 +85,11 @@ struct diag_run *diag_run_new(const struct cudbg_options *o,
 	r->debugger = o->debugger;
 	r->keep_temp = o->keep_temp;
 	r->can_rerun = o->backend == SESSION_LAUNCH && o->argv && o->argv[0];
+	/* A replay does not know its program: it asks as the recording did
+	 * (a recording of a non-Python program answers the first question
+	 * with an error, and that ends it). */
+	r->pystack = !o->no_pystack && (!o->argv || !o->argv[0] ||
+					diag_argv_is_python(o->argv));
 	if (o->argv)
 		diag_set_program(r->d, o->argv, NULL);
 	for (size_t i = 0; i < o->ndirs; i++)
@@ -394,6 +402,31 @@ const char *diag_run_core(const struct diag_run *r)
 	return r->mc ? diag_memcheck_core_path(r->mc) : NULL;
 }
 
+/* The live Python stack at any live stop (a device fault, a signal, a
+ * breakpoint), and the bad value an index assert names. */
+static void read_pystack(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
+{
+	const struct dbg_model *m = ctl_model(c);
+	if (!r->pystack || m->state != MODEL_STOPPED)
+		return;
+	if (m->is_core) {
+		diag_set_pystack(r->d, NULL, "a coredump has no running "
+				 "interpreter to ask (the memcheck pass's report "
+				 "names the script line)");
+		return;
+	}
+	const struct diag_fault *f = diag_analyze(r->d);
+	/* The assertion's text, and the kernel's name (a multinomial kernel
+	 * is known by its name) */
+	char *what = NULL;
+	if (asprintf(&what, "%s %s", f->n_asserts && f->asserts[0]->expr
+		     ? f->asserts[0]->expr : "", f->kernel ? f->kernel : "") < 0)
+		what = NULL;
+	diag_pystack_fetch(r->d, c, timeout_ms < 5000 ? timeout_ms : 5000,
+			   what);
+	free(what);
+}
+
 int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
 	if (timeout_ms < 0)
@@ -414,6 +447,8 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 			read_host_stack(r, c, t);
 		read_values(r, c, t);
 	}
+	if (c)
+		read_pystack(r, c, timeout_ms < 10000 ? timeout_ms : 10000);
 	f = diag_analyze(r->d);
 	/* A CPU program under plain gdb has nothing for compute-sanitizer. */
 	const struct session_caps *caps = c ? session_caps(ctl_session(c)) : NULL;

@@ -180,6 +180,13 @@ static bool ph_python(const struct diag_fault *f, const char *p, size_t n,
 		      struct dbuf *b)
 {
 	const struct diag_python *py = &f->python;
+	/* The offending element read from the operator's tensor. */
+	if (eq(p, n, "value")) return put_str(b, f->bad_value);
+	/* The script, for a CUDA_LAUNCH_BLOCKING=1 rerun: only while no
+	 * script line is known (the live stack, taken with launch blocking,
+	 * and the sanitizer's, taken at the launch, both give the right one). */
+	if (eq(p, n, "rerun"))
+		return !py->found && put_str(b, f->script);
 	if (!py->found)
 		return false;
 	if (eq(p, n, "line"))
@@ -428,7 +435,10 @@ static bool rule_matches(const struct rule *r, const struct diag_fault *f,
 		return false;
 	if (m[MK_SANITIZER].n && !match_sanitizer(&m[MK_SANITIZER], f))
 		return false;
-	if (m[MK_OP].n && !any_glob(&m[MK_OP], f->op))
+	/* the operator launched or the one the user called (gather_out in
+	 * embedding) */
+	if (m[MK_OP].n && !any_glob(&m[MK_OP], f->op) &&
+	    !any_glob(&m[MK_OP], f->op_outer))
 		return false;
 	if (m[MK_FILE].n && !match_file(&m[MK_FILE], f))
 		return false;

@@ -2,32 +2,13 @@
  * kernel, the ATen operator, a kernel name from a launch stub, and source
  * lines read from disk. */
 #include "diag/state.h"
+#include "cudbg/pystack.h"
 #include "cudbg/sanitizer.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Frames of the Python installation itself: its packages and standard
- * library (site-packages, dist-packages, lib/pythonX.Y, frozen modules).
- * Whatever is left is the user's code. */
-static bool python_installation(const char *path)
-{
-	if (!path || path[0] == '<')
-		return true;
-	if (strstr(path, "/site-packages/") || strstr(path, "/dist-packages/"))
-		return true;
-	for (const char *p = strstr(path, "/python"); p;
-	     p = strstr(p + 1, "/python")) {
-		/* ".../lib/python3.12/..." or ".../lib64/python3/..." */
-		bool lib = (p - path >= 4 && strncmp(p - 4, "/lib", 4) == 0) ||
-			   (p - path >= 6 && strncmp(p - 6, "/lib64", 6) == 0);
-		if (lib && isdigit((unsigned char)p[7]))
-			return true;
-	}
-	return false;
-}
 
 static void pyframe_set(struct diag *d, struct diag_pyframe *out,
 			const struct diag_san_frame *f)
@@ -50,7 +31,7 @@ void diag_python_find(struct diag *d, const struct diag_san_record *r,
 	const struct diag_san_frame *inner = NULL, *outer = NULL;
 	for (size_t i = 0; i < r->n_host; i++) {
 		const struct diag_san_frame *f = &r->host[i];
-		if (!f->python || python_installation(f->path) || !f->line)
+		if (!f->python || diag_py_library_path(f->path) || !f->line)
 			continue;
 		if (!inner)
 			inner = f;
@@ -61,6 +42,43 @@ void diag_python_find(struct diag *d, const struct diag_san_record *r,
 	out->found = true;
 	pyframe_set(d, &out->launch, outer);
 	pyframe_set(d, &out->call, inner);
+}
+
+static void pyf_set(struct diag *d, struct diag_pyframe *out,
+		    const struct diag_pyf *f)
+{
+	out->func = f->func;
+	out->file = f->file;
+	out->line = f->line;
+	/* the file here, else the text the program read (a replay on
+	 * another machine has the same line) */
+	out->source = diag_read_source_line(d, f->file, f->line);
+	if (!out->source && f->source)
+		out->source = dstrdup(f->source);
+}
+
+/* The same two frames from the live stack (diag_set_pystack): the
+ * innermost and the outermost frame of the user's own code.  The
+ * source lines are the caller's to keep (as for diag_python_find). */
+void diag_python_live(struct diag *d, struct diag_python *out)
+{
+	const struct diag_pystack *ps = &d->pystack;
+	const struct diag_pyf *inner = NULL, *outer = NULL;
+	for (size_t i = 0; i < ps->n_frames; i++) {
+		if (ps->frames[i].library || !ps->frames[i].line)
+			continue;
+		if (!inner)
+			inner = &ps->frames[i];
+		outer = &ps->frames[i];
+	}
+	if (!inner)
+		return;
+	free(out->launch.source);
+	free(out->call.source);
+	memset(out, 0, sizeof *out);
+	out->found = true;
+	pyf_set(d, &out->launch, outer);
+	pyf_set(d, &out->call, inner);
 }
 
 static char *line_of(const char *path, unsigned line)
@@ -117,46 +135,82 @@ static size_t ident_len(const char *s)
 	return n;
 }
 
-static char *op_in(const char *func)
+/* "at::_ops::nll_loss_forward::redispatch(...)" -> "nll_loss_forward":
+ * the dispatcher's operator names, the same in every host stack
+ * (compute-sanitizer's cuts the at::native names, cuda-gdb's does not). */
+static char *ops_in(const char *func)
 {
-	const char *p;
-	if (!func)
+	const char *p = func ? strstr(func, "at::_ops::") : NULL;
+	if (!p)
 		return NULL;
-	if ((p = strstr(func, "at::native::"))) {
-		p += 12;
-		size_t n = ident_len(p);
-		if (n)
-			return dstrndup(p, n);
-	}
-	if ((p = strstr(func, "at::_ops::"))) {
-		p += 10;
-		size_t n = ident_len(p);
-		if (n)
-			return dstrndup(p, n);
-	}
-	return NULL;
+	p += 10;
+	size_t n = ident_len(p);
+	return n ? dstrndup(p, n) : NULL;
 }
 
-/* The first (innermost) frame naming an ATen function: from the
- * sanitizer's host stack, taken at the launch itself (its innermost
- * at::native names are cut to "at::native::"; then
- * "at::_ops::nll_loss_forward::redispatch" is the first full one), else
- * from cuda-gdb's host stack when that is still at this kernel's launch
- * (see diag_host_at_launch). */
-char *diag_aten_op(const struct diag_san_record *r,
-		   const struct diag_frame *host, size_t n_host)
+static char *native_in(const char *func)
 {
-	for (size_t i = 0; r && i < r->n_host; i++) {
-		char *op = op_in(r->host[i].func);
-		if (op)
-			return op;
+	const char *p = func ? strstr(func, "at::native::") : NULL;
+	if (!p)
+		return NULL;
+	p += 12;
+	size_t n = ident_len(p);
+	return n ? dstrndup(p, n) : NULL;
+}
+
+/* The innermost dispatcher operator, and in *outer_out the outermost
+ * when it differs (the one the user called: gather_out in embedding).
+ * NULL when the stack names none. */
+static char *ops_pair(const char *const *funcs, size_t n, char **outer_out)
+{
+	char *inner = NULL, *outer = NULL;
+	for (size_t i = 0; i < n; i++) {
+		char *op = ops_in(funcs[i]);
+		if (!op)
+			continue;
+		if (!inner) {
+			inner = op;
+		} else {
+			free(outer);
+			outer = op;
+		}
 	}
-	for (size_t i = 0; i < n_host; i++) {
-		char *op = op_in(host[i].func);
-		if (op)
-			return op;
+	if (!inner || !outer || strcmp(inner, outer) == 0 || !outer_out) {
+		free(outer);
+		return inner;
 	}
-	return NULL;
+	*outer_out = outer;
+	return inner;
+}
+
+static char *op_of(const char *const *funcs, size_t n, char **outer)
+{
+	char *op = ops_pair(funcs, n, outer);
+	for (size_t i = 0; !op && i < n; i++)
+		op = native_in(funcs[i]);
+	return op;
+}
+
+/* The operator that launched the kernel: from the sanitizer's host
+ * stack, taken at the launch itself, else from cuda-gdb's host stack when
+ * that is still at this kernel's launch (see diag_host_at_launch; with
+ * launch blocking it is).  The dispatcher's names (at::_ops::) first, so
+ * every mode names the same operator; an at::native name only when there
+ * is none (hand-made stacks, stripped builds). */
+char *diag_aten_op(const struct diag_san_record *r,
+		   const struct diag_frame *host, size_t n_host, char **outer)
+{
+	size_t n = r ? r->n_host : n_host;
+	const char **funcs = calloc(n ? n : 1, sizeof *funcs);
+	if (!funcs)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		funcs[i] = r ? r->host[i].func : host[i].func;
+	char *op = op_of(funcs, n, outer);
+	if (!op && r)
+		op = diag_aten_op(NULL, host, n_host, outer);
+	free(funcs);
+	return op;
 }
 
 /* Whether cuda-gdb's host stack at a device stop is the faulting kernel's

@@ -1,6 +1,7 @@
 /* The diagnosis report: text and JSON renderings of one fault account
  * with its hints.  Schema: docs/report-schema.md. */
 #include "cudbg/report.h"
+#include "cudbg/pystack.h"
 #include "cudbg/assertline.h"
 #include "cudbg/hang.h"
 #include "cudbg/sanitizer.h"
@@ -163,7 +164,13 @@ static void t_focus(struct dbuf *b, const struct diag_fault *f)
 				 (unsigned long long)f->stop_pc);
 		t_field(b, "pc", line);
 	}
-	t_field(b, "operator", f->op);
+	if (f->op && f->op_outer) {
+		char both[512];
+		snprintf(both, sizeof both, "%s (in %s)", f->op, f->op_outer);
+		t_field(b, "operator", both);
+	} else {
+		t_field(b, "operator", f->op);
+	}
 	if (f->host_op_later) {
 		char later[512];
 		snprintf(later, sizeof later, "already in %s when the GPU stopped (launches "
@@ -192,6 +199,52 @@ static void t_python(struct dbuf *b, const struct diag_fault *f)
 			 p->launch.source ? p->launch.source : "");
 		t_field(b, "run from", line);
 	}
+}
+
+/* The live stack's user frames (library frames folded into a count),
+ * the bad value, or why the stack could not be had. */
+static void t_pyvalue(struct dbuf *b, const struct diag_fault *f)
+{
+	if (f->bad_value)
+		t_field(b, "value", f->bad_value);
+	/* why there is no live stack, when nothing else gave the line */
+	if (!f->pystack && f->pystack_why && f->flags[DIAG_F_PYTHON] &&
+	    !f->python.found) {
+		char line[400];
+		snprintf(line, sizeof line, "no live stack: %s", f->pystack_why);
+		t_field(b, "python", line);
+	}
+	if (f->pystack && f->pystack->error)
+		t_field(b, "py error", f->pystack->error);
+}
+
+static void t_pystack(struct dbuf *b, const struct diag_fault *f)
+{
+	const struct diag_pystack *ps = f->pystack;
+	if (!ps || !ps->n_frames)
+		return;
+	dbuf_puts(b, "\nPython stack (innermost first):\n");
+	size_t folded = 0;
+	for (size_t i = 0; i < ps->n_frames; i++) {
+		const struct diag_pyf *fr = &ps->frames[i];
+		if (fr->library) {
+			folded++;
+			continue;
+		}
+		if (folded)
+			dbuf_printf(b, "  ... %zu library frame%s\n", folded,
+				    folded == 1 ? "" : "s");
+		folded = 0;
+		char line[1200];
+		snprintf(line, sizeof line, "%s:%u in %s", fr->file, fr->line,
+			 fr->func);
+		dbuf_puts(b, "  ");
+		t_wrap(b, line, 4, 2, 100);
+		dbuf_putc(b, '\n');
+	}
+	if (folded)
+		dbuf_printf(b, "  ... %zu library frame%s\n", folded,
+			    folded == 1 ? "" : "s");
 }
 
 static void t_exit(struct dbuf *b, const struct diag_fault *f)
@@ -501,6 +554,7 @@ char *diag_report_text(const struct diag_report_in *in)
 	t_summary(&b, f, in);
 	t_focus(&b, f);
 	t_python(&b, f);
+	t_pyvalue(&b, f);
 	t_exit(&b, f);
 	if (in->memcheck_seconds >= 0) {
 		char s[64];
@@ -510,6 +564,7 @@ char *diag_report_text(const struct diag_report_in *in)
 	t_hang(&b, f);
 	t_asserts(&b, f);
 	t_findings(&b, f);
+	t_pystack(&b, f);
 	t_frames(&b, "Device stack", f->frames, f->n_frames);
 	t_values_notes(&b, f);
 	if (in->hints && in->hints->n) {
@@ -677,6 +732,27 @@ static void j_pyframe(struct jw *w, const char *key,
 	j_str(w, "function", p->func);
 	j_str(w, "source", p->source);
 	j_close(w, '}');
+}
+
+static void j_pystack(struct jw *w, const struct diag_fault *f)
+{
+	const struct diag_pystack *ps = f->pystack;
+	j_str(w, "bad_value", f->bad_value);
+	j_str(w, "python_stack_missing", ps ? NULL : f->pystack_why);
+	if (!ps) {
+		j_str(w, "python_stack", NULL);
+		return;
+	}
+	j_open(w, "python_stack", '[');
+	for (size_t i = 0; i < ps->n_frames; i++) {
+		j_open(w, NULL, '{');
+		j_str(w, "file", ps->frames[i].file);
+		j_int(w, "line", ps->frames[i].line);
+		j_str(w, "function", ps->frames[i].func);
+		j_bool(w, "library", ps->frames[i].library);
+		j_close(w, '}');
+	}
+	j_close(w, ']');
 }
 
 static void j_asserts(struct jw *w, const struct diag_fault *f)
@@ -851,6 +927,7 @@ static void j_hints(struct jw *w, const struct diag_hints *h)
 static void j_rest(struct jw *w, const struct diag_fault *f)
 {
 	j_str(w, "operator", f->op);
+	j_str(w, "operator_outer", f->op_outer);
 	j_str(w, "host_operator_later", f->host_op_later);
 	if (f->python.found) {
 		j_open(w, "python", '{');
@@ -860,6 +937,7 @@ static void j_rest(struct jw *w, const struct diag_fault *f)
 	} else {
 		j_str(w, "python", NULL);
 	}
+	j_pystack(w, f);
 	j_asserts(w, f);
 	j_open(w, "findings", '[');
 	for (size_t i = 0; i < f->n_findings; i++)

@@ -5,6 +5,7 @@
 
 #include "cudbg/diag.h"
 #include "diag/internal.h"
+#include "cudbg/pystack.h"
 
 /* A device fault stop as the debugger reported it (live *stopped, or the
  * stream text and focus query of a coredump). */
@@ -71,6 +72,12 @@ struct diag {
 	char **lines;                   /* notable output lines, bounded */
 	size_t n_lines;
 	char *error_line;               /* first CUDA error line */
+	/* The live Python stack (diag/pystack_run.c), why it could not be
+	 * had, and the bad value read from the operator's tensors. */
+	struct diag_pystack pystack;
+	bool have_pystack;
+	char *pystack_why;
+	char *bad_value;
 	bool set_flags[DIAG_F_COUNT];   /* from diag_set_flag / text */
 
 	struct diag_hang *hang;         /* diag/hang.c, NULL when none */
@@ -114,10 +121,13 @@ void diag_python_find(struct diag *d, const struct diag_san_record *r,
 		      struct diag_python *out);
 char *diag_read_source_line(const struct diag *d, const char *path,
 			    unsigned line);
+/* *outer (may be NULL; set only when it differs): the outermost
+ * operator, the one the user called. */
 char *diag_aten_op(const struct diag_san_record *r,
-		   const struct diag_frame *host, size_t n_host);
+		   const struct diag_frame *host, size_t n_host, char **outer);
 bool diag_host_at_launch(const struct diag_frame *host, size_t n_host,
 			 const char *kernel_short);
 char *diag_stub_kernel(const char *stub);
+void diag_python_live(struct diag *d, struct diag_python *out);
 
 #endif

@@ -784,6 +784,43 @@ int64_t ctl_host_stack(struct dbg_ctl *c, const char *thread_id,
 	return ctl_send_op(c, op, 0, cmd);
 }
 
+/* ---- raw commands ---- */
+
+static void raw_replied(struct dbg_ctl *c, struct ctl_op *op,
+			const struct session_reply *r)
+{
+	(void)c;
+	if (!op->reply_fn)
+		return;
+	if (r->kind == SESSION_REPLY_DONE && r->rec)
+		op->reply_fn(op->user, r->rec, NULL);
+	else
+		op->reply_fn(op->user, NULL, r->msg ? r->msg : "error");
+}
+
+int64_t ctl_raw(struct dbg_ctl *c, const char *cmd, ctl_reply_fn fn,
+		void *ctx)
+{
+	if (!cmd || !*cmd || !cmd_text_ok(c, cmd))
+		return CTL_EINVAL;
+	struct ctl_op *op = ctl_op_new(c, raw_replied, false);
+	if (!op)
+		return MI_ENOMEM;
+	op->reply_fn = fn;
+	op->user = ctx;
+	return ctl_send_op(c, op, 0, cmd);
+}
+
+int ctl_restore_focus(struct dbg_ctl *c)
+{
+	const struct dec_focus *f = &c->m.focus;
+	if (!(f->valid && f->block.valid && f->thread.valid) &&
+	    !c->m.thread_id)
+		return CTL_ESTATE;
+	host_restore(c);
+	return 0;
+}
+
 /* ---- expressions ---- */
 
 static void evaluated(struct dbg_ctl *c, struct ctl_op *op,

@@ -195,6 +195,7 @@ static int glue_disassemble(struct ui *ui, const char *func, uint64_t pc)
 static void glue_feed(struct ui *ui, struct diag *d)
 {
 	glue_diag_feed(glue_of(ui), d);
+	glue_py_feed(glue_of(ui), d);
 }
 
 static const struct ui_actions glue_actions = {
@@ -576,6 +577,7 @@ static void src_ready(void *ctx, struct pollfd *pfd, int n)
 		start_program(g);
 	glue_sync(g);
 	glue_diag_step(g);
+	glue_py_step(g);
 }
 
 static int src_timeout(void *ctx)
@@ -756,6 +758,7 @@ void glue_free(struct glue *g)
 	loop_set_crash_pgid(0);
 	loop_set_crash_program_pgid(0);
 	glue_diag_free(g);
+	glue_py_free(g);
 	ctl_free(g->ctl);
 	g->ui->model = NULL;
 	g->ui->ctl = NULL;

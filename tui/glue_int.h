@@ -7,6 +7,7 @@
 #include "cudbg/assertline.h"
 #include "cudbg/memcheck.h"
 #include "cudbg/model.h"
+#include "cudbg/pystack.h"
 #include "cudbg/refault.h"
 #include "cudbg/sanitizer.h"
 #include "tui/ui.h"
@@ -59,6 +60,10 @@ struct glue {
 	double core_secs;
 	bool run_after_pass;      /* --memcheck=always held the live run */
 	int nsession_fds;         /* the session's share of the loop's fds */
+
+	/* tui/glue_py.c: the live Python stack of stop py_stop (0: none) */
+	struct diag_pystack_result py;
+	unsigned long py_stop;
 
 	/* tui/glue_hang.c */
 	struct {
@@ -128,6 +133,14 @@ bool glue_diag_stop_refault(struct glue *g);
 /* Adds the findings and the pass's output to a diagnosis being built. */
 void glue_diag_feed(struct glue *g, struct diag *d);
 void glue_diag_free(struct glue *g);
+
+/* tui/glue_py.c */
+/* After every loop event: at a new settled live stop of a Python program
+ * takes its stack from the interpreter (ui->pystack), once per stop. */
+void glue_py_step(struct glue *g);
+/* Hands this stop's Python stack and bad value to a diagnosis. */
+void glue_py_feed(struct glue *g, struct diag *d);
+void glue_py_free(struct glue *g);
 
 /* tui/glue_hang.c */
 /* UA_INTERRUPT: C-c; a run interrupted this way is summarised as a hang. */

@@ -1,5 +1,6 @@
 /* Command-line parsing for cudbg-tui (see include/cudbg/options.h). */
 #include "cudbg/options.h"
+#include "cudbg/memcheck.h"
 #include "cudbg/sanitizer.h"
 
 #include <errno.h>
@@ -56,6 +57,11 @@ static const char usage_text[] =
 "                       threads are); also bounds the debugger's start\n"
 "  --keep-temp          keep the private temporary directory (reports,\n"
 "                       coredumps) and print where it is\n"
+"  --no-launch-blocking a Python program runs with asynchronous kernel\n"
+"                       launches (faster; the operator and script line\n"
+"                       of a device fault may then be a later one's)\n"
+"  --no-python-stack    do not call into a Python program's interpreter\n"
+"                       at a stop to take its stack\n"
 "  --version            print the version and exit\n"
 "  --help               print this help and exit\n"
 "\n"
@@ -96,7 +102,8 @@ static const char *const value_opts[] = {
 };
 static const char *const flag_opts[] = {
 	"--batch", "--json", "--demo", "--keep-temp", "--version", "--help",
-	"--force", "--replay-realtime", "--mi-log", "--no-run", NULL,
+	"--force", "--replay-realtime", "--mi-log", "--no-run",
+	"--no-launch-blocking", "--no-python-stack", NULL,
 };
 
 static bool in_list(const char *const *list, const char *name, size_t len)
@@ -240,6 +247,10 @@ static void set_flag(struct cudbg_options *o, const char *name)
 		o->demo = true;
 	else if (strcmp(name, "--keep-temp") == 0)
 		o->keep_temp = true;
+	else if (strcmp(name, "--no-launch-blocking") == 0)
+		o->no_launch_blocking = true;
+	else if (strcmp(name, "--no-python-stack") == 0)
+		o->no_pystack = true;
 	else if (strcmp(name, "--version") == 0)
 		o->version = true;
 	else if (strcmp(name, "--help") == 0)
@@ -457,6 +468,13 @@ void options_session_config(const struct cudbg_options *o,
 	cfg->record_force = o->force;
 	cfg->dirs = o->dirs;
 	cfg->ndirs = o->ndirs;
+	/* cuda-gdb's setting; plain gdb would read `cuda` as a variable */
+	const char *dbg = o->debugger ? strrchr(o->debugger, '/') : NULL;
+	dbg = dbg ? dbg + 1 : o->debugger;
+	cfg->launch_blocking = o->backend == SESSION_LAUNCH &&
+			       !o->no_launch_blocking &&
+			       (!dbg || strncmp(dbg, "cuda-gdb", 8) == 0) &&
+			       diag_argv_is_python(o->argv);
 	/* --timeout bounds the wait for the debugger's first answer too. */
 	cfg->start_timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : 0;
 }

@@ -2,6 +2,7 @@
  * current line, the faulting line when the error PC is elsewhere,
  * breakpoint marks, syntax colours and search.  When there is no source it
  * says so and shows what is known instead. */
+#include "cudbg/pystack.h"
 #include "tui/keys.h"
 #include "tui/sanitize.h"
 #include "tui/source.h"
@@ -20,6 +21,10 @@ struct src_state {
 	struct listview lv;     /* one row per line; cursor = line - 1 */
 	struct srcfile *cache[SRC_CACHE]; /* most recent first */
 	struct srcfile *f;      /* the file shown, NULL when none */
+	struct srcfile *wf;     /* the stopped frame's file, NULL when none */
+	long py_line;           /* > 0: f is a Python frame's file (the live
+				 * Python stack), this line marked */
+	char py_key[1100];      /* the Python frame it was shown for */
 	char key[1600];         /* the where it was looked up for */
 	bool not_found;         /* the frame has a file we could not find */
 	int load_err;           /* errno of a failed load */
@@ -76,6 +81,47 @@ static struct srcfile *src_get(struct src_state *s, const char *path, int *err)
 	return f;
 }
 
+/* The Python frame to show: the one picked in the Stack pane, else the
+ * user's innermost frame when the stopped frame has no source (a PyTorch
+ * kernel, libc): the line of the script that launched it. */
+static const struct diag_pyf *py_frame(const struct ui *ui, bool have_source)
+{
+	const struct diag_pystack *ps = ui->pystack;
+	if (!ps)
+		return NULL;
+	if (ui->py_pick > 0 && (size_t)ui->py_pick <= ps->n_frames)
+		return &ps->frames[ui->py_pick - 1];
+	if (have_source)
+		return NULL;
+	int u = diag_pystack_user_frame(ps);
+	return u >= 0 ? &ps->frames[u] : NULL;
+}
+
+/* Shows that Python frame's file with its line marked; false when it
+ * cannot be found or read (the stopped frame stays). */
+static bool py_follow(struct src_state *s, struct ui *ui, const struct diag_pyf *pf)
+{
+	char key[sizeof s->py_key], path[4096];
+	int err = 0;
+
+	snprintf(key, sizeof key, "%s\n%u", pf->file, pf->line);
+	if (source_find(pf->file, pf->file, ui->source_dirs, path, sizeof path) < 0)
+		return false;
+	struct srcfile *f = src_get(s, path, &err);
+	if (!f)
+		return false;
+	if (strcmp(key, s->py_key) != 0 || s->f != f) {
+		strcpy(s->py_key, key);
+		s->hscroll = 0;
+		s->lv.cursor = pf->line > 0 ? (long)pf->line - 1 : 0;
+		s->centre = true;
+	}
+	s->f = f;
+	s->py_line = pf->line;
+	s->lv.count = (long)f->nlines;
+	return true;
+}
+
 /* Shows the file of ui->where, and puts the cursor on its line. */
 static void src_follow(struct src_state *s, struct ui *ui)
 {
@@ -91,7 +137,7 @@ static void src_follow(struct src_state *s, struct ui *ui)
 	snprintf(key, sizeof key, "%s\n%s", w->file, w->fullname);
 	if (strcmp(key, s->key) != 0) {
 		strcpy(s->key, key);
-		s->f = NULL;
+		s->wf = NULL;
 		s->not_found = false;
 		s->load_err = 0;
 		s->hscroll = 0;
@@ -99,9 +145,15 @@ static void src_follow(struct src_state *s, struct ui *ui)
 			if (source_find(w->file, w->fullname, ui->source_dirs, path, sizeof path) < 0)
 				s->not_found = true;
 			else
-				s->f = src_get(s, path, &s->load_err);
+				s->wf = src_get(s, path, &s->load_err);
 		}
 	}
+	s->py_line = 0;
+	const struct diag_pyf *pf = py_frame(ui, s->wf != NULL);
+	if (pf && py_follow(s, ui, pf))
+		return;
+	s->py_key[0] = '\0';
+	s->f = s->wf;
 	s->lv.count = s->f ? (long)s->f->nlines : 0;
 	if (s->f && w->line > 0) {
 		s->lv.cursor = w->line - 1;
@@ -223,7 +275,10 @@ static void draw_line(struct pane *p, struct ui *ui, const struct canvas *c,
 	size_t len;
 	const char *l = srcfile_line(s->f, (size_t)line, &len);
 	const struct ui_where *w = &ui->where;
-	bool cur = !s->opened && line == w->line, fault = !s->opened && w->fault_line > 0 && line == w->fault_line && !cur;
+	long cur_line = s->py_line > 0 ? s->py_line : w->line;
+	bool cur = !s->opened && line == cur_line,
+	     fault = !s->opened && !s->py_line && w->fault_line > 0 &&
+		     line == w->fault_line && !cur;
 	int bp = bp_mark(ui, s->f, line), tx = 3 + nw;
 	bool focused = ui_focus_pane(ui) == p;
 
@@ -556,7 +611,9 @@ static void src_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 
 	buf[0] = '\0';
 	if (s->f)
-		snprintf(buf, cap, "%s:%ld%s%s", path_base(s->f->path), s->lv.cursor + 1,
+		snprintf(buf, cap, "%s:%ld%s%s%s", path_base(s->f->path), s->lv.cursor + 1,
+			 s->py_line <= 0 ? "" : ui->py_pick > 0 ? "  Python frame"
+					    : "  Python: the line that launched it",
 			 s->search_on ? "  /" : "", s->search_on ? s->search : "");
 	/* The exception's own PC, when the warp stopped elsewhere. */
 	n = strlen(buf);

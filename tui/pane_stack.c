@@ -3,8 +3,10 @@
  * the host thread that launched the kernel is listed below, fetched with
  * -thread-select 1 and -stack-list-frames (cuda-gdb 13; the controller
  * switches the CUDA focus back). */
+#include "cudbg/pystack.h"
 #include "tui/dbgpane.h"
 #include "tui/keys.h"
+#include "tui/source.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -19,6 +21,11 @@ struct stack_state {
 	bool host_wanted;       /* fetch it again at each stop */
 	bool host_pending;
 	unsigned host_stop;     /* model stop_count it belongs to */
+	/* The live Python stack's rows (ui->pystack): a frame index, or
+	 * -1 - N for N folded library frames; a header row comes first. */
+	int py_rows[DIAG_PY_MAX_FRAMES];
+	int npy;
+	bool py_unfold;         /* library frames listed too (Enter on a fold) */
 };
 
 static int stack_init(struct pane *p, struct ui *ui)
@@ -55,6 +62,53 @@ static long host_rows(const struct stack_state *s)
 	return s->host_error || s->host_pending ? 1 : 0;
 }
 
+/* Builds the Python rows: the user's frames, consecutive library frames
+ * (site-packages, torch, the standard library) folded into one row. */
+static void py_rows_build(struct stack_state *s, const struct diag_pystack *ps)
+{
+	s->npy = 0;
+	for (size_t i = 0; ps && i < ps->n_frames && s->npy < DIAG_PY_MAX_FRAMES; i++) {
+		if (!ps->frames[i].library || s->py_unfold) {
+			s->py_rows[s->npy++] = (int)i;
+		} else if (s->npy && s->py_rows[s->npy - 1] < 0) {
+			s->py_rows[s->npy - 1]--;
+		} else {
+			s->py_rows[s->npy++] = -2;
+		}
+	}
+}
+
+static long py_rows(const struct stack_state *s)
+{
+	return s->npy ? 1 + s->npy : 0;
+}
+
+static void py_draw(const struct canvas *c, int y, const struct ui *ui,
+		    const struct stack_state *s, long r)
+{
+	const struct diag_pystack *ps = ui->pystack;
+	if (r == 0) {
+		canvas_str(c, 0, y, "Python (innermost first):", STYLE(UC_ACCENT, CA_BOLD));
+		return;
+	}
+	int k = s->py_rows[r - 1];
+	if (k < 0) {
+		canvas_printf(c, 2, y, STYLE(UC_MUTED, 0), "… %d library frame%s (Enter lists them)",
+			      -k - 1, -k - 1 == 1 ? "" : "s");
+		return;
+	}
+	const struct diag_pyf *f = &ps->frames[k];
+	bool picked = ui->py_pick == k + 1;
+	struct style st = STYLE(f->library ? UC_MUTED : picked ? UC_CURRENT : UC_DEFAULT,
+				picked ? CA_BOLD : 0);
+	int x = canvas_printf(c, 0, y, st, "py ");
+	x = canvas_text(c, x, y, f->func, strlen(f->func),
+			STYLE(f->library ? UC_MUTED : UC_ACCENT, st.attr));
+	canvas_printf(c, x, y, st, " %s:%u", path_base(f->file), f->line);
+	if (picked)
+		canvas_str(c, c->r.w - 1, y, "◀", STYLE(UC_CURRENT, CA_BOLD));
+}
+
 static void frame_draw(const struct canvas *c, int y, const struct dec_frame *f,
 		       struct style st)
 {
@@ -83,8 +137,9 @@ static void stack_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 		dpane_note(c, 0, why);
 		return;
 	}
-	long nf = (long)m->frames.n;
-	s->lv.count = nf + host_rows(s);
+	long nf = (long)m->frames.n, nh = host_rows(s);
+	py_rows_build(s, ui->pystack);
+	s->lv.count = nf + nh + py_rows(s);
 	listview_fit(&s->lv, c->r.h);
 	if (s->lv.count == 0) {
 		dpane_note(c, 0, "no stack");
@@ -100,6 +155,8 @@ static void stack_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 			frame_draw(c, y, f, STYLE(sel ? UC_CURRENT : UC_DEFAULT, sel ? CA_BOLD : 0));
 			if (sel)
 				canvas_str(c, c->r.w - 1, y, "◀", STYLE(UC_CURRENT, CA_BOLD));
+		} else if (row >= nf + nh) {
+			py_draw(c, y, ui, s, row - nf - nh);
 		} else if (row == nf) {
 			if (s->host_error)
 				dpane_error(c, y, "host stack", s->host_error);
@@ -169,6 +226,22 @@ static int stack_on_change(struct pane *p, struct ui *ui, unsigned what)
 	return PR_REDRAW;
 }
 
+/* Enter on a Python row: a frame opens its file at its line in the
+ * Source pane; a fold lists the library frames. */
+static int py_enter(struct stack_state *s, struct ui *ui, int k)
+{
+	if (k < 0) {
+		s->py_unfold = true;
+		return PR_REDRAW;
+	}
+	const struct diag_pyf *f = &ui->pystack->frames[k];
+	ui->py_pick = k + 1;
+	ui_changed(ui, UCH_SOURCE);
+	ui_message(ui, UC_MUTED, "the Source pane shows %s:%u (Python); Enter on a frame "
+		   "above goes back", path_base(f->file), f->line);
+	return PR_REDRAW;
+}
+
 static int stack_key(struct pane *p, struct ui *ui, int key)
 {
 	struct stack_state *s = p->state;
@@ -177,12 +250,17 @@ static int stack_key(struct pane *p, struct ui *ui, int key)
 
 	if (!m)
 		return listview_key(&s->lv, key);
+	long py_first = (long)m->frames.n + host_rows(s);
 	switch (key) {
 	case TK_ENTER: case '\n':
+		if (s->npy && s->lv.cursor > py_first)
+			return py_enter(s, ui, s->py_rows[s->lv.cursor - py_first - 1]);
 		if (s->lv.cursor < 0 || (size_t)s->lv.cursor >= m->frames.n) {
 			ui_message(ui, UC_MUTED, "host frames are shown only; the focus stays on the device");
 			return PR_REDRAW;
 		}
+		ui->py_pick = 0; /* the Source pane follows the frame again */
+		ui_changed(ui, UCH_SOURCE);
 		return dpane_done(ui, ctl_select_frame(ui->ctl, m->frames.frames[s->lv.cursor].level));
 	case 'h':
 		if (!m->cuda || !m->focus.valid) {
@@ -210,7 +288,8 @@ static void stack_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 }
 
 static const struct key_help stack_help[] = {
-	{ "Enter", "select the frame (locals, registers follow)" },
+	{ "Enter", "select the frame (locals, registers follow); on a Python frame, "
+		   "show its line in the Source pane" },
 	{ "h", "show / hide the host stack of the launch" },
 	{ NULL, NULL },
 };

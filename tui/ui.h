@@ -172,6 +172,14 @@ struct ui {
 	struct ui_status status;
 	unsigned long stops; /* stops seen, counted by the glue (:wait-stop) */
 	struct ui_where where;
+	/* The live Python stack at this stop (tui/glue_py.c; NULL: none),
+	 * the bad value it found (NULL: none), and the Python frame the
+	 * Source pane shows: 1 + an index into pystack->frames picked in
+	 * the Stack pane, or 0: the stopped frame, else (when that has no
+	 * source) the user's innermost frame. */
+	const struct diag_pystack *pystack;
+	const char *py_bad;
+	int py_pick;
 	struct ui_bp *bps;  /* the breakpoints (the glue's array) */
 	size_t nbps;
 	struct ui_prompt prompt;

@@ -255,12 +255,25 @@ struct diag_fault {
 	size_t n_frames;
 	struct diag_frame *host_frames; /* the launching host stack */
 	size_t n_host_frames;
-	char *op;               /* ATen operator for PyTorch kernels, or NULL */
+	char *op;               /* ATen operator for PyTorch kernels, or NULL:
+				 * the innermost dispatcher operator
+				 * (at::_ops::NAME) at the launch */
+	char *op_outer;         /* the outermost one when it differs (the
+				 * operator the user called: op gather_out,
+				 * op_outer embedding), or NULL */
 	/* Set when the only host stack (cuda-gdb's, at the stop) is not at
 	 * this kernel's launch: launches are asynchronous and the host had
 	 * moved on; this names the operator it was in then.  op is NULL. */
 	char *host_op_later;
 	struct diag_python python;
+	/* The live Python stack at the stop, taken by calling into the
+	 * interpreter (include/cudbg/pystack.h): NULL when none was taken;
+	 * pystack_why says why not when it was tried; bad_value is the
+	 * offending element of an index assert ("labels[23] = 5, ..."), or
+	 * why it could not be read. */
+	const struct diag_pystack *pystack;
+	const char *pystack_why;
+	const char *bad_value;
 
 	/* Assertion lines (aggregated), sanitizer findings (all records). */
 	const struct diag_assert_entry *const *asserts;
@@ -279,6 +292,7 @@ struct diag_fault {
 	char *exit_signal;      /* "SIGKILL" when killed */
 	char *error_line;       /* first CUDA error line from the program */
 	char *program;          /* argv[0] of the debugged program */
+	const char *script;     /* a Python program's .py argument, or NULL */
 
 	struct diag_value *values;
 	size_t n_values;
@@ -321,6 +335,13 @@ int diag_lend_sanitizer(struct diag *d, const struct diag_san *report);
 int diag_set_core(struct diag *d, const char *path);
 /* A fact known to the caller (environment problems, memcheck ran ...). */
 void diag_set_flag(struct diag *d, enum diag_flag f, bool on);
+/* The live Python stack (taken over; diag_pystack_free()s it), or NULL
+ * with why it could not be had. */
+struct diag_pystack;
+void diag_set_pystack(struct diag *d, struct diag_pystack *ps,
+		      const char *why_not);
+/* The bad value found in the operator's tensors (copied). */
+void diag_set_bad_value(struct diag *d, const char *text);
 /* A value for an expression listed by diag_wanted(). */
 int diag_set_value(struct diag *d, const char *expr, const char *value);
 

@@ -414,6 +414,21 @@ int64_t ctl_hang_tables(struct dbg_ctl *c);
  * refresh brings the coalesced table back. */
 int64_t ctl_threads_uncoalesced(struct dbg_ctl *c, struct dec_dim3 block);
 
+/* One MI command sent as it is (no line breaks), for sequences the
+ * controller has no call for (diag/pystack_run.c: calls into a Python
+ * interpreter at a stop).  fn gets the result record of ^done (borrowed,
+ * for the call only) and err NULL, or rec NULL and the error text.  The
+ * model is not changed and nothing is refreshed. */
+typedef void (*ctl_reply_fn)(void *ctx, const struct mi_record *rec,
+			     const char *err);
+int64_t ctl_raw(struct dbg_ctl *c, const char *cmd, ctl_reply_fn fn,
+		void *ctx);
+/* After commands that selected another gdb thread (-thread-select 1):
+ * selects the CUDA focus (or the stopped gdb thread) and the selected
+ * frame again, as ctl_host_stack() does when it is done.  Returns 0, or
+ * CTL_ESTATE when there is nothing to go back to. */
+int ctl_restore_focus(struct dbg_ctl *c);
+
 /* Expressions. */
 typedef void (*ctl_value_fn)(void *ctx, const char *expr, const char *value,
 			     bool error);

@@ -66,6 +66,13 @@ struct cudbg_options {
 				       * (static), NULL: memcheck */
 	bool demo;            /* --demo */
 	bool keep_temp;       /* --keep-temp: keep the private temp dir */
+	/* A Python program runs with cuda-gdb's `cuda launch_blocking on`
+	 * (the host stays at the faulting kernel's launch: the operator and
+	 * the script line are right) unless --no-launch-blocking; its stack
+	 * is taken from the interpreter at a stop unless --no-python-stack
+	 * (include/cudbg/pystack.h). */
+	bool no_launch_blocking;
+	bool no_pystack;
 	bool help;            /* --help: print options_usage(), exit 0 */
 	bool version;         /* --version */
 	/* Hidden developer mode: --mi-log runs the session to its first

@@ -145,6 +145,11 @@ struct session_config {
 	size_t ndirs;
 	int start_timeout_ms;  /* give up when the first answer takes longer
 				* (0: 60000) */
+	/* LAUNCH: `-gdb-set cuda launch_blocking on` in the start sequence
+	 * (plain gdb refuses it, harmlessly): each kernel launch waits for
+	 * the kernel, so at a device stop the host thread is still in the
+	 * faulting kernel's launch (cuda-gdb 13, facts: Host side). */
+	bool launch_blocking;
 };
 
 /* What the start probes learned.  Valid once on_ready fired (fields stay

@@ -7,7 +7,8 @@
 # that file, so a line moved by an edit fails here, not on the GPU.
 set -u
 cd "${CUDBG_ROOT:?}" || exit 2
-PASSES="plain live memcheck core sancore report racecheck initcheck synccheck"
+# pylive: the live Python stack's report (tests/gpu/python-live.sh)
+PASSES="plain live memcheck core sancore report racecheck initcheck synccheck pylive"
 
 known_pass() {
 	case " $PASSES " in *" $1 "*) return 0 ;; esac

@@ -72,6 +72,17 @@ for exp in tests/gpu/*.expect; do
 		continue
 	}
 	check "$n/live" live "$exp" --replay "$live"
+	# pylive: the live Python stack, script line, operator and bad value
+	# (tests/gpu/python-live.sh records them); a recording made before
+	# cudbg-tui called into the interpreter has none of it.
+	if expect_names_pass "$exp" pylive; then
+		if { case $live in *.gz) gzip -dc "$live" ;; *) cat "$live" ;; esac; } |
+			grep -q 'PyRun_SimpleString'; then
+			check "$n/pylive" pylive "$exp" --replay "$live"
+		else
+			echo "SKIP recordings/$n/pylive: recorded before the live Python stack (tests/gpu/python-live.sh records it)"
+		fi
+	fi
 	for p in memcheck core sancore; do
 		if r=$(rec "$f.$p.mi.log"); then
 			if [ $p = memcheck ] && [ -f "$xml" ]; then

@@ -221,13 +221,11 @@ TEST(seed_py_with_sanitizer_report_names_the_script_line)
 	CHECK(evidence_has(h, "seed_repro.py:9: loss = torch.nn.functional"));
 	CHECK(evidence_has(h, "ATen operator nll_loss_forward"));
 	CHECK(evidence_has(h, "Threads that failed it: 1 (blocks (0,0,0)"));
-	bool run_step = false;
+	/* The sanitizer's stack is taken at the launch: the script line is
+	 * right, and a CUDA_LAUNCH_BLOCKING=1 rerun would add nothing. */
 	for (size_t i = 0; i < h->n_steps; i++)
-		if (h->steps[i].kind == DIAG_STEP_RUN &&
-		    strstr(h->steps[i].text, "CUDA_LAUNCH_BLOCKING=1 python3 "
-					     "/src/examples/seed_repro.py"))
-			run_step = true;
-	CHECK(run_step);
+		CHECK_MSG(!strstr(h->steps[i].text, "CUDA_LAUNCH_BLOCKING"),
+			  "step: %s", h->steps[i].text);
 	run_free(&r);
 }
 

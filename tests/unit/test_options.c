@@ -166,3 +166,32 @@ TEST(debugger_commands_in_order)
 	CHECK_STR(o.argv[0], "./prog");
 	options_free(&o);
 }
+
+/* A Python program under cuda-gdb runs with launch blocking (the host
+ * stays at the faulting kernel's launch) unless --no-launch-blocking;
+ * never for a C program or under plain gdb (which has no such setting). */
+TEST(launch_blocking_for_python_under_cuda_gdb)
+{
+	struct cudbg_options o;
+	struct session_config sc;
+	char err[256];
+	CHECK_INT(parse(&o, ARGV("python3", "train.py"), 2, err), 0);
+	options_session_config(&o, &sc);
+	CHECK(sc.launch_blocking);
+	CHECK(!o.no_pystack);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--no-launch-blocking", "--no-python-stack",
+				 "python3", "train.py"), 4, err), 0);
+	options_session_config(&o, &sc);
+	CHECK(!sc.launch_blocking);
+	CHECK(o.no_pystack);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--debugger", "gdb", "python3", "t.py"), 4, err), 0);
+	options_session_config(&o, &sc);
+	CHECK(!sc.launch_blocking);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("./a.out"), 1, err), 0);
+	options_session_config(&o, &sc);
+	CHECK(!sc.launch_blocking);
+	options_free(&o);
+}

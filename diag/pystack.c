@@ -1,0 +1,792 @@
+/* The live Python stack: the script run inside the interpreter, the
+ * parser of what it writes, and the bad value of an index assert.  See
+ * include/cudbg/pystack.h. */
+#include "cudbg/pystack.h"
+#include "cudbg/diag.h"
+#include "diag/internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The script, run by PyRun_SimpleString in __main__: one function that
+ * deletes itself, so the user's namespace keeps nothing.  Written without
+ * double quotes or backslashes (chr(9) is a tab), which keeps the C
+ * literal simple.  Frames of the injected code itself are "<string>". */
+static const char *const script_lines[] = {
+	"def _cudbg_tui_pystack(buf, cap):",
+	"    tab = chr(9)",
+	"    out = []",
+	"    def clean(s):",
+	"        s = str(s)",
+	"        for c in (chr(9), chr(10), chr(13)):",
+	"            s = s.replace(c, ' ')",
+	"        return s[:400]",
+	"    def tensor(v):",
+	"        return all(hasattr(v, a) for a in ('data_ptr', 'shape', 'stride', 'element_size', 'dtype'))",
+	"    try:",
+	"        import sys, os",
+	"        stdlib = os.path.dirname(os.__file__)",
+	"        def library(p):",
+	"            return p.startswith('<') or p.startswith(stdlib) or '/site-packages/' in p or '/dist-packages/' in p",
+	"        f = sys._getframe(0)",
+	"        while f is not None and f.f_code.co_filename == '<string>':",
+	"            f = f.f_back",
+	"        frames = []",
+	"        while f is not None and len(frames) < 200:",
+	"            frames.append(f)",
+	"            f = f.f_back",
+	"        import linecache",
+	"        for k, f in enumerate(frames):",
+	"            src = linecache.getline(f.f_code.co_filename, f.f_lineno or 0).strip() if k < 24 else ''",
+	"            out.append(tab.join(('F', clean(f.f_code.co_filename), str(f.f_lineno or 0), clean(f.f_code.co_name), clean(src)[:200])))",
+	"        for i, f in enumerate(frames[:24]):",
+	"            n = 0",
+	"            for k, v in list(f.f_locals.items())[:200]:",
+	"                if n >= 32:",
+	"                    break",
+	"                try:",
+	"                    if type(v) is int:",
+	"                        out.append(tab.join(('I', str(i), clean(k), str(v))))",
+	"                    elif tensor(v):",
+	"                        out.append(tab.join(('T', str(i), clean(k), clean(v.dtype), clean(getattr(v, 'device', '?')), ','.join(str(int(x)) for x in v.shape), ','.join(str(int(x)) for x in v.stride()), str(int(v.data_ptr())), str(int(v.element_size())))))",
+	"                    else:",
+	"                        continue",
+	"                except Exception:",
+	"                    continue",
+	"                n += 1",
+	"            if not library(f.f_code.co_filename):",
+	"                break",
+	"    except BaseException as e:",
+	"        out.append('E' + tab + clean(repr(e)))",
+	"    try:",
+	"        import ctypes",
+	"        data = chr(10).join(out).encode('utf-8', 'replace')[:cap - 4]",
+	"        ctypes.memmove(buf + 4, data, len(data))",
+	"        ctypes.memmove(buf, len(data).to_bytes(4, 'little'), 4)",
+	"    except BaseException:",
+	"        pass",
+};
+
+char *diag_pystack_call_expr(uint64_t addr, size_t cap)
+{
+	struct dbuf b = {0};
+	dbuf_puts(&b, "(int)PyRun_SimpleString(\"");
+	for (size_t i = 0; i < sizeof script_lines / sizeof script_lines[0]; i++) {
+		for (const char *p = script_lines[i]; *p; p++) {
+			if (*p == '"' || *p == '\\')
+				dbuf_putc(&b, '\\');
+			dbuf_putc(&b, *p);
+		}
+		dbuf_puts(&b, "\\n");
+	}
+	dbuf_printf(&b, "_cudbg_tui_pystack(%llu, %zu)\\n"
+		    "del _cudbg_tui_pystack\\n\")",
+		    (unsigned long long)addr, cap);
+	return dbuf_take(&b);
+}
+
+bool diag_py_library_path(const char *path)
+{
+	if (!path || !*path || path[0] == '<')
+		return true;
+	if (strstr(path, "/site-packages/") || strstr(path, "/dist-packages/"))
+		return true;
+	for (const char *p = strstr(path, "/python"); p;
+	     p = strstr(p + 1, "/python")) {
+		/* ".../lib/python3.12/..." or ".../lib64/python3/..." */
+		bool lib = (p - path >= 4 && strncmp(p - 4, "/lib", 4) == 0) ||
+			   (p - path >= 6 && strncmp(p - 6, "/lib64", 6) == 0);
+		if (lib && isdigit((unsigned char)p[7]))
+			return true;
+	}
+	return false;
+}
+
+void diag_pystack_free(struct diag_pystack *ps)
+{
+	if (!ps)
+		return;
+	for (size_t i = 0; i < ps->n_frames; i++) {
+		free(ps->frames[i].file);
+		free(ps->frames[i].func);
+		free(ps->frames[i].source);
+	}
+	for (size_t i = 0; i < ps->n_tensors; i++) {
+		free(ps->tensors[i].name);
+		free(ps->tensors[i].dtype);
+		free(ps->tensors[i].device);
+	}
+	for (size_t i = 0; i < ps->n_ints; i++)
+		free(ps->ints[i].name);
+	free(ps->frames);
+	free(ps->tensors);
+	free(ps->ints);
+	free(ps->error);
+	memset(ps, 0, sizeof *ps);
+}
+
+int diag_pystack_copy(struct diag_pystack *dst, const struct diag_pystack *src)
+{
+	memset(dst, 0, sizeof *dst);
+	dst->frames = src->n_frames ? calloc(src->n_frames, sizeof *dst->frames) : NULL;
+	dst->tensors = src->n_tensors ? calloc(src->n_tensors, sizeof *dst->tensors) : NULL;
+	dst->ints = src->n_ints ? calloc(src->n_ints, sizeof *dst->ints) : NULL;
+	bool ok = (!src->n_frames || dst->frames) &&
+		  (!src->n_tensors || dst->tensors) && (!src->n_ints || dst->ints);
+	for (size_t i = 0; ok && i < src->n_frames; i++, dst->n_frames++) {
+		dst->frames[i] = src->frames[i];
+		dst->frames[i].file = dstrdup(src->frames[i].file);
+		dst->frames[i].func = dstrdup(src->frames[i].func);
+		dst->frames[i].source = dstrdup(src->frames[i].source);
+		ok = dst->frames[i].file && dst->frames[i].func &&
+		     (!src->frames[i].source || dst->frames[i].source);
+	}
+	for (size_t i = 0; ok && i < src->n_tensors; i++, dst->n_tensors++) {
+		struct diag_pytensor *t = &dst->tensors[i];
+		*t = src->tensors[i];
+		t->name = dstrdup(t->name);
+		t->dtype = dstrdup(t->dtype);
+		t->device = dstrdup(t->device);
+		ok = t->name && t->dtype && t->device;
+	}
+	for (size_t i = 0; ok && i < src->n_ints; i++, dst->n_ints++) {
+		dst->ints[i] = src->ints[i];
+		ok = (dst->ints[i].name = dstrdup(src->ints[i].name)) != NULL;
+	}
+	if (ok && src->error)
+		ok = (dst->error = dstrdup(src->error)) != NULL;
+	if (!ok) {
+		diag_pystack_free(dst);
+		return DIAG_ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+enum { MAX_FIELDS = 12 };
+
+/* Splits one line at tabs; fields point into the line (NUL ended in
+ * place).  Returns the count. */
+static int split_tabs(char *line, char *f[MAX_FIELDS])
+{
+	int n = 0;
+	f[n++] = line;
+	for (char *p = line; *p && n < MAX_FIELDS; p++)
+		if (*p == '\t') {
+			*p = '\0';
+			f[n++] = p + 1;
+		}
+	return n;
+}
+
+static bool parse_ll(const char *s, long long *out)
+{
+	if (!s || !*s)
+		return false;
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* "4,50" -> {4, 50}; "" is a 0-d tensor.  Returns the count or -1. */
+static int parse_dims(const char *s, long long *out)
+{
+	int n = 0;
+	while (*s) {
+		if (n >= DIAG_PY_MAX_DIMS)
+			return -1;
+		char *end;
+		errno = 0;
+		long long v = strtoll(s, &end, 10);
+		if (errno || end == s || (*end && *end != ','))
+			return -1;
+		out[n++] = v;
+		s = *end ? end + 1 : end;
+	}
+	return n;
+}
+
+static int add_frame(struct diag_pystack *ps, char **f, int n)
+{
+	long long line;
+	if (n < 4 || ps->n_frames >= DIAG_PY_MAX_FRAMES ||
+	    !parse_ll(f[2], &line) || line < 0 || line > 100000000)
+		return 0;
+	if (!ps->frames &&
+	    !(ps->frames = calloc(DIAG_PY_MAX_FRAMES, sizeof *ps->frames)))
+		return DIAG_ENOMEM;
+	struct diag_pyf *fr = &ps->frames[ps->n_frames];
+	fr->file = dstrdup(f[1]);
+	fr->func = dstrdup(f[3]);
+	fr->source = n >= 5 && *f[4] ? dstrdup(f[4]) : NULL;
+	fr->line = (unsigned)line;
+	if (!fr->file || !fr->func || (n >= 5 && *f[4] && !fr->source)) {
+		free(fr->file);
+		free(fr->func);
+		free(fr->source);
+		return DIAG_ENOMEM;
+	}
+	fr->library = diag_py_library_path(fr->file);
+	ps->n_frames++;
+	return 0;
+}
+
+static bool frame_index(const struct diag_pystack *ps, const char *s, int *out)
+{
+	long long v;
+	if (!parse_ll(s, &v) || v < 0 || (size_t)v >= ps->n_frames)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+static int add_tensor(struct diag_pystack *ps, char **f, int n)
+{
+	struct diag_pytensor t = {0};
+	long long ptr, es;
+	if (n < 9 || ps->n_tensors >= DIAG_PY_MAX_TENSORS ||
+	    !frame_index(ps, f[1], &t.frame) ||
+	    (t.ndim = parse_dims(f[5], t.shape)) < 0 ||
+	    parse_dims(f[6], t.stride) != t.ndim ||
+	    !parse_ll(f[7], &ptr) || !parse_ll(f[8], &es) || es <= 0 || es > 16)
+		return 0;
+	for (int i = 0; i < t.ndim; i++)
+		if (t.shape[i] < 0)
+			return 0;
+	t.ptr = (uint64_t)ptr;
+	t.elsize = (int)es;
+	if (!ps->tensors &&
+	    !(ps->tensors = calloc(DIAG_PY_MAX_TENSORS, sizeof *ps->tensors)))
+		return DIAG_ENOMEM;
+	t.name = dstrdup(f[2]);
+	t.dtype = dstrdup(f[3]);
+	t.device = dstrdup(f[4]);
+	if (!t.name || !t.dtype || !t.device) {
+		free(t.name);
+		free(t.dtype);
+		free(t.device);
+		return DIAG_ENOMEM;
+	}
+	ps->tensors[ps->n_tensors++] = t;
+	return 0;
+}
+
+static int add_int(struct diag_pystack *ps, char **f, int n)
+{
+	struct diag_pyint v = {0};
+	if (n < 4 || ps->n_ints >= DIAG_PY_MAX_INTS ||
+	    !frame_index(ps, f[1], &v.frame) || !parse_ll(f[3], &v.value))
+		return 0;
+	if (!ps->ints && !(ps->ints = calloc(DIAG_PY_MAX_INTS, sizeof *ps->ints)))
+		return DIAG_ENOMEM;
+	if (!(v.name = dstrdup(f[2])))
+		return DIAG_ENOMEM;
+	ps->ints[ps->n_ints++] = v;
+	return 0;
+}
+
+static int parse_line(struct diag_pystack *ps, char *line)
+{
+	char *f[MAX_FIELDS];
+	int n = split_tabs(line, f);
+	if (strcmp(f[0], "F") == 0)
+		return add_frame(ps, f, n);
+	if (strcmp(f[0], "T") == 0)
+		return add_tensor(ps, f, n);
+	if (strcmp(f[0], "I") == 0)
+		return add_int(ps, f, n);
+	if (strcmp(f[0], "E") == 0 && n >= 2 && !ps->error)
+		return (ps->error = dstrdup(f[1])) ? 0 : DIAG_ENOMEM;
+	return 0; /* unknown lines are skipped: a later script may add some */
+}
+
+int diag_pystack_parse(const char *text, size_t len, struct diag_pystack *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!text || len > DIAG_PY_BUF_CAP)
+		return DIAG_ESYNTAX;
+	char *copy = dstrndup(text, len);
+	if (!copy)
+		return DIAG_ENOMEM;
+	int rc = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(copy, "\n", &save); line && rc == 0;
+	     line = strtok_r(NULL, "\n", &save))
+		rc = parse_line(out, line);
+	free(copy);
+	if (rc == 0 && out->n_frames == 0 && !out->error)
+		rc = DIAG_ESYNTAX;
+	if (rc < 0)
+		diag_pystack_free(out);
+	return rc;
+}
+
+int diag_pystack_user_frame(const struct diag_pystack *ps)
+{
+	for (size_t i = 0; ps && i < ps->n_frames; i++)
+		if (!ps->frames[i].library)
+			return (int)i;
+	return -1;
+}
+
+/* ---- the bad value ------------------------------------------------------ */
+
+static bool int_dtype(const char *d)
+{
+	return d && (strstr(d, "int") || strstr(d, "long")) && !strstr(d, "bool");
+}
+
+static bool float_dtype(const char *d)
+{
+	return d && (strstr(d, "float") || strstr(d, "half") ||
+		     strstr(d, "double") || strstr(d, "bfloat"));
+}
+
+static const struct diag_pytensor *find_tensor(const struct diag_pystack *ps,
+					       int frame, bool want_int,
+					       const char *const *names)
+{
+	const struct diag_pytensor *any = NULL;
+	for (size_t i = 0; i < ps->n_tensors; i++) {
+		const struct diag_pytensor *t = &ps->tensors[i];
+		if (t->frame != frame ||
+		    (want_int ? !int_dtype(t->dtype) : !float_dtype(t->dtype)))
+			continue;
+		for (size_t k = 0; names && names[k]; k++)
+			if (strcmp(t->name, names[k]) == 0)
+				return t;
+		if (!any)
+			any = t;
+	}
+	return any;
+}
+
+static bool int_local(const struct diag_pystack *ps, int frame,
+		      const char *name, long long *out)
+{
+	for (size_t i = 0; i < ps->n_ints; i++)
+		if (ps->ints[i].frame == frame &&
+		    strcmp(ps->ints[i].name, name) == 0) {
+			*out = ps->ints[i].value;
+			return true;
+		}
+	return false;
+}
+
+static bool contiguous(const struct diag_pytensor *t, long long *numel)
+{
+	long long want = 1;
+	*numel = 1;
+	for (int i = t->ndim - 1; i >= 0; i--) {
+		if (t->shape[i] != 1 && t->stride[i] != want)
+			return false;
+		if (t->shape[i] && want > (1LL << 40) / t->shape[i])
+			return false;
+		want *= t->shape[i];
+	}
+	*numel = want;
+	return true;
+}
+
+/* The user's own name for the tensor: a local of the user's frame with
+ * the same data and shape. */
+static const char *user_name(const struct diag_pystack *ps,
+			     const struct diag_pytensor *t)
+{
+	int uf = diag_pystack_user_frame(ps);
+	for (size_t i = 0; uf >= 0 && i < ps->n_tensors; i++) {
+		const struct diag_pytensor *u = &ps->tensors[i];
+		if (u->frame == uf && u->ptr == t->ptr && u->ndim == t->ndim &&
+		    memcmp(u->shape, t->shape, sizeof u->shape) == 0)
+			return u->name;
+	}
+	return NULL;
+}
+
+static enum diag_pybad_kind kind_of(const char *a)
+{
+	if (!a)
+		return DIAG_PYBAD_NONE;
+	if (strstr(a, "n_classes") || strstr(a, "n_class"))
+		return DIAG_PYBAD_CLASS;
+	if (strstr(a, "srcSelectDimSize") || strstr(a, "ind_dim_size") ||
+	    strstr(a, "index out of bounds") || strstr(a, "idx_dim") ||
+	    strstr(a, "index_size"))
+		return DIAG_PYBAD_INDEX;
+	if (ci_strstr(a, "multinomial") || ci_strstr(a, "probability"))
+		return DIAG_PYBAD_PROB;
+	if (strstr(a, "input_val >= zero") || strstr(a, "<= one"))
+		return DIAG_PYBAD_RANGE01;
+	return DIAG_PYBAD_NONE;
+}
+
+/* The operator's frame: the innermost with a tensor of the wanted
+ * kinds (both an index and a float tensor for index asserts). */
+static int operator_frame(const struct diag_pystack *ps, bool need_int)
+{
+	int last = diag_pystack_user_frame(ps);
+	if (last < 0)
+		last = (int)ps->n_frames - 1;
+	for (int f = 0; f <= last; f++) {
+		bool fl = find_tensor(ps, f, false, NULL) != NULL;
+		bool in = find_tensor(ps, f, true, NULL) != NULL;
+		if (fl && (!need_int || in))
+			return f;
+	}
+	return -1;
+}
+
+/* The float tensor subscripted by the index tensor on the frame's own
+ * line ("return table[ids]"), or NULL: advanced indexing of its first
+ * dimension. */
+static const struct diag_pytensor *subscript_source(const struct diag_pystack *ps,
+						    int f,
+						    const struct diag_pytensor *idx)
+{
+	const char *line = ps->frames[f].source;
+	if (!line || !idx)
+		return NULL;
+	for (size_t i = 0; i < ps->n_tensors; i++) {
+		const struct diag_pytensor *t = &ps->tensors[i];
+		if (t->frame != f || !float_dtype(t->dtype))
+			continue;
+		char pat[300];
+		snprintf(pat, sizeof pat, "%s[%s", t->name, idx->name);
+		for (const char *p = strstr(line, pat); p; p = strstr(p + 1, pat)) {
+			bool word_start = p == line || !(isalnum((unsigned char)p[-1]) ||
+							  p[-1] == '_' || p[-1] == '.');
+			char after = p[strlen(pat)];
+			bool word_end = !(isalnum((unsigned char)after) || after == '_');
+			if (word_start && word_end)
+				return t;
+		}
+	}
+	return NULL;
+}
+
+static void plan_index(const struct diag_pystack *ps, const char *a,
+		       struct diag_pybad_plan *p, int f)
+{
+	static const char *const idx_names[] = {
+		"target", "input", "index", "indices", "idx", NULL };
+	static const char *const src_names[] = {
+		"weight", "self", "input", "source", NULL };
+	p->t = find_tensor(ps, f, true, idx_names);
+	const struct diag_pytensor *src = find_tensor(ps, f, false, src_names);
+	if (p->kind == DIAG_PYBAD_CLASS) {
+		p->bound_what = "classes";
+		/* the kernel skips these labels: they are not bad */
+		p->has_ignore = int_local(ps, f, "ignore_index", &p->ignore);
+		if (src && src->ndim >= 1)
+			p->bound = src->ndim >= 2 ? src->shape[1] : src->shape[0];
+		return;
+	}
+	long long dim = 0;
+	bool weight = src && strcmp(src->name, "weight") == 0;
+	bool dim_known = int_local(ps, f, "dim", &dim) && src && dim >= 0 &&
+			 dim < src->ndim;
+	/* Which dimension is indexed: an embedding's rows, a `dim` local,
+	 * the first for advanced indexing (x[idx]) or a 1-d tensor.  Else
+	 * (index_select(x, 1, idx) with a literal dim) it is not known, and
+	 * no element is called bad against a guess. */
+	const struct diag_pytensor *sub = subscript_source(ps, f, p->t);
+	if (!dim_known && sub) {
+		src = sub; /* `src[idx]` on the frame's line: advanced indexing */
+		weight = false;
+		dim_known = true;
+		dim = 0;
+	}
+	if (!dim_known) {
+		dim = 0;
+		if (src && src->ndim > 1 && !weight && !strstr(a, "-sizes[")) {
+			p->why_not = "the indexed dimension is not known here";
+			return;
+		}
+	}
+	if (src && src->ndim > 0)
+		p->bound = src->shape[dim];
+	p->bound_what = weight ? "rows" : "entries";
+	/* Advanced indexing wraps negative indices (its assert says
+	 * `index >= -sizes[i]`); gathers and index_select do not. */
+	if (strstr(a, "-sizes["))
+		p->lo = -p->bound;
+}
+
+enum diag_pybad_kind diag_pybad_plan(const struct diag_pystack *ps,
+				     const char *assertion,
+				     struct diag_pybad_plan *p)
+{
+	memset(p, 0, sizeof *p);
+	p->kind = kind_of(assertion);
+	if (p->kind == DIAG_PYBAD_NONE)
+		return p->kind;
+	if (!ps || !ps->n_tensors) {
+		p->why_not = "the Python stack names no tensor";
+		return p->kind;
+	}
+	bool idx = p->kind == DIAG_PYBAD_CLASS || p->kind == DIAG_PYBAD_INDEX;
+	int f = operator_frame(ps, idx);
+	if (f < 0) {
+		p->why_not = idx ? "no frame holds both an index tensor and the "
+				   "tensor it indexes"
+				 : "no frame holds a floating-point tensor";
+		return p->kind;
+	}
+	if (idx) {
+		plan_index(ps, assertion, p, f);
+		if (p->why_not) {
+			p->t = NULL;
+			return p->kind;
+		}
+	} else {
+		static const char *const in_names[] = { "input", "probs",
+							"self", NULL };
+		p->t = find_tensor(ps, f, false, in_names);
+	}
+	long long numel;
+	if (!p->t) {
+		p->why_not = "no tensor of the operator fits";
+	} else if (!contiguous(p->t, &numel)) {
+		p->why_not = "the tensor is not contiguous";
+	} else if (idx && p->bound <= 0) {
+		p->why_not = "the size it indexes is unknown";
+	} else {
+		p->user_name = user_name(ps, p->t);
+		p->addr = p->t->ptr;
+		unsigned long long bytes = (unsigned long long)numel *
+					   (unsigned)p->t->elsize;
+		p->bytes = bytes > (1u << 20) ? (1u << 20) : (size_t)bytes;
+	}
+	if (p->why_not)
+		p->t = NULL;
+	return p->kind;
+}
+
+static bool read_int(const unsigned char *m, int size, bool is_signed,
+		     long long *out)
+{
+	unsigned long long u = 0;
+	for (int i = size - 1; i >= 0; i--) /* little-endian */
+		u = (u << 8) | m[i];
+	if (is_signed && size < 8 && (u >> (size * 8 - 1)) & 1)
+		u |= ~0ULL << (size * 8);
+	*out = (long long)u;
+	return true;
+}
+
+static double half_to_double(unsigned h)
+{
+	int e = (int)((h >> 10) & 0x1f);
+	double m = (double)(h & 0x3ff);
+	double v = e == 0 ? ldexp(m, -24)
+		 : e == 31 ? (m ? NAN : INFINITY)
+			   : ldexp(m + 1024.0, e - 25);
+	return (h & 0x8000) ? -v : v;
+}
+
+static double read_float(const unsigned char *m, const char *dtype, int size)
+{
+	unsigned long long u = 0;
+	for (int i = size - 1; i >= 0; i--)
+		u = (u << 8) | m[i];
+	if (size == 8) {
+		double d;
+		memcpy(&d, &u, sizeof d);
+		return d;
+	}
+	if (size == 4) {
+		uint32_t w = (uint32_t)u;
+		float fl;
+		memcpy(&fl, &w, sizeof fl);
+		return fl;
+	}
+	if (size == 2 && strstr(dtype, "bfloat")) {
+		uint32_t w = (uint32_t)u << 16;
+		float fl;
+		memcpy(&fl, &w, sizeof fl);
+		return fl;
+	}
+	return size == 2 ? half_to_double((unsigned)u) : NAN;
+}
+
+/* "ids[2, 17]" for the element at flat index k. */
+static void element_name(const struct diag_pybad_plan *p, long long k,
+			 char *out, size_t cap)
+{
+	const struct diag_pytensor *t = p->t;
+	long long idx[DIAG_PY_MAX_DIMS];
+	for (int i = t->ndim - 1; i >= 0; i--) {
+		long long s = t->shape[i] ? t->shape[i] : 1;
+		idx[i] = k % s;
+		k /= s;
+	}
+	int n = snprintf(out, cap, "%s[", p->user_name ? p->user_name : t->name);
+	for (int i = 0; i < t->ndim && n > 0 && (size_t)n < cap; i++)
+		n += snprintf(out + n, cap - (size_t)n, "%s%lld", i ? ", " : "",
+			      idx[i]);
+	if (n > 0 && (size_t)n < cap)
+		snprintf(out + n, cap - (size_t)n, "]");
+}
+
+static bool int_bad(const struct diag_pybad_plan *p, long long v)
+{
+	if (p->has_ignore && v == p->ignore)
+		return false;
+	return v < p->lo || v >= p->bound;
+}
+
+static bool float_bad(const struct diag_pybad_plan *p, double v)
+{
+	if (p->kind == DIAG_PYBAD_PROB)
+		return isnan(v) || isinf(v) || v < 0;
+	return isnan(v) || v < 0 || v > 1;
+}
+
+static void say_int(const struct diag_pybad_plan *p, const char *el,
+		    long long v, char *out, size_t cap)
+{
+	if (p->kind == DIAG_PYBAD_CLASS)
+		snprintf(out, cap, "%s = %lld, the model has %lld classes "
+			 "(labels must be 0..%lld)", el, v, p->bound,
+			 p->bound - 1);
+	else if (strcmp(p->bound_what, "rows") == 0)
+		snprintf(out, cap, "token id %lld at %s, the embedding has "
+			 "%lld rows (ids must be 0..%lld)", v, el, p->bound,
+			 p->bound - 1);
+	else
+		snprintf(out, cap, "index %lld at %s, the indexed dimension "
+			 "has %lld entries", v, el, p->bound);
+}
+
+int diag_pybad_find(const struct diag_pybad_plan *p, const unsigned char *mem,
+		    size_t len, char *out, size_t cap)
+{
+	if (!p || !p->t || !mem || !out || !cap)
+		return -1;
+	const struct diag_pytensor *t = p->t;
+	bool idx = p->kind == DIAG_PYBAD_CLASS || p->kind == DIAG_PYBAD_INDEX;
+	if ((idx && (!int_dtype(t->dtype) || t->elsize > 8)) ||
+	    (!idx && !float_dtype(t->dtype))) {
+		snprintf(out, cap, "%s is %s, not a type read here", t->name,
+			 t->dtype);
+		return -1;
+	}
+	bool is_signed = !strstr(t->dtype, "uint");
+	size_t n = len / (size_t)t->elsize;
+	char el[128];
+	for (size_t k = 0; k < n; k++) {
+		const unsigned char *m = mem + k * (size_t)t->elsize;
+		if (idx) {
+			long long v;
+			read_int(m, t->elsize, is_signed, &v);
+			if (!int_bad(p, v))
+				continue;
+			element_name(p, (long long)k, el, sizeof el);
+			say_int(p, el, v, out, cap);
+			return 1;
+		}
+		double v = read_float(m, t->dtype, t->elsize);
+		if (!float_bad(p, v))
+			continue;
+		element_name(p, (long long)k, el, sizeof el);
+		if (p->kind == DIAG_PYBAD_PROB)
+			snprintf(out, cap, "%s = %g: multinomial needs finite, "
+				 "non-negative probabilities", el, v);
+		else
+			snprintf(out, cap, "%s = %g, outside [0, 1]: "
+				 "binary_cross_entropy wants probabilities "
+				 "(sigmoid first, or use "
+				 "binary_cross_entropy_with_logits)", el, v);
+		return 1;
+	}
+	snprintf(out, cap, "all %zu elements of %s read are in range%s", n,
+		 p->user_name ? p->user_name : t->name,
+		 len < p->bytes ? " (the read was cut short)" : "");
+	return 0;
+}
+
+/* ---- gdb's print of an array (the device memory fallback) ------------ */
+
+static void put_le(unsigned char *out, unsigned long long v, int n)
+{
+	for (int i = 0; i < n; i++)
+		out[i] = (unsigned char)(v >> (8 * i));
+}
+
+static bool put_elem(const char **pp, int elsize, bool is_float,
+		     unsigned char *el)
+{
+	char *end;
+	errno = 0;
+	if (is_float) {
+		double d = strtod(*pp, &end);
+		if (end == *pp)
+			return false;
+		if (elsize == 8) {
+			memcpy(el, &d, 8);
+		} else {
+			float f = (float)d;
+			memcpy(el, &f, 4);
+		}
+	} else {
+		long long v = strtoll(*pp, &end, 0);
+		if (end == *pp || errno)
+			return false;
+		put_le(el, (unsigned long long)v, elsize);
+	}
+	*pp = end;
+	return true;
+}
+
+long diag_gdb_array_bytes(const char *text, int elsize, bool is_float,
+			  unsigned char *out, size_t cap)
+{
+	if (!text || !out || (is_float ? elsize != 4 && elsize != 8
+				       : elsize != 1 && elsize != 2 &&
+					 elsize != 4 && elsize != 8))
+		return -1;
+	const char *p = text;
+	while (*p == ' ')
+		p++;
+	if (*p++ != '{')
+		return -1;
+	size_t n = 0;
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "...", 3) == 0 || *p == '}')
+			return (long)n;
+		unsigned char el[8];
+		if (!put_elem(&p, elsize, is_float, el))
+			return -1;
+		unsigned long long times = 1;
+		if (strncmp(p, " <repeats ", 10) == 0) {
+			char *end;
+			times = strtoull(p + 10, &end, 10);
+			if (strncmp(end, " times>", 7) != 0 || times == 0)
+				return -1;
+			p = end + 7;
+		}
+		for (unsigned long long k = 0; k < times; k++) {
+			if (n + (size_t)elsize > cap)
+				return (long)n;
+			memcpy(out + n, el, (size_t)elsize);
+			n += (size_t)elsize;
+		}
+		while (*p == ' ')
+			p++;
+		if (*p == ',')
+			p++;
+		else if (*p != '}' && strncmp(p, "...", 3) != 0)
+			return -1;
+	}
+}

@@ -1,0 +1,399 @@
+/* Taking the Python stack at a stop by calling into the interpreter, and
+ * reading the bad value of an index assert (include/cudbg/pystack.h).
+ *
+ * Every step is one MI command waited for with a bound; the order of the
+ * commands depends only on the answers, so a replay of a recording
+ * issues the same commands and gets the same report. */
+#include "cudbg/pystack.h"
+#include "cudbg/decode.h"
+#include "cudbg/diag.h"
+#include "cudbg/model.h"
+#include "cudbg/session.h"
+#include "diag/state.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pyrun {
+	struct dbg_ctl *c;
+	int timeout_ms;       /* per step */
+	bool answered, failed;
+	char value[256];      /* an evaluation's value (cut) */
+	char *bigvalue;       /* the whole of the last one (malloc'd) */
+	bool stuck;           /* a command got no answer: send no more */
+	char err[256];
+	struct dec_memory mem;
+	bool have_mem;
+};
+
+static bool step_answered(void *ctx)
+{
+	const struct pyrun *r = ctx;
+	return r->answered || !session_alive(ctl_session(r->c));
+}
+
+static void step_reset(struct pyrun *r)
+{
+	r->answered = r->failed = false;
+	r->value[0] = r->err[0] = '\0';
+}
+
+static void on_value(void *ctx, const char *expr, const char *value,
+		     bool error)
+{
+	struct pyrun *r = ctx;
+	(void)expr;
+	r->answered = true;
+	r->failed = error;
+	snprintf(error ? r->err : r->value, sizeof r->value, "%s",
+		 value ? value : "");
+	free(r->bigvalue);
+	r->bigvalue = !error && value ? strdup(value) : NULL;
+}
+
+static void on_reply(void *ctx, const struct mi_record *rec, const char *err)
+{
+	struct pyrun *r = ctx;
+	r->answered = true;
+	if (!rec) {
+		r->failed = true;
+		snprintf(r->err, sizeof r->err, "%s", err ? err : "error");
+		return;
+	}
+	if (r->have_mem)
+		dec_memory_free(&r->mem);
+	r->have_mem = dec_memory_decode(rec->results, &r->mem) == 0;
+}
+
+/* Waits for the step's answer.  A call into the program that does not
+ * return in time (another thread holds the GIL, a lock the stopped
+ * thread holds) is interrupted: with `unwindonsignal on` gdb then
+ * drops the call's frame and answers with an error.  Returns 0 when
+ * answered without error, -1 otherwise (r->err says why). */
+static int step_wait(struct pyrun *r, bool interruptible)
+{
+	ctl_run_until(r->c, step_answered, r, r->timeout_ms);
+	if (r->answered)
+		return r->failed ? -1 : 0;
+	if (interruptible) {
+		ctl_interrupt(r->c);
+		ctl_run_until(r->c, step_answered, r, 3000);
+		if (r->answered) {
+			snprintf(r->err, sizeof r->err, "the call into the "
+				 "interpreter did not return within %d ms and "
+				 "was interrupted (another thread held the GIL?)",
+				 r->timeout_ms);
+			r->failed = true;
+			return -1;
+		}
+	}
+	/* Nothing more is sent: the debugger is still busy with it. */
+	r->stuck = true;
+	snprintf(r->err, sizeof r->err, "the call into the interpreter did "
+		 "not return within %d ms%s", r->timeout_ms, interruptible
+		 ? ", nor after an interrupt" : "");
+	return -1;
+}
+
+static int eval(struct pyrun *r, const char *expr, bool interruptible)
+{
+	if (r->stuck)
+		return -1;
+	step_reset(r);
+	if (ctl_evaluate(r->c, expr, on_value, r) <= 0) {
+		snprintf(r->err, sizeof r->err, "cannot send %s", expr);
+		return -1;
+	}
+	return step_wait(r, interruptible);
+}
+
+static int raw(struct pyrun *r, const char *cmd)
+{
+	if (r->stuck)
+		return -1;
+	step_reset(r);
+	if (ctl_raw(r->c, cmd, on_reply, r) <= 0) {
+		snprintf(r->err, sizeof r->err, "cannot send %s", cmd);
+		return -1;
+	}
+	return step_wait(r, false);
+}
+
+static bool value_ll(const char *v, long long *out)
+{
+	char *end;
+	long long x = strtoll(v, &end, 0);
+	if (end == v)
+		return false;
+	*out = x;
+	return true;
+}
+
+/* Reads len bytes at addr; the block is in r->mem.  0 or -1. */
+static int read_bytes(struct pyrun *r, uint64_t addr, size_t len)
+{
+	char cmd[96];
+	snprintf(cmd, sizeof cmd, "-data-read-memory-bytes 0x%llx %zu",
+		 (unsigned long long)addr, len);
+	if (raw(r, cmd) < 0)
+		return -1;
+	if (!r->have_mem || r->mem.n < 1 || r->mem.v[0].len == 0) {
+		snprintf(r->err, sizeof r->err, "the debugger read no bytes");
+		return -1;
+	}
+	return 0;
+}
+
+/* The text the script wrote: a 4-byte length, then the lines. */
+static int read_script_text(struct pyrun *r, uint64_t buf,
+			    struct diag_pystack *ps)
+{
+	if (read_bytes(r, buf, 4) < 0 || r->mem.v[0].len < 4)
+		return -1;
+	const unsigned char *b = r->mem.v[0].bytes;
+	size_t len = (size_t)b[0] | (size_t)b[1] << 8 | (size_t)b[2] << 16 |
+		     (size_t)b[3] << 24;
+	if (len == 0 || len > DIAG_PY_BUF_CAP - 4) {
+		snprintf(r->err, sizeof r->err, "the script wrote nothing "
+			 "(it could not run in the interpreter)");
+		return -1;
+	}
+	if (read_bytes(r, buf + 4, len) < 0)
+		return -1;
+	int rc = diag_pystack_parse((const char *)r->mem.v[0].bytes,
+				    r->mem.v[0].len, ps);
+	if (rc < 0) {
+		snprintf(r->err, sizeof r->err, "the script's text made no "
+			 "sense (no frames)");
+		return -1;
+	}
+	return 0;
+}
+
+/* Ensure, run, release: the GIL goes back to the state it was in. */
+static int run_script(struct pyrun *r, uint64_t buf, struct diag_pystack *ps)
+{
+	if (eval(r, "(int)PyGILState_Ensure()", true) < 0)
+		return -1;
+	long long gil;
+	if (!value_ll(r->value, &gil)) {
+		snprintf(r->err, sizeof r->err, "PyGILState_Ensure gave '%s'",
+			 r->value);
+		return -1;
+	}
+	char *call = diag_pystack_call_expr(buf, DIAG_PY_BUF_CAP);
+	int rc = call ? eval(r, call, true) : -1;
+	free(call);
+	char why[256];
+	snprintf(why, sizeof why, "%s", r->err);
+	char rel[64];
+	snprintf(rel, sizeof rel, "(void)PyGILState_Release(%lld)", gil);
+	eval(r, rel, true);
+	if (rc < 0) {
+		snprintf(r->err, sizeof r->err, "%s", why);
+		return -1;
+	}
+	return read_script_text(r, buf, ps);
+}
+
+/* The whole sequence on the current thread.  0 with ps filled, or -1
+ * with r->err saying why. */
+static int take_stack(struct pyrun *r, struct diag_pystack *ps,
+		      bool *interpreter)
+{
+	if (eval(r, "(int)Py_IsInitialized()", false) < 0) {
+		char e[200];
+		snprintf(e, sizeof e, "%s", r->err);
+		/* gdb: 'No symbol "Py_IsInitialized" in current context.' */
+		if (strstr(e, "No symbol"))
+			snprintf(r->err, sizeof r->err, "no Python interpreter "
+				 "symbols in the program (%s)", e);
+		else
+			snprintf(r->err, sizeof r->err, "the debugger could not "
+				 "call into the program: %s", e);
+		return -1;
+	}
+	if (strcmp(r->value, "1") != 0) {
+		snprintf(r->err, sizeof r->err, "the Python interpreter is not "
+			 "running (Py_IsInitialized() = %s)", r->value);
+		return -1;
+	}
+	*interpreter = true;
+	/* On a timeout gdb unwinds the call instead of leaving the program
+	 * stopped inside it. */
+	raw(r, "-gdb-set unwindonsignal on");
+	char alloc[64];
+	snprintf(alloc, sizeof alloc, "(long)PyMem_RawCalloc(1, %d)",
+		 DIAG_PY_BUF_CAP);
+	long long buf;
+	if (eval(r, alloc, true) < 0 || !value_ll(r->value, &buf) || buf == 0) {
+		if (!r->err[0])
+			snprintf(r->err, sizeof r->err, "no memory for the "
+				 "stack's text in the program");
+		return -1;
+	}
+	int rc = run_script(r, (uint64_t)buf, ps);
+	char why[256];
+	snprintf(why, sizeof why, "%s", r->err);
+	char fr[64];
+	snprintf(fr, sizeof fr, "(void)PyMem_RawFree(%lld)", buf);
+	eval(r, fr, true);
+	snprintf(r->err, sizeof r->err, "%s", why);
+	return rc;
+}
+
+/* The bad value: the operator's tensor read in the program's memory
+ * (after a device stop with the CUDA focus selected again, so a device
+ * pointer reads device memory). */
+/* The fallback for device memory: cuda-gdb's print of the tensor as an
+ * array of its element type in the global address space (at most the
+ * first 200 elements, gdb's print elements limit). */
+static bool read_by_print(struct pyrun *r, const struct diag_pybad_plan *plan,
+			  char *out, size_t cap)
+{
+	bool fl = plan->kind == DIAG_PYBAD_PROB || plan->kind == DIAG_PYBAD_RANGE01;
+	int es = plan->t->elsize;
+	const char *type = fl ? (es == 8 ? "double" : es == 4 ? "float" : NULL)
+			      : (es == 8 ? "long" : es == 4 ? "int"
+				 : es == 2 ? "short" : NULL);
+	if (!type)
+		return false;
+	size_t n = plan->bytes / (size_t)es;
+	if (n > 200)
+		n = 200;
+	char expr[160];
+	snprintf(expr, sizeof expr, "*(@global %s *)0x%llx@%zu", type,
+		 (unsigned long long)plan->addr, n);
+	if (eval(r, expr, false) < 0)
+		return false;
+	unsigned char *buf = malloc(n * (size_t)es);
+	long got = buf ? diag_gdb_array_bytes(r->bigvalue, es, fl, buf,
+					      n * (size_t)es) : -1;
+	if (got > 0)
+		diag_pybad_find(plan, buf, (size_t)got, out, cap);
+	free(buf);
+	return got > 0;
+}
+
+static void read_bad_value(struct pyrun *r, const struct diag_pystack *ps,
+			   const char *assertion, bool device, char *out,
+			   size_t cap)
+{
+	struct diag_pybad_plan plan;
+	if (diag_pybad_plan(ps, assertion, &plan) == DIAG_PYBAD_NONE)
+		return;
+	if (!plan.t) {
+		snprintf(out, cap, "not read: %s", plan.why_not);
+		return;
+	}
+	if (read_bytes(r, plan.addr, plan.bytes) == 0) {
+		diag_pybad_find(&plan, r->mem.v[0].bytes, r->mem.v[0].len, out,
+				cap);
+		return;
+	}
+	char why[256];
+	snprintf(why, sizeof why, "%s", r->err);
+	if (device && read_by_print(r, &plan, out, cap))
+		return;
+	snprintf(out, cap, "not read: %s at 0x%llx: %s", plan.t->name,
+		 (unsigned long long)plan.addr, why);
+}
+
+static bool settled(void *ctx)
+{
+	struct dbg_ctl *c = ctx;
+	return !session_alive(ctl_session(c)) ||
+	       (!ctl_busy(c) && ctl_refreshed(c));
+}
+
+int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
+		      struct diag_pystack_result *out)
+{
+	memset(out, 0, sizeof *out);
+	const struct dbg_model *m = ctl_model(c);
+	if (m->state != MODEL_STOPPED || m->is_core) {
+		snprintf(out->why, sizeof out->why, "%s", m->is_core
+			 ? "a coredump has no running interpreter to ask"
+			 : "the program is not stopped");
+		return 0;
+	}
+	struct pyrun r = { .c = c,
+			   .timeout_ms = timeout_ms > 0 ? timeout_ms : 5000 };
+	/* A device stop: the host thread that launched the kernel (with
+	 * launch blocking it is still in the launch). */
+	bool device = m->focus.valid;
+	int rc = 0;
+	/* First whether there is an interpreter at all, without leaving
+	 * the CUDA focus (--thread applies to this command only): a replay
+	 * of a session that never asked ends here with its focus untouched
+	 * (its recording has the -thread-select of a host stack read, but
+	 * not the focus switch back). */
+	/* (A live debugger's error here is not trusted as "no Python": the
+	 * call below decides; only the replay's own answer for a command its
+	 * recording lacks ends it, the session having never asked.) */
+	if (device && raw(&r, "-data-evaluate-expression --thread 1 "
+			  "\"(long)&Py_IsInitialized\"") < 0 &&
+	    strstr(r.err, "not in this recording")) {
+		char e[200];
+		snprintf(e, sizeof e, "%s", r.err);
+		snprintf(r.err, sizeof r.err, "no Python interpreter symbols in "
+			 "the program (%s)", e);
+		snprintf(out->why, sizeof out->why, "%s", r.err);
+		goto done;
+	}
+	if (device && raw(&r, "-thread-select 1") < 0)
+		rc = -1;
+	if (rc == 0)
+		rc = take_stack(&r, &out->ps, &out->interpreter);
+	snprintf(out->why, sizeof out->why, "%s", rc < 0 ? r.err : "");
+	if (device && !r.stuck) {
+		ctl_restore_focus(c);
+		ctl_run_until(c, settled, c, r.timeout_ms);
+	}
+	if (rc == 0) {
+		out->have = true;
+		read_bad_value(&r, &out->ps, what, device, out->bad,
+			       sizeof out->bad);
+		if (out->ps.error)
+			snprintf(out->why, sizeof out->why, "%s", out->ps.error);
+	}
+done:
+	if (r.have_mem)
+		dec_memory_free(&r.mem);
+	free(r.bigvalue);
+	return out->have ? 1 : 0;
+}
+
+void diag_pystack_result_free(struct diag_pystack_result *r)
+{
+	if (r)
+		diag_pystack_free(&r->ps);
+}
+
+void diag_pystack_result_give(struct diag *d, const struct diag_pystack_result *r)
+{
+	if (r->interpreter)
+		diag_set_flag(d, DIAG_F_PYTHON, true);
+	struct diag_pystack copy;
+	if (r->have && diag_pystack_copy(&copy, &r->ps) == 0) {
+		diag_set_pystack(d, &copy, r->why[0] ? r->why : NULL);
+		diag_pystack_free(&copy);
+	} else {
+		diag_set_pystack(d, NULL, r->why[0] &&
+				  !strstr(r->why, "not in this recording")
+				  ? r->why : NULL);
+	}
+	if (r->bad[0])
+		diag_set_bad_value(d, r->bad);
+}
+
+int diag_pystack_fetch(struct diag *d, struct dbg_ctl *c, int timeout_ms,
+		       const char *what)
+{
+	struct diag_pystack_result r;
+	int rc = diag_pystack_take(c, timeout_ms, what, &r);
+	diag_pystack_result_give(d, &r);
+	diag_pystack_result_free(&r);
+	return rc;
+}

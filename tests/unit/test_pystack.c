@@ -1,0 +1,373 @@
+/* The live Python stack: the script's text parsed, the script itself run
+ * in a real Python (tests/progs/py_crash.py in self-test mode), and the
+ * bad value of the PyTorch index asserts found in a tensor's bytes. */
+#include "tests/harness.h"
+#include "cudbg/diag.h"
+#include "cudbg/pystack.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* What the script writes for torch_label.py-like code at the launch of
+ * nll_loss: the functional frame (library), the user's train_step, the
+ * module. */
+static const char label_text[] =
+	"F\t/opt/venv/lib/python3.12/site-packages/torch/nn/functional.py\t3504\tcross_entropy\n"
+	"F\t/home/u/train.py\t12\ttrain_step\n"
+	"F\t/home/u/train.py\t24\t<module>\n"
+	"T\t0\tinput\ttorch.float32\tcuda:0\t64,4\t4,1\t140000000000000\t4\n"
+	"T\t0\ttarget\ttorch.int64\tcuda:0\t64\t1\t140000000100000\t8\n"
+	"I\t0\tignore_index\t-100\n"
+	"T\t1\tlogits\ttorch.float32\tcuda:0\t64,4\t4,1\t140000000000000\t4\n"
+	"T\t1\tlabels\ttorch.int64\tcuda:0\t64\t1\t140000000100000\t8\n";
+
+TEST(parses_frames_tensors_ints)
+{
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(label_text, strlen(label_text), &ps), 0);
+	CHECK_INT(ps.n_frames, 3);
+	CHECK(ps.frames[0].library);
+	CHECK(!ps.frames[1].library);
+	CHECK_STR(ps.frames[1].func, "train_step");
+	CHECK_INT(ps.frames[1].line, 12);
+	CHECK_INT(diag_pystack_user_frame(&ps), 1);
+	CHECK_INT(ps.n_tensors, 4);
+	CHECK_INT(ps.tensors[0].ndim, 2);
+	CHECK_INT(ps.tensors[0].shape[1], 4);
+	CHECK_INT(ps.tensors[1].elsize, 8);
+	CHECK_INT(ps.n_ints, 1);
+	CHECK_INT(ps.ints[0].value, -100);
+	diag_pystack_free(&ps);
+}
+
+TEST(bad_lines_are_skipped_no_frames_is_an_error)
+{
+	static const char junk[] =
+		"F\tonly-two\n"
+		"T\t9\tx\ttorch.int64\tcuda\t4\t1\t1\t8\n" /* no frame 9 */
+		"F\t/a/b.py\tnotanumber\tf\n"
+		"Z\twhatever\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(junk, strlen(junk), &ps), DIAG_ESYNTAX);
+	static const char one[] = "F\t/a/b.py\t3\tf\n"
+				  "T\t0\tx\ttorch.int64\tcuda\t4,x\t1\t1\t8\n"
+				  "T\t0\ty\ttorch.int64\tcuda\t4\t1\t1\t99\n";
+	CHECK_INT(diag_pystack_parse(one, strlen(one), &ps), 0);
+	CHECK_INT(ps.n_frames, 1);
+	CHECK_INT(ps.n_tensors, 0);
+	diag_pystack_free(&ps);
+	static const char err[] = "E\tNameError('x')\n";
+	CHECK_INT(diag_pystack_parse(err, strlen(err), &ps), 0);
+	CHECK_STR(ps.error, "NameError('x')");
+	diag_pystack_free(&ps);
+}
+
+TEST(library_paths)
+{
+	CHECK(diag_py_library_path("/usr/lib/python3.11/runpy.py"));
+	CHECK(diag_py_library_path("/x/lib/python3.12/site-packages/torch/nn/modules/module.py"));
+	CHECK(diag_py_library_path("<frozen runpy>"));
+	CHECK(diag_py_library_path("/usr/lib/python3/dist-packages/numpy/core.py"));
+	CHECK(!diag_py_library_path("/home/u/python/train.py"));
+	CHECK(!diag_py_library_path("train.py"));
+}
+
+static void put64(unsigned char *m, size_t i, long long v)
+{
+	for (int b = 0; b < 8; b++)
+		m[i * 8 + (size_t)b] = (unsigned char)((unsigned long long)v >> (8 * b));
+}
+
+TEST(class_index_names_the_users_tensor_and_element)
+{
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(label_text, strlen(label_text), &ps), 0);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "t >= 0 && t < n_classes", &p),
+		  DIAG_PYBAD_CLASS);
+	CHECK(p.t != NULL);
+	CHECK_STR(p.t->name, "target");
+	CHECK_STR(p.user_name, "labels");
+	CHECK_INT(p.bound, 4);
+	CHECK_INT(p.addr, 140000000100000LL);
+	CHECK_INT(p.bytes, 64 * 8);
+	unsigned char mem[64 * 8];
+	for (int i = 0; i < 64; i++)
+		put64(mem, (size_t)i, i % 4 + 1); /* labels 1..4 */
+	char out[300];
+	CHECK_INT(diag_pybad_find(&p, mem, sizeof mem, out, sizeof out), 1);
+	CHECK_STR(out, "labels[3] = 4, the model has 4 classes (labels must be 0..3)");
+	for (int i = 0; i < 64; i++)
+		put64(mem, (size_t)i, i % 4);
+	CHECK_INT(diag_pybad_find(&p, mem, sizeof mem, out, sizeof out), 0);
+	CHECK(strstr(out, "all 64 elements of labels") != NULL);
+	/* padding labels at ignore_index (-100 in cross_entropy's frame)
+	 * are skipped by the kernel: not bad */
+	CHECK(p.has_ignore);
+	put64(mem, 1, -100);
+	CHECK_INT(diag_pybad_find(&p, mem, sizeof mem, out, sizeof out), 0);
+	put64(mem, 2, -1);
+	CHECK_INT(diag_pybad_find(&p, mem, sizeof mem, out, sizeof out), 1);
+	CHECK_STR(out, "labels[2] = -1, the model has 4 classes (labels must be 0..3)");
+	diag_pystack_free(&ps);
+}
+
+/* torch_embedding.py: F.embedding(input, weight) from embed(table, ids). */
+TEST(embedding_token_id_at_2d_index)
+{
+	static const char text[] =
+		"F\t/v/lib/python3.12/site-packages/torch/nn/functional.py\t2551\tembedding\n"
+		"F\t/v/lib/python3.12/site-packages/torch/nn/modules/sparse.py\t190\tforward\n"
+		"F\t/v/lib/python3.12/site-packages/torch/nn/modules/module.py\t1784\t_call_impl\n"
+		"F\t/home/u/emb.py\t14\tembed\n"
+		"F\t/home/u/emb.py\t25\t<module>\n"
+		"T\t0\tinput\ttorch.int64\tcuda:0\t4,50\t50,1\t4096\t8\n"
+		"T\t0\tweight\ttorch.float32\tcuda:0\t1000,32\t32,1\t8192\t4\n"
+		"T\t3\tids\ttorch.int64\tcuda:0\t4,50\t50,1\t4096\t8\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize", &p),
+		  DIAG_PYBAD_INDEX);
+	CHECK(p.t != NULL);
+	CHECK_STR(p.user_name, "ids");
+	CHECK_INT(p.bound, 1000);
+	CHECK_INT(p.lo, 0);
+	unsigned char mem[200 * 8] = {0};
+	put64(mem, 2 * 50 + 17, 1000);
+	char out[300];
+	CHECK_INT(diag_pybad_find(&p, mem, sizeof mem, out, sizeof out), 1);
+	CHECK_STR(out, "token id 1000 at ids[2, 17], the embedding has 1000 "
+		  "rows (ids must be 0..999)");
+	diag_pystack_free(&ps);
+}
+
+/* x[idx] in the user's own line: negative indices wrap, so -10 of 10 is
+ * fine and -11 is not. */
+TEST(advanced_indexing_allows_wrapped_negatives)
+{
+	static const char text[] =
+		"F\t/home/u/idx.py\t7\tpick\n"
+		"T\t0\tx\ttorch.float32\tcuda:0\t10\t1\t100\t4\n"
+		"T\t0\tidx\ttorch.int32\tcuda:0\t3\t1\t200\t4\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "index >= -sizes[i] && index < sizes[i] "
+				  "&& \"index out of bounds\"", &p),
+		  DIAG_PYBAD_INDEX);
+	CHECK_INT(p.lo, -10);
+	unsigned char mem[12] = {0};
+	int32_t v[3] = { -10, 9, -11 };
+	memcpy(mem, v, sizeof v); /* little-endian host */
+	char out[300];
+	CHECK_INT(diag_pybad_find(&p, mem, sizeof mem, out, sizeof out), 1);
+	CHECK_STR(out, "index -11 at idx[2], the indexed dimension has 10 entries");
+	diag_pystack_free(&ps);
+}
+
+TEST(multinomial_nan_and_bce_range_in_half)
+{
+	static const char text[] =
+		"F\t/home/u/s.py\t3\tsample\n"
+		"T\t0\tprobs\ttorch.float32\tcuda:0\t2,2\t2,1\t100\t4\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "probability tensor contains either "
+				  "`inf`, `nan` or element < 0", &p),
+		  DIAG_PYBAD_PROB);
+	float f[4] = { 0.5f, 0.5f, 0.2f, -0.1f };
+	char out[300];
+	CHECK_INT(diag_pybad_find(&p, (unsigned char *)f, sizeof f, out,
+				  sizeof out), 1);
+	CHECK(strncmp(out, "probs[1, 1] = -0.1", 18) == 0);
+	diag_pystack_free(&ps);
+
+	static const char bce[] =
+		"F\t/v/lib/python3.12/site-packages/torch/nn/functional.py\t3300\tbinary_cross_entropy\n"
+		"F\t/home/u/b.py\t9\tstep\n"
+		"T\t0\tinput\ttorch.float16\tcuda:0\t3\t1\t100\t2\n"
+		"T\t0\ttarget\ttorch.float16\tcuda:0\t3\t1\t200\t2\n"
+		"T\t1\tpred\ttorch.float16\tcuda:0\t3\t1\t100\t2\n";
+	CHECK_INT(diag_pystack_parse(bce, strlen(bce), &ps), 0);
+	CHECK_INT(diag_pybad_plan(&ps, "input_val >= zero && input_val <= one",
+				  &p), DIAG_PYBAD_RANGE01);
+	CHECK_STR(p.user_name, "pred");
+	/* half: 0.5 = 0x3800, 1.0 = 0x3c00, 1.5 = 0x3e00 */
+	unsigned char h[6] = { 0x00, 0x38, 0x00, 0x3c, 0x00, 0x3e };
+	CHECK_INT(diag_pybad_find(&p, h, sizeof h, out, sizeof out), 1);
+	CHECK(strncmp(out, "pred[2] = 1.5, outside [0, 1]", 29) == 0);
+	diag_pystack_free(&ps);
+}
+
+TEST(nothing_to_read_says_why)
+{
+	static const char text[] =
+		"F\t/home/u/s.py\t3\tf\n"
+		"T\t0\tweight\ttorch.float32\tcuda:0\t4,4\t1,4\t100\t4\n"
+		"T\t0\ti\ttorch.int64\tcuda:0\t4\t2\t200\t8\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize", &p),
+		  DIAG_PYBAD_INDEX);
+	CHECK(p.t == NULL);
+	CHECK_STR(p.why_not, "the tensor is not contiguous");
+	CHECK_INT(diag_pybad_plan(&ps, "x > 0", &p), DIAG_PYBAD_NONE);
+	diag_pystack_free(&ps);
+	/* index_select(x, 1, i) with a literal dim: the bound is not known,
+	 * and nothing is called bad against dim 0 */
+	static const char sel[] =
+		"F\t/home/u/s.py\t3\tf\n"
+		"T\t0\tx\ttorch.float32\tcuda:0\t4,6\t6,1\t100\t4\n"
+		"T\t0\ti\ttorch.int64\tcuda:0\t4\t1\t200\t8\n";
+	CHECK_INT(diag_pystack_parse(sel, strlen(sel), &ps), 0);
+	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize", &p),
+		  DIAG_PYBAD_INDEX);
+	CHECK(p.t == NULL);
+	CHECK_STR(p.why_not, "the indexed dimension is not known here");
+	CHECK_INT(diag_pybad_plan(NULL, "t < n_classes", &p), DIAG_PYBAD_CLASS);
+	CHECK(p.why_not != NULL);
+	diag_pystack_free(&ps);
+}
+
+TEST(call_expr_is_one_line_and_names_the_buffer)
+{
+	char *e = diag_pystack_call_expr(0x1234, 65536);
+	CHECK(e != NULL);
+	CHECK(strncmp(e, "(int)PyRun_SimpleString(\"", 25) == 0);
+	CHECK(strchr(e, '\n') == NULL);
+	CHECK(strstr(e, "_cudbg_tui_pystack(4660, 65536)\\n") != NULL);
+	CHECK(strstr(e, "del _cudbg_tui_pystack") != NULL);
+	char *again = diag_pystack_call_expr(0x1234, 65536);
+	CHECK_STR(e, again); /* replays compare commands */
+	free(again);
+	free(e);
+}
+
+/* The script itself, run by a real Python in the frames of
+ * tests/progs/py_crash.py (CUDBG_PYSTACK_SELFTEST), then parsed and
+ * searched for the bad label as at a real stop. */
+TEST_TIMEOUT(script_runs_in_real_python, 60)
+{
+	const char *py = access("/usr/bin/python3", X_OK) == 0
+		? "/usr/bin/python3" : "python3";
+	if (system("python3 -c 0 >/dev/null 2>&1") != 0 &&
+	    access("/usr/bin/python3", X_OK) != 0)
+		test_skip("python3 is not installed");
+	const char *tmp = getenv("CUDBG_TEST_TMP");
+	char expr_path[512], out_path[512], cmd[2048];
+	snprintf(expr_path, sizeof expr_path, "%s/expr", tmp ? tmp : "/tmp");
+	snprintf(out_path, sizeof out_path, "%s/out", tmp ? tmp : "/tmp");
+	char *e = diag_pystack_call_expr(42, DIAG_PY_BUF_CAP);
+	FILE *f = fopen(expr_path, "w");
+	CHECK(f && e);
+	fputs(e, f);
+	fclose(f);
+	free(e);
+	snprintf(cmd, sizeof cmd, "CUDBG_PYSTACK_SELFTEST=%s %s "
+		 "%s/tests/progs/py_crash.py >%s 2>&1", expr_path, py,
+		 test_root_dir(), out_path);
+	CHECK_MSG(system(cmd) == 0, "%s failed", cmd);
+	size_t len;
+	char *text = test_read_file(out_path, &len);
+	struct diag_pystack ps;
+	CHECK_MSG(diag_pystack_parse(text, len, &ps) == 0, "output: %s", text);
+	CHECK_MSG(ps.error == NULL, "script error: %s", ps.error);
+	int uf = diag_pystack_user_frame(&ps);
+	CHECK(uf >= 0);
+	CHECK_STR(ps.frames[uf].func, "train_step");
+	CHECK_INT(ps.frames[uf].line, 41);
+	CHECK_STR(ps.frames[uf].source, "return fakeloss.nll_loss(logits, labels)");
+	CHECK(strstr(ps.frames[uf].file, "py_crash.py") != NULL);
+	CHECK_STR(ps.frames[ps.n_frames - 1].func, "<module>");
+	CHECK_INT(ps.frames[ps.n_frames - 1].line, 60);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "t >= 0 && t < n_classes", &p),
+		  DIAG_PYBAD_CLASS);
+	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
+	CHECK_STR(p.user_name, "labels");
+	CHECK_INT(p.bound, 4);
+	CHECK_INT(p.bytes, 64);
+	free(text);
+	diag_pystack_free(&ps);
+}
+
+/* cuda-gdb's print of a device array, the fallback read of a tensor. */
+TEST(gdb_array_print_to_bytes)
+{
+	unsigned char b[64];
+	long n = diag_gdb_array_bytes("{1, 2, 3 <repeats 3 times>, -1}", 8,
+				      false, b, sizeof b);
+	CHECK_INT(n, 6 * 8);
+	long long v[6];
+	memcpy(v, b, sizeof v); /* little-endian host */
+	CHECK_INT(v[0], 1);
+	CHECK_INT(v[4], 3);
+	CHECK_INT(v[5], -1);
+	float f[3];
+	n = diag_gdb_array_bytes("{0.5, nan(0x400000), -inf...}", 4, true, b,
+				 sizeof b);
+	CHECK_INT(n, 12);
+	memcpy(f, b, sizeof f);
+	CHECK(f[0] == 0.5f);
+	CHECK(f[1] != f[1]);
+	CHECK(f[2] < -1e30f);
+	/* cut at cap, not past it */
+	CHECK_INT(diag_gdb_array_bytes("{7 <repeats 100 times>}", 4, false, b,
+				       sizeof b), 64);
+	CHECK_INT(diag_gdb_array_bytes("0x1234", 8, false, b, sizeof b), -1);
+	CHECK_INT(diag_gdb_array_bytes("{1, x}", 8, false, b, sizeof b), -1);
+	CHECK_INT(diag_gdb_array_bytes("{1}", 3, false, b, sizeof b), -1);
+	/* the bad label found in what a print gave */
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(label_text, strlen(label_text), &ps), 0);
+	struct diag_pybad_plan p;
+	diag_pybad_plan(&ps, "t >= 0 && t < n_classes", &p);
+	n = diag_gdb_array_bytes("{1, 2, 3, 4, 1, 2, 3, 4}", 8, false, b, sizeof b);
+	char out[300];
+	CHECK_INT(diag_pybad_find(&p, b, (size_t)n, out, sizeof out), 1);
+	CHECK_STR(out, "labels[3] = 4, the model has 4 classes (labels must be 0..3)");
+	diag_pystack_free(&ps);
+}
+
+/* torch_adv_index.py: `return table[ids]` in the user's own frame, a 2-d
+ * table and the vectorized gather's assert (no -sizes[): the line says
+ * which tensor is indexed, and by its first dimension. */
+TEST(subscript_on_the_line_names_the_indexed_tensor)
+{
+	static const char text[] =
+		"F\t/src/gpu/torch_adv_index.py\t14\tbucketize\treturn table[ids]  # fault\n"
+		"F\t/src/gpu/torch_adv_index.py\t19\tmain\tprint(bucketize(table, x).sum().item())\n"
+		"T\t0\tx\ttorch.float32\tcuda:0\t101\t1\t300\t4\n"
+		"T\t0\ttable\ttorch.float32\tcuda:0\t10,4\t4,1\t100\t4\n"
+		"T\t0\tids\ttorch.int64\tcuda:0\t101\t1\t200\t8\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	CHECK_STR(ps.frames[0].source, "return table[ids]  # fault");
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "ind >=0 && ind < ind_dim_size && "
+				  "\"vectorized gather kernel index out of bounds\"",
+				  &p), DIAG_PYBAD_INDEX);
+	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
+	CHECK_INT(p.bound, 10);
+	CHECK_INT(p.lo, 0);
+	unsigned char mem[101 * 8] = {0};
+	put64(mem, 100, 10);
+	char out[300];
+	CHECK_INT(diag_pybad_find(&p, mem, sizeof mem, out, sizeof out), 1);
+	CHECK_STR(out, "index 10 at ids[100], the indexed dimension has 10 entries");
+	/* a name that only starts like it is not the subscript */
+	diag_pystack_free(&ps);
+	static const char other[] =
+		"F\t/u.py\t3\tf\treturn mytable[ids]\n"
+		"T\t0\ttable\ttorch.float32\tcuda:0\t10,4\t4,1\t100\t4\n"
+		"T\t0\tids\ttorch.int64\tcuda:0\t3\t1\t200\t8\n";
+	CHECK_INT(diag_pystack_parse(other, strlen(other), &ps), 0);
+	diag_pybad_plan(&ps, "ind < ind_dim_size", &p);
+	CHECK(p.t == NULL);
+	diag_pystack_free(&ps);
+}
