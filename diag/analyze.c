@@ -326,11 +326,12 @@ static void set_derived_flags(struct diag *d)
 	struct diag_fault *f = &d->fault;
 	bool *fl = f->flags;
 	memcpy(fl, d->set_flags, sizeof f->flags);
-	fl[DIAG_F_DEVICE_STOP] |= d->stop.have;
+	fl[DIAG_F_DEVICE_STOP] |= d->stop.have && !d->host_core;
 	fl[DIAG_F_DEVICE_EXCEPTION] |= f->exception_code >= 0;
 	fl[DIAG_F_DEVICE_ASSERT] |= f->kind == DIAG_FAULT_ASSERT;
 	fl[DIAG_F_DEVICE_TRAP] |= f->kind == DIAG_FAULT_TRAP;
-	fl[DIAG_F_COREDUMP] |= d->stop.from_core || d->in_core;
+	/* the coredump hints are about GPU coredumps */
+	fl[DIAG_F_COREDUMP] |= (d->stop.from_core || d->in_core) && !d->host_core;
 	fl[DIAG_F_ASSERT_OUTPUT] |= f->n_asserts > 0;
 	fl[DIAG_F_SANITIZER] |= d->n_sans > 0;
 	bool any_err = false;

@@ -2,6 +2,7 @@
  * report.  See include/cudbg/batch.h. */
 #include "cudbg/batch.h"
 #include "cudbg/diagrun.h"
+#include "cudbg/job.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
 
@@ -330,6 +331,9 @@ int batch_main(const struct cudbg_options *o)
 		diag_run_after(dr, c, timeout_ms);
 	t[T_DIAG] = mono_now();
 	add_diagnosis(o, dr, &r);
+	if (o->job_table) /* --job, --core-dir: the faulting process's core */
+		r.job = o->json ? job_report_json(o->job_table)
+				: job_report_text(o->job_table);
 	say_kept(o, dr);
 	timing_from_run(t, dr);
 	diag_run_free(dr);
