@@ -125,7 +125,7 @@ const char *job_state_text(const struct job_proc *p, char *buf, size_t cap)
 		return buf;
 	}
 	case JOB_ENDED:
-		return "ended (status reaped by its parent)";
+		return "ended (reaped by its parent)";
 	case JOB_UNKNOWN:
 		break;
 	}

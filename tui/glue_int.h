@@ -61,6 +61,11 @@ int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 /* A refused controller call: its reason on the hint line.  0 or -1. */
 int glue_refused(struct ui *ui, int64_t r);
 
+/* tui/glue_job.c: --job and --core-dir: the Processes pane's table and
+ * its Enter (switch to a process's coredump). */
+void glue_job_attach(struct glue *g);
+int glue_open_process(struct ui *ui, size_t index);
+
 /* tui/glue_diag.c */
 /* Starts the pass or replay the options ask for at start (--memcheck=
  * always); returns whether the program's own run must wait for it. */
