@@ -1,0 +1,54 @@
+/* Fuzz target: the job table's parsers (diag/job_parse.c): /proc/PID/stat,
+ * an environ block, a cmdline block and a coredump file name.  The first
+ * byte picks which; every field is read back. */
+#include "cudbg/job.h"
+#include "tests/fuzz/fuzz.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size == 0)
+		return 0;
+	const char *text = (const char *)data + 1;
+	size_t len = size - 1;
+	size_t sum = 0;
+	switch (data[0] % 4) {
+	case 0: {
+		struct job_stat st;
+		if (job_parse_stat(text, len, &st) == 0)
+			sum += (size_t)st.ppid + (size_t)st.state +
+			       (size_t)st.exit_code + (size_t)st.starttime;
+		break;
+	}
+	case 1: {
+		struct job_proc p;
+		memset(&p, 0, sizeof p);
+		if (job_parse_environ(text, len, &p) == 0) {
+			sum += p.rank ? strlen(p.rank) + strlen(p.rank_var) : 0;
+			sum += p.local_rank ? strlen(p.local_rank) : 0;
+		}
+		free(p.rank);
+		free(p.local_rank);
+		break;
+	}
+	case 2: {
+		char *s = job_join_cmdline(text, len);
+		sum += s ? strlen(s) : 0;
+		free(s);
+		break;
+	}
+	default: {
+		char *name = malloc(len + 1);
+		if (!name)
+			return 0;
+		memcpy(name, text, len);
+		name[len] = '\0';
+		sum += (size_t)job_core_pid(name);
+		free(name);
+		break;
+	}
+	}
+	return (int)(sum & 0);
+}
