@@ -60,6 +60,11 @@ static double now_s(void)
 
 static void proc_clear(struct job_proc *p)
 {
+	for (size_t i = 0; i < p->npy; i++) {
+		free(p->py[i].file);
+		free(p->py[i].func);
+	}
+	free(p->py);
 	free(p->cmdline);
 	free(p->exe);
 	free(p->rank);
@@ -67,7 +72,9 @@ static void proc_clear(struct job_proc *p)
 	free(p->core);
 }
 
-static void remove_dir(const char *dir)
+/* The private directory: the coredumps, the Python stacks, our
+ * sitecustomize.py and the __pycache__ Python made beside it (depth 2). */
+static void remove_dir_depth(const char *dir, int depth)
 {
 	DIR *d = opendir(dir);
 	if (d) {
@@ -78,11 +85,20 @@ static void remove_dir(const char *dir)
 				continue;
 			char p[PATH_MAX + 256];
 			snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-			unlink(p);
+			struct stat sb;
+			if (depth > 0 && lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+				remove_dir_depth(p, depth - 1);
+			else
+				unlink(p);
 		}
 		closedir(d);
 	}
 	rmdir(dir);
+}
+
+static void remove_dir(const char *dir)
+{
+	remove_dir_depth(dir, 1);
 }
 
 void job_free(struct job *j)
@@ -154,6 +170,7 @@ static struct job_proc *add_proc(struct job *j, long pid, double seen)
 	memset(p, 0, sizeof *p);
 	p->pid = pid;
 	p->seen_s = seen;
+	p->py_user = -1;
 	return p;
 }
 
@@ -340,7 +357,10 @@ static void poll_cores(struct run *r)
 		return;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		long pid = job_core_pid(de->d_name);
+		/* the driver's files (our CUDA_COREDUMP_FILE pattern); the
+		 * Python stacks and sitecustomize.py live here too */
+		long pid = strncmp(de->d_name, "core", 4) == 0
+				   ? job_core_pid(de->d_name) : -1;
 		if (pid <= 0)
 			continue;
 		char path[PATH_MAX];
@@ -448,6 +468,14 @@ static void job_environment(const struct job_config *cfg, const char *dir)
 	setenv_default("CUDA_COREDUMP_GENERATION_FLAGS",
 		       cfg->core_flags ? cfg->core_flags : JOB_CORE_FLAGS);
 	setenv_default("CUDA_LAUNCH_BLOCKING", "1");
+	/* Python processes load our sitecustomize.py (docs/multiprocess.md):
+	 * a fatal signal makes each print its Python stack to its own file */
+	const char *pp = getenv("PYTHONPATH");
+	char path[PATH_MAX * 2];
+	snprintf(path, sizeof path, "%s%s%s", dir, pp && *pp ? ":" : "",
+		 pp && *pp ? pp : "");
+	setenv("PYTHONPATH", path, 1);
+	setenv("CUDBG_JOB_DIR", dir, 1);
 }
 
 static _Noreturn void keeper_main(char *const argv[], const struct job_config *cfg,
@@ -541,6 +569,79 @@ static int make_dir(struct job *j, const struct job_config *cfg, char *err,
 	j->core_dir = dstrdup(path);
 	j->own_dir = !cfg->keep_dir;
 	return j->core_dir ? 0 : -1;
+}
+
+/* Every Python process of the job imports this first (PYTHONPATH): it
+ * points faulthandler at DIR/pystack.PID, so a process the driver aborts
+ * after its GPU coredump (SIGABRT) leaves its Python stack, the line that
+ * launched the kernel among it (CUDA_LAUNCH_BLOCKING=1), in a file of its
+ * own; a forked child reopens its own.  Then it runs the sitecustomize it
+ * hides, if any (Debian and Ubuntu ship one). */
+static const char sitecustomize[] =
+"# Written by cudbg-tui --job (docs/multiprocess.md); removed with the job.\n"
+"import os as _os\n"
+"import faulthandler as _fh\n"
+"\n"
+"def _cudbg_open():\n"
+"    try:\n"
+"        _d = _os.environ.get('CUDBG_JOB_DIR')\n"
+"        if _d:\n"
+"            _f = open(_os.path.join(_d, 'pystack.%d' % _os.getpid()), 'w')\n"
+"            _fh.enable(file=_f, all_threads=True)\n"
+"            globals()['_cudbg_file'] = _f\n"
+"    except Exception:\n"
+"        pass\n"
+"\n"
+"_cudbg_open()\n"
+"try:\n"
+"    _os.register_at_fork(after_in_child=_cudbg_open)\n"
+"except Exception:\n"
+"    pass\n"
+"\n"
+"def _cudbg_chain():\n"
+"    import sys, importlib.util\n"
+"    here = _os.path.dirname(_os.path.abspath(__file__))\n"
+"    for p in sys.path:\n"
+"        if _os.path.abspath(p or '.') == here:\n"
+"            continue\n"
+"        c = _os.path.join(p or '.', 'sitecustomize.py')\n"
+"        if _os.path.isfile(c):\n"
+"            s = importlib.util.spec_from_file_location('_cudbg_next_sitecustomize', c)\n"
+"            m = importlib.util.module_from_spec(s)\n"
+"            s.loader.exec_module(m)\n"
+"            return\n"
+"\n"
+"try:\n"
+"    _cudbg_chain()\n"
+"except Exception:\n"
+"    pass\n";
+
+static int write_sitecustomize(const char *dir, char *err, size_t cap)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/sitecustomize.py", dir);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(sitecustomize, f) < 0 || fclose(f) != 0) {
+		snprintf(err, cap, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The Python stack each process left (pystack.PID, empty unless it died
+ * of a fatal signal). */
+static void read_pystacks(struct job *j)
+{
+	for (size_t i = 0; i < j->nprocs; i++) {
+		char path[PATH_MAX];
+		size_t len;
+		snprintf(path, sizeof path, "%s/pystack.%ld", j->core_dir,
+			 j->procs[i].pid);
+		char *text = read_small_file(path, 1 << 20, &len);
+		if (text && len > 0)
+			job_parse_pystack(text, len, &j->procs[i]);
+		free(text);
+	}
 }
 
 /* Everything of the job still alive gets sig: the keeper's process group
@@ -665,6 +766,10 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 		job_free(j);
 		return NULL;
 	}
+	if (write_sitecustomize(j->core_dir, err, cap) < 0) {
+		job_free(j);
+		return NULL;
+	}
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		snprintf(err, cap, "cannot make a pipe: %s", strerror(errno));
@@ -698,6 +803,7 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 		job_free(j);
 		return NULL;
 	}
+	read_pystacks(j);
 	pick_faulting(j);
 	return j;
 }
@@ -727,7 +833,9 @@ struct job *job_from_core_dir(const char *dir, char *err, size_t cap)
 	}
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		long pid = job_core_pid(de->d_name);
+		/* a kept --job directory also holds pystack.PID files */
+		long pid = strncmp(de->d_name, "pystack.", 8) == 0
+				   ? -1 : job_core_pid(de->d_name);
 		char path[PATH_MAX];
 		struct stat sb;
 		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
@@ -754,5 +862,6 @@ struct job *job_from_core_dir(const char *dir, char *err, size_t cap)
 	}
 	qsort(j->procs, j->nprocs, sizeof *j->procs, by_core_time);
 	j->faulting = 0;
+	read_pystacks(j);
 	return j;
 }

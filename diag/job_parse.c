@@ -167,3 +167,146 @@ long job_core_pid(const char *name)
 		pid = pid * 10 + (name[i] - '0');
 	return pid > 0 ? pid : -1;
 }
+
+/* ---- faulthandler's Python stack ---- */
+
+struct pyblock {
+	const char *start;    /* first "  File" line of the block */
+	size_t nframes;
+	bool current;         /* "Current thread ..." */
+	bool main_like;       /* its outermost frame is <module> */
+};
+
+/* "  File "F", line N in FUNC" -> F, N, FUNC (pointers into line). */
+static bool frame_line(const char *l, size_t n, const char **file,
+		       size_t *flen, int *line, const char **func, size_t *fnlen)
+{
+	static const char head[] = "  File \"";
+	if (n < sizeof head || memcmp(l, head, sizeof head - 1) != 0)
+		return false;
+	const char *f = l + sizeof head - 1, *end = l + n;
+	const char *q = NULL;
+	for (const char *c = end - 1; c > f; c--)
+		if (*c == '"' && (size_t)(end - c) > 7 &&
+		    memcmp(c, "\", line ", 8) == 0) {
+			q = c;
+			break;
+		}
+	if (!q)
+		return false;
+	const char *num = q + 8;
+	long v = 0;
+	const char *c = num;
+	while (c < end && isdigit((unsigned char)*c) && v < 100000000)
+		v = v * 10 + (*c++ - '0');
+	if (c == num || end - c < 4 || memcmp(c, " in ", 4) != 0)
+		return false;
+	*file = f;
+	*flen = (size_t)(q - f);
+	*line = (int)v;
+	*func = c + 4;
+	*fnlen = (size_t)(end - c - 4);
+	return true;
+}
+
+static const char *next_line(const char *s, const char *end, size_t *n)
+{
+	const char *nl = memchr(s, '\n', (size_t)(end - s));
+	*n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+	return nl ? nl + 1 : end;
+}
+
+/* The blocks of thread stacks in the dump. */
+static size_t find_blocks(const char *buf, size_t len, struct pyblock *b,
+			  size_t max)
+{
+	const char *s = buf, *end = buf + len;
+	size_t nb = 0;
+	bool in = false;
+	while (s < end) {
+		size_t n;
+		const char *l = s;
+		s = next_line(s, end, &n);
+		const char *file, *func;
+		size_t flen, fnlen;
+		int line;
+		/* "Stack (most recent call first):" when one thread is
+		 * dumped (all_threads=False) */
+		bool head_cur = (n > 15 && memcmp(l, "Current thread ", 15) == 0) ||
+				(n > 6 && memcmp(l, "Stack ", 6) == 0);
+		bool head = head_cur || (n > 7 && memcmp(l, "Thread ", 7) == 0);
+		if (head && nb < max) {
+			memset(&b[nb], 0, sizeof b[nb]);
+			b[nb].current = head_cur;
+			nb++;
+			in = true;
+		} else if (in && frame_line(l, n, &file, &flen, &line, &func,
+					    &fnlen)) {
+			struct pyblock *cur = &b[nb - 1];
+			if (!cur->nframes)
+				cur->start = l;
+			cur->nframes++;
+			cur->main_like = fnlen == 8 && memcmp(func, "<module>", 8) == 0;
+		} else {
+			in = false;
+		}
+	}
+	return nb;
+}
+
+/* Library code: the user's frame is the first that is not. */
+static bool library_file(const char *f)
+{
+	return f[0] == '<' || strstr(f, "/site-packages/") ||
+	       strstr(f, "/dist-packages/") || strstr(f, "/lib/python") ||
+	       strstr(f, "/lib64/python");
+}
+
+static int take_frames(const struct pyblock *b, const char *end,
+		       struct job_proc *p)
+{
+	p->py = calloc(b->nframes, sizeof *p->py);
+	if (!p->py)
+		return -1;
+	const char *s = b->start;
+	for (size_t i = 0; i < b->nframes && s < end; i++) {
+		size_t n, flen, fnlen;
+		const char *l = s, *file, *func;
+		int line;
+		s = next_line(s, end, &n);
+		if (!frame_line(l, n, &file, &flen, &line, &func, &fnlen))
+			break;
+		struct job_pyframe *f = &p->py[p->npy];
+		f->file = dstrndup(file, flen);
+		f->func = dstrndup(func, fnlen);
+		f->line = line;
+		if (!f->file || !f->func) {
+			free(f->file);
+			free(f->func);
+			return -1;
+		}
+		p->npy++;
+	}
+	p->py_user = -1;
+	for (size_t i = 0; i < p->npy && p->py_user < 0; i++)
+		if (!library_file(p->py[i].file))
+			p->py_user = (int)i;
+	return 0;
+}
+
+int job_parse_pystack(const char *buf, size_t len, struct job_proc *p)
+{
+	struct pyblock b[64];
+	p->py_user = -1;
+	size_t nb = find_blocks(buf, len, b, sizeof b / sizeof b[0]);
+	const struct pyblock *pick = NULL;
+	for (size_t i = 0; i < nb && !pick; i++)
+		if (b[i].current && b[i].nframes)
+			pick = &b[i];
+	for (size_t i = 0; i < nb && !pick; i++)
+		if (b[i].main_like)
+			pick = &b[i];
+	if (!pick)
+		return 0;
+	return take_frames(pick, buf + len, p);
+}

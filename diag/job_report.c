@@ -35,6 +35,33 @@ static size_t count_faulted(const struct job *j)
 	return n;
 }
 
+/* The Python stack the process printed when it died (innermost first),
+ * the user's own line first. */
+static void text_python(struct dbuf *b, const struct job_proc *p)
+{
+	if (!p->npy)
+		return;
+	if (p->py_user >= 0 && (size_t)p->py_user < p->npy) {
+		const struct job_pyframe *u = &p->py[p->py_user];
+		dbuf_puts(b, "  python:      ");
+		put_esc(b, u->file);
+		dbuf_printf(b, ":%d in ", u->line);
+		put_esc(b, u->func);
+		dbuf_puts(b, " (your line, from the Python stack the process "
+			  "printed when it died)\n");
+	}
+	dbuf_puts(b, "  python stack:\n");
+	for (size_t i = 0; i < p->npy && i < 12; i++) {
+		dbuf_printf(b, "    #%zu %s", i, (int)i == p->py_user ? "> " : "");
+		put_esc(b, p->py[i].func);
+		dbuf_puts(b, " at ");
+		put_esc(b, p->py[i].file);
+		dbuf_printf(b, ":%d\n", p->py[i].line);
+	}
+	if (p->npy > 12)
+		dbuf_printf(b, "    ... %zu more\n", p->npy - 12);
+}
+
 static void text_head(struct dbuf *b, const struct job *j)
 {
 	const struct job_proc *f = job_faulting(j);
@@ -72,6 +99,7 @@ static void text_head(struct dbuf *b, const struct job *j)
 		put_esc(b, f->core);
 		dbuf_putc(b, '\n');
 	}
+	text_python(b, f);
 }
 
 static void text_row(struct dbuf *b, const struct job *j, size_t i)
@@ -99,9 +127,11 @@ char *job_report_text(const struct job *j)
 		  "                        CORE COMMAND\n");
 	for (size_t i = 0; i < j->nprocs; i++)
 		text_row(&b, j, i);
-	if (j->nprocs > 1 && job_faulting(j))
-		dbuf_puts(&b, "  ('>' marks the faulting process; the "
-			  "diagnosis below is its coredump's)\n");
+	const struct job_proc *f = job_faulting(j);
+	if (j->nprocs > 1 && f)
+		dbuf_puts(&b, f->core ? "  ('>' marks the faulting process; the "
+					"diagnosis below is its coredump's)\n"
+				      : "  ('>' marks the faulting process)\n");
 	dbuf_putc(&b, '\n');
 	return dbuf_take(&b);
 }
@@ -127,6 +157,35 @@ static const char *state_name(enum job_state s)
 	case JOB_UNKNOWN: break;
 	}
 	return "unknown";
+}
+
+static void json_pyframe(struct dbuf *b, const struct job_pyframe *f)
+{
+	dbuf_puts(b, "{\"function\":");
+	dbuf_put_json(b, f->func);
+	json_key_str(b, "file", f->file);
+	dbuf_printf(b, ",\"line\":%d}", f->line);
+}
+
+static void json_python(struct dbuf *b, const struct job_proc *p)
+{
+	dbuf_puts(b, ",\"python_line\":");
+	if (p->npy && p->py_user >= 0 && (size_t)p->py_user < p->npy)
+		json_pyframe(b, &p->py[p->py_user]);
+	else
+		dbuf_puts(b, "null");
+	dbuf_puts(b, ",\"python_stack\":");
+	if (!p->npy) {
+		dbuf_puts(b, "null");
+		return;
+	}
+	dbuf_putc(b, '[');
+	for (size_t i = 0; i < p->npy; i++) {
+		if (i)
+			dbuf_putc(b, ',');
+		json_pyframe(b, &p->py[i]);
+	}
+	dbuf_putc(b, ']');
 }
 
 static void json_proc(struct dbuf *b, const struct job *j, size_t i)
@@ -156,6 +215,7 @@ static void json_proc(struct dbuf *b, const struct job *j, size_t i)
 		dbuf_puts(b, ",\"signal\":null");
 	}
 	dbuf_printf(b, ",\"stopped_by_us\":%s", p->killed_by_us ? "true" : "false");
+	json_python(b, p);
 	json_key_str(b, "core", p->core);
 	dbuf_printf(b, ",\"faulted\":%s,\"faulting\":%s",
 		    p->faulted ? "true" : "false",

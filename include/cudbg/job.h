@@ -35,6 +35,14 @@ enum job_state {
 	JOB_UNKNOWN,    /* only known from a coredump (--core-dir) */
 };
 
+/* A Python frame from the stack a Python process of the job printed when
+ * it died of a fatal signal (faulthandler; see docs/multiprocess.md). */
+struct job_pyframe {
+	char *file;
+	int line;
+	char *func;
+};
+
 struct job_proc {
 	long pid;
 	long ppid;            /* 0 when unknown */
@@ -54,6 +62,12 @@ struct job_proc {
 			       * epoch, with nanoseconds) */
 	bool faulted;         /* wrote a coredump or died of SIGSEGV,
 			       * SIGBUS, SIGILL, SIGFPE or SIGABRT */
+	struct job_pyframe *py; /* its Python stack, innermost first, when
+				 * it printed one at its death; else NULL */
+	size_t npy;
+	int py_user;          /* index of the user's own frame (the first
+			       * outside the Python library and site-packages),
+			       * -1 when none */
 };
 
 struct job {
@@ -105,6 +119,14 @@ const struct job_proc *job_faulting(const struct job *j);
 /* "exited 1", "killed by SIGABRT", "running", "ended (status reaped by
  * its parent)", "unknown" (static or in buf). */
 const char *job_state_text(const struct job_proc *p, char *buf, size_t cap);
+
+/* The Python stack of a faulthandler dump ("Fatal Python error: ..."
+ * then "Current thread 0x... (most recent call first):" and "  File
+ * "F", line N in FUNC" lines): the current thread's frames when it has
+ * any, else the thread whose outermost frame is <module> (the main
+ * thread; the driver may abort from a thread of its own).  Fills p->py,
+ * npy and py_user.  0, or -1 when out of memory. */
+int job_parse_pystack(const char *buf, size_t len, struct job_proc *p);
 
 /* Parsers of what /proc gives (exposed for tests and fuzzing). */
 struct job_stat {

@@ -1,5 +1,6 @@
 /* Fuzz target: the job table's parsers (diag/job_parse.c): /proc/PID/stat,
- * an environ block, a cmdline block and a coredump file name.  The first
+ * an environ block, a cmdline block, a coredump file name and a
+ * faulthandler dump.  The first
  * byte picks which; every field is read back. */
 #include "cudbg/job.h"
 #include "tests/fuzz/fuzz.h"
@@ -14,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *text = (const char *)data + 1;
 	size_t len = size - 1;
 	size_t sum = 0;
-	switch (data[0] % 4) {
+	switch (data[0] % 5) {
 	case 0: {
 		struct job_stat st;
 		if (job_parse_stat(text, len, &st) == 0)
@@ -37,6 +38,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *s = job_join_cmdline(text, len);
 		sum += s ? strlen(s) : 0;
 		free(s);
+		break;
+	}
+	case 4: {
+		struct job_proc p;
+		memset(&p, 0, sizeof p);
+		if (job_parse_pystack(text, len, &p) == 0 && p.py_user >= 0)
+			sum += (size_t)p.py[p.py_user].line;
+		for (size_t i = 0; i < p.npy; i++) {
+			sum += strlen(p.py[i].file) + strlen(p.py[i].func);
+			free(p.py[i].file);
+			free(p.py[i].func);
+		}
+		free(p.py);
 		break;
 	}
 	default: {

@@ -185,6 +185,49 @@ else
 	fi
 fi
 
+# ---- Python: each process's own stack when it dies of a fatal signal ----
+# tests/data/job_py.py: worker 1 aborts in fault() (as the driver aborts
+# a process after its GPU coredump); the report gives its Python line from
+# the stack it printed (our sitecustomize.py points faulthandler at a file
+# per process).  "fork": a forked child's stack lands in its own file.
+PY=$(cd "$(dirname "$0")/../.." && pwd)/tests/data/job_py.py
+PYLINE=$(grep -n 'job_py: the abort' "$PY" | cut -d: -f1)
+c=python
+run $c --batch --job python3 "$PY"
+if [ "$(cat "$tmp/$c.rc")" != 1 ]; then
+	fail $c "exit $(cat "$tmp/$c.rc"), not 1"
+elif ! grep -q '^faulting: *pid [0-9]*, rank 1 (RANK)$' "$tmp/$c.out" ||
+     ! grep -q '^  command: .*job_py.py worker 1$' "$tmp/$c.out"; then
+	fail $c "the report does not name worker 1"
+elif ! grep -q "^  python: *.*job_py.py:$PYLINE in fault (your line" "$tmp/$c.out"; then
+	fail $c "no Python line job_py.py:$PYLINE of the faulting process"
+elif ! grep -q 'worker 0 done' "$tmp/$c.err"; then
+	fail $c "worker 0 did not run on"
+else
+	pass $c
+fi
+c=python-fork
+run $c --json --job python3 "$PY" fork
+if ! python3 - "$tmp/$c.out" "$PYLINE" <<'EOF2'
+import json, sys
+r = json.load(open(sys.argv[1]))
+procs = r["job"]["processes"]
+f = [p for p in procs if p["faulting"]]
+assert len(f) == 1, f
+f = f[0]
+assert f["signal"] == "SIGABRT", f
+assert f["python_line"]["function"] == "fault", f["python_line"]
+assert f["python_line"]["line"] == int(sys.argv[2]), f["python_line"]
+# the launcher (the command) left no stack: the child's went to its own file
+others = [p for p in procs if p is not f and p["python_stack"] is not None]
+assert not others, others
+EOF2
+then
+	fail $c "the forked child's Python stack is not its own"
+else
+	pass $c
+fi
+
 # ---- bad input: one line, exit 2 ---------------------------------------
 c=core-dir-empty
 mkdir -p "$tmp/empty"

@@ -70,6 +70,45 @@ TEST(core_names)
 	free(s);
 }
 
+/* The driver aborts from a thread of its own: the current thread has no
+ * Python frame, the main thread's stack (ending in <module>) is the one;
+ * the user's frame is the first outside the library. */
+TEST(pystack_from_a_faulthandler_dump)
+{
+	static const char dump[] =
+		"Fatal Python error: Aborted\n\n"
+		"Thread 0x00007f0000000001 (most recent call first):\n"
+		"  File \"/usr/lib/python3.12/threading.py\", line 355 in wait\n"
+		"  File \"/usr/lib/python3.12/threading.py\", line 1009 in _bootstrap\n\n"
+		"Current thread 0x00007f0000000002 (most recent call first):\n"
+		"  <no Python frame>\n\n"
+		"Thread 0x00007f0000000003 (most recent call first):\n"
+		"  File \"/usr/lib/python3/dist-packages/torch/_tensor.py\", line 40 in __getitem__\n"
+		"  File \"/src/a \\\"b\\\".py\", line 24 in lookup\n"
+		"  File \"/src/train.py\", line 31 in worker\n"
+		"  File \"/src/train.py\", line 40 in <module>\n\n"
+		"Extension modules: torch._C (total: 1)\n";
+	struct job_proc p;
+	memset(&p, 0, sizeof p);
+	CHECK_INT(job_parse_pystack(dump, sizeof dump - 1, &p), 0);
+	CHECK_INT((int)p.npy, 4);
+	CHECK_INT(p.py_user, 1);
+	CHECK_STR(p.py[0].func, "__getitem__");
+	CHECK_STR(p.py[1].file, "/src/a \\\"b\\\".py");
+	CHECK_INT(p.py[1].line, 24);
+	CHECK_STR(p.py[3].func, "<module>");
+	for (size_t i = 0; i < p.npy; i++) {
+		free(p.py[i].file);
+		free(p.py[i].func);
+	}
+	free(p.py);
+	/* nothing that looks like a stack: no frames */
+	memset(&p, 0, sizeof p);
+	CHECK_INT(job_parse_pystack("hello\n", 6, &p), 0);
+	CHECK_INT((int)p.npy, 0);
+	CHECK_INT(p.py_user, -1);
+}
+
 static const struct job_proc *by_cmd(const struct job *j, const char *cmd)
 {
 	for (size_t i = 0; i < j->nprocs; i++)
