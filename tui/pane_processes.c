@@ -1,6 +1,7 @@
 /* The Processes pane (--job, --core-dir): every process of the job with
  * its pid, parent, rank, state and coredump; '!' marks the process that
- * faulted first, '▶' the one the session shows.  Enter opens the selected
+ * faulted first, '▶' the one the session shows; the last row gives the
+ * selected process's own Python line when it printed its stack.  Enter opens the selected
  * process's coredump: the session switches and every other pane follows
  * it.  Hidden when the session is not part of a job.  See
  * docs/multiprocess.md. */
@@ -15,6 +16,7 @@
 struct processes_state {
 	struct listview lv;
 	size_t hscroll;
+	bool placed;  /* the cursor was put on the session's process */
 };
 _Static_assert(offsetof(struct processes_state, lv) == 0,
 	       "dpane_state_new: lv first");
@@ -97,6 +99,28 @@ static void row(const struct ui *ui, struct processes_state *s,
 	canvas_text(c, x, y, parent, strlen(parent), STYLE(UC_MUTED, 0));
 }
 
+/* "python: FILE:LINE in FUNC" of the selected process; false when it has
+ * none. */
+static bool footer(const struct ui *ui, const struct processes_state *s,
+		   const struct canvas *c, int y)
+{
+	const struct job *j = ui->job;
+	long i = s->lv.cursor >= 0 ? s->lv.cursor : ui->job_current;
+	if (i < 0 || (size_t)i >= j->nprocs)
+		return false;
+	const struct job_proc *p = &j->procs[i];
+	if (!p->npy || p->py_user < 0 || (size_t)p->py_user >= p->npy)
+		return false;
+	const struct job_pyframe *f = &p->py[p->py_user];
+	char line[64];
+	int x = canvas_str(c, 0, y, "python: ", STYLE(UC_ACCENT, CA_BOLD));
+	x = canvas_text(c, x, y, f->file, strlen(f->file), STYLE(UC_DEFAULT, 0));
+	snprintf(line, sizeof line, ":%d in ", f->line);
+	x = canvas_str(c, x, y, line, STYLE(UC_DEFAULT, 0));
+	canvas_text(c, x, y, f->func, strlen(f->func), STYLE(UC_DEFAULT, 0));
+	return true;
+}
+
 static void processes_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 {
 	struct processes_state *s = p->state;
@@ -106,8 +130,17 @@ static void processes_draw(struct pane *p, struct ui *ui, const struct canvas *c
 			   "--core-dir DIR to see every process");
 		return;
 	}
+	if (!s->placed && ui->job_current >= 0) {
+		s->lv.count = (long)j->nprocs;
+		listview_select(&s->lv, ui->job_current);
+		s->placed = true;
+	}
 	header(c, s->hscroll);
-	struct canvas body = canvas_sub(c, 0, 1, c->r.w, c->r.h > 1 ? c->r.h - 1 : 0);
+	/* the last row: the selected process's own Python line, when it
+	 * printed its stack at its death */
+	int foot = c->r.h > 3 && footer(ui, s, c, c->r.h - 1) ? 1 : 0;
+	struct canvas body = canvas_sub(c, 0, 1, c->r.w,
+					c->r.h > 1 + foot ? c->r.h - 1 - foot : 0);
 	s->lv.count = (long)j->nprocs;
 	listview_fit(&s->lv, body.r.h);
 	for (int y = 0; y < s->lv.height; y++) {

@@ -4,10 +4,33 @@
 # after writing its GPU coredump; worker 0 runs on.  With "fork" the
 # launcher forks one child instead, which aborts the same way (its Python
 # stack must land in its own file, not its parent's).
+#
+# Standing in for the driver as tests/progs/job_tree.c does: with
+# CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1 and JOB_PY_CORE=1 a gdb attached to
+# the faulting worker writes its core (CUDA_COREDUMP_FILE, %p its pid) at
+# the SIGABRT, then lets the signal through.
 import os
 import subprocess
 import sys
 import time
+
+
+def arm_coredump():
+    pattern = os.environ.get("CUDA_COREDUMP_FILE")
+    if (os.environ.get("CUDA_ENABLE_COREDUMP_ON_EXCEPTION") != "1" or
+            not pattern or os.environ.get("JOB_PY_CORE") != "1"):
+        return
+    path = pattern.replace("%p", str(os.getpid()))
+    subprocess.Popen(["gdb", "-nx", "-batch", "-p", str(os.getpid()),
+                      "-ex", "continue", "-ex", "gcore " + path,
+                      "-ex", "signal SIGABRT"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(1000):
+        with open("/proc/self/status") as f:
+            if any(l.startswith("TracerPid:") and l.split()[1] != "0"
+                   for l in f):
+                return
+        time.sleep(0.01)
 
 
 def fault(rank):
@@ -17,6 +40,7 @@ def fault(rank):
 def worker(rank):
     if rank == 1:
         time.sleep(0.3)
+        arm_coredump()
         fault(rank)
     time.sleep(0.8)
     print("worker", rank, "done", flush=True)

@@ -228,6 +228,21 @@ else
 	pass $c
 fi
 
+# ---- Python with a core: the core opens, the Python line beside it -----
+c=python-core
+JOB_PY_CORE=1 run $c --batch --job --debugger gdb python3 "$PY"
+if [ "$(cat "$tmp/$c.rc")" != 1 ]; then
+	fail $c "exit $(cat "$tmp/$c.rc"), not 1"
+elif ! grep -q '^mode: *core$' "$tmp/$c.out" ||
+     ! grep -q '^  coredump: .*/core\.[0-9]*\.nvcudmp$' "$tmp/$c.out" ||
+     ! grep -q 'Aborted (SIGABRT)' "$tmp/$c.out"; then
+	fail $c "worker 1's core did not open"
+elif ! grep -q "^  python: *.*job_py.py:$PYLINE in fault (your line" "$tmp/$c.out"; then
+	fail $c "no Python line beside the core"
+else
+	pass $c
+fi
+
 # ---- bad input: one line, exit 2 ---------------------------------------
 c=core-dir-empty
 mkdir -p "$tmp/empty"
