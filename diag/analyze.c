@@ -471,6 +471,33 @@ static void pick_operator(struct diag *d)
 							d->n_host_frames));
 }
 
+/* argv as a command a person can paste into a shell. */
+static char *shell_words(char *const argv[])
+{
+	struct dbuf b = {0};
+	for (size_t i = 0; argv[i]; i++) {
+		const char *w = argv[i];
+		bool plain = *w != '\0';
+		for (const char *c = w; *c && plain; c++)
+			plain = strchr(" \t\n'\"\\$`;&|<>()*?[]{}!#~", *c) == NULL;
+		if (i)
+			dbuf_putc(&b, ' ');
+		if (plain) {
+			dbuf_puts(&b, w);
+			continue;
+		}
+		dbuf_putc(&b, '\'');
+		for (const char *c = w; *c; c++) {
+			if (*c == '\'')
+				dbuf_puts(&b, "'\\''");
+			else
+				dbuf_putc(&b, *c);
+		}
+		dbuf_putc(&b, '\'');
+	}
+	return dbuf_take(&b);
+}
+
 const struct diag_fault *diag_analyze(struct diag *d)
 {
 	diag_fault_reset(d);
@@ -478,6 +505,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	f->exception_code = -1;
 	diag_focus_clear(&f->focus);
 	f->program = d->argv ? d->argv[0] : NULL;
+	f->command = d->argv ? keep(d, shell_words(d->argv)) : NULL;
 	f->asserts = diag_asserts_all(d->asserts);
 	f->n_asserts = diag_asserts_count(d->asserts);
 	f->assert_total = diag_asserts_total(d->asserts);

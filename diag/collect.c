@@ -200,7 +200,12 @@ static const char *const cuda_errors[] = {
 static const char *const notable[] = {
 	"error", "Error", "ERROR", "CUDA", "cuda", "dtype", "scalar type",
 	"Assertion", "warning", "failed", "Traceback", "libcudadebugger",
-	"minimal", "driver", NULL,
+	"minimal", "driver",
+	/* a child process died (rule job-child-failed): torch.multiprocessing
+	 * ("process 1 terminated with signal SIGABRT"), a DataLoader worker,
+	 * Open MPI's mpirun ("exited on signal"), MPICH ("BAD TERMINATION") */
+	"terminated with", "DataLoader worker", "exited on signal",
+	"BAD TERMINATION", NULL,
 };
 
 /* Text recognised as an environment problem, whoever printed it. */

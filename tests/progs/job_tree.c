@@ -18,6 +18,7 @@
  * kill the worker, so the core holds the faulting line and the worker
  * dies of SIGSEGV like an unhandled fault.  JOB_TREE_NO_CORE=1 turns that
  * off (a CPU fault that leaves no coredump). */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,9 +158,15 @@ int main(int argc, char **argv)
 	}
 	if (orphan)
 		return 0;
+	/* what torch.multiprocessing.spawn says of a worker that died */
 	int failed = 0, st;
-	while (wait(&st) > 0)
+	pid_t pid;
+	while ((pid = wait(&st)) > 0) {
+		if (WIFSIGNALED(st))
+			fprintf(stderr, "process (pid %ld) terminated with signal "
+				"SIG%s\n", (long)pid, sigabbrev_np(WTERMSIG(st)));
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 			failed = 1;
+	}
 	return failed;
 }

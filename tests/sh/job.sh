@@ -243,6 +243,18 @@ else
 	pass $c
 fi
 
+# ---- a live run (no --job) sees only the parent: the hint says --job ----
+c=live-hint
+run $c --batch --memcheck=never --debugger gdb "$PROG" 3 1
+if [ "$(cat "$tmp/$c.rc")" != 1 ]; then
+	fail $c "exit $(cat "$tmp/$c.rc"), not 1"
+elif ! grep -q '(job-child-failed)' "$tmp/$c.out" ||
+     ! grep -q "run: cudbg-tui --job $PROG 3 1\$" "$tmp/$c.out"; then
+	fail $c "no job-child-failed hint with the command line"
+else
+	pass $c
+fi
+
 # ---- bad input: one line, exit 2 ---------------------------------------
 c=core-dir-empty
 mkdir -p "$tmp/empty"
