@@ -146,6 +146,13 @@ int job_main(const struct cudbg_options *o)
 	struct job *j = get_job(o, err, sizeof err);
 	if (!j) {
 		fprintf(stderr, "cudbg-tui: %s\n", err);
+		if (o->json) { /* JSON stays parseable on an error too */
+			struct batch_report r = { .mode = "job", .state = "error",
+						  .bkptno = -1 };
+			r.error = strdup(err);
+			batch_print_json(stdout, &r);
+			batch_report_free(&r);
+		}
 		return 2;
 	}
 	if (o->keep_temp && j->command)

@@ -279,6 +279,13 @@ if [ "$(cat "$tmp/$c.rc")" = 2 ] && grep -q 'cannot run /nonexistent/prog' "$tmp
 else
 	fail $c "exit $(cat "$tmp/$c.rc")"
 fi
+c=job-not-found-json
+run $c --json --job /nonexistent/prog
+if [ "$(cat "$tmp/$c.rc")" = 2 ] && python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r["error"].startswith("cannot run /nonexistent/prog") and r["fault"] is None else 1)' "$tmp/$c.out"; then
+	pass $c
+else
+	fail $c "exit $(cat "$tmp/$c.rc"), or no JSON error report"
+fi
 c=job-usage
 run $c --batch --job --pid 1
 if [ "$(cat "$tmp/$c.rc")" = 2 ] && grep -q -- '--job needs a command' "$tmp/$c.err"; then
