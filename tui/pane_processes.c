@@ -177,14 +177,6 @@ static int processes_key(struct pane *p, struct ui *ui, int key)
 	return PR_REDRAW;
 }
 
-static int processes_click(struct pane *p, struct ui *ui, int x, int y)
-{
-	(void)x;
-	struct processes_state *s = p->state;
-	(void)ui;
-	return y >= 1 ? listview_click(&s->lv, y - 1) : PR_HANDLED;
-}
-
 static const struct key_help processes_help[] = {
 	{ "Enter", "open the selected process's coredump (the panes follow)" },
 	{ "Left / Right", "scroll long command lines" },
@@ -199,7 +191,7 @@ const struct pane_ops pane_processes_ops = {
 	.init = processes_init,
 	.draw = processes_draw,
 	.key = processes_key,
-	.click = processes_click,
+	.click = dpane_click_table, /* rows under the heading */
 	.on_change = processes_on_change,
 	.title_info = processes_title,
 	.free = dpane_state_free,
