@@ -106,8 +106,11 @@ run_case() {
 	local dir ncores=0 mb=0
 	dir=$(sed -n "s/^cudbg-tui: kept the job's core directory \(.*\) (--keep-temp)$/\1/p" "$OUT/$name.job.err" | head -1)
 	if [ -n "$dir" ] && [ -d "$dir" ]; then
-		ncores=$(find "$dir" -type f | wc -l)
-		mb=$(du -sm "$dir" | cut -f1)
+		# the driver's files only (the directory also holds our
+		# sitecustomize.py and the Python stacks)
+		ncores=$(find "$dir" -maxdepth 1 -type f -name 'core*' | wc -l)
+		mb=$(find "$dir" -maxdepth 1 -type f -name 'core*' -printf '%s\n' |
+			awk '{ s += $1 } END { printf "%.0f", s / 1048576 }')
 		rm -rf "$dir"
 	fi
 	local plain job
