@@ -2,9 +2,11 @@
  * docs/report-schema.md "job").  Command lines and paths are untrusted:
  * escaped here. */
 #include "cudbg/job.h"
+#include "cudbg/session.h"
 #include "diag/internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void put_esc(struct dbuf *b, const char *s)
@@ -253,4 +255,20 @@ char *job_report_json(const struct job *j)
 	}
 	dbuf_puts(&b, "]}");
 	return dbuf_take(&b);
+}
+
+void job_note_recording(struct session *s, const struct job *j)
+{
+	if (!s || !j)
+		return;
+	char *text = job_report_text(j); /* escaped: no control bytes */
+	for (char *l = text; l && *l;) {
+		char *nl = strchr(l, '\n');
+		if (nl)
+			*nl = '\0';
+		if (*l)
+			session_note(s, "job| %s", l);
+		l = nl ? nl + 1 : NULL;
+	}
+	free(text);
 }

@@ -304,6 +304,7 @@ int batch_main(const struct cudbg_options *o)
 		return report_error(o, err[0] ? err : "cannot start the debugger");
 	}
 	t[T_DEBUGGER] = mono_now();
+	job_note_recording(ctl_session(c), o->job_table);
 	diag_run_before(dr, c, timeout_ms);
 	if (batch_signalled) {
 		char msg[128];

@@ -35,6 +35,7 @@ void glue_job_attach(struct glue *g)
 	if (!j)
 		return;
 	ui->job_current = j->faulting;
+	job_note_recording(ctl_session(g->ctl), j);
 	const struct job_proc *f = job_faulting(j);
 	if (f)
 		name_process(ui, f);

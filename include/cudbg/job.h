@@ -151,4 +151,11 @@ long job_core_pid(const char *name);
 char *job_report_text(const struct job *j);
 char *job_report_json(const struct job *j);
 
+/* Writes the job's text report into the session's recording as "#"
+ * notes ("# job| LINE"), so a recording of the faulting process's
+ * coredump says which process of which job it is.  No-op when not
+ * recording or j is NULL. */
+struct session;
+void job_note_recording(struct session *s, const struct job *j);
+
 #endif

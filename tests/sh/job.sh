@@ -112,6 +112,21 @@ else
 	pass $c
 fi
 
+# ---- the recording of the faulting process's core says which it is ----
+c=recording
+run $c --batch --job --debugger gdb --record "$tmp/job.mi.log" "$PROG" 3 1
+w1=$(sed -n 's/^faulting: *pid \([0-9]*\), rank 1 .*/\1/p' "$tmp/$c.out")
+if [ -z "$w1" ] || ! grep -q "# job| faulting: *pid $w1, rank 1 (RANK)" "$tmp/job.mi.log"; then
+	fail $c "the recording does not name the faulting process in '# job| ' notes"
+else
+	run $c-replay --batch --replay "$tmp/job.mi.log"
+	if grep -q "^frame: *#0 worker_fault at .*job_tree.c:$LINE\$" "$tmp/$c-replay.out"; then
+		pass $c
+	else
+		fail $c-replay "the replay of the recording is not rank 1's core"
+	fi
+fi
+
 # ---- the same as JSON: every process with its outcome ------------------
 c=json
 run $c --json --job --debugger gdb "$PROG" 3 1

@@ -2,14 +2,14 @@
 # The jobs of many processes recorded on the H200 by tests/gpu/multiproc.sh
 # (tests/fixtures/gpu/multiproc/): the faulting process's coredump session
 # (NAME.core.mi.log) replayed through batch mode must give what the
-# "core: RE" lines of tests/gpu/multiproc/NAME.expect ask, and the job
-# report of the real run (NAME.job.txt, kept beside it) what the "job: RE"
-# lines ask.  A case not recorded yet is a SKIP line saying how to record
+# "core: RE" lines of tests/gpu/multiproc/NAME.expect ask, and the job's
+# table the recording holds ("# job| " notes, written by the real run)
+# followed by the replayed report what the "job: RE" lines ask.  A case not recorded yet is a SKIP line saying how to record
 # it.
 set -u
 BIN=${CUDBG_BIN:?}
 cd "${CUDBG_ROOT:?}" || exit 2
-out=$(mktemp); trap 'rm -f "$out"' EXIT
+out=$(mktemp); job=$(mktemp); trap 'rm -f "$out" "$job"' EXIT
 
 check() { # label kind expect file
 	bad=""
@@ -31,5 +31,11 @@ for exp in tests/gpu/multiproc/*.expect; do
 	fi
 	timeout 60 "$BIN" --batch --replay "$f.core.mi.log" >"$out" 2>&1
 	check "$n/core" core "$exp" "$out"
-	[ -f "$f.job.txt" ] && check "$n/job" job "$exp" "$f.job.txt"
+	sed -n 's/^ *[0-9.]* # job| //p' "$f.core.mi.log" > "$job"
+	if [ -s "$job" ]; then
+		cat "$out" >> "$job"
+		check "$n/job" job "$exp" "$job"
+	else
+		echo "FAIL job-recordings/$n/job: the recording has no '# job| ' notes"
+	fi
 done
