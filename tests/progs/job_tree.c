@@ -120,15 +120,24 @@ static void worker_fault(int rank)
 	table[rank] = rank; /* job_tree: the null write */
 }
 
+/* A number from the environment, or dflt. */
+static long env_ms(const char *name, long dflt)
+{
+	const char *v = getenv(name);
+	return v && *v ? atol(v) : dflt;
+}
+
+/* JOB_TREE_RUN_MS: how long the others run (default 1500 ms);
+ * JOB_TREE_STAGGER_MS: the time between two faults (default 600 ms). */
 static int worker(int rank, const char *faulty)
 {
 	int order = in_list(faulty, rank);
 	if (order < 0) {
-		sleep_ms(1500); /* runs on past the fault */
+		sleep_ms(env_ms("JOB_TREE_RUN_MS", 1500)); /* runs on past the fault */
 		printf("worker %d done\n", rank);
 		return 0;
 	}
-	sleep_ms(100 + 600L * order);
+	sleep_ms(100 + env_ms("JOB_TREE_STAGGER_MS", 600) * order);
 	arm_coredump();
 	worker_fault(rank);
 	return 3;

@@ -155,7 +155,7 @@ fi
 
 # ---- the grace period: the rest are stopped after the first fault ------
 c=grace
-CUDBG_JOB_GRACE_MS=200 run $c --batch --job --debugger gdb "$PROG" 3 1
+JOB_TREE_RUN_MS=8000 CUDBG_JOB_GRACE_MS=200 run $c --batch --job --debugger gdb "$PROG" 3 1
 rc=$(cat "$tmp/$c.rc")
 if [ "$rc" != 1 ]; then
 	fail $c "exit $rc, not 1"
@@ -177,9 +177,11 @@ fi
 # ---- --core-dir: two workers' cores, the first by time opens -----------
 c=core-dir
 mkdir -p "$tmp/cores"
-CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1 CUDA_COREDUMP_FILE="$tmp/cores/core.%p" \
+JOB_TREE_STAGGER_MS=2000 CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1 \
+	CUDA_COREDUMP_FILE="$tmp/cores/core.%p" \
 	timeout 60 "$PROG" 3 1,2 >"$tmp/$c.prog" 2>&1
 ncores=$(ls "$tmp/cores" | wc -l)
+oldest=$(ls -1tr "$tmp/cores" | head -1)
 run $c --json --core-dir "$tmp/cores" --debugger gdb "$PROG"
 rc=$(cat "$tmp/$c.rc")
 if [ "$ncores" != 2 ]; then
@@ -188,6 +190,8 @@ elif [ "$rc" != 1 ]; then
 	fail $c "exit $rc, not 1"
 elif ! first=$(jcheck "$tmp/$c.out" coredir); then
 	fail $c "$first"
+elif [ "core.$first" != "$oldest" ]; then
+	fail $c "opened core.$first, but the oldest is $oldest"
 else
 	# the first by time is rank 1's (it faulted 600 ms before rank 2)
 	run $c-text --batch --core-dir "$tmp/cores" --debugger gdb "$PROG"
