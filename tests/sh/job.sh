@@ -249,7 +249,7 @@ fi
 
 # ---- Python with a core: the core opens, the Python line beside it -----
 c=python-core
-JOB_PY_CORE=1 run $c --batch --job --debugger gdb python3 "$PY"
+JOB_PY_CORE=1 run $c --batch --job --keep-temp --debugger gdb python3 "$PY"
 if [ "$(cat "$tmp/$c.rc")" != 1 ]; then
 	fail $c "exit $(cat "$tmp/$c.rc"), not 1"
 elif ! grep -q '^mode: *core$' "$tmp/$c.out" ||
@@ -260,6 +260,16 @@ elif ! grep -q "^  python: *.*job_py.py:$PYLINE in fault (your line" "$tmp/$c.ou
 	fail $c "no Python line beside the core"
 else
 	pass $c
+	# the kept directory opens again with --core-dir, Python stack and all
+	kept=$(sed -n "s/^cudbg-tui: kept the job's core directory \(.*\) (--keep-temp)$/\1/p" "$tmp/$c.err")
+	run $c-dir --batch --core-dir "$kept" --debugger gdb python3
+	if grep -q '^core-dir: .*(1 coredump)$' "$tmp/$c-dir.out" &&
+	   grep -q "^  python: *.*job_py.py:$PYLINE in fault" "$tmp/$c-dir.out"; then
+		pass $c-dir
+	else
+		fail $c-dir "--core-dir on the kept directory lost the core or its Python stack"
+	fi
+	[ -n "$kept" ] && rm -rf "$kept"
 fi
 
 # ---- a live run (no --job) sees only the parent: the hint says --job ----
