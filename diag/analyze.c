@@ -439,13 +439,14 @@ static void set_derived_flags(struct diag *d)
 	struct diag_fault *f = &d->fault;
 	bool *fl = f->flags;
 	memcpy(fl, d->set_flags, sizeof f->flags);
-	fl[DIAG_F_DEVICE_STOP] |= d->stop.have && !d->hang;
+	fl[DIAG_F_DEVICE_STOP] |= d->stop.have && !d->hang && !d->host_core;
 	/* A driver coredump names the exception but no CUDA_EXCEPTION_N. */
 	fl[DIAG_F_DEVICE_EXCEPTION] |= f->exception_code >= 0 ||
 				       d->stop.core_exception;
 	fl[DIAG_F_DEVICE_ASSERT] |= f->kind == DIAG_FAULT_ASSERT;
 	fl[DIAG_F_DEVICE_TRAP] |= f->kind == DIAG_FAULT_TRAP;
-	fl[DIAG_F_COREDUMP] |= d->stop.from_core || d->in_core;
+	/* the coredump hints are about GPU coredumps */
+	fl[DIAG_F_COREDUMP] |= (d->stop.from_core || d->in_core) && !d->host_core;
 	fl[DIAG_F_ASSERT_OUTPUT] |= f->n_asserts > 0;
 	fl[DIAG_F_SANITIZER] |= d->n_sans > 0;
 	bool any_err = false;
@@ -620,6 +621,33 @@ static const char *python_script(const struct diag *d)
 	return NULL;
 }
 
+/* argv as a command a person can paste into a shell. */
+static char *shell_words(char *const argv[])
+{
+	struct dbuf b = {0};
+	for (size_t i = 0; argv[i]; i++) {
+		const char *w = argv[i];
+		bool plain = *w != '\0';
+		for (const char *c = w; *c && plain; c++)
+			plain = strchr(" \t\n'\"\\$`;&|<>()*?[]{}!#~", *c) == NULL;
+		if (i)
+			dbuf_putc(&b, ' ');
+		if (plain) {
+			dbuf_puts(&b, w);
+			continue;
+		}
+		dbuf_putc(&b, '\'');
+		for (const char *c = w; *c; c++) {
+			if (*c == '\'')
+				dbuf_puts(&b, "'\\''");
+			else
+				dbuf_putc(&b, *c);
+		}
+		dbuf_putc(&b, '\'');
+	}
+	return dbuf_take(&b);
+}
+
 const struct diag_fault *diag_analyze(struct diag *d)
 {
 	diag_fault_reset(d);
@@ -628,6 +656,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	diag_focus_clear(&f->focus);
 	f->program = d->argv ? d->argv[0] : NULL;
 	f->script = python_script(d);
+	f->command = d->argv ? keep(d, shell_words(d->argv)) : NULL;
 	f->asserts = diag_asserts_all(d->asserts);
 	f->n_asserts = diag_asserts_count(d->asserts);
 	f->assert_total = diag_asserts_total(d->asserts);

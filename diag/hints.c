@@ -274,6 +274,7 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 		return true;
 	if (eq(p, n, "kind")) return put_str(b, diag_fault_kind_name(f->kind));
 	if (eq(p, n, "program")) return put_str(b, f->program);
+	if (eq(p, n, "command")) return put_str(b, f->command);
 	if (eq(p, n, "exception")) return put_str(b, exception_text(f));
 	if (eq(p, n, "exception.signal")) return put_str(b, f->signal_name);
 	if (eq(p, n, "exception.code"))

@@ -24,7 +24,7 @@ const char *const diag_match_key_names[MK_COUNT] = {
 };
 
 static const char *const placeholders[] = {
-	"kind", "program",
+	"kind", "program", "command",
 	"exception", "exception.signal", "exception.code", "exception.explain",
 	"exception.message", "exception.scope",
 	"kernel", "kernel.full",

@@ -3,6 +3,7 @@
 #include "cudbg/batch.h"
 #include "cudbg/diagrun.h"
 #include "cudbg/hang.h"
+#include "cudbg/job.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
 #include "cudbg/report.h"
@@ -540,6 +541,7 @@ int batch_main(const struct cudbg_options *o)
 	t[T_DEBUGGER] = mono_now();
 	if (isatty(2) && o->memcheck == CUDBG_MEMCHECK_ALWAYS)
 		fputs("cudbg-tui: the memcheck pass runs first (Ctrl-C stops it)\n", stderr);
+	job_note_recording(ctl_session(c), o->job_table);
 	diag_run_before(dr, c, timeout_ms);
 	if (batch_signalled) {
 		char msg[128];
@@ -586,6 +588,9 @@ int batch_main(const struct cudbg_options *o)
 		diag_run_after(dr, c, timeout_ms);
 	t[T_DIAG] = mono_now();
 	add_diagnosis(o, dr, &r);
+	if (o->job_table) /* --job, --core-dir: the faulting process's core */
+		r.job = o->json ? job_report_json(o->job_table)
+				: job_report_text(o->job_table);
 	say_kept(o, dr);
 	timing_from_run(t, dr);
 	diag_run_free(dr);

@@ -206,6 +206,7 @@ void batch_report_free(struct batch_report *r)
 	free(r->exit_signal);
 	free(r->error);
 	free(r->diagnosis);
+	free(r->job);
 	*r = (struct batch_report){ 0 };
 }
 
@@ -369,6 +370,8 @@ void batch_print_text(FILE *out, const struct batch_report *r)
 		put_text(out, r->hang);
 		fputc('\n', out);
 	}
+	if (r->job) /* rendered and escaped by diag/job_report.c */
+		fputs(r->job, out);
 	text_line(out, "stop:", r->summary);
 	text_line(out, "state:", r->state);
 	text_line(out, "mode:", r->mode);
@@ -580,6 +583,10 @@ void batch_print_json(FILE *out, const struct batch_report *r)
 			n--;
 		json_key(out, "diagnosis", &first);
 		fwrite(r->diagnosis, 1, n, out);
+	}
+	if (r->job) { /* a JSON object from diag/job_report.c */
+		json_key(out, "job", &first);
+		fputs(r->job, out);
 	}
 	fputs("}\n", out);
 }

@@ -205,6 +205,7 @@ static const struct ui_actions glue_actions = {
 	.console = glue_console,
 	.complete = glue_complete,
 	.disassemble = glue_disassemble,
+	.open_process = glue_open_process,
 };
 
 /* ---- model to UI ---- */
@@ -745,6 +746,7 @@ struct glue *glue_new(struct ui *ui, const struct cudbg_options *o, char *err,
 	ui->actions_ctx = g;
 	attach_ui(g);
 	program_name(ui, o);
+	glue_job_attach(g);
 	/* --memcheck=always: the pass first; the live run waits for it. */
 	if (glue_diag_start(g))
 		g->autorun = false;

@@ -107,6 +107,10 @@ int glue_steps_act(struct glue *g, enum ui_action a);
 void glue_steps_pump(struct glue *g);
 /* Drops the queue (an interrupt, a new session). */
 void glue_steps_clear(struct glue *g);
+/* tui/glue_job.c: --job and --core-dir: the Processes pane's table and
+ * its Enter (switch to a process's coredump). */
+void glue_job_attach(struct glue *g);
+int glue_open_process(struct ui *ui, size_t index);
 
 /* tui/glue_diag.c */
 /* Starts the pass or replay the options ask for at start (--memcheck=

@@ -7,6 +7,7 @@
 #include "cudbg/transcript.h"
 #include "cudbg/tui.h"
 #include "tui/demo.h"
+#include "tui/job_main.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -345,6 +346,8 @@ int main(int argc, char **argv)
 		rc = 2;
 	} else if (o.mi_log) {
 		rc = mi_log_main(&o);
+	} else if (o.job || o.core_dir) {
+		rc = job_main(&o);
 	} else if (o.demo && o.batch) {
 		rc = demo_batch(&o);
 	} else if (o.batch) {

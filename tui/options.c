@@ -55,6 +55,12 @@ static const char usage_text[] =
 "  --timeout SECS       a program still running after SECS is\n"
 "                       interrupted and reported as a hang (where its\n"
 "                       threads are); also bounds the debugger's start\n"
+"  --job                run PROG as a job of many processes (DataLoader\n"
+"                       workers, torch.multiprocessing, torchrun, mpirun):\n"
+"                       once, with a GPU coredump per faulting process,\n"
+"                       then open the first faulting process's coredump\n"
+"  --core-dir DIR       open a directory of per-process coredumps (a job\n"
+"                       that died): the first by time, the rest listed\n"
 "  --keep-temp          keep the private temporary directory (reports,\n"
 "                       coredumps) and print where it is\n"
 "  --no-launch-blocking a Python program runs with asynchronous kernel\n"
@@ -98,12 +104,13 @@ static const char *const value_opts[] = {
 	"--pid", "--remote", "--core", "--replay", "--record", "--debugger",
 	"--directory", "--memcheck", "--sanitizer", "--sanitizer-report",
 	"--sanitizer-tool",
-	"--mi-exec", "--timeout", "--break", "--command", "--eval-command", NULL,
+	"--mi-exec", "--timeout", "--break", "--command", "--eval-command",
+	"--core-dir", NULL,
 };
 static const char *const flag_opts[] = {
 	"--batch", "--json", "--demo", "--keep-temp", "--version", "--help",
 	"--force", "--replay-realtime", "--mi-log", "--no-run",
-	"--no-launch-blocking", "--no-python-stack", NULL,
+	"--no-launch-blocking", "--no-python-stack", "--job", NULL,
 };
 
 static bool in_list(const char *const *list, const char *name, size_t len)
@@ -203,6 +210,8 @@ static int set_value(struct cudbg_options *o, const char *name,
 	}
 	if (strcmp(name, "--core") == 0)
 		o->core = v;
+	else if (strcmp(name, "--core-dir") == 0)
+		o->core_dir = v;
 	else if (strcmp(name, "--replay") == 0)
 		o->replay = v;
 	else if (strcmp(name, "--record") == 0)
@@ -263,6 +272,8 @@ static void set_flag(struct cudbg_options *o, const char *name)
 		o->mi_log = true;
 	else if (strcmp(name, "--no-run") == 0)
 		o->no_run = true;
+	else if (strcmp(name, "--job") == 0)
+		o->job = true;
 }
 
 /* One "--name[=value]" word at argv[*i]; may consume the next word. */
@@ -324,10 +335,14 @@ static int parse_short(struct cudbg_options *o, int argc, char **argv,
 static int pick_backend(struct cudbg_options *o, char *err, size_t cap)
 {
 	int ways = (o->pid > 0) + (o->remote != NULL) + (o->core != NULL) +
-		   (o->replay != NULL) + o->demo;
+		   (o->replay != NULL) + o->demo + (o->core_dir != NULL);
 	if (ways > 1)
 		return fail(err, cap, "choose one of --pid, --remote, --core, "
-			    "--replay and --demo");
+			    "--core-dir, --replay and --demo");
+	if (o->job && (ways > 0 || !o->argv))
+		return fail(err, cap, "--job needs a command to run (--job "
+			    "PROG [ARGS...]), without --pid, --remote, --core, "
+			    "--core-dir, --replay or --demo");
 	if (o->replay || o->demo) {
 		/* --demo NAME opens that demo without the menu */
 		if (o->demo && o->argc == 1) {

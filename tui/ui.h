@@ -131,6 +131,9 @@ struct ui_actions {
 	 * the memcheck pass's output) to a diagnosis the Hints pane builds.
 	 * May be NULL. */
 	void (*diag_feed)(struct ui *ui, struct diag *d);
+	/* Added by helper "multiproc": switches the session to process
+	 * `index` of ui->job (its coredump).  May be NULL. */
+	int (*open_process)(struct ui *ui, size_t index);
 };
 
 /* A full-screen modal (the --demo menu, tui/demo.c): while ui->modal is
@@ -217,6 +220,12 @@ struct ui {
 	void *modal_ctx;
 	const struct config_bind *binds;
 	size_t nbinds;
+	/* Added by helper "multiproc" (docs/multiprocess.md): the job of many
+	 * processes the session belongs to (--job, --core-dir; the
+	 * options' table, not owned), NULL otherwise; job_current is the
+	 * process whose coredump the session shows (an index into it). */
+	const struct job *job;
+	long job_current;
 };
 
 /* Creates every pane; returns 0 or -1. */

@@ -82,6 +82,10 @@ struct batch_report {
 	 * as the "diagnosis" member by batch_print_json; NULL when none. */
 	char *diagnosis;
 	int diagnosis_exit;    /* its exit code when diagnosis is set */
+	/* A job of many processes (--job, --core-dir; diag/job_report.c),
+	 * already escaped: text printed before the stop, a JSON object
+	 * printed as the "job" member; NULL when none. */
+	char *job;
 };
 
 /* Fills r from the model (zeroes r first).  0 or -1 when out of memory. */

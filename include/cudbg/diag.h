@@ -293,6 +293,9 @@ struct diag_fault {
 	char *error_line;       /* first CUDA error line from the program */
 	char *program;          /* argv[0] of the debugged program */
 	const char *script;     /* a Python program's .py argument, or NULL */
+	char *command;          /* its whole command line, words joined by
+				 * spaces (those with blanks or quotes in
+				 * single quotes); owned by the diag */
 
 	struct diag_value *values;
 	size_t n_values;

@@ -89,6 +89,14 @@ struct cudbg_options {
 	const struct cudbg_config *config; /* the config file, set by main
 					    * (include/cudbg/config.h), or
 					    * NULL */
+	/* Added by helper "multiproc" (docs/multiprocess.md): */
+	bool job;             /* --job: run PROG's whole process tree
+			       * fault-first with coredumps on exception */
+	const char *core_dir; /* --core-dir DIR: per-process coredumps */
+	const struct job *job_table; /* set by tui/job_main.c for the
+				      * session of the faulting process:
+				      * the report and the Processes pane
+				      * show it; NULL otherwise */
 };
 
 /* Parses argv into *o (zeroed first).  Returns 0, or -1 with a one-line

@@ -79,6 +79,7 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 	struct diag_fault *f = &x->f;
 	f->kind = DIAG_FAULT_EXCEPTION;
 	f->program = S("./prog");
+	f->command = S("./prog --n 3");
 	f->signal_name = S("CUDA_EXCEPTION_14");
 	f->signal_meaning = f->exception_name = S("Warp Illegal Address");
 	f->exception_code = 14;

@@ -1,0 +1,867 @@
+/* The fault-first job run: one run of the whole process tree with
+ * coredumps on exception, then the table of its processes.  See
+ * include/cudbg/job.h and docs/multiprocess.md.
+ *
+ * Why a keeper process: /proc shows every descendant while it lives, but
+ * a process's exit status goes only to its parent.  The keeper is a child
+ * subreaper (PR_SET_CHILD_SUBREAPER): the command is its child, and every
+ * process orphaned in the tree (a worker whose launcher died first, a
+ * daemonised helper) is re-parented to it, so it reaps them all and tells
+ * us each status over a pipe.  A worker reaped by its own live parent
+ * (mp.spawn's parent, torchrun's agent) is caught as a zombie by the
+ * /proc poll (field 52 of /proc/PID/stat holds its wait status) when the
+ * poll sees it; otherwise it is JOB_ENDED.  Which process faulted does not
+ * depend on that: the driver names each GPU coredump with the faulting
+ * process's pid (CUDA_COREDUMP_FILE=DIR/core.%p). */
+#include "cudbg/job.h"
+#include "diag/internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POLL_MS 50            /* /proc and core directory poll period */
+#define DEFAULT_GRACE_MS 10000
+#define KILL_AFTER_MS 3000    /* SIGTERM, then SIGKILL this much later */
+#define MAX_PROCS 4096
+
+struct run {
+	struct job *j;
+	const struct job_config *cfg;
+	pid_t keeper;
+	int status_fd;        /* the keeper's "PID STATUS" lines */
+	char line[128];
+	size_t linelen;
+	bool keeper_done;
+	double t0;
+	double fault_end;     /* when the first faulting process ended, 0 */
+	double kill_at;       /* when the rest get SIGTERM, 0 none yet */
+	int kill_stage;       /* 0 none, 1 SIGTERM sent, 2 SIGKILL sent */
+	double term_sent;
+	char exec_err[256];
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void proc_clear(struct job_proc *p)
+{
+	for (size_t i = 0; i < p->npy; i++) {
+		free(p->py[i].file);
+		free(p->py[i].func);
+	}
+	free(p->py);
+	free(p->cmdline);
+	free(p->exe);
+	free(p->rank);
+	free(p->local_rank);
+	free(p->core);
+}
+
+/* The private directory: the coredumps, the Python stacks, our
+ * sitecustomize.py and the __pycache__ Python made beside it (depth 2). */
+static void remove_dir_depth(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			if (strcmp(de->d_name, ".") == 0 ||
+			    strcmp(de->d_name, "..") == 0)
+				continue;
+			char p[PATH_MAX + 256];
+			snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+			struct stat sb;
+			if (depth > 0 && lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+				remove_dir_depth(p, depth - 1);
+			else
+				unlink(p);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+static void remove_dir(const char *dir)
+{
+	remove_dir_depth(dir, 1);
+}
+
+void job_free(struct job *j)
+{
+	if (!j)
+		return;
+	for (size_t i = 0; i < j->nprocs; i++)
+		proc_clear(&j->procs[i]);
+	free(j->procs);
+	if (j->own_dir && j->core_dir)
+		remove_dir(j->core_dir);
+	free(j->core_dir);
+	free(j->command);
+	free(j);
+}
+
+const struct job_proc *job_faulting(const struct job *j)
+{
+	return j && j->faulting >= 0 && (size_t)j->faulting < j->nprocs
+		       ? &j->procs[j->faulting]
+		       : NULL;
+}
+
+const char *job_state_text(const struct job_proc *p, char *buf, size_t cap)
+{
+	switch (p->state) {
+	case JOB_RUNNING:
+		return "running";
+	case JOB_EXITED:
+		snprintf(buf, cap, "exited %d", p->status);
+		return buf;
+	case JOB_SIGNALLED: {
+		const char *abbrev = sigabbrev_np(p->status);
+		const char *how = p->killed_by_us ? "stopped by us with"
+						  : "killed by";
+		if (abbrev)
+			snprintf(buf, cap, "%s SIG%s", how, abbrev);
+		else
+			snprintf(buf, cap, "%s signal %d", how, p->status);
+		return buf;
+	}
+	case JOB_ENDED:
+		return "ended (reaped by its parent)";
+	case JOB_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+/* ---- the table ---- */
+
+static struct job_proc *find_proc(struct job *j, long pid)
+{
+	for (size_t i = 0; i < j->nprocs; i++)
+		if (j->procs[i].pid == pid)
+			return &j->procs[i];
+	return NULL;
+}
+
+static struct job_proc *add_proc(struct job *j, long pid, double seen)
+{
+	if (j->nprocs >= MAX_PROCS)
+		return NULL;
+	struct job_proc *np = realloc(j->procs, (j->nprocs + 1) * sizeof *np);
+	if (!np)
+		return NULL;
+	j->procs = np;
+	struct job_proc *p = &np[j->nprocs++];
+	memset(p, 0, sizeof *p);
+	p->pid = pid;
+	p->seen_s = seen;
+	p->py_user = -1;
+	return p;
+}
+
+static bool fault_signal(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL ||
+	       sig == SIGFPE || sig == SIGABRT;
+}
+
+static void set_wait_status(struct job_proc *p, int st, double t)
+{
+	if (p->state == JOB_EXITED || p->state == JOB_SIGNALLED)
+		return;
+	if (WIFEXITED(st)) {
+		p->state = JOB_EXITED;
+		p->status = WEXITSTATUS(st);
+	} else if (WIFSIGNALED(st)) {
+		p->state = JOB_SIGNALLED;
+		p->status = WTERMSIG(st);
+	} else {
+		return;
+	}
+	if (!p->end_s)
+		p->end_s = t;
+}
+
+/* What /proc/PID holds that the table wants: read once when first seen
+ * and again after an exec (the command line changed). */
+static void read_identity(struct job_proc *p)
+{
+	char path[64];
+	size_t len;
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", p->pid);
+	char *cmd = read_small_file(path, 16384, &len);
+	if (cmd && len > 0) {
+		char *joined = job_join_cmdline(cmd, len);
+		bool changed = joined && (!p->cmdline ||
+					  strcmp(joined, p->cmdline) != 0);
+		if (changed) {
+			free(p->cmdline);
+			p->cmdline = joined;
+			joined = NULL;
+			snprintf(path, sizeof path, "/proc/%ld/environ", p->pid);
+			char *env = read_small_file(path, 1 << 20, &len);
+			if (env)
+				job_parse_environ(env, len, p);
+			free(env);
+			char exe[PATH_MAX];
+			snprintf(path, sizeof path, "/proc/%ld/exe", p->pid);
+			ssize_t n = readlink(path, exe, sizeof exe - 1);
+			if (n > 0) {
+				exe[n] = '\0';
+				dstrset(&p->exe, exe);
+			}
+		}
+		free(joined);
+	}
+	free(cmd);
+}
+
+struct pidpair {
+	long pid, ppid;
+	struct job_stat st;
+};
+
+static int read_stat(long pid, struct job_stat *st)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof buf);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	return job_parse_stat(buf, (size_t)n, st);
+}
+
+/* Every process of the system with its parent. */
+static struct pidpair *scan_all(size_t *n)
+{
+	*n = 0;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return NULL;
+	size_t cap = 256;
+	struct pidpair *v = malloc(cap * sizeof *v);
+	struct dirent *de;
+	while (v && (de = readdir(d))) {
+		char *e;
+		long pid = strtol(de->d_name, &e, 10);
+		if (*e || pid <= 0)
+			continue;
+		struct job_stat st;
+		if (read_stat(pid, &st) < 0)
+			continue;
+		if (*n == cap) {
+			struct pidpair *nv = realloc(v, cap * 2 * sizeof *v);
+			if (!nv)
+				break;
+			v = nv;
+			cap *= 2;
+		}
+		v[*n].pid = pid;
+		v[*n].ppid = st.ppid;
+		v[*n].st = st;
+		(*n)++;
+	}
+	closedir(d);
+	return v;
+}
+
+static bool in_set(const long *set, size_t n, long pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (set[i] == pid)
+			return true;
+	return false;
+}
+
+/* One poll of /proc: every descendant of the keeper joins the table;
+ * zombies give their wait status; known processes that are gone without
+ * a status are JOB_ENDED. */
+static void poll_procs(struct run *r)
+{
+	size_t n;
+	struct pidpair *all = scan_all(&n);
+	if (!all)
+		return;
+	double t = now_s() - r->t0;
+	long *desc = malloc((n + 1) * sizeof *desc);
+	size_t nd = 0;
+	if (desc) {
+		desc[nd++] = r->keeper;
+		bool grew = true;
+		while (grew) {
+			grew = false;
+			for (size_t i = 0; i < n; i++)
+				if (!in_set(desc, nd, all[i].pid) &&
+				    in_set(desc, nd, all[i].ppid)) {
+					desc[nd++] = all[i].pid;
+					grew = true;
+				}
+		}
+	}
+	for (size_t i = 0; desc && i < n; i++) {
+		if (all[i].pid == r->keeper || !in_set(desc, nd, all[i].pid))
+			continue;
+		struct job_proc *p = find_proc(r->j, all[i].pid);
+		if (!p && !(p = add_proc(r->j, all[i].pid, t)))
+			continue;
+		/* an orphan re-parented to the keeper keeps the parent it
+		 * was first seen with; the keeper itself is shown as 0 */
+		if (all[i].ppid != r->keeper)
+			p->ppid = all[i].ppid;
+		if (all[i].st.state == 'Z') {
+			if (all[i].st.exit_code >= 0)
+				set_wait_status(p, all[i].st.exit_code, t);
+		} else if (p->state == JOB_RUNNING) {
+			read_identity(p);
+		}
+	}
+	for (size_t i = 0; i < r->j->nprocs; i++) {
+		struct job_proc *p = &r->j->procs[i];
+		bool live = false;
+		for (size_t k = 0; k < n && !live; k++)
+			live = all[k].pid == p->pid && all[k].st.state != 'Z';
+		if (!live && p->state == JOB_RUNNING) {
+			p->state = JOB_ENDED;
+			p->end_s = t;
+		}
+	}
+	free(desc);
+	free(all);
+}
+
+/* New files in the core directory: each names the process that wrote
+ * it. */
+static void poll_cores(struct run *r)
+{
+	DIR *d = opendir(r->j->core_dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		/* the driver's files (our CUDA_COREDUMP_FILE pattern); the
+		 * Python stacks and sitecustomize.py live here too */
+		long pid = strncmp(de->d_name, "core", 4) == 0
+				   ? job_core_pid(de->d_name) : -1;
+		if (pid <= 0)
+			continue;
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s/%s", r->j->core_dir, de->d_name);
+		struct stat sb;
+		if (stat(path, &sb) < 0 || !S_ISREG(sb.st_mode))
+			continue;
+		struct job_proc *p = find_proc(r->j, pid);
+		if (!p && !(p = add_proc(r->j, pid, now_s() - r->t0)))
+			continue;
+		if (!p->core)
+			dstrset(&p->core, path);
+		p->core_time = (double)sb.st_mtim.tv_sec +
+			       (double)sb.st_mtim.tv_nsec / 1e9;
+		p->faulted = true;
+	}
+	closedir(d);
+}
+
+static void read_status_lines(struct run *r)
+{
+	char buf[512];
+	ssize_t n = read(r->status_fd, buf, sizeof buf);
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+		r->keeper_done = true;
+		return;
+	}
+	double t = now_s() - r->t0;
+	for (ssize_t i = 0; i < n; i++) {
+		if (buf[i] != '\n') {
+			if (r->linelen < sizeof r->line - 1)
+				r->line[r->linelen++] = buf[i];
+			continue;
+		}
+		r->line[r->linelen] = '\0';
+		r->linelen = 0;
+		long pid;
+		int st;
+		if (sscanf(r->line, "L %ld", &pid) == 1) {
+			r->j->leader = pid;
+			if (!find_proc(r->j, pid))
+				add_proc(r->j, pid, t);
+			continue;
+		}
+		if (sscanf(r->line, "X %d", &st) == 1) {
+			snprintf(r->exec_err, sizeof r->exec_err, "%s",
+				 strerror(st));
+			continue;
+		}
+		if (sscanf(r->line, "%ld %d", &pid, &st) != 2)
+			continue;
+		struct job_proc *p = find_proc(r->j, pid);
+		if (!p)
+			p = add_proc(r->j, pid, t);
+		if (p)
+			set_wait_status(p, st, t);
+	}
+}
+
+/* ---- the keeper (a forked child; only async-signal-safe calls after
+ * the fork, plus setenv before the command's own fork) ---- */
+
+static void put_num(char *b, size_t *k, long v)
+{
+	char tmp[24];
+	int n = 0;
+	if (v < 0) {
+		b[(*k)++] = '-';
+		v = -v;
+	}
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v && n < 20);
+	while (n)
+		b[(*k)++] = tmp[--n];
+}
+
+static void keeper_report(int fd, long pid, int st)
+{
+	char b[64];
+	size_t k = 0;
+	put_num(b, &k, pid);
+	b[k++] = ' ';
+	put_num(b, &k, st);
+	b[k++] = '\n';
+	(void)!write(fd, b, k);
+}
+
+static void setenv_default(const char *name, const char *value)
+{
+	const char *old = getenv(name);
+	if (!old || !*old)
+		setenv(name, value, 1);
+}
+
+static void job_environment(const struct job_config *cfg, const char *dir)
+{
+	char pattern[PATH_MAX];
+	snprintf(pattern, sizeof pattern, "%s/core.%%p.nvcudmp", dir);
+	/* ours, whatever the user had: the table depends on them */
+	setenv("CUDA_ENABLE_COREDUMP_ON_EXCEPTION", "1", 1);
+	setenv("CUDA_COREDUMP_FILE", pattern, 1);
+	/* the user's choice wins for these two */
+	setenv_default("CUDA_COREDUMP_GENERATION_FLAGS",
+		       cfg->core_flags ? cfg->core_flags : JOB_CORE_FLAGS);
+	setenv_default("CUDA_LAUNCH_BLOCKING", "1");
+	/* Python processes load our sitecustomize.py (docs/multiprocess.md):
+	 * a fatal signal makes each print its Python stack to its own file */
+	const char *pp = getenv("PYTHONPATH");
+	char path[PATH_MAX * 2];
+	snprintf(path, sizeof path, "%s%s%s", dir, pp && *pp ? ":" : "",
+		 pp && *pp ? pp : "");
+	setenv("PYTHONPATH", path, 1);
+	setenv("CUDBG_JOB_DIR", dir, 1);
+}
+
+static _Noreturn void keeper_main(char *const argv[], const struct job_config *cfg,
+				  const char *dir, int wfd)
+{
+	setpgid(0, 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* Our own death ends the keeper; the job is then stopped by the
+	 * parent's process-group kill or runs on as it would alone. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGTERM, SIG_IGN); /* the group kill is for the job */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	job_environment(cfg, dir);
+	pid_t leader = fork();
+	if (leader < 0)
+		_exit(126);
+	if (leader == 0) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (cfg->stdout_to_stderr)
+			dup2(2, 1);
+		execvp(argv[0], argv);
+		char b[32];
+		size_t k = 0;
+		b[k++] = 'X';
+		b[k++] = ' ';
+		put_num(b, &k, errno);
+		b[k++] = '\n';
+		(void)!write(wfd, b, k);
+		_exit(127);
+	}
+	char b[32];
+	size_t k = 0;
+	b[k++] = 'L';
+	b[k++] = ' ';
+	put_num(b, &k, leader);
+	b[k++] = '\n';
+	(void)!write(wfd, b, k);
+	for (;;) {
+		int st;
+		pid_t pid = waitpid(-1, &st, 0);
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			break;
+		keeper_report(wfd, pid, st);
+	}
+	_exit(0);
+}
+
+/* ---- the run ---- */
+
+static char *join_argv(char *const argv[])
+{
+	struct dbuf b = {0};
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			dbuf_putc(&b, ' ');
+		dbuf_puts(&b, argv[i]);
+	}
+	return dbuf_take(&b);
+}
+
+static int make_dir(struct job *j, const struct job_config *cfg, char *err,
+		    size_t cap)
+{
+	if (cfg->core_dir) {
+		if (mkdir(cfg->core_dir, 0700) < 0 && errno != EEXIST) {
+			snprintf(err, cap, "cannot make the core directory "
+				 "%s: %s", cfg->core_dir, strerror(errno));
+			return -1;
+		}
+		j->core_dir = dstrdup(cfg->core_dir);
+		return j->core_dir ? 0 : -1;
+	}
+	const char *tmp = getenv("TMPDIR");
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/cudbg-job-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(path)) { /* mode 0700 */
+		snprintf(err, cap, "cannot make a temporary directory in %s: "
+			 "%s (set TMPDIR)", tmp && *tmp ? tmp : "/tmp",
+			 strerror(errno));
+		return -1;
+	}
+	j->core_dir = dstrdup(path);
+	j->own_dir = !cfg->keep_dir;
+	return j->core_dir ? 0 : -1;
+}
+
+/* Every Python process of the job imports this first (PYTHONPATH): it
+ * points faulthandler at DIR/pystack.PID, so a process the driver aborts
+ * after its GPU coredump (SIGABRT) leaves its Python stack, the line that
+ * launched the kernel among it (CUDA_LAUNCH_BLOCKING=1), in a file of its
+ * own; a forked child reopens its own.  Then it runs the sitecustomize it
+ * hides, if any (Debian and Ubuntu ship one). */
+static const char sitecustomize[] =
+"# Written by cudbg-tui --job (docs/multiprocess.md); removed with the job.\n"
+"import os as _os\n"
+"import faulthandler as _fh\n"
+"\n"
+"def _cudbg_open():\n"
+"    try:\n"
+"        _d = _os.environ.get('CUDBG_JOB_DIR')\n"
+"        if _d:\n"
+"            _f = open(_os.path.join(_d, 'pystack.%d' % _os.getpid()), 'w')\n"
+"            _fh.enable(file=_f, all_threads=True)\n"
+"            globals()['_cudbg_file'] = _f\n"
+"    except Exception:\n"
+"        pass\n"
+"\n"
+"_cudbg_open()\n"
+"try:\n"
+"    _os.register_at_fork(after_in_child=_cudbg_open)\n"
+"except Exception:\n"
+"    pass\n"
+"\n"
+"def _cudbg_chain():\n"
+"    import sys, importlib.util\n"
+"    here = _os.path.dirname(_os.path.abspath(__file__))\n"
+"    for p in sys.path:\n"
+"        if _os.path.abspath(p or '.') == here:\n"
+"            continue\n"
+"        c = _os.path.join(p or '.', 'sitecustomize.py')\n"
+"        if _os.path.isfile(c):\n"
+"            s = importlib.util.spec_from_file_location('_cudbg_next_sitecustomize', c)\n"
+"            m = importlib.util.module_from_spec(s)\n"
+"            s.loader.exec_module(m)\n"
+"            return\n"
+"\n"
+"try:\n"
+"    _cudbg_chain()\n"
+"except Exception:\n"
+"    pass\n";
+
+static int write_sitecustomize(const char *dir, char *err, size_t cap)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/sitecustomize.py", dir);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(sitecustomize, f) < 0 || fclose(f) != 0) {
+		snprintf(err, cap, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The Python stack each process left (pystack.PID, empty unless it died
+ * of a fatal signal). */
+static void read_pystacks(struct job *j)
+{
+	for (size_t i = 0; i < j->nprocs; i++) {
+		char path[PATH_MAX];
+		size_t len;
+		snprintf(path, sizeof path, "%s/pystack.%ld", j->core_dir,
+			 j->procs[i].pid);
+		char *text = read_small_file(path, 1 << 20, &len);
+		if (text && len > 0)
+			job_parse_pystack(text, len, &j->procs[i]);
+		free(text);
+	}
+}
+
+/* Everything of the job still alive gets sig: the keeper's process group
+ * and each known process (a launcher may start workers in their own
+ * sessions). */
+static void signal_job(struct run *r, int sig)
+{
+	kill(-r->keeper, sig);
+	for (size_t i = 0; i < r->j->nprocs; i++) {
+		struct job_proc *p = &r->j->procs[i];
+		if (p->state == JOB_RUNNING) {
+			kill((pid_t)p->pid, sig);
+			p->killed_by_us = true;
+		}
+	}
+}
+
+/* The first faulting process ended: the others get a grace period to
+ * end on their own (a launcher stops its other workers), then are
+ * stopped. */
+static void watch_fault(struct run *r, double t)
+{
+	if (r->fault_end > 0)
+		return;
+	for (size_t i = 0; i < r->j->nprocs; i++) {
+		const struct job_proc *p = &r->j->procs[i];
+		bool fault = p->core || (p->state == JOB_SIGNALLED &&
+					 fault_signal(p->status));
+		if (fault && p->state != JOB_RUNNING) {
+			int g = r->cfg->grace_ms > 0 ? r->cfg->grace_ms
+						     : DEFAULT_GRACE_MS;
+			r->fault_end = t;
+			r->kill_at = t + g / 1000.0;
+			return;
+		}
+	}
+}
+
+/* t: seconds since the job began */
+static void maybe_kill(struct run *r, double t)
+{
+	bool cancel = r->cfg->cancel && *r->cfg->cancel;
+	bool late = r->cfg->timeout_ms > 0 && t > r->cfg->timeout_ms / 1000.0;
+	if (r->kill_stage == 0 && (cancel || late)) {
+		r->j->timed_out = true;
+		r->kill_at = t;
+	}
+	if (r->kill_stage == 0 && r->kill_at > 0 && t >= r->kill_at) {
+		if (!r->j->timed_out)
+			r->j->stopped_rest = true;
+		signal_job(r, SIGTERM);
+		r->kill_stage = 1;
+		r->term_sent = t;
+	} else if (r->kill_stage == 1 && t >= r->term_sent + KILL_AFTER_MS / 1000.0) {
+		signal_job(r, SIGKILL);
+		r->kill_stage = 2;
+	}
+}
+
+/* The faulting process: the earliest coredump; without one, the first
+ * process that died of a fault signal. */
+static void pick_faulting(struct job *j)
+{
+	j->faulting = -1;
+	for (size_t i = 0; i < j->nprocs; i++) {
+		struct job_proc *p = &j->procs[i];
+		if (!p->core && p->state == JOB_SIGNALLED &&
+		    fault_signal(p->status) && !p->killed_by_us)
+			p->faulted = true;
+	}
+	for (size_t i = 0; i < j->nprocs; i++) {
+		const struct job_proc *p = &j->procs[i];
+		if (!p->core)
+			continue;
+		if (j->faulting < 0 || !j->procs[j->faulting].core ||
+		    p->core_time < j->procs[j->faulting].core_time)
+			j->faulting = (int)i;
+	}
+	if (j->faulting >= 0)
+		return;
+	for (size_t i = 0; i < j->nprocs; i++) {
+		const struct job_proc *p = &j->procs[i];
+		if (p->faulted && (j->faulting < 0 ||
+				   p->end_s < j->procs[j->faulting].end_s))
+			j->faulting = (int)i;
+	}
+}
+
+static void run_loop(struct run *r)
+{
+	while (!r->keeper_done) {
+		struct pollfd pfd = { .fd = r->status_fd, .events = POLLIN };
+		int n = poll(&pfd, 1, POLL_MS);
+		if (n > 0)
+			read_status_lines(r);
+		double t = now_s();
+		poll_procs(r);
+		poll_cores(r);
+		watch_fault(r, t - r->t0);
+		maybe_kill(r, t - r->t0);
+	}
+	/* the last words: statuses and cores written as the tree ended */
+	poll_cores(r);
+	for (size_t i = 0; i < r->j->nprocs; i++)
+		if (r->j->procs[i].state == JOB_RUNNING) {
+			r->j->procs[i].state = JOB_ENDED;
+			r->j->procs[i].end_s = now_s() - r->t0;
+		}
+}
+
+struct job *job_run(char *const argv[], const struct job_config *cfg,
+		    char *err, size_t cap)
+{
+	if (!argv || !argv[0]) {
+		snprintf(err, cap, "--job needs a command to run");
+		return NULL;
+	}
+	struct job *j = calloc(1, sizeof *j);
+	if (!j || make_dir(j, cfg, err, cap) < 0 || !(j->command = join_argv(argv))) {
+		if (j && !err[0])
+			snprintf(err, cap, "out of memory");
+		job_free(j);
+		return NULL;
+	}
+	if (write_sitecustomize(j->core_dir, err, cap) < 0) {
+		job_free(j);
+		return NULL;
+	}
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		snprintf(err, cap, "cannot make a pipe: %s", strerror(errno));
+		job_free(j);
+		return NULL;
+	}
+	fflush(NULL);
+	struct run r = { .j = j, .cfg = cfg, .status_fd = fds[0], .t0 = now_s() };
+	r.keeper = fork();
+	if (r.keeper < 0) {
+		snprintf(err, cap, "cannot fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		job_free(j);
+		return NULL;
+	}
+	if (r.keeper == 0) {
+		close(fds[0]);
+		keeper_main(argv, cfg, j->core_dir, fds[1]);
+	}
+	close(fds[1]);
+	setpgid(r.keeper, r.keeper); /* also done by the keeper: no race */
+	run_loop(&r);
+	close(fds[0]);
+	int st;
+	while (waitpid(r.keeper, &st, 0) < 0 && errno == EINTR)
+		;
+	j->secs = now_s() - r.t0;
+	if (r.exec_err[0]) {
+		snprintf(err, cap, "cannot run %s: %s", argv[0], r.exec_err);
+		job_free(j);
+		return NULL;
+	}
+	read_pystacks(j);
+	pick_faulting(j);
+	return j;
+}
+
+/* ---- --core-dir ---- */
+
+static int by_core_time(const void *a, const void *b)
+{
+	const struct job_proc *x = a, *y = b;
+	return x->core_time < y->core_time ? -1 : x->core_time > y->core_time;
+}
+
+struct job *job_from_core_dir(const char *dir, char *err, size_t cap)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		snprintf(err, cap, "cannot open the core directory %s: %s",
+			 dir, strerror(errno));
+		return NULL;
+	}
+	struct job *j = calloc(1, sizeof *j);
+	if (!j || !(j->core_dir = dstrdup(dir))) {
+		closedir(d);
+		free(j);
+		snprintf(err, cap, "out of memory");
+		return NULL;
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		/* a kept --job directory also holds pystack.PID files */
+		long pid = strncmp(de->d_name, "pystack.", 8) == 0
+				   ? -1 : job_core_pid(de->d_name);
+		char path[PATH_MAX];
+		struct stat sb;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		if (pid <= 0 || stat(path, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+		    sb.st_size == 0)
+			continue;
+		struct job_proc *p = find_proc(j, pid);
+		if (p)
+			continue; /* two files of one pid: the first listed */
+		if (!(p = add_proc(j, pid, 0)) || !dstrset(&p->core, path))
+			break;
+		p->state = JOB_UNKNOWN;
+		p->faulted = true;
+		p->core_time = (double)sb.st_mtim.tv_sec +
+			       (double)sb.st_mtim.tv_nsec / 1e9;
+	}
+	closedir(d);
+	if (j->nprocs == 0) {
+		snprintf(err, cap, "no coredumps in %s (files named with a "
+			 "pid: core.PID, core.PID.nvcudmp, "
+			 "core_TIME_HOST_PID.nvcudmp)", dir);
+		job_free(j);
+		return NULL;
+	}
+	qsort(j->procs, j->nprocs, sizeof *j->procs, by_core_time);
+	j->faulting = 0;
+	read_pystacks(j);
+	return j;
+}

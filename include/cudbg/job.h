@@ -1,0 +1,161 @@
+/* Jobs of many processes: run a command that starts a process tree
+ * (DataLoader workers, torch.multiprocessing, torchrun, mpirun) once,
+ * fault-first, and learn which process faulted.  See docs/multiprocess.md.
+ *
+ * Owner: helper "multiproc" (diag/job.c, diag/job_report.c).
+ *
+ * job_run() starts the command under a small keeper process (a child
+ * subreaper, so every orphaned descendant is reaped by it and its exit
+ * status is seen) with the driver's coredump-on-exception settings in the
+ * environment, polls /proc for every descendant (pid, parent, command
+ * line, rank variables) and the private core directory for per-process
+ * GPU coredumps, and returns when the whole tree has ended.  Nothing is
+ * ptraced and no debugger runs during the job.
+ *
+ * job_from_core_dir() builds the same table from a directory of
+ * per-process coredumps left by a job that already died.
+ *
+ * Error convention (diag/): NULL with a one-line message in err.  Every
+ * string in the structs is malloc'd and owned by the job (job_free);
+ * command lines and paths are untrusted text (escape before showing).
+ */
+#ifndef CUDBG_JOB_H
+#define CUDBG_JOB_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum job_state {
+	JOB_RUNNING,    /* still running when last seen */
+	JOB_EXITED,     /* exited; status holds the exit code */
+	JOB_SIGNALLED,  /* killed by a signal; status holds the signal */
+	JOB_ENDED,      /* ended, but its status was reaped by its own
+			 * parent before we could read it */
+	JOB_UNKNOWN,    /* only known from a coredump (--core-dir) */
+};
+
+/* A Python frame from the stack a Python process of the job printed when
+ * it died of a fatal signal (faulthandler; see docs/multiprocess.md). */
+struct job_pyframe {
+	char *file;
+	int line;
+	char *func;
+};
+
+struct job_proc {
+	long pid;
+	long ppid;            /* 0 when unknown */
+	char *cmdline;        /* argv joined by spaces, NULL when unknown */
+	char *exe;            /* /proc/PID/exe, NULL when unknown */
+	char *rank;           /* the rank's value, NULL when none */
+	const char *rank_var; /* RANK, OMPI_COMM_WORLD_RANK, PMI_RANK,
+			       * PMIX_RANK or SLURM_PROCID (static) */
+	char *local_rank;     /* LOCAL_RANK / OMPI_COMM_WORLD_LOCAL_RANK */
+	enum job_state state;
+	int status;           /* exit code or signal number */
+	bool killed_by_us;    /* stopped after the grace period */
+	double seen_s;        /* first seen, seconds since the job began */
+	double end_s;         /* ended, seconds since the job began; 0 */
+	char *core;           /* its coredump, NULL when none */
+	double core_time;     /* the coredump's mtime (seconds since the
+			       * epoch, with nanoseconds) */
+	bool faulted;         /* wrote a coredump or died of SIGSEGV,
+			       * SIGBUS, SIGILL, SIGFPE or SIGABRT */
+	struct job_pyframe *py; /* its Python stack, innermost first, when
+				 * it printed one at its death; else NULL */
+	size_t npy;
+	int py_user;          /* index of the user's own frame (the first
+			       * outside the Python library and site-packages),
+			       * -1 when none */
+};
+
+struct job {
+	struct job_proc *procs;  /* in the order first seen */
+	size_t nprocs;
+	long leader;             /* the command's own pid (0: --core-dir) */
+	int faulting;            /* index of the first faulting process
+				  * (earliest coredump, else earliest fault
+				  * signal), -1 when none */
+	char *core_dir;          /* where the coredumps are */
+	bool own_dir;            /* a private directory job_free removes */
+	bool stopped_rest;       /* the rest were stopped after the grace */
+	bool timed_out;          /* the timeout or a signal ended it */
+	double secs;             /* the job's wall time */
+	char *command;           /* the command line (NULL: --core-dir) */
+};
+
+struct job_config {
+	const char *core_dir;    /* NULL: a private mkdtemp directory */
+	bool keep_dir;           /* keep the private directory */
+	/* After the first faulting process ended, how long the others may
+	 * run on before they are stopped (a collective waits forever for a
+	 * dead rank); 0: 10 s. */
+	int grace_ms;
+	int timeout_ms;          /* <= 0: none */
+	volatile sig_atomic_t *cancel; /* non-zero: stop the job now */
+	bool stdout_to_stderr;   /* the job's stdout goes to our stderr
+				  * (batch: the report alone on stdout) */
+	/* CUDA_COREDUMP_GENERATION_FLAGS when the environment has none;
+	 * NULL: JOB_CORE_FLAGS. */
+	const char *core_flags;
+};
+
+/* Skip global and shared memory: a PyTorch coredump with everything was
+ * 434 MB; the faulting thread's registers, locals and stack stay. */
+#define JOB_CORE_FLAGS "skip_global_memory,skip_shared_memory"
+
+/* Runs argv (argv[0] looked up in PATH) to its end.  NULL on failure to
+ * start (err says why). */
+struct job *job_run(char *const argv[], const struct job_config *cfg,
+		    char *err, size_t cap);
+/* The coredumps in dir (regular files whose name holds a pid: core.PID,
+ * core.PID.nvcudmp, core_TIME_HOST_PID.nvcudmp), first by time. */
+struct job *job_from_core_dir(const char *dir, char *err, size_t cap);
+void job_free(struct job *j); /* removes a private directory; NULL ok */
+
+/* The faulting process or NULL. */
+const struct job_proc *job_faulting(const struct job *j);
+/* "exited 1", "killed by SIGABRT", "running", "ended (status reaped by
+ * its parent)", "unknown" (static or in buf). */
+const char *job_state_text(const struct job_proc *p, char *buf, size_t cap);
+
+/* The Python stack of a faulthandler dump ("Fatal Python error: ..."
+ * then "Current thread 0x... (most recent call first):" and "  File
+ * "F", line N in FUNC" lines): the current thread's frames when it has
+ * any, else the thread whose outermost frame is <module> (the main
+ * thread; the driver may abort from a thread of its own).  Fills p->py,
+ * npy and py_user.  0, or -1 when out of memory. */
+int job_parse_pystack(const char *buf, size_t len, struct job_proc *p);
+
+/* Parsers of what /proc gives (exposed for tests and fuzzing). */
+struct job_stat {
+	long ppid;
+	char state;           /* R, S, Z... */
+	int exit_code;        /* field 52: a zombie's wait status, -1 */
+	unsigned long long starttime;
+};
+int job_parse_stat(const char *buf, size_t len, struct job_stat *out);
+/* Fills p->rank, rank_var and local_rank from an environ block (NUL
+ * separated).  0, or -1 when out of memory. */
+int job_parse_environ(const char *buf, size_t len, struct job_proc *p);
+/* NUL-separated argv to one line (malloc'd). */
+char *job_join_cmdline(const char *buf, size_t len);
+/* The pid a coredump's file name holds (its last run of digits before
+ * any .nvcudmp / .core extension), or -1. */
+long job_core_pid(const char *name);
+
+/* The job as report text (escaped, lines end in \n) and as a JSON object
+ * (the "job" member of the batch report).  malloc'd; NULL when out of
+ * memory. */
+char *job_report_text(const struct job *j);
+char *job_report_json(const struct job *j);
+
+/* Writes the job's text report into the session's recording as "#"
+ * notes ("# job| LINE"), so a recording of the faulting process's
+ * coredump says which process of which job it is.  No-op when not
+ * recording or j is NULL. */
+struct session;
+void job_note_recording(struct session *s, const struct job *j);
+
+#endif

@@ -1,0 +1,68 @@
+/* Fuzz target: the job table's parsers (diag/job_parse.c): /proc/PID/stat,
+ * an environ block, a cmdline block, a coredump file name and a
+ * faulthandler dump.  The first
+ * byte picks which; every field is read back. */
+#include "cudbg/job.h"
+#include "tests/fuzz/fuzz.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size == 0)
+		return 0;
+	const char *text = (const char *)data + 1;
+	size_t len = size - 1;
+	size_t sum = 0;
+	switch (data[0] % 5) {
+	case 0: {
+		struct job_stat st;
+		if (job_parse_stat(text, len, &st) == 0)
+			sum += (size_t)st.ppid + (size_t)st.state +
+			       (size_t)st.exit_code + (size_t)st.starttime;
+		break;
+	}
+	case 1: {
+		struct job_proc p;
+		memset(&p, 0, sizeof p);
+		if (job_parse_environ(text, len, &p) == 0) {
+			sum += p.rank ? strlen(p.rank) + strlen(p.rank_var) : 0;
+			sum += p.local_rank ? strlen(p.local_rank) : 0;
+		}
+		free(p.rank);
+		free(p.local_rank);
+		break;
+	}
+	case 2: {
+		char *s = job_join_cmdline(text, len);
+		sum += s ? strlen(s) : 0;
+		free(s);
+		break;
+	}
+	case 4: {
+		struct job_proc p;
+		memset(&p, 0, sizeof p);
+		if (job_parse_pystack(text, len, &p) == 0 && p.py_user >= 0)
+			sum += (size_t)p.py[p.py_user].line;
+		for (size_t i = 0; i < p.npy; i++) {
+			sum += strlen(p.py[i].file) + strlen(p.py[i].func);
+			free(p.py[i].file);
+			free(p.py[i].func);
+		}
+		free(p.py);
+		break;
+	}
+	default: {
+		char *name = malloc(len + 1);
+		if (!name)
+			return 0;
+		memcpy(name, text, len);
+		name[len] = '\0';
+		sum += (size_t)job_core_pid(name);
+		free(name);
+		break;
+	}
+	}
+	return (int)(sum & 0);
+}

@@ -1,0 +1,201 @@
+/* The job table (diag/job.c, diag/job_parse.c): the /proc parsers, the
+ * coredump names, and job_run() over real process trees of /bin/sh. */
+#include "cudbg/job.h"
+#include "tests/harness.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+TEST(stat_fields_after_the_last_paren)
+{
+	/* a comm with spaces and parentheses; field 52 a zombie's status */
+	char buf[512];
+	int n = snprintf(buf, sizeof buf, "77 (a) b (c)) Z 12 77 77 0 -1 0 0 0 "
+			 "0 0 0 0 0 0 20 0 1 0 4242");
+	for (int f = 23; f <= 51; f++)
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " %d", f);
+	snprintf(buf + n, sizeof buf - (size_t)n, " 139\n");
+	struct job_stat st;
+	CHECK_INT(job_parse_stat(buf, strlen(buf), &st), 0);
+	CHECK_INT(st.ppid, 12);
+	CHECK_INT(st.state, 'Z');
+	CHECK_INT((int)st.starttime, 4242);
+	CHECK_INT(st.exit_code, 139);
+	/* an old kernel's shorter line: no exit code */
+	const char *old = "5 (x) S 1 5 5 0";
+	CHECK_INT(job_parse_stat(old, strlen(old), &st), 0);
+	CHECK_INT(st.exit_code, -1);
+	CHECK(job_parse_stat("5 (x", 4, &st) < 0);
+	CHECK(job_parse_stat("5 (x) S", 7, &st) < 0);
+}
+
+TEST(environ_ranks_most_specific_first)
+{
+	static const char env[] = "PMI_RANK=7\0PATH=/bin\0RANK=3\0"
+				  "LOCAL_RANK=1\0RANKX=9\0";
+	struct job_proc p;
+	memset(&p, 0, sizeof p);
+	CHECK_INT(job_parse_environ(env, sizeof env - 1, &p), 0);
+	CHECK_STR(p.rank, "3");
+	CHECK_STR(p.rank_var, "RANK");
+	CHECK_STR(p.local_rank, "1");
+	free(p.rank);
+	free(p.local_rank);
+	/* Open MPI without RANK; a non-number is no rank */
+	static const char ompi[] = "RANK=abc\0OMPI_COMM_WORLD_RANK=12\0"
+				   "OMPI_COMM_WORLD_LOCAL_RANK=0";
+	memset(&p, 0, sizeof p);
+	CHECK_INT(job_parse_environ(ompi, sizeof ompi - 1, &p), 0);
+	CHECK_STR(p.rank, "12");
+	CHECK_STR(p.rank_var, "OMPI_COMM_WORLD_RANK");
+	CHECK_STR(p.local_rank, "0");
+	free(p.rank);
+	free(p.local_rank);
+}
+
+TEST(core_names)
+{
+	CHECK_INT(job_core_pid("core.4242.nvcudmp"), 4242);
+	CHECK_INT(job_core_pid("core.4242"), 4242);
+	CHECK_INT(job_core_pid("core_1700000000_node12_77.nvcudmp"), 77);
+	CHECK_INT(job_core_pid("core.nvcudmp"), -1);
+	CHECK_INT(job_core_pid("core123abc"), -1);
+	CHECK_INT(job_core_pid("notes.txt"), -1);
+	char *s = job_join_cmdline("python3\0-c\0x\0", 13);
+	CHECK_STR(s, "python3 -c x");
+	free(s);
+}
+
+/* The driver aborts from a thread of its own: the current thread has no
+ * Python frame, the main thread's stack (ending in <module>) is the one;
+ * the user's frame is the first outside the library. */
+TEST(pystack_from_a_faulthandler_dump)
+{
+	static const char dump[] =
+		"Fatal Python error: Aborted\n\n"
+		"Thread 0x00007f0000000001 (most recent call first):\n"
+		"  File \"/usr/lib/python3.12/threading.py\", line 355 in wait\n"
+		"  File \"/usr/lib/python3.12/threading.py\", line 1009 in _bootstrap\n\n"
+		"Current thread 0x00007f0000000002 (most recent call first):\n"
+		"  <no Python frame>\n\n"
+		"Thread 0x00007f0000000003 (most recent call first):\n"
+		"  File \"/usr/lib/python3/dist-packages/torch/_tensor.py\", line 40 in __getitem__\n"
+		"  File \"/src/a \\\"b\\\".py\", line 24 in lookup\n"
+		"  File \"/src/train.py\", line 31 in worker\n"
+		"  File \"/src/train.py\", line 40 in <module>\n\n"
+		"Extension modules: torch._C (total: 1)\n";
+	struct job_proc p;
+	memset(&p, 0, sizeof p);
+	CHECK_INT(job_parse_pystack(dump, sizeof dump - 1, &p), 0);
+	CHECK_INT((int)p.npy, 4);
+	CHECK_INT(p.py_user, 1);
+	CHECK_STR(p.py[0].func, "__getitem__");
+	CHECK_STR(p.py[1].file, "/src/a \\\"b\\\".py");
+	CHECK_INT(p.py[1].line, 24);
+	CHECK_STR(p.py[3].func, "<module>");
+	for (size_t i = 0; i < p.npy; i++) {
+		free(p.py[i].file);
+		free(p.py[i].func);
+	}
+	free(p.py);
+	/* nothing that looks like a stack: no frames */
+	memset(&p, 0, sizeof p);
+	CHECK_INT(job_parse_pystack("hello\n", 6, &p), 0);
+	CHECK_INT((int)p.npy, 0);
+	CHECK_INT(p.py_user, -1);
+}
+
+static const struct job_proc *by_cmd(const struct job *j, const char *cmd)
+{
+	for (size_t i = 0; i < j->nprocs; i++)
+		if (j->procs[i].cmdline &&
+		    strncmp(j->procs[i].cmdline, cmd, strlen(cmd)) == 0)
+			return &j->procs[i];
+	return NULL;
+}
+
+/* The orphans of a launcher that exits first are reaped by the keeper:
+ * their statuses are exact; the one killed by SIGSEGV is the faulting
+ * process. */
+TEST_TIMEOUT(run_orphans_statuses, 60)
+{
+	char sh[] = "/bin/sh", c[] = "-c", script[] =
+		"RANK=0 sh -c 'sleep 0.4; exit 0' & "
+		"RANK=1 sh -c 'sleep 0.2; kill -SEGV $$' & exit 5";
+	char *argv[] = { sh, c, script, NULL };
+	struct job_config cfg = { .grace_ms = 5000 };
+	char err[256] = "";
+	struct job *j = job_run(argv, &cfg, err, sizeof err);
+	CHECK_MSG(j != NULL, "%s", err);
+	const struct job_proc *lead = NULL;
+	for (size_t i = 0; i < j->nprocs; i++)
+		if (j->procs[i].pid == j->leader)
+			lead = &j->procs[i];
+	CHECK(lead != NULL);
+	CHECK_INT(lead->state, JOB_EXITED);
+	CHECK_INT(lead->status, 5);
+	const struct job_proc *f = job_faulting(j);
+	CHECK(f != NULL);
+	CHECK_INT(f->state, JOB_SIGNALLED);
+	CHECK_INT(f->status, SIGSEGV);
+	CHECK_STR(f->rank, "1");
+	const struct job_proc *ok = by_cmd(j, "sh -c sleep 0.4");
+	CHECK(ok != NULL);
+	CHECK_INT(ok->state, JOB_EXITED);
+	CHECK_INT(ok->status, 0);
+	CHECK(!j->stopped_rest);
+	/* the private directory goes with the job */
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", j->core_dir);
+	struct stat sb;
+	CHECK(stat(dir, &sb) == 0 && (sb.st_mode & 0777) == 0700);
+	job_free(j);
+	CHECK(stat(dir, &sb) < 0);
+}
+
+/* The driver's settings reach every process; a core named by pid marks
+ * its process; a process still running after the grace is stopped. */
+TEST_TIMEOUT(run_core_and_grace, 60)
+{
+	char sh[] = "/bin/sh", c[] = "-c", script[] =
+		"sh -c 'echo \"$CUDA_ENABLE_COREDUMP_ON_EXCEPTION $CUDA_LAUNCH_BLOCKING\" "
+		"> \"${CUDA_COREDUMP_FILE%/*}/env\"; "
+		"f=$(echo \"$CUDA_COREDUMP_FILE\" | sed \"s/%p/$$/\"); "
+		"echo core > \"$f\"; kill -ABRT $$' & "
+		"sleep 30; wait";
+	char *argv[] = { sh, c, script, NULL };
+	struct job_config cfg = { .grace_ms = 300 };
+	char err[256] = "";
+	struct job *j = job_run(argv, &cfg, err, sizeof err);
+	CHECK_MSG(j != NULL, "%s", err);
+	const struct job_proc *f = job_faulting(j);
+	CHECK(f != NULL && f->core != NULL);
+	CHECK_INT(job_core_pid(strrchr(f->core, '/') + 1), (int)f->pid);
+	CHECK(j->stopped_rest);
+	CHECK(j->secs < 20);
+	const struct job_proc *sl = by_cmd(j, "sleep 30");
+	CHECK(sl != NULL && sl->killed_by_us);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/env", j->core_dir);
+	FILE *e = fopen(path, "r");
+	char line[64] = "";
+	CHECK(e != NULL && fgets(line, sizeof line, e));
+	if (e)
+		fclose(e);
+	CHECK_STR(line, "1 1\n");
+	job_free(j);
+}
+
+TEST(run_missing_program)
+{
+	char prog[] = "/nonexistent/x";
+	char *argv[] = { prog, NULL };
+	struct job_config cfg = { 0 };
+	char err[256] = "";
+	CHECK(job_run(argv, &cfg, err, sizeof err) == NULL);
+	CHECK(strstr(err, "cannot run /nonexistent/x") != NULL);
+}
