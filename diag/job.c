@@ -464,9 +464,13 @@ static void job_environment(const struct job_config *cfg, const char *dir)
 	/* ours, whatever the user had: the table depends on them */
 	setenv("CUDA_ENABLE_COREDUMP_ON_EXCEPTION", "1", 1);
 	setenv("CUDA_COREDUMP_FILE", pattern, 1);
-	/* the user's choice wins for these two */
-	setenv_default("CUDA_COREDUMP_GENERATION_FLAGS",
-		       cfg->core_flags ? cfg->core_flags : JOB_CORE_FLAGS);
+	/* the user's choice wins for these two.  No generation flags of
+	 * ours by default: with skip_global_memory,skip_shared_memory the
+	 * driver wrote cores under 1 MB that cuda-gdb 13.0 aborted on
+	 * (SIGABRT in `target cudacore`; mp_spawn, mp_torchrun and
+	 * mp_dataloader_main on the H200, run 2, docs/multiprocess.md). */
+	if (cfg->core_flags)
+		setenv_default("CUDA_COREDUMP_GENERATION_FLAGS", cfg->core_flags);
 	setenv_default("CUDA_LAUNCH_BLOCKING", "1");
 	/* Python processes load our sitecustomize.py (docs/multiprocess.md):
 	 * a fatal signal makes each print its Python stack to its own file */

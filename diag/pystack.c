@@ -708,8 +708,11 @@ int diag_pybad_find(const struct diag_pybad_plan *p, const unsigned char *mem,
 				 "binary_cross_entropy_with_logits)", el, v);
 		return 1;
 	}
-	snprintf(out, cap, "all %zu elements of %s read are in range%s", n,
-		 p->user_name ? p->user_name : t->name,
+	/* The assert says a value is bad: not finding one is no proof that
+	 * all are good (the read may have missed it, or the operator's
+	 * tensor is another), so the report never says "in range". */
+	snprintf(out, cap, "not found: no bad value among the %zu elements "
+		 "of %s read%s", n, p->user_name ? p->user_name : t->name,
 		 len < p->bytes ? " (the read was cut short)" : "");
 	return 0;
 }

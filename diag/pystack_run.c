@@ -287,6 +287,13 @@ static void read_bad_value(struct pyrun *r, const struct diag_pystack *ps,
 		snprintf(out, cap, "not read: %s", plan.why_not);
 		return;
 	}
+	/* Device memory through cuda-gdb's @global print first: on the
+	 * H200, -data-read-memory-bytes of a tensor's device address after
+	 * the focus came back answered zeros, with no error, and the value
+	 * was missed (tests/fixtures/gpu/torch_label.mi.log of run 2,
+	 * docs/tool-quirks.md). */
+	if (device && read_by_print(r, &plan, out, cap))
+		return;
 	if (read_bytes(r, plan.addr, plan.bytes) == 0) {
 		diag_pybad_find(&plan, r->mem.v[0].bytes, r->mem.v[0].len, out,
 				cap);
@@ -294,8 +301,6 @@ static void read_bad_value(struct pyrun *r, const struct diag_pystack *ps,
 	}
 	char why[256];
 	snprintf(why, sizeof why, "%s", r->err);
-	if (device && read_by_print(r, &plan, out, cap))
-		return;
 	snprintf(out, cap, "not read: %s at 0x%llx: %s", plan.t->name,
 		 (unsigned long long)plan.addr, why);
 }
@@ -305,6 +310,20 @@ static bool settled(void *ctx)
 	struct dbg_ctl *c = ctx;
 	return !session_alive(ctl_session(c)) ||
 	       (!ctl_busy(c) && ctl_refreshed(c));
+}
+
+/* Where a call into the interpreter is safe (cuda-gdb 13.0, H200,
+ * tests/fixtures/gpu/explore/README.md): at a host stop, and at a Warp
+ * Assert, where the launch-blocked host thread is still in the launch.
+ * At a hardware exception (illegal address...) any inferior call ended
+ * the program with SIGKILL; at a device breakpoint or step the call
+ * would resume the GPU under the user.  At a Warp Assert the call ends
+ * the kernel too (cuda-gdb resumes the GPU for it and has no scheduler
+ * locking): the caller reads the device state first. */
+static bool pystack_safe_at(const struct dbg_model *m)
+{
+	const char *sig = m->stop.signal_name;
+	return sig && strcmp(sig, "CUDA_EXCEPTION_12") == 0;
 }
 
 int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
@@ -323,6 +342,15 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	/* A device stop: the host thread that launched the kernel (with
 	 * launch blocking it is still in the launch). */
 	bool device = m->focus.valid;
+	if (device && !pystack_safe_at(m)) {
+		snprintf(out->why, sizeof out->why, "not asked: calling into the "
+			 "program at a %s stop would end it (cuda-gdb 13 on the "
+			 "H200 killed the program for an inferior call at a "
+			 "hardware exception); the memcheck pass (M) names the "
+			 "script line", m->stop.signal_meaning
+			 ? m->stop.signal_meaning : "device");
+		return 0;
+	}
 	int rc = 0;
 	/* First whether there is an interpreter at all, without leaving
 	 * the CUDA focus (--thread applies to this command only): a replay

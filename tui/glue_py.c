@@ -58,6 +58,7 @@ void glue_py_step(struct glue *g)
 	char what[600];
 	snprintf(what, sizeof what, "%s %s", g->ui->where.assert_expr,
 		 g->ui->where.func);
+	bool device = m->focus.valid;
 	diag_pystack_take(g->ctl, 5000, what, &g->py);
 	/* A stop the calls themselves caused (an interrupted call) is not a
 	 * new one to ask about: that would never end. */
@@ -65,8 +66,17 @@ void glue_py_step(struct glue *g)
 	if (g->py.have) {
 		g->ui->pystack = &g->py.ps;
 		g->ui->py_bad = g->py.bad[0] ? g->py.bad : NULL;
+		/* cuda-gdb resumes the GPU for an inferior call and cannot
+		 * lock it: the asserting kernel is gone afterwards (H200,
+		 * tests/fixtures/gpu/explore/README.md).  Say so, or the empty
+		 * thread tables would look like a bug. */
+		const char *gone = device ? " (the call into Python ended the "
+			"kernel's threads: T replays to the fault)" : "";
 		if (g->ui->py_bad)
-			ui_message(g->ui, UC_FAULT, "the bad value: %s", g->ui->py_bad);
+			ui_message(g->ui, UC_FAULT, "the bad value: %s%s",
+				   g->ui->py_bad, gone);
+		else if (device)
+			ui_message(g->ui, UC_MUTED, "Python stack taken%s", gone);
 	} else if (g->py.why[0] && g->o->backend != SESSION_REPLAY) {
 		/* (a replay of a recording made before, or of a C program,
 		 * answers "not in this recording": nothing to say) */

@@ -97,13 +97,11 @@ struct job_config {
 	bool stdout_to_stderr;   /* the job's stdout goes to our stderr
 				  * (batch: the report alone on stdout) */
 	/* CUDA_COREDUMP_GENERATION_FLAGS when the environment has none;
-	 * NULL: JOB_CORE_FLAGS. */
+	 * NULL: none set (the driver's full coredump: cuda-gdb 13.0 aborted
+	 * opening the small ones skip_global_memory,skip_shared_memory
+	 * gave, on the H200). */
 	const char *core_flags;
 };
-
-/* Skip global and shared memory: a PyTorch coredump with everything was
- * 434 MB; the faulting thread's registers, locals and stack stay. */
-#define JOB_CORE_FLAGS "skip_global_memory,skip_shared_memory"
 
 /* Runs argv (argv[0] looked up in PATH) to its end.  NULL on failure to
  * start (err says why). */
