@@ -49,6 +49,11 @@ static const char usage_text[] =
 "                       threads are); also bounds the debugger's start\n"
 "  --keep-temp          keep the private temporary directory (reports,\n"
 "                       coredumps) and print where it is\n"
+"  --dap                serve the Debug Adapter Protocol on stdin/stdout\n"
+"                       for an editor (docs/dap.md); the program comes\n"
+"                       from the editor's launch request\n"
+"  --dap-port PORT      the same for one client on 127.0.0.1:PORT (0: a\n"
+"                       free port, said on stderr)\n"
 "  --version            print the version and exit\n"
 "  --help               print this help and exit\n"
 "\n"
@@ -85,11 +90,11 @@ static const char *const value_opts[] = {
 	"--pid", "--remote", "--core", "--replay", "--record", "--debugger",
 	"--directory", "--memcheck", "--sanitizer", "--sanitizer-report",
 	"--sanitizer-tool",
-	"--mi-exec", "--timeout", "--break", NULL,
+	"--mi-exec", "--timeout", "--break", "--dap-port", NULL,
 };
 static const char *const flag_opts[] = {
 	"--batch", "--json", "--demo", "--keep-temp", "--version", "--help",
-	"--force", "--replay-realtime", "--mi-log", "--no-run", NULL,
+	"--force", "--replay-realtime", "--mi-log", "--no-run", "--dap", NULL,
 };
 
 static bool in_list(const char *const *list, const char *name, size_t len)
@@ -143,6 +148,19 @@ static int parse_memcheck(struct cudbg_options *o, const char *v, char *err,
 		return fail(err, cap, "--memcheck takes auto, always or never, "
 			    "not '%s'", v);
 	o->memcheck_given = true;
+	return 0;
+}
+
+static int parse_dap_port(struct cudbg_options *o, const char *v, char *err,
+			  size_t cap)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (end == v || *end || n < 0 || n > 65535)
+		return fail(err, cap, "--dap-port needs a port (0-65535; 0 "
+			    "picks a free one), not '%s'", v);
+	o->dap_port = (int)n;
+	o->dap = o->dap_listen = true;
 	return 0;
 }
 
@@ -200,6 +218,8 @@ static int set_value(struct cudbg_options *o, const char *name,
 			return fail(err, cap, "out of memory");
 	} else if (strcmp(name, "--timeout") == 0)
 		return parse_timeout(o, v, err, cap);
+	else if (strcmp(name, "--dap-port") == 0)
+		return parse_dap_port(o, v, err, cap);
 	return 0;
 }
 
@@ -225,6 +245,8 @@ static void set_flag(struct cudbg_options *o, const char *name)
 		o->mi_log = true;
 	else if (strcmp(name, "--no-run") == 0)
 		o->no_run = true;
+	else if (strcmp(name, "--dap") == 0)
+		o->dap = true;
 }
 
 /* One "--name[=value]" word at argv[*i]; may consume the next word. */
@@ -278,6 +300,15 @@ static int parse_short(struct cudbg_options *o, int argc, char **argv,
 /* Exactly one way of reaching a program. */
 static int pick_backend(struct cudbg_options *o, char *err, size_t cap)
 {
+	if (o->dap) {
+		/* the editor's launch request names the program */
+		if (o->argv)
+			return fail(err, cap, "--dap takes the program from the "
+				    "editor's launch configuration, not the "
+				    "command line ('%s' given)", o->argv[0]);
+		o->backend = SESSION_NONE;
+		return 0;
+	}
 	int ways = (o->pid > 0) + (o->remote != NULL) + (o->core != NULL) +
 		   (o->replay != NULL) + o->demo;
 	if (ways > 1)

@@ -74,6 +74,10 @@ struct cudbg_options {
 	const struct cudbg_config *config; /* the config file, set by main
 					    * (include/cudbg/config.h), or
 					    * NULL */
+	/* Added by helper "dap": */
+	bool dap;             /* --dap: serve DAP on stdin/stdout */
+	bool dap_listen;      /* --dap-port given */
+	int dap_port;         /* --dap-port PORT (0: any free port) */
 };
 
 /* Parses argv into *o (zeroed first).  Returns 0, or -1 with a one-line
