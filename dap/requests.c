@@ -301,11 +301,9 @@ static void launch_or_attach(struct dap *d, const struct dj *req,
 			       "launch or attach per adapter");
 		return;
 	}
-	if (!a) {
-		dap_resp_error(d, req, "%s needs arguments",
-			       attach ? "attach" : "launch");
-		return;
-	}
+	static const struct dj no_args = { .type = DJ_OBJ };
+	if (!a)
+		a = &no_args;
 	if (options_from_args(d, a, attach, err, sizeof err) < 0 ||
 	    start_session(d, err, sizeof err) < 0) {
 		dap_resp_error(d, req, "%s", err[0] ? err : "out of memory");

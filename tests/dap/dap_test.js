@@ -1,0 +1,242 @@
+// Drives `cudbg-tui --dap` with a real DAP client: the DebugClient of
+// @vscode/debugadapter-testsupport (what VS Code's own adapters test
+// with).  Against real gdb on tests/progs/dap_prog.c: breakpoints (line,
+// conditional, function), stepping, variables with paging, evaluate
+// (watch, repl pass-through), exit.  Against cuda-gdb recordings: the
+// replay of seed_py (a stopped event with reason exception, exceptionInfo
+// naming the pytorch-class-index hint) and a coredump recording.
+// Prints one PASS/FAIL line per case (tests/sh/dap.sh runs it).
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const { DebugClient } = require('@vscode/debugadapter-testsupport');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const BIN = process.env.CUDBG_BIN || path.join(ROOT, 'build', 'cudbg-tui');
+const BUILD = process.env.CUDBG_BUILD || path.join(ROOT, 'build');
+const FIX = process.env.CUDBG_FIXTURES || path.join(ROOT, 'tests', 'shared', 'fixtures');
+const PROG = path.join(BUILD, 'progs', 'dap_prog');
+const SRC = path.join(ROOT, 'tests', 'progs', 'dap_prog.c');
+const TIMEOUT = 20000;
+
+function markLine(mark) {
+	const lines = fs.readFileSync(SRC, 'utf8').split('\n');
+	const i = lines.findIndex(l => l.includes(mark));
+	if (i < 0) throw new Error('no ' + mark + ' in ' + SRC);
+	return i + 1;
+}
+
+function client() {
+	// DebugClient spawns RUNTIME EXECUTABLE: the binary and its option
+	const dc = new DebugClient(BIN, '--dap', 'cudbg');
+	dc.defaultTimeout = TIMEOUT;
+	return dc;
+}
+
+async function start(dc, launchArgs, configure) {
+	await dc.start();
+	const init = await dc.initializeRequest({ adapterID: 'cudbg', linesStartAt1: true,
+		columnsStartAt1: true, pathFormat: 'path' });
+	assert.ok(init.body.supportsConfigurationDoneRequest, 'capabilities');
+	const initialized = dc.waitForEvent('initialized', TIMEOUT);
+	await dc.launchRequest(launchArgs);
+	await initialized;
+	if (configure) await configure();
+	const stopped = dc.waitForEvent('stopped', TIMEOUT);
+	await dc.configurationDoneRequest();
+	return stopped;
+}
+
+function gdbArgs(extra) {
+	return Object.assign({ program: PROG, args: ['x'], debugger: 'gdb',
+		memcheck: 'never', cwd: BUILD }, extra || {});
+}
+
+async function localsOf(dc, frameId) {
+	const scopes = await dc.scopesRequest({ frameId });
+	const locals = scopes.body.scopes.find(s => s.name === 'Locals');
+	const args = scopes.body.scopes.find(s => s.name === 'Arguments');
+	const l = await dc.variablesRequest({ variablesReference: locals.variablesReference });
+	const a = await dc.variablesRequest({ variablesReference: args.variablesReference });
+	return { locals: l.body.variables, args: a.body.variables };
+}
+
+const cases = {
+	async gdb_breakpoint_step_variables(dc) {
+		const body = markLine('MARK_TWICE_BODY');
+		const stopped = await start(dc, gdbArgs(), async () => {
+			const r = await dc.setBreakpointsRequest({ source: { path: SRC },
+				breakpoints: [{ line: body }] });
+			assert.strictEqual(r.body.breakpoints.length, 1);
+			assert.ok(r.body.breakpoints[0].verified, 'breakpoint verified');
+			assert.strictEqual(r.body.breakpoints[0].line, body);
+		});
+		assert.strictEqual(stopped.body.reason, 'breakpoint');
+		const tid = stopped.body.threadId;
+		const th = await dc.threadsRequest();
+		assert.ok(th.body.threads.some(t => t.id === tid), 'stopped thread listed');
+		let st = await dc.stackTraceRequest({ threadId: tid });
+		assert.strictEqual(st.body.stackFrames[0].name, 'twice');
+		assert.strictEqual(st.body.stackFrames[0].line, body);
+		assert.strictEqual(st.body.stackFrames[1].name, 'main');
+		const inner = await localsOf(dc, st.body.stackFrames[0].id);
+		assert.deepStrictEqual(inner.args.map(v => [v.name, v.value]), [['v', '4']]);
+		// main's locals: a struct with members, an array paged by start/count
+		const outer = await localsOf(dc, st.body.stackFrames[1].id);
+		const p = outer.locals.find(v => v.name === 'p');
+		assert.ok(p.variablesReference > 0, 'struct expandable');
+		const members = await dc.variablesRequest({ variablesReference: p.variablesReference });
+		assert.deepStrictEqual(members.body.variables.map(v => [v.name, v.value]),
+			[['left', '4'], ['right', '2.5']]);
+		const sq = outer.locals.find(v => v.name === 'squares');
+		assert.strictEqual(sq.indexedVariables, 256);
+		const page = await dc.variablesRequest({ variablesReference: sq.variablesReference,
+			filter: 'indexed', start: 250, count: 6 });
+		assert.deepStrictEqual(page.body.variables.map(v => [v.name, v.value]),
+			[['[250]', '62500'], ['[251]', '63001'], ['[252]', '63504'],
+			 ['[253]', '64009'], ['[254]', '64516'], ['[255]', '65025']]);
+		// evaluate: watch in a frame, hover, repl pass-through to the console
+		// main's p is not visible in twice's frame: an error response
+		const w = await dc.evaluateRequest({ expression: 'p.left',
+			frameId: st.body.stackFrames[0].id, context: 'watch' }).then(
+			() => 'ok', e => e.message);
+		assert.ok(/No symbol "p"/.test(w), w);
+		const w2 = await dc.evaluateRequest({ expression: 'p.left * 10',
+			frameId: st.body.stackFrames[1].id, context: 'watch' });
+		assert.strictEqual(w2.body.result, '40');
+		const h = await dc.evaluateRequest({ expression: 'v', frameId:
+			st.body.stackFrames[0].id, context: 'hover' });
+		assert.strictEqual(h.body.result, '4');
+		const repl = await dc.evaluateRequest({ expression: 'info line twice', context: 'repl' });
+		assert.ok(/Line \d+ of .*dap_prog\.c/.test(repl.body.result), repl.body.result);
+		const mi = await dc.evaluateRequest({ expression: '-data-evaluate-expression 6*7', context: 'repl' });
+		assert.ok(/42/.test(mi.body.result), mi.body.result);
+		// step out to main's call line, then next
+		let s2 = dc.waitForEvent('stopped', TIMEOUT);
+		await dc.stepOutRequest({ threadId: tid });
+		assert.strictEqual((await s2).body.reason, 'step');
+		st = await dc.stackTraceRequest({ threadId: tid });
+		assert.strictEqual(st.body.stackFrames[0].name, 'main');
+		assert.strictEqual(st.body.stackFrames[0].line, markLine('MARK_CALL'));
+		s2 = dc.waitForEvent('stopped', TIMEOUT);
+		await dc.nextRequest({ threadId: tid });
+		assert.strictEqual((await s2).body.reason, 'step');
+		st = await dc.stackTraceRequest({ threadId: tid });
+		assert.strictEqual(st.body.stackFrames[0].line, markLine('MARK_CALL') + 1);
+		// continue to the end: the program's output, exited 3, terminated
+		const out = dc.assertOutput('stdout', 'dap_prog: sum=', TIMEOUT);
+		const exited = dc.waitForEvent('exited', TIMEOUT);
+		const term = dc.waitForEvent('terminated', TIMEOUT);
+		await dc.continueRequest({ threadId: tid });
+		await out;
+		assert.strictEqual((await exited).body.exitCode, 3);
+		await term;
+	},
+
+	async gdb_conditional_function_step_in(dc) {
+		// a condition that never holds does not stop; a function
+		// breakpoint does; stepIn from main enters twice
+		const stopped = await start(dc, gdbArgs({ stopOnEntry: true }), async () => {
+			const r = await dc.setBreakpointsRequest({ source: { path: SRC },
+				breakpoints: [{ line: markLine('MARK_TWICE_BODY'), condition: 'v == 99' }] });
+			assert.ok(r.body.breakpoints[0].verified);
+			const f = await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'nonesuch_fn' }] });
+			assert.strictEqual(f.body.breakpoints[0].verified, false);
+			assert.ok(f.body.breakpoints[0].message.length > 0);
+		});
+		assert.strictEqual(stopped.body.reason, 'entry');
+		const tid = stopped.body.threadId;
+		let st = await dc.stackTraceRequest({ threadId: tid });
+		assert.strictEqual(st.body.stackFrames[0].name, 'main');
+		await dc.setBreakpointsRequest({ source: { path: SRC }, breakpoints: [
+			{ line: markLine('MARK_CALL') }] });
+		let s = dc.waitForEvent('stopped', TIMEOUT);
+		await dc.continueRequest({ threadId: tid });
+		assert.strictEqual((await s).body.reason, 'breakpoint');
+		s = dc.waitForEvent('stopped', TIMEOUT);
+		await dc.stepInRequest({ threadId: tid });
+		await s;
+		st = await dc.stackTraceRequest({ threadId: tid });
+		assert.strictEqual(st.body.stackFrames[0].name, 'twice');
+		// the conditional breakpoint (v == 99) never stops: run to exit
+		const exited = dc.waitForEvent('exited', TIMEOUT);
+		await dc.continueRequest({ threadId: tid });
+		assert.strictEqual((await exited).body.exitCode, 3);
+	},
+
+	async replay_seed_py_exception(dc) {
+		const diag = dc.assertOutput('console', 'cudbg-tui diagnosis: FAULT (assert)', TIMEOUT);
+		const stopped = await start(dc, { replay: path.join(FIX, 'seed_py.mi.log') });
+		assert.strictEqual(stopped.body.reason, 'exception');
+		assert.ok(/Warp Assert in nll_loss_forward_reduce_cuda_kernel_2d/.test(
+			stopped.body.description), stopped.body.description);
+		await diag;
+		const tid = stopped.body.threadId;
+		const th = await dc.threadsRequest();
+		const dev = th.body.threads.find(t => t.id === tid);
+		assert.strictEqual(dev.name, 'block (0,0,0) thread (23,0,0)');
+		const info = await dc.exceptionInfoRequest({ threadId: tid });
+		assert.strictEqual(info.body.exceptionId, 'CUDA_EXCEPTION_12');
+		assert.strictEqual(info.body.breakMode, 'always');
+		const c = info.body.details.cudbg;
+		assert.strictEqual(c.kind, 'assert');
+		assert.strictEqual(c.kernel, 'nll_loss_forward_reduce_cuda_kernel_2d');
+		assert.deepStrictEqual(c.thread, [23, 0, 0]);
+		assert.ok(c.hints.some(h => h.id === 'pytorch-class-index'),
+			'hints: ' + c.hints.map(h => h.id).join(','));
+		assert.ok(/Loss\.cu:245/.test(info.body.details.stackTrace));
+		const st = await dc.stackTraceRequest({ threadId: tid });
+		assert.ok(/nll_loss_forward_reduce_cuda_kernel_2d/.test(st.body.stackFrames[0].name));
+		// a recording cannot take new breakpoints: said, not faked
+		const b = await dc.setBreakpointsRequest({ source: { path: '/x.cu' }, breakpoints: [{ line: 3 }] });
+		assert.strictEqual(b.body.breakpoints[0].verified, false);
+	},
+
+	async core_recording_null_deref(dc) {
+		const core = path.join(ROOT, 'tests', 'fixtures', 'gpu', 'null_deref.core.mi.log');
+		const stopped = await start(dc, { replay: core });
+		assert.strictEqual(stopped.body.reason, 'exception');
+		assert.ok(/Warp Illegal Address in row_sums at null_deref\.cu:14/.test(
+			stopped.body.description), stopped.body.description);
+		const info = await dc.exceptionInfoRequest({ threadId: stopped.body.threadId });
+		assert.strictEqual(info.body.details.cudbg.class, 'Warp Illegal Address');
+		assert.strictEqual(info.body.details.cudbg.line, 14);
+		const st = await dc.stackTraceRequest({ threadId: stopped.body.threadId });
+		assert.strictEqual(st.body.stackFrames[0].line, 14);
+		// nothing runs in a coredump
+		const r = await dc.continueRequest({ threadId: stopped.body.threadId }).then(
+			() => 'ok', e => e.message);
+		assert.ok(/coredump/.test(r), r);
+	},
+
+	async unknown_request_and_bad_launch(dc) {
+		await dc.start();
+		await dc.initializeRequest({ adapterID: 'cudbg' });
+		const u = await dc.customRequest('noSuchThing', {}).then(() => 'ok', e => e.message);
+		assert.ok(/unknown request 'noSuchThing'/.test(u), u);
+		const l = await dc.launchRequest({}).then(() => 'ok', e => e.message);
+		assert.ok(/launch needs "program"/.test(l), l);
+	},
+};
+
+async function main() {
+	const only = process.argv[2];
+	let failed = 0;
+	for (const [name, fn] of Object.entries(cases)) {
+		if (only && name !== only) continue;
+		const dc = client();
+		try {
+			await fn(dc);
+			console.log('PASS dap/' + name);
+		} catch (e) {
+			failed++;
+			console.log('FAIL dap/' + name + ': ' + String(e && e.stack || e).split('\n').slice(0, 3).join(' | '));
+		} finally {
+			await dc.stop();
+		}
+	}
+	process.exit(failed ? 1 : 0);
+}
+
+main();
