@@ -482,7 +482,7 @@ static long repeats(const char *item, size_t *len)
 {
 	static const char tag[] = " <repeats ";
 	const char *end = item + *len;
-	if (*len < 20 || strncmp(end - 7, " times>", 7) != 0)
+	if (*len < 18 || strncmp(end - 7, " times>", 7) != 0)
 		return 1;
 	for (const char *p = end - 8; p > item; p--) {
 		if (strncmp(p, tag, sizeof tag - 1) == 0) {
