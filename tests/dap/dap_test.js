@@ -112,6 +112,17 @@ const cases = {
 		assert.ok(/Line \d+ of .*dap_prog\.c/.test(repl.body.result), repl.body.result);
 		const mi = await dc.evaluateRequest({ expression: '-data-evaluate-expression 6*7', context: 'repl' });
 		assert.ok(/42/.test(mi.body.result), mi.body.result);
+		// disassemble around the pc; read memory of p (left = 4)
+		const ip = st.body.stackFrames[0].instructionPointerReference;
+		const dis = await dc.disassembleRequest({ memoryReference: ip,
+			instructionOffset: -2, instructionCount: 5 });
+		assert.strictEqual(dis.body.instructions.length, 5);
+		assert.strictEqual(BigInt(dis.body.instructions[2].address), BigInt(ip));
+		const addr = await dc.evaluateRequest({ expression: '&p',
+			frameId: st.body.stackFrames[1].id, context: 'watch' });
+		const at = /0x[0-9a-f]+/.exec(addr.body.result)[0];
+		const mem = await dc.send('readMemory', { memoryReference: at, count: 4 });
+		assert.strictEqual(Buffer.from(mem.body.data, 'base64').readInt32LE(0), 4);
 		// step out to main's call line, then next
 		let s2 = dc.waitForEvent('stopped', TIMEOUT);
 		await dc.stepOutRequest({ threadId: tid });
@@ -208,6 +219,28 @@ const cases = {
 		const r = await dc.continueRequest({ threadId: stopped.body.threadId }).then(
 			() => 'ok', e => e.message);
 		assert.ok(/coredump/.test(r), r);
+	},
+
+	async gdb_pause_terminate(dc) {
+		// a program that spins: pause stops it, terminate ends it
+		await dc.start();
+		await dc.initializeRequest({ adapterID: 'cudbg' });
+		const initialized = dc.waitForEvent('initialized', TIMEOUT);
+		const out = dc.assertOutput('stdout', 'spin waiting', TIMEOUT);
+		await dc.launchRequest({ program: path.join(BUILD, 'progs', 'spin'),
+			debugger: 'gdb', memcheck: 'never' });
+		await initialized;
+		await dc.configurationDoneRequest();
+		await out;
+		const stopped = dc.waitForEvent('stopped', TIMEOUT);
+		await dc.pauseRequest({ threadId: 1 });
+		const ev = (await stopped).body;
+		assert.strictEqual(ev.reason, 'pause');
+		const st = await dc.stackTraceRequest({ threadId: ev.threadId });
+		assert.strictEqual(st.body.stackFrames[0].name, 'main');
+		const term = dc.waitForEvent('terminated', TIMEOUT);
+		await dc.terminateRequest({});
+		await term;
 	},
 
 	async unknown_request_and_bad_launch(dc) {
