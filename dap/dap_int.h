@@ -17,6 +17,7 @@
 #include "dap/json.h"
 
 struct diag_run;
+struct diag_refault;
 
 /* Bounds of the framing: a header block longer than this is refused and
  * skipped, and so is a body longer than DAP_MAX_BODY (the bytes are read
@@ -64,6 +65,9 @@ struct dap {
 	char *mode;                      /* "live", "attach", "core", "replay" */
 	struct dbg_ctl *ctl;
 	struct diag_run *dr;
+	struct dbg_ctl_hooks dr_hooks;   /* the diagnosis's hooks, which
+					  * ours forward to */
+	struct diag_refault *rf;         /* cudbgReplayToFault under way */
 	struct diag_run *mc_run;         /* cudbgMemcheck's pass: its core
 					  * stays open in the debugger */
 	int timeout_ms;
@@ -77,7 +81,9 @@ struct dap {
 	bool pass_after_done; /* diag_run_after ran for this run */
 	bool exited_sent, terminated_sent;
 	unsigned stop_seen;   /* stop_count already reported */
-	bool core_reported;   /* the stop of an opened coredump was sent */
+	bool core_reported;
+	char stop_note[512];  /* the next stop's description, when we know
+			       * better than the model (replay to fault) */   /* the stop of an opened coredump was sent */
 	enum model_state last_state;
 	uint64_t out_sent;    /* program output bytes sent */
 	bool device_stop;     /* the last stop reported was on the device */
@@ -125,6 +131,9 @@ typedef void (*dap_handler)(struct dap *d, const struct dj *req,
 			    const struct dj *args);
 dap_handler dap_find_handler(const char *command);
 void dap_free_session(struct dap *d);
+/* Starts (or, with the program run already, restarts) the debugger for
+ * the launch configuration in d->o; 0, or -1 with why in err. */
+int dap_start_debugger(struct dap *d, char *err, size_t cap);
 
 /* ---- inspect.c ---- */
 void dap_req_threads(struct dap *d, const struct dj *req, const struct dj *a);
@@ -152,6 +161,8 @@ long dap_split_value(const char *v, void (*fn)(void *ctx, const char *name,
 void dap_req_exception_info(struct dap *d, const struct dj *req,
 			    const struct dj *a);
 void dap_req_memcheck(struct dap *d, const struct dj *req, const struct dj *a);
+void dap_req_replay_to_fault(struct dap *d, const struct dj *req,
+			     const struct dj *a);
 /* The diagnosis of a fault stop: "Warp Illegal Address in k at f.cu:12"
  * into buf; the full report goes out as an output event. */
 void dap_diagnose_stop(struct dap *d, char *summary, size_t cap);

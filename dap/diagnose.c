@@ -6,6 +6,7 @@
  * code batch mode and the screen use. */
 #include "cudbg/diagrun.h"
 #include "cudbg/hints.h"
+#include "cudbg/refault.h"
 #include "dap/dap_int.h"
 
 #include <stdio.h>
@@ -261,4 +262,79 @@ void dap_req_memcheck(struct dap *d, const struct dj *req, const struct dj *a)
 	} else {
 		diag_run_free(r);
 	}
+}
+
+/* The thread to stop: the fault's sanitizer finding, else a precise stop
+ * (a device assert or trap, or the sanitizer's coredump). */
+static int refault_target(struct dap *d, struct diag_refault_target *t)
+{
+	const struct diag_fault *f = analyze(d);
+	if (f->finding && diag_refault_target_from(f->finding, t) == 0)
+		return 0;
+	return diag_refault_target_from_stop(ctl_model(d->ctl), t);
+}
+
+/* cudbgReplayToFault: rerun the program (a fresh debugger, or the
+ * recording from its start) and stop the faulting thread just before its
+ * bad access, with diag/refault.c's recipe (the screen's T key).  The
+ * arrival is a stopped event like any other. */
+void dap_req_replay_to_fault(struct dap *d, const struct dj *req,
+			     const struct dj *a)
+{
+	(void)a;
+	struct diag_refault_target t;
+	char err[512];
+	if (!d->ctl || (d->o.backend != SESSION_LAUNCH &&
+			d->o.backend != SESSION_REPLAY)) {
+		dap_resp_error(d, req, "replay to fault reruns the program: it "
+			       "needs a launch or replay configuration");
+		return;
+	}
+	if (refault_target(d, &t) != 0) {
+		dap_resp_error(d, req, "no memcheck finding with a thread and a "
+			       "source line, and this stop names no exact thread "
+			       "(a hardware exception is reported per warp): "
+			       "run cudbgMemcheck first");
+		return;
+	}
+	if (ctl_model(d->ctl)->state != MODEL_NOT_STARTED &&
+	    dap_start_debugger(d, err, sizeof err) < 0) {
+		dap_resp_error(d, req, "replay to fault: %s", err);
+		return;
+	}
+	char note[700];
+	snprintf(note, sizeof note, "cudbg: replay to fault: running to thread "
+		 "(%u,%u,%u) of block (%u,%u,%u) at %s:%u\n", t.thread.x,
+		 t.thread.y, t.thread.z, t.block.x, t.block.y, t.block.z,
+		 t.file, t.line);
+	dap_say(d, note);
+	d->rf = diag_refault_new(&t);
+	if (!d->rf) {
+		dap_resp_error(d, req, "out of memory");
+		return;
+	}
+	d->started = d->configured = true;
+	enum diag_refault_state st = diag_refault_drive(d->rf, d->ctl,
+							d->timeout_ms);
+	const char *why = diag_refault_error(d->rf);
+	snprintf(err, sizeof err, "%s", why ? why : "no answer in time");
+	diag_refault_detach(d->rf, d->ctl);
+	diag_refault_free(d->rf);
+	d->rf = NULL;
+	if (st != DIAG_RF_ARRIVED) {
+		dap_resp_error(d, req, "replay to fault: %s", err);
+		return;
+	}
+	snprintf(d->stop_note, sizeof d->stop_note, "replay to fault: thread "
+		 "(%u,%u,%u) of block (%u,%u,%u) just before %s:%u", t.thread.x,
+		 t.thread.y, t.thread.z, t.block.x, t.block.y, t.block.z, t.file,
+		 t.line);
+	struct dj_w w;
+	dap_resp_begin(&w, d, req);
+	dj_w_kint(&w, "threadId", DAP_DEVICE_TID);
+	write_dim3(&w, "block", t.block);
+	write_dim3(&w, "thread", t.thread);
+	dj_w_kstr(&w, "file", t.file);
+	dj_w_kint(&w, "line", t.line);
+	dap_resp_end(d, &w);
 }

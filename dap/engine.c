@@ -153,10 +153,14 @@ static void send_stopped(struct dap *d, const struct dbg_model *m)
 		reason = "entry";
 	d->stop_tid = stop_thread(m);
 	d->device_stop = d->stop_tid == DAP_DEVICE_TID;
-	if (exc)
+	if (d->stop_note[0]) {
+		snprintf(summary, sizeof summary, "%s", d->stop_note);
+		d->stop_note[0] = 0;
+	} else if (exc) {
 		dap_diagnose_stop(d, summary, sizeof summary);
-	else
+	} else {
 		model_describe_stop(m, summary, sizeof summary);
+	}
 	struct dj_w w;
 	dap_event_begin(&w, d, "stopped");
 	dj_w_kstr(&w, "reason", reason);

@@ -3,6 +3,7 @@
  * memcheck policy and the diagnosis are configured exactly as for the
  * command line (options_session_config, diag_run_new). */
 #include "cudbg/diagrun.h"
+#include "cudbg/refault.h"
 #include "dap/dap_int.h"
 
 #include <errno.h>
@@ -236,6 +237,8 @@ static int options_from_args(struct dap *d, const struct dj *a, bool attach,
 						     d->cli->debugger));
 	d->o.sanitizer = dj_str(a, "sanitizer", d->cli->sanitizer);
 	d->o.record = dj_str(a, "record", d->cli->record);
+	d->o.sanitizer_report = dj_str(a, "sanitizerReport",
+				       d->cli->sanitizer_report);
 	long long t = dj_int(a, "timeout", 0);
 	if (t > 0 && t <= 86400)
 		d->o.timeout_s = (int)t;
@@ -260,13 +263,57 @@ static bool ready_pred(void *ctx)
 	return !session_alive(s) || session_ready(s);
 }
 
-/* Starts the debugger (and the memcheck pass when the policy says
- * always), waits for its start sequence. */
-static int start_session(struct dap *d, char *err, size_t cap)
+/* Our controller hooks: the diagnosis's, and every record to a replay
+ * to fault under way (it needs the async ones). */
+static void hook_record(void *ctx, const struct mi_record *rec)
 {
-	d->dr = diag_run_new(&d->o, NULL, err, cap);
-	if (!d->dr)
-		return -1;
+	struct dap *d = ctx;
+	if (d->dr_hooks.on_record)
+		d->dr_hooks.on_record(d->dr_hooks.ctx, rec);
+	if (d->rf)
+		diag_refault_on_async(d->rf, rec);
+}
+
+static void hook_output(void *ctx, const char *buf, size_t len)
+{
+	struct dap *d = ctx;
+	if (d->dr_hooks.on_output)
+		d->dr_hooks.on_output(d->dr_hooks.ctx, buf, len);
+}
+
+static void hook_stderr(void *ctx, const char *line, size_t len)
+{
+	struct dap *d = ctx;
+	if (d->dr_hooks.on_stderr)
+		d->dr_hooks.on_stderr(d->dr_hooks.ctx, line, len);
+}
+
+static void hook_ready(void *ctx, int status, const char *msg)
+{
+	struct dap *d = ctx;
+	if (d->dr_hooks.on_ready)
+		d->dr_hooks.on_ready(d->dr_hooks.ctx, status, msg);
+}
+
+static void hook_exit(void *ctx, const struct session_exit *ex)
+{
+	struct dap *d = ctx;
+	if (d->dr_hooks.on_exit)
+		d->dr_hooks.on_exit(d->dr_hooks.ctx, ex);
+}
+
+int dap_start_debugger(struct dap *d, char *err, size_t cap)
+{
+	if (d->ctl) {
+		/* a rerun: a fresh debugger, the events of a fresh run */
+		ctl_free(d->ctl);
+		d->ctl = NULL;
+		dap_refs_clear(d);
+		d->stop_seen = 0;
+		d->core_reported = d->exited_sent = d->terminated_sent = false;
+		d->out_sent = 0;
+		d->pass_after_done = false;
+	}
 	struct session_config scfg;
 	options_session_config(&d->o, &scfg);
 	/* like batch mode: focus, stack and the frame's variables at each
@@ -274,11 +321,13 @@ static int start_session(struct dap *d, char *err, size_t cap)
 	 * table: the editor is shown the focus) */
 	struct dbg_ctl_config cfg = { .session = &scfg, .lean = true,
 				      .want = MODEL_WANT_HOST_THREADS };
-	diag_run_hooks(d->dr, &cfg.hooks);
+	diag_run_hooks(d->dr, &d->dr_hooks);
+	cfg.hooks = (struct dbg_ctl_hooks){ .ctx = d, .on_record = hook_record,
+		.on_output = hook_output, .on_stderr = hook_stderr,
+		.on_ready = hook_ready, .on_exit = hook_exit };
 	d->ctl = ctl_new(&cfg, err, cap, NULL);
 	if (!d->ctl)
 		return -1;
-	diag_run_before(d->dr, d->ctl, d->timeout_ms);
 	if (ctl_run_until(d->ctl, ready_pred, d, d->timeout_ms) != 1 ||
 	    !session_ready(ctl_session(d->ctl))) {
 		const char *e = session_error(ctl_session(d->ctl));
@@ -286,6 +335,17 @@ static int start_session(struct dap *d, char *err, size_t cap)
 			 e && *e ? e : "no answer");
 		return -1;
 	}
+	return 0;
+}
+
+/* Starts the debugger (and the memcheck pass when the policy says
+ * always, its coredump opened), waits for its start sequence. */
+static int start_session(struct dap *d, char *err, size_t cap)
+{
+	d->dr = diag_run_new(&d->o, NULL, err, cap);
+	if (!d->dr || dap_start_debugger(d, err, cap) < 0)
+		return -1;
+	diag_run_before(d->dr, d->ctl, d->timeout_ms);
 	const char *core = diag_run_core(d->dr);
 	if (core && d->o.backend == SESSION_LAUNCH && ctl_open_core(d->ctl, core) > 0)
 		dap_settle(d, d->timeout_ms);
@@ -692,6 +752,7 @@ static const struct {
 	{ "disconnect", req_disconnect },
 	{ "cudaFocus", dap_req_cuda_focus },
 	{ "cudbgMemcheck", dap_req_memcheck },
+	{ "cudbgReplayToFault", dap_req_replay_to_fault },
 };
 
 dap_handler dap_find_handler(const char *command)

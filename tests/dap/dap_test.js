@@ -221,6 +221,38 @@ const cases = {
 		assert.ok(/coredump/.test(r), r);
 	},
 
+	async replay_to_fault(dc) {
+		// the recording of a replay to fault (cuda-gdb 13, small_oob):
+		// the sanitizer finding names thread (99,0,0); the custom request
+		// reruns it and stops that thread before its access
+		await dc.start();
+		await dc.initializeRequest({ adapterID: 'cudbg' });
+		const initialized = dc.waitForEvent('initialized', TIMEOUT);
+		await dc.launchRequest({ replay: path.join(FIX, 'replay_to_fault.mi.log'),
+			sanitizerReport: path.join(FIX, 'small_oob.sanitizer.xml') });
+		await initialized;
+		const stopped = dc.waitForEvent('stopped', TIMEOUT);
+		const r = await dc.customRequest('cudbgReplayToFault', {});
+		assert.deepStrictEqual(r.body.thread, [99, 0, 0]);
+		assert.strictEqual(r.body.file, 'small_oob.cu');
+		const ev = (await stopped).body;
+		assert.strictEqual(ev.threadId, 1000000);
+		assert.ok(/thread \(99,0,0\) of block \(0,0,0\) just before small_oob\.cu:7/.test(
+			ev.description), ev.description);
+		const th = await dc.threadsRequest();
+		assert.ok(th.body.threads.some(t => t.name === 'block (0,0,0) thread (99,0,0)'));
+		// without a finding or a precise stop there is no thread to aim at
+		const dc2 = client();
+		await dc2.start();
+		await dc2.initializeRequest({ adapterID: 'cudbg' });
+		const init2 = dc2.waitForEvent('initialized', TIMEOUT);
+		await dc2.launchRequest({ program: PROG, debugger: 'gdb', memcheck: 'never' });
+		await init2;
+		const e = await dc2.customRequest('cudbgReplayToFault', {}).then(() => 'ok', x => x.message);
+		await dc2.stop();
+		assert.ok(/run cudbgMemcheck first/.test(e), e);
+	},
+
 	async gdb_pause_terminate(dc) {
 		// a program that spins: pause stops it, terminate ends it
 		await dc.start();
