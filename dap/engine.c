@@ -72,25 +72,25 @@ static void send_program_output(struct dap *d, const struct dbg_model *m)
 	if (m->output.total == d->out_sent)
 		return;
 	uint64_t fresh = m->output.total - d->out_sent;
-	size_t held = m->output.len;
-	char *buf = malloc(held ? held : 1);
+	/* only the new bytes: the ring copies the newest when cap is short */
+	size_t want = fresh < m->output.len ? (size_t)fresh : m->output.len;
+	char *buf = malloc(want ? want : 1);
 	if (!buf)
 		return;
-	size_t n = model_ring_copy(&m->output, buf, held);
+	size_t n = model_ring_copy(&m->output, buf, want);
 	if (fresh > n) {
 		char note[96];
 		int l = snprintf(note, sizeof note, "[%llu bytes of program "
 				 "output dropped]\n",
 				 (unsigned long long)(fresh - n));
 		dap_output(d, "console", note, (size_t)l);
-		fresh = n;
 	}
 	/* the program's terminal turns \n into \r\n: editors want \n */
-	char *p = buf + (n - fresh), *o = p;
-	for (size_t i = 0; i < fresh; i++)
-		if (!(p[i] == '\r' && i + 1 < fresh && p[i + 1] == '\n'))
-			*o++ = p[i];
-	dap_output(d, "stdout", p, (size_t)(o - p));
+	char *o = buf;
+	for (size_t i = 0; i < n; i++)
+		if (!(buf[i] == '\r' && i + 1 < n && buf[i + 1] == '\n'))
+			*o++ = buf[i];
+	dap_output(d, "stdout", buf, (size_t)(o - buf));
 	d->out_sent = m->output.total;
 	free(buf);
 }

@@ -388,7 +388,7 @@ static void on_child(void *ctx, const char *name, size_t nlen,
 static void children(struct dap *d, const struct dj *req, const struct dj *a,
 		     const struct dap_ref *ref)
 {
-	char err[512], *q;
+	char err[512] = "out of memory", *q;
 	long start = (long)dj_int(a, "start", 0), count = (long)dj_int(a, "count", 0);
 	struct child_ctx c = { NULL, d, ref, strdup(ref->expr), 0, ref->level };
 	if (!c.parent)

@@ -18,7 +18,8 @@ const BUILD = process.env.CUDBG_BUILD || path.join(ROOT, 'build');
 const FIX = process.env.CUDBG_FIXTURES || path.join(ROOT, 'tests', 'shared', 'fixtures');
 const PROG = path.join(BUILD, 'progs', 'dap_prog');
 const SRC = path.join(ROOT, 'tests', 'progs', 'dap_prog.c');
-const TIMEOUT = 20000;
+// under valgrind (make valgrind) the adapter is many times slower
+const TIMEOUT = process.env.CUDBG_UNDER_VALGRIND === '1' ? 180000 : 20000;
 
 function markLine(mark) {
 	const lines = fs.readFileSync(SRC, 'utf8').split('\n');
