@@ -270,7 +270,9 @@ const cases = {
 		const ev = (await stopped).body;
 		assert.strictEqual(ev.reason, 'pause');
 		const st = await dc.stackTraceRequest({ threadId: ev.threadId });
-		assert.strictEqual(st.body.stackFrames[0].name, 'main');
+		// the spin loop calls time(): the pause may land in libc
+		assert.ok(st.body.stackFrames.some(f => f.name === 'main'),
+			st.body.stackFrames.map(f => f.name).join(','));
 		const term = dc.waitForEvent('terminated', TIMEOUT);
 		await dc.terminateRequest({});
 		await term;

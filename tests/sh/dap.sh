@@ -105,8 +105,20 @@ if ! command -v node >/dev/null 2>&1; then
 	echo "SKIP dap/client: node is not installed (apt-get install nodejs npm; then npm ci in tests/dap)"
 	exit $((fails > 0))
 fi
+# .ci/run installs the client (npm ci); otherwise the first pass that
+# needs it does, under a lock (make test runs two passes at once).
+install_client() {
+	cd "$ROOT/tests/dap" || return 1
+	[ -d node_modules/@vscode/debugadapter-testsupport ] && return 0
+	npm ci --no-audit --no-fund
+}
 if [ ! -d "$ROOT/tests/dap/node_modules/@vscode/debugadapter-testsupport" ]; then
-	if ! (cd "$ROOT/tests/dap" && npm ci --no-audit --no-fund >"$tmp/npm" 2>&1); then
+	if command -v flock >/dev/null 2>&1; then
+		( flock 9; install_client ) 9>"$ROOT/tests/dap/.npm-lock" >"$tmp/npm" 2>&1
+	else
+		( install_client ) >"$tmp/npm" 2>&1
+	fi
+	if [ ! -d "$ROOT/tests/dap/node_modules/@vscode/debugadapter-testsupport" ]; then
 		fail client "tests/dap: npm ci failed: $(tail -3 "$tmp/npm")"
 		exit 1
 	fi
