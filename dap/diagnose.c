@@ -55,7 +55,10 @@ void dap_diagnose_stop(struct dap *d, char *summary, size_t cap)
 		diag_run_after(d->dr, d->ctl, d->timeout_ms);
 	}
 	const struct diag_fault *f = analyze(d);
-	fault_summary(f, summary, cap);
+	if (f->kind == DIAG_FAULT_NONE) /* say where it is, not "none" */
+		model_describe_stop(m, summary, cap);
+	else
+		fault_summary(f, summary, cap);
 	char *text = diag_run_report(d->dr, false, d->mode, summary);
 	if (text) {
 		dap_output(d, "console", text, strlen(text));
@@ -183,7 +186,10 @@ void dap_req_exception_info(struct dap *d, const struct dj *req,
 	const struct diag_fault *f = analyze(d);
 	struct diag_hints h = { 0 };
 	char summary[1024];
-	fault_summary(f, summary, sizeof summary);
+	if (f->kind == DIAG_FAULT_NONE)
+		model_describe_stop(ctl_model(d->ctl), summary, sizeof summary);
+	else
+		fault_summary(f, summary, sizeof summary);
 	char *text = diag_run_report(d->dr, false, d->mode, summary);
 	/* the report re-analysed: fetch the fault again (stale pointer) */
 	f = analyze(d);

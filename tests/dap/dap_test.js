@@ -254,6 +254,29 @@ const cases = {
 		assert.ok(/run cudbgMemcheck first/.test(e), e);
 	},
 
+	async gdb_core_file(dc) {
+		// a coreFile configuration: gdb writes a core of model_segv at
+		// its SIGSEGV (gcore), the adapter opens it: stopped, the stack
+		// in poke(), nothing resumes
+		const prog = path.join(BUILD, 'progs', 'model_segv');
+		const core = path.join(require('os').tmpdir(), 'cudbg-dap-' + process.pid + '.core');
+		const g = require('child_process').spawnSync('gdb', ['-q', '-nx', '-batch',
+			'-ex', 'run', '-ex', 'gcore ' + core, prog], { timeout: TIMEOUT });
+		try {
+			assert.ok(fs.existsSync(core), 'gcore wrote no core: ' + g.stderr);
+			const stopped = await start(dc, { coreFile: core, program: prog, debugger: 'gdb' });
+			const ev = stopped.body;
+			assert.ok(/poke/.test(ev.description), ev.description);
+			const st = await dc.stackTraceRequest({ threadId: ev.threadId });
+			assert.strictEqual(st.body.stackFrames[0].name, 'poke');
+			assert.strictEqual(st.body.stackFrames[1].name, 'main');
+			const r = await dc.nextRequest({ threadId: ev.threadId }).then(() => 'ok', e => e.message);
+			assert.ok(/coredump/.test(r), r);
+		} finally {
+			fs.rmSync(core, { force: true });
+		}
+	},
+
 	async gdb_pause_terminate(dc) {
 		// a program that spins: pause stops it, terminate ends it
 		await dc.start();
@@ -299,6 +322,7 @@ const cases = {
 			const st = await dc.stackTraceRequest({ threadId: ev.threadId });
 			assert.ok(st.body.stackFrames.some(f => f.name === 'main'));
 			await dc.disconnectRequest({});
+			dc.disconnected = true; // the adapter ends: no second disconnect
 			await new Promise(r => setTimeout(r, 300));
 			assert.strictEqual(spin.exitCode, null, 'the process lives on after detach');
 			process.kill(spin.pid, 0);
@@ -323,6 +347,7 @@ async function main() {
 	for (const [name, fn] of Object.entries(cases)) {
 		if (only && name !== only) continue;
 		const dc = client();
+		current = name;
 		try {
 			await fn(dc);
 			console.log('PASS dap/' + name);
@@ -334,10 +359,24 @@ async function main() {
 			failed++;
 			console.log('FAIL dap/' + name + ': ' + String(e && e.stack || e).split('\n').slice(0, 3).join(' | '));
 		} finally {
-			await dc.stop();
+			if (dc.disconnected)
+				dc.stopAdapter();
+			else
+				await dc.stop();
 		}
 	}
+	finished = true;
 	process.exit(failed ? 1 : 0);
 }
+
+// A promise nobody will resolve empties node's event loop and node exits
+// with status 0: that must never pass for a finished run.
+let finished = false, current = '';
+process.on('exit', () => {
+	if (!finished) {
+		console.log('FAIL dap/' + current + ': the client stopped waiting with nothing pending');
+		process.exitCode = 1;
+	}
+});
 
 main();
