@@ -143,9 +143,15 @@ static void write_frame(struct dj_w *w, int tid, const struct dec_frame *f,
 			int level)
 {
 	char ip[32];
+	char name[512];
+	/* gdb names a frame without symbols "??": say which library */
+	if ((!f->func || strcmp(f->func, "??") == 0) && f->from)
+		snprintf(name, sizeof name, "?? (%s)", base_name(f->from));
+	else
+		snprintf(name, sizeof name, "%s", f->func ? f->func : "??");
 	dj_w_obj(w);
 	dj_w_kint(w, "id", frame_id(tid, level));
-	dj_w_ktext(w, "name", f->func ? f->func : "??");
+	dj_w_ktext(w, "name", name);
 	const char *path = f->fullname ? f->fullname : f->file;
 	if (path && f->line > 0) {
 		dj_w_key(w, "source");

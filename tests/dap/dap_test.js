@@ -222,6 +222,32 @@ const cases = {
 		assert.ok(/coredump/.test(r), r);
 	},
 
+	async replay_focus_and_host_stack(dc) {
+		// filters.mi.log (cuda-gdb 13, big_grid): the focus moved with
+		// cudaFocus, and the launching host thread's stack read on request
+		const stopped = await start(dc, { replay: path.join(FIX, 'filters.mi.log') });
+		assert.strictEqual(stopped.body.reason, 'exception');
+		assert.ok(/Warp Assert in busy at big_grid\.cu:16/.test(stopped.body.description),
+			stopped.body.description);
+		const moved = dc.waitForEvent('stopped', TIMEOUT);
+		const f = await dc.customRequest('cudaFocus', { block: [7, 0, 0], thread: { x: 3, y: 0, z: 0 } });
+		assert.strictEqual(f.body.name, 'block (7,0,0) thread (3,0,0)');
+		const ev = (await moved).body;
+		assert.strictEqual(ev.reason, 'focus');
+		assert.strictEqual(ev.threadId, 1000000);
+		const bad = await dc.customRequest('cudaFocus', { thread: 'x' }).then(() => 'ok', e => e.message);
+		assert.ok(/cudaFocus needs thread/.test(bad), bad);
+		// the host side of the device stop: libcuda frames, then main
+		const host = await dc.stackTraceRequest({ threadId: 1 });
+		const names = host.body.stackFrames.map(x => x.name);
+		assert.ok(names[0] === '?? (libcuda.so.1)', names.join(','));
+		const main = host.body.stackFrames.find(x => x.name === 'main');
+		assert.ok(main && /big_grid\.cu$/.test(main.source.path), names.join(','));
+		// the threads answer stays small: the focus and the host thread
+		const th = await dc.threadsRequest();
+		assert.ok(th.body.threads.length <= 8, JSON.stringify(th.body));
+	},
+
 	async replay_to_fault(dc) {
 		// the recording of a replay to fault (cuda-gdb 13, small_oob):
 		// the sanitizer finding names thread (99,0,0); the custom request
