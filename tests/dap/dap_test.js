@@ -205,6 +205,22 @@ const cases = {
 		assert.strictEqual(b.body.breakpoints[0].verified, false);
 	},
 
+	async replay_seed_py_python_lines(dc) {
+		// with the sanitizer report of the same run: the Python lines
+		// that launched the kernel reach the stop and exceptionInfo
+		const fix = path.join(FIX, 'seed_py.mi.log');
+		const stopped = await start(dc, { replay: fix,
+			sanitizerReport: path.join(FIX, 'seed_py.sanitizer.xml') });
+		assert.ok(/launched from \/src\/examples\/seed_repro\.py:12/.test(
+			stopped.body.description), stopped.body.description);
+		const info = await dc.exceptionInfoRequest({ threadId: stopped.body.threadId });
+		const py = info.body.details.cudbg.python;
+		assert.strictEqual(py.line, 12);
+		assert.ok(/seed_repro\.py$/.test(py.file), py.file);
+		assert.ok(/seed_repro\.py:9 in test_case/.test(info.body.details.stackTrace),
+			info.body.details.stackTrace);
+	},
+
 	async core_recording_null_deref(dc) {
 		const core = path.join(ROOT, 'tests', 'fixtures', 'gpu', 'null_deref.core.mi.log');
 		const stopped = await start(dc, { replay: core });
