@@ -175,6 +175,23 @@ static void send_stopped(struct dap *d, const struct dbg_model *m)
 	dap_event_end(d, &w);
 }
 
+/* A shell's status for a death by signal: 128 + its number (gdb gives
+ * the name). */
+static int signal_status(const char *name)
+{
+	static const struct { const char *n; int v; } sigs[] = {
+		{ "SIGHUP", 1 }, { "SIGINT", 2 }, { "SIGQUIT", 3 },
+		{ "SIGILL", 4 }, { "SIGTRAP", 5 }, { "SIGABRT", 6 },
+		{ "SIGBUS", 7 }, { "SIGFPE", 8 }, { "SIGKILL", 9 },
+		{ "SIGSEGV", 11 }, { "SIGPIPE", 13 }, { "SIGALRM", 14 },
+		{ "SIGTERM", 15 },
+	};
+	for (size_t i = 0; name && i < sizeof sigs / sizeof sigs[0]; i++)
+		if (strcmp(name, sigs[i].n) == 0)
+			return 128 + sigs[i].v;
+	return 128;
+}
+
 static void send_exit(struct dap *d, const struct dbg_model *m)
 {
 	struct dj_w w;
@@ -194,7 +211,8 @@ static void send_exit(struct dap *d, const struct dbg_model *m)
 		}
 		d->exited_sent = true;
 		dap_event_begin(&w, d, "exited");
-		dj_w_kint(&w, "exitCode", m->exited_signalled ? 128 : m->exit_code);
+		dj_w_kint(&w, "exitCode", m->exited_signalled ?
+			  signal_status(m->exit_signal) : m->exit_code);
 		dap_event_end(d, &w);
 	}
 	if (!d->terminated_sent) {

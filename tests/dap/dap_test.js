@@ -383,6 +383,18 @@ const cases = {
 	},
 };
 
+// The adapter's own exit status after disconnect: 0, or a crash, or (in
+// the ASan pass) a leak report's status.
+function adapterExit(proc, ms) {
+	return new Promise(resolve => {
+		if (!proc) return resolve(0);
+		if (proc.exitCode !== null || proc.signalCode !== null)
+			return resolve(proc.exitCode !== null ? proc.exitCode : proc.signalCode);
+		const t = setTimeout(() => resolve('still running after ' + ms + ' ms'), ms);
+		proc.on('exit', (code, sig) => { clearTimeout(t); resolve(code !== null ? code : sig); });
+	});
+}
+
 async function main() {
 	const only = process.argv[2];
 	let failed = 0;
@@ -390,22 +402,24 @@ async function main() {
 		if (only && name !== only) continue;
 		const dc = client();
 		current = name;
+		let verdict = 'PASS dap/' + name;
 		try {
 			await fn(dc);
-			console.log('PASS dap/' + name);
 		} catch (e) {
-			if (e && e.skip) {
-				console.log('SKIP dap/' + name + ': ' + e.message);
-				continue;
-			}
-			failed++;
-			console.log('FAIL dap/' + name + ': ' + String(e && e.stack || e).split('\n').slice(0, 3).join(' | '));
-		} finally {
-			if (dc.disconnected)
-				dc.stopAdapter();
-			else
-				await dc.stop();
+			verdict = e && e.skip ? 'SKIP dap/' + name + ': ' + e.message
+				: 'FAIL dap/' + name + ': ' + String(e && e.stack || e).split('\n').slice(0, 3).join(' | ');
 		}
+		const proc = dc._adapterProcess;
+		if (!dc.disconnected)
+			await Promise.race([dc.disconnectRequest({}).catch(() => {}),
+				new Promise(r => setTimeout(r, TIMEOUT))]);
+		const code = await adapterExit(proc, TIMEOUT);
+		dc.stopAdapter();
+		if (code !== 0 && verdict.startsWith('PASS'))
+			verdict = 'FAIL dap/' + name + ': the adapter ended with ' + code + ' after disconnect';
+		if (verdict.startsWith('FAIL'))
+			failed++;
+		console.log(verdict);
 	}
 	finished = true;
 	process.exit(failed ? 1 : 0);
