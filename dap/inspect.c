@@ -157,7 +157,7 @@ static void write_frame(struct dj_w *w, int tid, const struct dec_frame *f,
 		dj_w_key(w, "source");
 		dj_w_obj(w);
 		dj_w_ktext(w, "name", base_name(f->file ? f->file : path));
-		dj_w_kstr(w, "path", path);
+		dj_w_ktext(w, "path", path); /* untrusted: see docs/dap.md */
 		dj_w_obj_end(w);
 		dj_w_kint(w, "line", f->line);
 		dj_w_kint(w, "column", 1);
@@ -781,7 +781,7 @@ void dap_req_disassemble(struct dap *d, const struct dj *req, const struct dj *a
 			if (in->line > 0 && (in->fullname || in->file)) {
 				dj_w_key(&w, "location");
 				dj_w_obj(&w);
-				dj_w_kstr(&w, "path", in->fullname ? in->fullname : in->file);
+				dj_w_ktext(&w, "path", in->fullname ? in->fullname : in->file);
 				dj_w_obj_end(&w);
 				dj_w_kint(&w, "line", in->line);
 			}

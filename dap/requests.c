@@ -467,7 +467,7 @@ static void write_bp(struct dj_w *w, const struct dec_bkpt *b,
 		if (p) {
 			dj_w_key(w, "source");
 			dj_w_obj(w);
-			dj_w_kstr(w, "path", p);
+			dj_w_ktext(w, "path", p);
 			dj_w_obj_end(w);
 		}
 		if (b->pending)

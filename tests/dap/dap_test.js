@@ -373,6 +373,46 @@ const cases = {
 		}
 	},
 
+	async hostile_debugger_text(dc) {
+		// tests/data/fake-debugger puts terminal attacks in every stream,
+		// frame name, file name, local and error: none reaches the editor
+		// raw (ESC, C1, bidi overrides become visible escapes)
+		const seen = [];
+		dc.on('output', e => seen.push(e.body.output));
+		const stopped = await start(dc, { program: path.join(BUILD, 'progs', 'steps'),
+			debugger: path.join(ROOT, 'tests', 'data', 'fake-debugger'), memcheck: 'never',
+			env: { FAKE_DBG_MODE: 'hostile' } });
+		const tid = stopped.body.threadId;
+		seen.push(stopped.body.description || '');
+		const st = await dc.stackTraceRequest({ threadId: tid });
+		seen.push(JSON.stringify(st.body));
+		const sc = await dc.scopesRequest({ frameId: st.body.stackFrames[0].id });
+		for (const s of sc.body.scopes)
+			seen.push(JSON.stringify((await dc.variablesRequest({
+				variablesReference: s.variablesReference })).body));
+		const all = seen.join('\n');
+		assert.ok(all.length > 0);
+		assert.ok(!/[\x00-\x08\x0b-\x1f\x7f\x80-\x9f\u202a-\u202e\u2066-\u2069]/.test(all),
+			'raw control text reached the editor: ' + JSON.stringify(all.slice(0, 300)));
+	},
+
+	async debugger_dies(dc) {
+		// the debugger killed while the program starts: terminated, and
+		// the adapter still answers and ends cleanly (checked by main)
+		await dc.start();
+		await dc.initializeRequest({ adapterID: 'cudbg' });
+		const initialized = dc.waitForEvent('initialized', TIMEOUT);
+		await dc.launchRequest({ program: path.join(BUILD, 'progs', 'steps'),
+			debugger: path.join(ROOT, 'tests', 'data', 'fake-debugger'), memcheck: 'never',
+			env: { FAKE_DBG_MODE: 'dieatrun' } });
+		await initialized;
+		const term = dc.waitForEvent('terminated', TIMEOUT);
+		await dc.configurationDoneRequest();
+		await term;
+		const th = await dc.threadsRequest();
+		assert.ok(Array.isArray(th.body.threads));
+	},
+
 	async unknown_request_and_bad_launch(dc) {
 		await dc.start();
 		await dc.initializeRequest({ adapterID: 'cudbg' });
