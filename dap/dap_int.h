@@ -59,7 +59,10 @@ struct dap {
 	bool in_eof;
 
 	const struct cudbg_options *cli; /* the command line */
-	struct cudbg_options o;          /* from the launch arguments */
+	struct cudbg_options o;          /* from the launch arguments; its
+					  * strings point into args */
+	struct dj *args;                 /* a copy of the launch/attach
+					  * arguments, kept for the session */
 	char **argv_store;               /* owned strings behind o.argv */
 	char **env_store;                /* "NAME=VALUE" set before launch */
 	char *mode;                      /* "live", "attach", "core", "replay" */

@@ -85,6 +85,22 @@ void dap_free_session(struct dap *d)
 	d->o.dirs = NULL;
 	free(d->mode);
 	d->mode = NULL;
+	dj_free(d->args);
+	d->args = NULL;
+}
+
+/* The request is freed once answered, but the options point into its
+ * arguments for the whole session (a restart, the memcheck pass): keep
+ * a copy. */
+static const struct dj *keep_args(struct dap *d, const struct dj *a)
+{
+	struct dj_w w;
+	char err[64];
+	dj_w_init(&w);
+	dj_w_value(&w, a);
+	d->args = w.oom ? NULL : dj_parse(w.buf, w.len, err, sizeof err);
+	dj_w_free(&w);
+	return d->args;
 }
 
 /* program + args into an owned argv. */
@@ -172,7 +188,7 @@ static int source_dirs(struct dap *d, const struct dj *dirs, char *err,
 			snprintf(err, cap, "sourceDirs must be an array of paths");
 			return -1;
 		}
-		v[d->o.ndirs++] = dirs->kids[i].str; /* lives in the request */
+		v[d->o.ndirs++] = dirs->kids[i].str; /* lives in d->args */
 	}
 	return 0;
 }
@@ -364,6 +380,10 @@ static void launch_or_attach(struct dap *d, const struct dj *req,
 	static const struct dj no_args = { .type = DJ_OBJ };
 	if (!a)
 		a = &no_args;
+	if (!(a = keep_args(d, a))) {
+		dap_resp_error(d, req, "out of memory");
+		return;
+	}
 	if (options_from_args(d, a, attach, err, sizeof err) < 0 ||
 	    start_session(d, err, sizeof err) < 0) {
 		dap_resp_error(d, req, "%s", err[0] ? err : "out of memory");

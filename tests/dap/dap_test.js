@@ -319,6 +319,31 @@ const cases = {
 		}
 	},
 
+	async memcheck_request_without_sanitizer(dc) {
+		// cudbgMemcheck after launch: the launch's own settings (here a
+		// sanitizer that does not exist) still hold; the pass's diagnosis
+		// says so with its hint.  (The options once pointed into the
+		// freed launch request: the pass ran something else.)
+		await dc.start();
+		await dc.initializeRequest({ adapterID: 'cudbg' });
+		const initialized = dc.waitForEvent('initialized', TIMEOUT);
+		await dc.launchRequest({ program: PROG, debugger: 'gdb',
+			sanitizer: '/nonexistent/cudbg-test/compute-sanitizer' });
+		await initialized;
+		const r = await dc.customRequest('cudbgMemcheck', {});
+		assert.ok(/compute-sanitizer was not found/.test(r.body.report), r.body.report);
+		assert.ok(/env-sanitizer-missing/.test(r.body.report), r.body.report);
+		const bad = client();
+		await bad.start();
+		await bad.initializeRequest({ adapterID: 'cudbg' });
+		const i2 = bad.waitForEvent('initialized', TIMEOUT);
+		await bad.launchRequest({ replay: path.join(FIX, 'seed_py.mi.log') });
+		await i2;
+		const e = await bad.customRequest('cudbgMemcheck', {}).then(() => 'ok', x => x.message);
+		await bad.stop();
+		assert.ok(/needs a launch configuration/.test(e), e);
+	},
+
 	async gdb_pause_terminate(dc) {
 		// a program that spins: pause stops it, terminate ends it
 		await dc.start();
