@@ -30,7 +30,9 @@ function markLine(mark) {
 
 function client() {
 	// DebugClient spawns RUNTIME EXECUTABLE: the binary and its option
-	const dc = new DebugClient(BIN, '--dap', 'cudbg');
+	// CUDBG_DAP_STDERR=1 shows the adapter's stderr (a crash report)
+	const dc = new DebugClient(BIN, '--dap', 'cudbg', undefined,
+		process.env.CUDBG_DAP_STDERR === '1');
 	dc.defaultTimeout = TIMEOUT;
 	return dc;
 }
@@ -467,8 +469,15 @@ async function main() {
 		if (only && name !== only) continue;
 		const dc = client();
 		current = name;
+		adapterEnd = '';
 		let verdict = 'PASS dap/' + name;
 		try {
+			const started = dc.start.bind(dc);
+			dc.start = async (...a) => {
+				await started(...a);
+				const p = dc._adapterProcess;
+				if (p) p.on('exit', (c, sig) => { adapterEnd = 'ended with ' + (c !== null ? c : sig); });
+			};
 			await fn(dc);
 		} catch (e) {
 			verdict = e && e.skip ? 'SKIP dap/' + name + ': ' + e.message
@@ -493,9 +502,11 @@ async function main() {
 // A promise nobody will resolve empties node's event loop and node exits
 // with status 0: that must never pass for a finished run.
 let finished = false, current = '';
+let adapterEnd = '';
 process.on('exit', () => {
 	if (!finished) {
-		console.log('FAIL dap/' + current + ': the client stopped waiting with nothing pending');
+		console.log('FAIL dap/' + current + ': the client stopped waiting with nothing pending' +
+			(adapterEnd ? ' (the adapter ' + adapterEnd + ')' : ''));
 		process.exitCode = 1;
 	}
 });
