@@ -66,6 +66,7 @@ LDLIBS   += $(PKG_LIBS) $(RL_LIBS) -lm
 
 MI_SRC   := $(wildcard mi/*.c)
 DIAG_SRC := $(wildcard diag/*.c)
+DAP_SRC  := $(wildcard dap/*.c)
 TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
@@ -74,7 +75,9 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 MI_OBJ   := $(MI_SRC:%.c=$(BUILD)/%.o)
 DIAG_OBJ := $(DIAG_SRC:%.c=$(BUILD)/%.o)
 TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
-LIBS     := $(BUILD)/libcudbg-tui.a $(BUILD)/libcudbg-diag.a $(BUILD)/libcudbg-mi.a
+DAP_OBJ  := $(DAP_SRC:%.c=$(BUILD)/%.o)
+# dap/ uses the options (tui/options.c) and the diagnosis: it links first.
+LIBS     := $(BUILD)/libcudbg-dap.a $(BUILD)/libcudbg-tui.a $(BUILD)/libcudbg-diag.a $(BUILD)/libcudbg-mi.a
 BIN      := $(BUILD)/cudbg-tui
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCHES  := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
@@ -102,6 +105,9 @@ $(BUILD)/libcudbg-mi.a: $(MI_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 $(BUILD)/libcudbg-diag.a: $(DIAG_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+$(BUILD)/libcudbg-dap.a: $(DAP_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 $(BUILD)/libcudbg-tui.a: $(TUI_OBJ)
@@ -170,6 +176,8 @@ FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
 FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o)
 # the config parser is pure C beside the screen code (fuzz_config)
 FUZZ_OBJ   += build-fuzz/tui/config.o build-fuzz/tui/keys.o
+# the DAP JSON parser (fuzz_dap_json)
+FUZZ_OBJ   += build-fuzz/dap/json.o
 build-fuzz/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<

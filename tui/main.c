@@ -2,6 +2,7 @@
  * developer's --mi-log mode. */
 #include "cudbg/batch.h"
 #include "cudbg/config.h"
+#include "cudbg/dap.h"
 #include "cudbg/options.h"
 #include "cudbg/session.h"
 #include "cudbg/transcript.h"
@@ -344,6 +345,8 @@ int main(int argc, char **argv)
 		rc = 0;
 	} else if (load_config(&o, &cfg) < 0 || replay_limit() < 0) {
 		rc = 2;
+	} else if (o.dap) {
+		rc = dap_main(&o);
 	} else if (o.mi_log) {
 		rc = mi_log_main(&o);
 	} else if (o.job || o.core_dir) {

@@ -68,6 +68,11 @@ static const char usage_text[] =
 "                       of a device fault may then be a later one's)\n"
 "  --no-python-stack    do not call into a Python program's interpreter\n"
 "                       at a stop to take its stack\n"
+"  --dap                serve the Debug Adapter Protocol on stdin/stdout\n"
+"                       for an editor (docs/dap.md); the program comes\n"
+"                       from the editor's launch request\n"
+"  --dap-port PORT      the same for one client on 127.0.0.1:PORT (0: a\n"
+"                       free port, said on stderr)\n"
 "  --version            print the version and exit\n"
 "  --help               print this help and exit\n"
 "\n"
@@ -105,12 +110,12 @@ static const char *const value_opts[] = {
 	"--directory", "--memcheck", "--sanitizer", "--sanitizer-report",
 	"--sanitizer-tool",
 	"--mi-exec", "--timeout", "--break", "--command", "--eval-command",
-	"--core-dir", NULL,
+	"--core-dir", "--dap-port", NULL,
 };
 static const char *const flag_opts[] = {
 	"--batch", "--json", "--demo", "--keep-temp", "--version", "--help",
 	"--force", "--replay-realtime", "--mi-log", "--no-run",
-	"--no-launch-blocking", "--no-python-stack", "--job", NULL,
+	"--no-launch-blocking", "--no-python-stack", "--job", "--dap", NULL,
 };
 
 static bool in_list(const char *const *list, const char *name, size_t len)
@@ -164,6 +169,19 @@ static int parse_memcheck(struct cudbg_options *o, const char *v, char *err,
 		return fail(err, cap, "--memcheck takes auto, always or never, "
 			    "not '%s'", v);
 	o->memcheck_given = true;
+	return 0;
+}
+
+static int parse_dap_port(struct cudbg_options *o, const char *v, char *err,
+			  size_t cap)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (end == v || *end || n < 0 || n > 65535)
+		return fail(err, cap, "--dap-port needs a port (0-65535; 0 "
+			    "picks a free one), not '%s'", v);
+	o->dap_port = (int)n;
+	o->dap = o->dap_listen = true;
 	return 0;
 }
 
@@ -243,6 +261,8 @@ static int set_value(struct cudbg_options *o, const char *name,
 		return parse_timeout(o, v, err, cap);
 	else if (strcmp(name, "--command") == 0 || strcmp(name, "--eval-command") == 0)
 		return push_dbg_cmd(o, v, strcmp(name, "--command") == 0, err, cap);
+	else if (strcmp(name, "--dap-port") == 0)
+		return parse_dap_port(o, v, err, cap);
 	return 0;
 }
 
@@ -274,6 +294,8 @@ static void set_flag(struct cudbg_options *o, const char *name)
 		o->no_run = true;
 	else if (strcmp(name, "--job") == 0)
 		o->job = true;
+	else if (strcmp(name, "--dap") == 0)
+		o->dap = true;
 }
 
 /* One "--name[=value]" word at argv[*i]; may consume the next word. */
@@ -334,6 +356,15 @@ static int parse_short(struct cudbg_options *o, int argc, char **argv,
 /* Exactly one way of reaching a program. */
 static int pick_backend(struct cudbg_options *o, char *err, size_t cap)
 {
+	if (o->dap) {
+		/* the editor's launch request names the program */
+		if (o->argv)
+			return fail(err, cap, "--dap takes the program from the "
+				    "editor's launch configuration, not the "
+				    "command line ('%s' given)", o->argv[0]);
+		o->backend = SESSION_NONE;
+		return 0;
+	}
 	int ways = (o->pid > 0) + (o->remote != NULL) + (o->core != NULL) +
 		   (o->replay != NULL) + o->demo + (o->core_dir != NULL);
 	if (ways > 1)

@@ -89,7 +89,7 @@ struct cudbg_options {
 	const struct cudbg_config *config; /* the config file, set by main
 					    * (include/cudbg/config.h), or
 					    * NULL */
-	/* Added by helper "multiproc" (docs/multiprocess.md): */
+	/* jobs of many processes (docs/multiprocess.md) */
 	bool job;             /* --job: run PROG's whole process tree
 			       * fault-first with coredumps on exception */
 	const char *core_dir; /* --core-dir DIR: per-process coredumps */
@@ -97,6 +97,10 @@ struct cudbg_options {
 				      * session of the faulting process:
 				      * the report and the Processes pane
 				      * show it; NULL otherwise */
+	/* the Debug Adapter Protocol server (docs/dap.md) */
+	bool dap;             /* --dap: serve DAP on stdin/stdout */
+	bool dap_listen;      /* --dap-port given */
+	int dap_port;         /* --dap-port PORT (0: any free port) */
 };
 
 /* Parses argv into *o (zeroed first).  Returns 0, or -1 with a one-line
