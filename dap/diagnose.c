@@ -22,7 +22,8 @@ static const struct diag_fault *analyze(struct dap *d)
 
 /* "Warp Illegal Address in saxpy at null_write.cu:12, block (0,0,0)
  * thread (5,0,0)". */
-static void fault_summary(const struct diag_fault *f, char *buf, size_t cap)
+static void fault_summary(const struct diag_fault *f,
+			  const struct dec_frame *fr, char *buf, size_t cap)
 {
 	const char *cls = f->exception_name ? f->exception_name
 			: f->signal_meaning ? f->signal_meaning
@@ -30,6 +31,9 @@ static void fault_summary(const struct diag_fault *f, char *buf, size_t cap)
 	size_t n = (size_t)snprintf(buf, cap, "%s", cls);
 	if (f->kernel_short && n < cap)
 		n += (size_t)snprintf(buf + n, cap - n, " in %s", f->kernel_short);
+	else if (fr && fr->func && strcmp(fr->func, "??") != 0 && n < cap)
+		/* a host fault (a CPU core, a SIGSEGV): where it stopped */
+		n += (size_t)snprintf(buf + n, cap - n, " in %s", fr->func);
 	if (f->where.file && f->where.line && n < cap)
 		n += (size_t)snprintf(buf + n, cap - n, " at %s:%u",
 				      f->where.file, f->where.line);
@@ -58,7 +62,7 @@ void dap_diagnose_stop(struct dap *d, char *summary, size_t cap)
 	if (f->kind == DIAG_FAULT_NONE) /* say where it is, not "none" */
 		model_describe_stop(m, summary, cap);
 	else
-		fault_summary(f, summary, cap);
+		fault_summary(f, model_frame(m), summary, cap);
 	char *text = diag_run_report(d->dr, false, d->mode, summary);
 	if (text) {
 		dap_output(d, "console", text, strlen(text));
@@ -189,7 +193,8 @@ void dap_req_exception_info(struct dap *d, const struct dj *req,
 	if (f->kind == DIAG_FAULT_NONE)
 		model_describe_stop(ctl_model(d->ctl), summary, sizeof summary);
 	else
-		fault_summary(f, summary, sizeof summary);
+		fault_summary(f, model_frame(ctl_model(d->ctl)), summary,
+			      sizeof summary);
 	char *text = diag_run_report(d->dr, false, d->mode, summary);
 	/* the report re-analysed: fetch the fault again (stale pointer) */
 	f = analyze(d);

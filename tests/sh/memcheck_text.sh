@@ -22,7 +22,7 @@ fi
 # "4,185,984 bytes before ... of size 4,194,304 bytes" was read as a
 # distance of 984 and a size of 4 (issue 10, item 2).  The XML is
 # off_by_one's; the text names its finding's address.
-FAKE_SAN_XML=$ROOT/tests/fixtures/gpu/off_by_one.sanitizer.xml \
+FAKE_SAN_XML=$ROOT/tests/data/gpu-2026-12-02/off_by_one.sanitizer.xml \
 FAKE_SAN_TEXT='=========     Access to 0x7fa042800320 is out of bounds\n=========     and is 4,185,984 bytes before the nearest allocation at 0x7fa042bfe2a4 of size 4,194,304 bytes\n' \
 	timeout 60 "$BIN" --batch --memcheck=always --debugger gdb \
 	--sanitizer "$ROOT/tests/data/fake-compute-sanitizer" "${CUDBG_BUILD:?}/progs/steps" >"$out" 2>&1

@@ -731,7 +731,7 @@ TEST(driver_coredump_names_the_hardware_exception)
 	CHECK(f->flags[DIAG_F_LANE_UNKNOWN]);
 	CHECK_STR(f->kernel_short, "row_sums");
 	CHECK(f->has_error_pc);
-	CHECK(f->error_pc == 0x7f21ef7a0570ull);
+	CHECK(f->error_pc == 0x7fcb337a0570ull);
 	CHECK_INT(f->where.source, DIAG_LOC_EXCEPTION);
 	CHECK_STR(f->where.file, "null_deref.cu");
 	CHECK_INT(f->where.line, 14);
@@ -858,7 +858,7 @@ TEST(findings_grouped_in_text_and_json)
 	run_start(&r, "/src/gpu/misaligned");
 	feed_gpu_log(r.d, "misaligned.mi.log");
 	char path[4096], err[512];
-	snprintf(path, sizeof path, "%s/tests/fixtures/gpu/misaligned.sanitizer.xml",
+	snprintf(path, sizeof path, "%s/tests/data/gpu-2026-12-02/misaligned.sanitizer.xml",
 		 test_root_dir());
 	struct diag_san *s;
 	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
