@@ -3,6 +3,8 @@
 #include "tui/pane.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 void listview_fit(struct listview *lv, int height)
 {
@@ -85,4 +87,19 @@ int listview_state_new(struct pane *p, size_t size, int height)
 	lv->height = height;
 	p->state = lv;
 	return 0;
+}
+
+const char *pane_text_find(const char *s, size_t len, const char *pat)
+{
+	size_t n = strlen(pat);
+	bool fold = true;
+
+	for (const char *c = pat; *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			fold = false;
+	for (size_t i = 0; n && i + n <= len; i++)
+		if (fold ? strncasecmp(s + i, pat, n) == 0
+			 : memcmp(s + i, pat, n) == 0)
+			return s + i;
+	return NULL;
 }

@@ -135,6 +135,11 @@ int pane_source_open(struct ui *ui, const char *file, int line);
 void pane_console_completion(struct ui *ui, const char *completion,
 			     const char *const *matches, size_t n);
 
+/* The search the panes share (Source, Hints, Program output): where pat
+ * first occurs in s[0..len), case-insensitive unless pat has a capital
+ * (vim's smartcase); NULL when not found or pat is empty.  tui/listview.c */
+const char *pane_text_find(const char *s, size_t len, const char *pat);
+
 #define PANE(name) extern const struct pane_ops pane_##name##_ops;
 #include "tui/panes.def"
 #undef PANE

@@ -791,22 +791,6 @@ static const char *line_text(const struct hints_state *s, long i, size_t *len)
 	return s->rows[s->dl[i].row].text + s->dl[i].off;
 }
 
-/* Whether t holds pat; case-insensitive unless pat has capitals (as in
- * Source). */
-static bool text_has(const char *t, size_t len, const char *pat)
-{
-	size_t n = strlen(pat);
-	bool fold = true;
-
-	for (const char *c = pat; *c; c++)
-		if (*c >= 'A' && *c <= 'Z')
-			fold = false;
-	for (size_t i = 0; n && i + n <= len; i++)
-		if (fold ? strncasecmp(t + i, pat, n) == 0 : memcmp(t + i, pat, n) == 0)
-			return true;
-	return false;
-}
-
 static void search_go(struct hints_state *s, struct ui *ui, int dir)
 {
 	long n = row_count(s), from = s->lv.cursor;
@@ -815,7 +799,7 @@ static void search_go(struct hints_state *s, struct ui *ui, int dir)
 		long row = ((from + dir * i) % n + n) % n;
 		size_t len;
 		const char *t = line_text(s, row, &len);
-		if (text_has(t, len, s->search)) {
+		if (pane_text_find(t, len, s->search)) {
 			listview_select(&s->lv, row);
 			if ((dir > 0 && row <= from) || (dir < 0 && row >= from))
 				ui_message(ui, UC_MUTED, "search wrapped");

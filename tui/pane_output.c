@@ -57,21 +57,6 @@ static void output_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 	}
 }
 
-/* Whether the line holds pat; case-insensitive unless pat has capitals
- * (as in Source). */
-static bool line_has(const char *l, size_t len, const char *pat)
-{
-	size_t n = strlen(pat);
-	bool fold = true;
-
-	for (const char *c = pat; *c; c++)
-		if (*c >= 'A' && *c <= 'Z')
-			fold = false;
-	for (size_t i = 0; n && i + n <= len; i++)
-		if (fold ? strncasecmp(l + i, pat, n) == 0 : memcmp(l + i, pat, n) == 0)
-			return true;
-	return false;
-}
 
 static void search_go(struct output_state *s, struct ui *ui, int dir)
 {
@@ -81,7 +66,7 @@ static void search_go(struct output_state *s, struct ui *ui, int dir)
 	for (long i = 1; i <= n; i++) {
 		long row = ((from + dir * i) % n + n) % n;
 		const struct textlog_line *l = textlog_get(&ui->output, (size_t)row, &tmp);
-		if (l && line_has(l->text, l->len, s->search)) {
+		if (l && pane_text_find(l->text, l->len, s->search)) {
 			s->follow = false;
 			listview_select(&s->lv, row);
 			if ((dir > 0 && row <= from) || (dir < 0 && row >= from))

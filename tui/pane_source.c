@@ -239,27 +239,13 @@ static void paint_token(void *ctx, size_t start, size_t len, enum syn_class cls)
 	paint_range(ctx, start, len, STYLE(colour[cls], cls == SYN_KEYWORD ? CA_BOLD : 0));
 }
 
-/* Finds pat in s (case-insensitive when pat has no capitals). */
-static const char *find_in(const char *s, size_t len, const char *pat)
-{
-	size_t n = strlen(pat);
-	bool fold = true;
-
-	for (const char *q = pat; *q; q++)
-		if (*q >= 'A' && *q <= 'Z')
-			fold = false;
-	for (size_t i = 0; n && i + n <= len; i++)
-		if (fold ? strncasecmp(s + i, pat, n) == 0 : memcmp(s + i, pat, n) == 0)
-			return s + i;
-	return NULL;
-}
 
 static void paint_matches(struct paint *pt, const char *l, size_t len, const char *pat)
 {
 	size_t n = strlen(pat), at = 0;
 	const char *m;
 
-	while (n && at < len && (m = find_in(l + at, len - at, pat)) != NULL) {
+	while (n && at < len && (m = pane_text_find(l + at, len - at, pat)) != NULL) {
 		size_t off = (size_t)(m - l);
 		pt->cw = (struct colwalk){ l, len, 0, 0 };
 		paint_range(pt, off, n, STYLE(UC_MATCH, CA_REVERSE));
@@ -409,7 +395,7 @@ static void search_go(struct src_state *s, struct ui *ui, int dir)
 		long row = ((from + dir * i) % n + n) % n;
 		size_t len;
 		const char *l = srcfile_line(s->f, (size_t)row + 1, &len);
-		if (l && find_in(l, len, s->search)) {
+		if (l && pane_text_find(l, len, s->search)) {
 			listview_select(&s->lv, row);
 			if ((dir > 0 && row <= from) || (dir < 0 && row >= from))
 				ui_message(ui, UC_MUTED, "search wrapped");
