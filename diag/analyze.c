@@ -531,10 +531,14 @@ static void lane_analysis(struct diag *d)
 	char t[48], b[48];
 	dim_text(t, sizeof t, f->focus.thread);
 	dim_text(b, sizeof b, f->focus.block);
+	/* Live or from a driver coredump, the lanes table marks every lane
+	 * of the warp (null_deref.mi.log and null_deref.core.mi.log: 8 of 8,
+	 * the culprit is thread 3): the hardware does not name the lane. */
 	if (d->lanes_seen && d->lanes_with_exc > 1)
-		note(d, keepf(d, "%s is a %s-level exception: %d lanes of the "
-			      "warp carry it, and the focus (lane %d, thread %s "
-			      "of block %s) is not necessarily the thread that "
+		note(d, keepf(d, "%s is a %s-level exception: the hardware does "
+			      "not say which lane faulted; %d lanes of the warp "
+			      "carry it, and the focus (lane %d, thread %s of "
+			      "block %s) is not necessarily the thread that "
 			      "faulted.", name ? name : "This", warp ? "warp" : "device",
 			      d->lanes_with_exc, f->focus.lane, t, b));
 	else
