@@ -171,6 +171,24 @@ static const struct diag_frame *frame0(const struct diag *d)
 	return d->stop.has_frame ? &d->stop.frame : NULL;
 }
 
+/* A GPU coredump compute-sanitizer wrote: it ends with SIGTRAP at the
+ * first error it found, outside __trap() (a driver coredump of __trap()
+ * ends with SIGTRAP in __trap: fixtures/gpu/trap.core.mi.log), or, when
+ * that error had ended the kernel, holds no kernel at all (collect.c,
+ * on_core_log).  A driver coredump names its exception or assert. */
+static bool sanitizer_core(const struct diag *d)
+{
+	const struct stop_info *s = &d->stop;
+	const struct diag_frame *f0 = frame0(d);
+	if (d->host_core)
+		return false;
+	if (!s->have)
+		return d->core_no_kernel;
+	return s->from_core && !s->core_exception && !s->assert_text &&
+	       s->signal_name && strcmp(s->signal_name, "SIGTRAP") == 0 &&
+	       !(f0 && f0->func && strcmp(f0->func, "__trap") == 0);
+}
+
 static enum diag_fault_kind stop_kind(struct diag *d)
 {
 	const struct stop_info *s = &d->stop;
@@ -182,8 +200,7 @@ static enum diag_fault_kind stop_kind(struct diag *d)
 	if (s->signal_name && strcmp(s->signal_name, "SIGTRAP") == 0) {
 		/* compute-sanitizer's coredumps end with SIGTRAP at the first
 		 * error it found: that is no __trap(). */
-		if (s->from_core && !(f0 && f0->func &&
-				      strcmp(f0->func, "__trap") == 0))
+		if (sanitizer_core(d))
 			return d->fault.finding ? DIAG_FAULT_MEMCHECK
 						: DIAG_FAULT_EXCEPTION;
 		return DIAG_FAULT_TRAP;
@@ -230,6 +247,10 @@ static enum diag_fault_kind pick_kind(struct diag *d)
 		return DIAG_FAULT_MEMCHECK;
 	if (f->n_asserts)
 		return DIAG_FAULT_ASSERT;
+	/* compute-sanitizer writes a coredump only on an error it found;
+	 * without its report the kind of error is unknown, but it is one. */
+	if (sanitizer_core(d))
+		return DIAG_FAULT_MEMCHECK;
 	if (env_problem(d))
 		return DIAG_FAULT_ENVIRONMENT;
 	if (f->finding && f->finding->kind == DIAG_SAN_API)
@@ -447,6 +468,8 @@ static void set_derived_flags(struct diag *d)
 	fl[DIAG_F_DEVICE_TRAP] |= f->kind == DIAG_FAULT_TRAP;
 	/* the coredump hints are about GPU coredumps */
 	fl[DIAG_F_COREDUMP] |= (d->stop.from_core || d->in_core) && !d->host_core;
+	fl[DIAG_F_SANITIZER_CORE] |= sanitizer_core(d);
+	fl[DIAG_F_CORE_NO_KERNEL] |= d->core_no_kernel && !d->stop.have;
 	fl[DIAG_F_ASSERT_OUTPUT] |= f->n_asserts > 0;
 	fl[DIAG_F_SANITIZER] |= d->n_sans > 0;
 	bool any_err = false;

@@ -64,6 +64,8 @@ struct diag_dim3 {
 	X(LANE_UNKNOWN, "lane-unknown", "the focused lane may not be the faulting thread") \
 	X(ERROR_PC_DIFFERS, "error-pc-differs", "the faulting PC is not the stop PC") \
 	X(COREDUMP, "coredump", "the account comes from a GPU coredump")      \
+	X(SANITIZER_CORE, "sanitizer-core", "the GPU coredump is one compute-sanitizer wrote") \
+	X(CORE_NO_KERNEL, "core-no-kernel", "the GPU coredump holds no CUDA kernel: it ended first") \
 	X(ASSERT_OUTPUT, "assert-output", "assertion lines on the program's terminal") \
 	X(SANITIZER, "sanitizer", "a compute-sanitizer report was read")      \
 	X(SANITIZER_CLEAN, "sanitizer-clean", "the sanitizer report has no errors") \

@@ -783,6 +783,61 @@ static void add_gpu_xml(struct diag *d, const char *name)
 	CHECK_INT(diag_add_sanitizer(d, s), 0);
 }
 
+/* compute-sanitizer writes its coredump only on an error; after a device
+ * assert, __trap() or stack overflow the kernel has ended and cuda-gdb
+ * finds none in it ("No CUDA focus could be set", frame ??).  Opened
+ * alone that is a fault whose kind only the report names; it was "no
+ * fault found", exit 0.  A driver coredump of __trap() is no sanitizer
+ * coredump, though it ends with SIGTRAP too. */
+TEST(sanitizer_coredump_without_a_kernel_is_a_fault)
+{
+	static const char *const logs[] = {
+		"device_assert.sancore.mi.log", "trap.sancore.mi.log",
+		"stack_overflow.sancore.mi.log", "torch_label.sancore.mi.log",
+	};
+	struct run r;
+	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+		run_start(&r, "./prog");
+		feed_gpu_log(r.d, logs[i]);
+		run_finish(&r);
+		CHECK_MSG(r.f->kind == DIAG_FAULT_MEMCHECK, "%s: kind %d",
+			  logs[i], (int)r.f->kind);
+		CHECK(r.f->flags[DIAG_F_SANITIZER_CORE]);
+		CHECK(r.f->flags[DIAG_F_CORE_NO_KERNEL]);
+		CHECK_STR(top_hint(&r), "coredump-no-kernel");
+		CHECK(!has_hint(&r, "coredump-unknown"));
+		run_free(&r);
+	}
+
+	/* With its report the report's error is the diagnosis. */
+	run_start(&r, "./device_assert");
+	feed_gpu_log(r.d, "device_assert.sancore.mi.log");
+	add_gpu_xml(r.d, "device_assert.sanitizer.xml");
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+	CHECK(!has_hint(&r, "coredump-no-kernel"));
+	run_free(&r);
+
+	/* A sanitizer coredump with the thread: SIGTRAP outside __trap(). */
+	run_start(&r, "./null_deref");
+	feed_gpu_log(r.d, "null_deref.sancore.mi.log");
+	run_finish(&r);
+	CHECK(r.f->flags[DIAG_F_SANITIZER_CORE]);
+	CHECK(!r.f->flags[DIAG_F_CORE_NO_KERNEL]);
+	CHECK_STR(top_hint(&r), "coredump-unknown");
+	run_free(&r);
+
+	/* The driver's coredump of __trap(): a trap, no sanitizer advice. */
+	run_start(&r, "./trap");
+	feed_gpu_log(r.d, "trap.core.mi.log");
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_TRAP);
+	CHECK(!r.f->flags[DIAG_F_SANITIZER_CORE]);
+	CHECK_STR(top_hint(&r), "device-trap");
+	CHECK(!has_hint(&r, "coredump-unknown"));
+	run_free(&r);
+}
+
 /* No assertion text in a driver coredump or an XML-only report: the
  * kernel's name, else the host operator, picks the PyTorch rule instead
  * of the generic assert hint (issue 10, item 5). */
