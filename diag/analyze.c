@@ -481,6 +481,9 @@ static void set_derived_flags(struct diag *d)
 		fl[DIAG_F_SANITIZER_LEAK] |= r->kind == DIAG_SAN_LEAK;
 		fl[DIAG_F_SANITIZER_RACE] |= r->kind == DIAG_SAN_RACE;
 		fl[DIAG_F_SANITIZER_UNINIT] |= r->kind == DIAG_SAN_UNINIT;
+		/* memcheck's StackOverflow record (H200): the fault, not the
+		 * failing CUDA call after it */
+		fl[DIAG_F_SANITIZER_OTHER] |= other_error(r);
 		fl[DIAG_F_SANITIZER_SYNC] |= r->kind == DIAG_SAN_SYNC;
 		any_err = true;
 	}

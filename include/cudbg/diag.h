@@ -76,6 +76,7 @@ struct diag_dim3 {
 	X(SANITIZER_RACE, "sanitizer-race", "racecheck found a shared-memory hazard") \
 	X(SANITIZER_UNINIT, "sanitizer-uninit", "initcheck found an uninitialised global read") \
 	X(SANITIZER_SYNC, "sanitizer-sync", "synccheck found a barrier misused") \
+	X(SANITIZER_OTHER, "sanitizer-other", "the report has an error of another kind (a stack overflow)") \
 	X(OOB_AFTER, "oob-after", "the bad access lies after an allocation")  \
 	X(OOB_BEFORE, "oob-before", "the bad access lies before an allocation") \
 	X(NULL_ADDRESS, "null-address", "the bad address is within 64 KiB of zero") \

@@ -838,6 +838,40 @@ TEST(sanitizer_coredump_without_a_kernel_is_a_fault)
 	run_free(&r);
 }
 
+/* memcheck's StackOverflow record (kind Other) is the fault: the
+ * failing-call hint, whose text is the main finding's call, said
+ * "(unknown) returned (unknown)" beside it.  A trap with no line in the
+ * report (Imprecise, func __trap) says no "(unknown)" location either. */
+TEST(stack_overflow_and_trap_reports_say_nothing_unknown)
+{
+	static const char *const runs[][2] = {
+		{ "stack_overflow.memcheck.mi.log", "stack_overflow.sanitizer.xml" },
+		{ "stack_overflow.mi.log", "stack_overflow.sanitizer.xml" },
+		{ "trap.memcheck.mi.log", "trap.sanitizer.xml" },
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		struct run r;
+		run_start(&r, "./prog");
+		feed_gpu_log(r.d, runs[i][0]);
+		add_gpu_xml(r.d, runs[i][1]);
+		run_finish(&r);
+		CHECK(!has_hint(&r, "san-api-error"));
+		CHECK(!has_hint(&r, "coredump-sanitizer"));
+		for (size_t h = 0; h < r.hints.n; h++) {
+			const struct diag_hint *x = &r.hints.v[h];
+			CHECK_MSG(!strstr(x->title, "(unknown)") &&
+				  !strstr(x->what, "(unknown)") &&
+				  !(x->why && strstr(x->why, "(unknown)")),
+				  "%s: %s", runs[i][0], x->id);
+		}
+		CHECK(strcmp(top_hint(&r), i < 2 ? "exc-stack-overflow"
+						  : "device-trap") == 0);
+		if (i < 2)
+			CHECK(r.f->flags[DIAG_F_SANITIZER_OTHER]);
+		run_free(&r);
+	}
+}
+
 /* No assertion text in a driver coredump or an XML-only report: the
  * kernel's name, else the host operator, picks the PyTorch rule instead
  * of the generic assert hint (issue 10, item 5). */
