@@ -553,6 +553,18 @@ static void lane_analysis(struct diag *d)
 	 * reported with focus on lane 0 (cuda-gdb 13, null_write). */
 	if (d->lanes_seen && d->lanes_with_exc == 1 && d->focus_lane_has_exc)
 		return;
+	/* No thread in focus (cuda-gdb 13.0 aborted opening the driver's
+	 * coredump of torch_extension after the exception's PC line): no
+	 * focus to warn about, but the lane is unknown all the same. */
+	if (!f->focus.valid) {
+		note(d, keepf(d, "%s is a %s-level exception: the hardware does "
+			      "not say which lane faulted, and no thread was in "
+			      "focus.", name ? name : "This",
+			      warp ? "warp" : "device"));
+		note(d, keep(d, strdup("The memcheck pass names the exact "
+				       "thread and address.")));
+		return;
+	}
 	f->flags[DIAG_F_LANE_UNKNOWN] = true;
 	char t[48], b[48];
 	dim_text(t, sizeof t, f->focus.thread);

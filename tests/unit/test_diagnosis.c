@@ -872,6 +872,30 @@ TEST(stack_overflow_and_trap_reports_say_nothing_unknown)
 	}
 }
 
+/* cuda-gdb 13.0 aborted opening torch_extension's driver coredump right
+ * after the exception's PC line: no focus, no frame.  The hint named
+ * "(unknown)" for the kernel, warp and SM, and the note "lane -1". */
+TEST(driver_coredump_cut_short_names_the_faulting_function)
+{
+	struct run r;
+	run_start(&r, "python3");
+	feed_gpu_log(r.d, "torch_extension.core.mi.log");
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->kind, DIAG_FAULT_EXCEPTION);
+	CHECK_STR(f->exception_name, "Warp Illegal Address");
+	CHECK_STR(f->where.file, "cuda.cu");
+	CHECK_INT(f->where.line, 9);
+	CHECK(!f->flags[DIAG_F_LANE_UNKNOWN]);
+	for (size_t i = 0; i < f->n_notes; i++)
+		CHECK_MSG(!strstr(f->notes[i], "lane -1"), "%s", f->notes[i]);
+	CHECK_STR(top_hint(&r), "exc-warp-illegal-address");
+	const struct diag_hint *h = &r.hints.v[0];
+	CHECK_STR(h->title, "Illegal memory access in scatter_rows_kernel");
+	CHECK(!strstr(h->what, "(unknown)"));
+	run_free(&r);
+}
+
 /* No assertion text in a driver coredump or an XML-only report: the
  * kernel's name, else the host operator, picks the PyTorch rule instead
  * of the generic assert hint (issue 10, item 5). */
