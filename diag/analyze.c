@@ -171,6 +171,24 @@ static const struct diag_frame *frame0(const struct diag *d)
 	return d->stop.has_frame ? &d->stop.frame : NULL;
 }
 
+/* A GPU coredump compute-sanitizer wrote: it ends with SIGTRAP at the
+ * first error it found, outside __trap() (a driver coredump of __trap()
+ * ends with SIGTRAP in __trap: fixtures/gpu/trap.core.mi.log), or, when
+ * that error had ended the kernel, holds no kernel at all (collect.c,
+ * on_core_log).  A driver coredump names its exception or assert. */
+static bool sanitizer_core(const struct diag *d)
+{
+	const struct stop_info *s = &d->stop;
+	const struct diag_frame *f0 = frame0(d);
+	if (d->host_core)
+		return false;
+	if (!s->have)
+		return d->core_no_kernel;
+	return s->from_core && !s->core_exception && !s->assert_text &&
+	       s->signal_name && strcmp(s->signal_name, "SIGTRAP") == 0 &&
+	       !(f0 && f0->func && strcmp(f0->func, "__trap") == 0);
+}
+
 static enum diag_fault_kind stop_kind(struct diag *d)
 {
 	const struct stop_info *s = &d->stop;
@@ -182,8 +200,7 @@ static enum diag_fault_kind stop_kind(struct diag *d)
 	if (s->signal_name && strcmp(s->signal_name, "SIGTRAP") == 0) {
 		/* compute-sanitizer's coredumps end with SIGTRAP at the first
 		 * error it found: that is no __trap(). */
-		if (s->from_core && !(f0 && f0->func &&
-				      strcmp(f0->func, "__trap") == 0))
+		if (sanitizer_core(d))
 			return d->fault.finding ? DIAG_FAULT_MEMCHECK
 						: DIAG_FAULT_EXCEPTION;
 		return DIAG_FAULT_TRAP;
@@ -230,6 +247,10 @@ static enum diag_fault_kind pick_kind(struct diag *d)
 		return DIAG_FAULT_MEMCHECK;
 	if (f->n_asserts)
 		return DIAG_FAULT_ASSERT;
+	/* compute-sanitizer writes a coredump only on an error it found;
+	 * without its report the kind of error is unknown, but it is one. */
+	if (sanitizer_core(d))
+		return DIAG_FAULT_MEMCHECK;
 	if (env_problem(d))
 		return DIAG_FAULT_ENVIRONMENT;
 	if (f->finding && f->finding->kind == DIAG_SAN_API)
@@ -447,6 +468,8 @@ static void set_derived_flags(struct diag *d)
 	fl[DIAG_F_DEVICE_TRAP] |= f->kind == DIAG_FAULT_TRAP;
 	/* the coredump hints are about GPU coredumps */
 	fl[DIAG_F_COREDUMP] |= (d->stop.from_core || d->in_core) && !d->host_core;
+	fl[DIAG_F_SANITIZER_CORE] |= sanitizer_core(d);
+	fl[DIAG_F_CORE_NO_KERNEL] |= d->core_no_kernel && !d->stop.have;
 	fl[DIAG_F_ASSERT_OUTPUT] |= f->n_asserts > 0;
 	fl[DIAG_F_SANITIZER] |= d->n_sans > 0;
 	bool any_err = false;
@@ -458,6 +481,9 @@ static void set_derived_flags(struct diag *d)
 		fl[DIAG_F_SANITIZER_LEAK] |= r->kind == DIAG_SAN_LEAK;
 		fl[DIAG_F_SANITIZER_RACE] |= r->kind == DIAG_SAN_RACE;
 		fl[DIAG_F_SANITIZER_UNINIT] |= r->kind == DIAG_SAN_UNINIT;
+		/* memcheck's StackOverflow record (H200): the fault, not the
+		 * failing CUDA call after it */
+		fl[DIAG_F_SANITIZER_OTHER] |= other_error(r);
 		fl[DIAG_F_SANITIZER_SYNC] |= r->kind == DIAG_SAN_SYNC;
 		any_err = true;
 	}
@@ -527,14 +553,30 @@ static void lane_analysis(struct diag *d)
 	 * reported with focus on lane 0 (cuda-gdb 13, null_write). */
 	if (d->lanes_seen && d->lanes_with_exc == 1 && d->focus_lane_has_exc)
 		return;
+	/* No thread in focus (cuda-gdb 13.0 aborted opening the driver's
+	 * coredump of torch_extension after the exception's PC line): no
+	 * focus to warn about, but the lane is unknown all the same. */
+	if (!f->focus.valid) {
+		note(d, keepf(d, "%s is a %s-level exception: the hardware does "
+			      "not say which lane faulted, and no thread was in "
+			      "focus.", name ? name : "This",
+			      warp ? "warp" : "device"));
+		note(d, keep(d, strdup("The memcheck pass names the exact "
+				       "thread and address.")));
+		return;
+	}
 	f->flags[DIAG_F_LANE_UNKNOWN] = true;
 	char t[48], b[48];
 	dim_text(t, sizeof t, f->focus.thread);
 	dim_text(b, sizeof b, f->focus.block);
+	/* Live or from a driver coredump, the lanes table marks every lane
+	 * of the warp (null_deref.mi.log and null_deref.core.mi.log: 8 of 8,
+	 * the culprit is thread 3): the hardware does not name the lane. */
 	if (d->lanes_seen && d->lanes_with_exc > 1)
-		note(d, keepf(d, "%s is a %s-level exception: %d lanes of the "
-			      "warp carry it, and the focus (lane %d, thread %s "
-			      "of block %s) is not necessarily the thread that "
+		note(d, keepf(d, "%s is a %s-level exception: the hardware does "
+			      "not say which lane faulted; %d lanes of the warp "
+			      "carry it, and the focus (lane %d, thread %s of "
+			      "block %s) is not necessarily the thread that "
 			      "faulted.", name ? name : "This", warp ? "warp" : "device",
 			      d->lanes_with_exc, f->focus.lane, t, b));
 	else

@@ -950,6 +950,22 @@ static void on_console(struct diag *d, const char *t, size_t len)
 	}
 }
 
+/* A GPU coredump with no kernel in it: cuda-gdb 13 answers `target
+ * cudacore` with &"warning: No CUDA focus could be set\n", no stop text,
+ * and frame ??.  That is how compute-sanitizer's coredump looks after an
+ * error that ended the kernel before it was written (a device assert, a
+ * __trap(), a stack overflow: the sancore recordings of device_assert,
+ * trap, stack_overflow, torch_label in fixtures/gpu), while a driver
+ * coredump is written on the exception with the kernel still there
+ * (their core recordings). */
+static void on_core_log(struct diag *d, const char *t, size_t len)
+{
+	static const char no_focus[] = "No CUDA focus could be set";
+	if (d->in_core && !d->host_core &&
+	    memmem(t, len, no_focus, sizeof no_focus - 1))
+		d->core_no_kernel = true;
+}
+
 void diag_on_record(struct diag *d, const struct mi_record *rec)
 {
 	const char *msg;
@@ -975,6 +991,9 @@ void diag_on_record(struct diag *d, const struct mi_record *rec)
 		scan_text(d, rec->text, rec->text_len);
 		break;
 	case MI_REC_LOG:
+		on_core_log(d, rec->text, rec->text_len);
+		scan_text(d, rec->text, rec->text_len);
+		break;
 	case MI_REC_TARGET:
 		scan_text(d, rec->text, rec->text_len);
 		break;

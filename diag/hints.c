@@ -50,6 +50,26 @@ static bool put_str(struct dbuf *b, const char *s)
 	return true;
 }
 
+/* {kernel}: the kernel, else, when no frame, table or report named one,
+ * the function the hardware's faulting PC lies in (a driver coredump's
+ * "The exception was triggered at PC ... f(args)  (file:line)" when
+ * cuda-gdb 13.0 aborted before any frame: torch_extension.core.mi.log). */
+static bool put_kernel(struct dbuf *b, const struct diag_fault *f)
+{
+	if (f->kernel_short)
+		return put_str(b, f->kernel_short);
+	if (!f->where.func || f->where.source != DIAG_LOC_EXCEPTION)
+		return false;
+	size_t n = diag_kernel_basename(f->where.func, NULL, 0);
+	char *s = malloc(n + 1);
+	if (!s)
+		return false;
+	diag_kernel_basename(f->where.func, s, n + 1);
+	bool ok = put_str(b, s);
+	free(s);
+	return ok;
+}
+
 static bool put_loc(struct dbuf *b, const char *file, unsigned line)
 {
 	if (!file || !line)
@@ -283,7 +303,7 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 	if (eq(p, n, "exception.message"))
 		return put_str(b, f->exception_message);
 	if (eq(p, n, "exception.scope")) return put_str(b, f->scope);
-	if (eq(p, n, "kernel")) return put_str(b, f->kernel_short);
+	if (eq(p, n, "kernel")) return put_kernel(b, f);
 	if (eq(p, n, "kernel.full")) return put_str(b, f->kernel);
 	if (eq(p, n, "location"))
 		return put_loc(b, f->where.file, f->where.line);

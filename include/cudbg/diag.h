@@ -64,6 +64,8 @@ struct diag_dim3 {
 	X(LANE_UNKNOWN, "lane-unknown", "the focused lane may not be the faulting thread") \
 	X(ERROR_PC_DIFFERS, "error-pc-differs", "the faulting PC is not the stop PC") \
 	X(COREDUMP, "coredump", "the account comes from a GPU coredump")      \
+	X(SANITIZER_CORE, "sanitizer-core", "the GPU coredump is one compute-sanitizer wrote") \
+	X(CORE_NO_KERNEL, "core-no-kernel", "the GPU coredump holds no CUDA kernel: it ended first") \
 	X(ASSERT_OUTPUT, "assert-output", "assertion lines on the program's terminal") \
 	X(SANITIZER, "sanitizer", "a compute-sanitizer report was read")      \
 	X(SANITIZER_CLEAN, "sanitizer-clean", "the sanitizer report has no errors") \
@@ -74,6 +76,7 @@ struct diag_dim3 {
 	X(SANITIZER_RACE, "sanitizer-race", "racecheck found a shared-memory hazard") \
 	X(SANITIZER_UNINIT, "sanitizer-uninit", "initcheck found an uninitialised global read") \
 	X(SANITIZER_SYNC, "sanitizer-sync", "synccheck found a barrier misused") \
+	X(SANITIZER_OTHER, "sanitizer-other", "the report has an error of another kind (a stack overflow)") \
 	X(OOB_AFTER, "oob-after", "the bad access lies after an allocation")  \
 	X(OOB_BEFORE, "oob-before", "the bad access lies before an allocation") \
 	X(NULL_ADDRESS, "null-address", "the bad address is within 64 KiB of zero") \

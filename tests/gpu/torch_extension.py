@@ -1,18 +1,18 @@
-# PyTorch: a custom CUDA extension with an out-of-bounds write.  The
-# extension (torch.utils.cpp_extension.load_inline, compiled at run time
-# with -lineinfo; needs ninja and nvcc, and TORCH_EXTENSIONS_DIR says
-# where it is cached) scatters rows into an output by index without a
-# bounds check; idx[300] = -(1<<40) (block 2, thread 44 of 128) writes
-# 4 TiB before the output, far from any mapping.  Run 1 used 1<<30 (4 GiB
-# past): the plain run got "Warp Invalid Address Space" and under cuda-gdb
-# the address was mapped (exit 0), so this version is UNVERIFIED until the
-# next GPU run.  Truth: CUDA_EXCEPTION_14 Warp Illegal Address in
-# `scatter_rows_kernel` at line 9 of cuda.cu (6 of SOURCE plus load_inline's
-# three #include lines; the hardware does not name the lane), culprit
-# block (2,0,0) thread (44,0,0), bad value idx[300] = -1099511627776;
-# memcheck: invalid __global__ write of size 4 by that thread (san-oob or
-# san-oob-before); the user's Python line is torch_extension.py:49 in
-# scatter.  Plain run: illegal memory access, exit 1 (no ninja: exit 3).
+# PyTorch: a custom CUDA extension (load_inline, built at run time with
+# -lineinfo; needs ninja and nvcc, TORCH_EXTENSIONS_DIR caches it) scatters
+# rows by index without a bounds check; idx[300] = -(1<<40) (block 2,
+# thread 44 of 128) writes 4 TiB before the output.  Seen on the H200 (run
+# 2, tests/fixtures/gpu/run2/reports): plain run "an illegal memory access
+# was encountered" at torch.cuda.synchronize() (line 50), exit 1 (no
+# ninja: exit 3).  Under cuda-gdb the write did not fault (nor in run 1):
+# it printed 511.0 and exited 0.  memcheck: invalid __global__ write of
+# size 4 by block (2,0,0) thread (44,0,0) at cuda.cu:9 (6 of SOURCE plus
+# load_inline's three #include lines), 4,398,046,504,960 bytes before the
+# nearest allocation; the user's line is torch_extension.py:49 in scatter.
+# The driver's coredump: "CUDA Exception: Warp Illegal Address" at a PC in
+# scatter_rows_kernel (cuda.cu:9); cuda-gdb 13.0 aborted while opening it
+# (internal std::out_of_range).  compute-sanitizer's coredump stops thread
+# (44,0,0) of block (2,0,0) at cuda.cu:9.
 import sys
 
 import torch

@@ -729,6 +729,13 @@ TEST(driver_coredump_names_the_hardware_exception)
 	CHECK(f->flags[DIAG_F_DEVICE_EXCEPTION]);
 	CHECK(f->flags[DIAG_F_COREDUMP]);
 	CHECK(f->flags[DIAG_F_LANE_UNKNOWN]);
+	/* All 8 lanes carry the exception in the core's lanes table: the
+	 * note says the hardware did not name the lane, as live. */
+	bool unnamed = false;
+	for (size_t i = 0; i < f->n_notes; i++)
+		unnamed |= strstr(f->notes[i], "8 lanes of the warp") &&
+			   strstr(f->notes[i], "does not say which lane faulted");
+	CHECK(unnamed);
 	CHECK_STR(f->kernel_short, "row_sums");
 	CHECK(f->has_error_pc);
 	CHECK(f->error_pc == 0x7fcb337a0570ull);
@@ -774,6 +781,119 @@ static void add_gpu_xml(struct diag *d, const char *name)
 	struct diag_san *s;
 	CHECK_MSG(diag_san_load_file(path, &s, err, sizeof err) == 0, "%s", err);
 	CHECK_INT(diag_add_sanitizer(d, s), 0);
+}
+
+/* compute-sanitizer writes its coredump only on an error; after a device
+ * assert, __trap() or stack overflow the kernel has ended and cuda-gdb
+ * finds none in it ("No CUDA focus could be set", frame ??).  Opened
+ * alone that is a fault whose kind only the report names; it was "no
+ * fault found", exit 0.  A driver coredump of __trap() is no sanitizer
+ * coredump, though it ends with SIGTRAP too. */
+TEST(sanitizer_coredump_without_a_kernel_is_a_fault)
+{
+	static const char *const logs[] = {
+		"device_assert.sancore.mi.log", "trap.sancore.mi.log",
+		"stack_overflow.sancore.mi.log", "torch_label.sancore.mi.log",
+	};
+	struct run r;
+	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+		run_start(&r, "./prog");
+		feed_gpu_log(r.d, logs[i]);
+		run_finish(&r);
+		CHECK_MSG(r.f->kind == DIAG_FAULT_MEMCHECK, "%s: kind %d",
+			  logs[i], (int)r.f->kind);
+		CHECK(r.f->flags[DIAG_F_SANITIZER_CORE]);
+		CHECK(r.f->flags[DIAG_F_CORE_NO_KERNEL]);
+		CHECK_STR(top_hint(&r), "coredump-no-kernel");
+		CHECK(!has_hint(&r, "coredump-unknown"));
+		run_free(&r);
+	}
+
+	/* With its report the report's error is the diagnosis. */
+	run_start(&r, "./device_assert");
+	feed_gpu_log(r.d, "device_assert.sancore.mi.log");
+	add_gpu_xml(r.d, "device_assert.sanitizer.xml");
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_ASSERT);
+	CHECK(!has_hint(&r, "coredump-no-kernel"));
+	run_free(&r);
+
+	/* A sanitizer coredump with the thread: SIGTRAP outside __trap(). */
+	run_start(&r, "./null_deref");
+	feed_gpu_log(r.d, "null_deref.sancore.mi.log");
+	run_finish(&r);
+	CHECK(r.f->flags[DIAG_F_SANITIZER_CORE]);
+	CHECK(!r.f->flags[DIAG_F_CORE_NO_KERNEL]);
+	CHECK_STR(top_hint(&r), "coredump-unknown");
+	run_free(&r);
+
+	/* The driver's coredump of __trap(): a trap, no sanitizer advice. */
+	run_start(&r, "./trap");
+	feed_gpu_log(r.d, "trap.core.mi.log");
+	run_finish(&r);
+	CHECK_INT(r.f->kind, DIAG_FAULT_TRAP);
+	CHECK(!r.f->flags[DIAG_F_SANITIZER_CORE]);
+	CHECK_STR(top_hint(&r), "device-trap");
+	CHECK(!has_hint(&r, "coredump-unknown"));
+	run_free(&r);
+}
+
+/* memcheck's StackOverflow record (kind Other) is the fault: the
+ * failing-call hint, whose text is the main finding's call, said
+ * "(unknown) returned (unknown)" beside it.  A trap with no line in the
+ * report (Imprecise, func __trap) says no "(unknown)" location either. */
+TEST(stack_overflow_and_trap_reports_say_nothing_unknown)
+{
+	static const char *const runs[][2] = {
+		{ "stack_overflow.memcheck.mi.log", "stack_overflow.sanitizer.xml" },
+		{ "stack_overflow.mi.log", "stack_overflow.sanitizer.xml" },
+		{ "trap.memcheck.mi.log", "trap.sanitizer.xml" },
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		struct run r;
+		run_start(&r, "./prog");
+		feed_gpu_log(r.d, runs[i][0]);
+		add_gpu_xml(r.d, runs[i][1]);
+		run_finish(&r);
+		CHECK(!has_hint(&r, "san-api-error"));
+		CHECK(!has_hint(&r, "coredump-sanitizer"));
+		for (size_t h = 0; h < r.hints.n; h++) {
+			const struct diag_hint *x = &r.hints.v[h];
+			CHECK_MSG(!strstr(x->title, "(unknown)") &&
+				  !strstr(x->what, "(unknown)") &&
+				  !(x->why && strstr(x->why, "(unknown)")),
+				  "%s: %s", runs[i][0], x->id);
+		}
+		CHECK(strcmp(top_hint(&r), i < 2 ? "exc-stack-overflow"
+						  : "device-trap") == 0);
+		if (i < 2)
+			CHECK(r.f->flags[DIAG_F_SANITIZER_OTHER]);
+		run_free(&r);
+	}
+}
+
+/* cuda-gdb 13.0 aborted opening torch_extension's driver coredump right
+ * after the exception's PC line: no focus, no frame.  The hint named
+ * "(unknown)" for the kernel, warp and SM, and the note "lane -1". */
+TEST(driver_coredump_cut_short_names_the_faulting_function)
+{
+	struct run r;
+	run_start(&r, "python3");
+	feed_gpu_log(r.d, "torch_extension.core.mi.log");
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK_INT(f->kind, DIAG_FAULT_EXCEPTION);
+	CHECK_STR(f->exception_name, "Warp Illegal Address");
+	CHECK_STR(f->where.file, "cuda.cu");
+	CHECK_INT(f->where.line, 9);
+	CHECK(!f->flags[DIAG_F_LANE_UNKNOWN]);
+	for (size_t i = 0; i < f->n_notes; i++)
+		CHECK_MSG(!strstr(f->notes[i], "lane -1"), "%s", f->notes[i]);
+	CHECK_STR(top_hint(&r), "exc-warp-illegal-address");
+	const struct diag_hint *h = &r.hints.v[0];
+	CHECK_STR(h->title, "Illegal memory access in scatter_rows_kernel");
+	CHECK(!strstr(h->what, "(unknown)"));
+	run_free(&r);
 }
 
 /* No assertion text in a driver coredump or an XML-only report: the
@@ -863,10 +983,10 @@ TEST(findings_grouped_in_text_and_json)
 	struct diag_san *s;
 	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
 	const char *text =
-		"Access to 0x7f6d82800001 is out of bounds and is 1 bytes after "
-		"the nearest allocation at 0x7f6d827ffc00 of size 1,020 bytes\n"
-		"Access to 0x7f6d8280000a is out of bounds and is 10 bytes after "
-		"the nearest allocation at 0x7f6d827ffc00 of size 1,020 bytes\n";
+		"Access to 0x7f6caa800001 is out of bounds and is 1 bytes after "
+		"the nearest allocation at 0x7f6caa7ffc00 of size 1,020 bytes\n"
+		"Access to 0x7f6caa80000a is out of bounds and is 10 bytes after "
+		"the nearest allocation at 0x7f6caa7ffc00 of size 1,020 bytes\n";
 	CHECK_INT(diag_san_add_text(s, text, strlen(text)), 2);
 	CHECK_INT(diag_add_sanitizer(r.d, s), 0);
 	run_finish(&r);
@@ -879,8 +999,8 @@ TEST(findings_grouped_in_text_and_json)
 	check_dim(g->thread_min, 0, 0, 0);
 	check_dim(g->thread_max, 62, 0, 0);
 	check_dim(g->block_max, 0, 0, 0);
-	CHECK(g->address_min == 0x7f6d82800001ull);
-	CHECK(g->address_max == 0x7f6d8280022full);
+	CHECK(g->address_min == 0x7f6caa800001ull);
+	CHECK(g->address_max == 0x7f6caa80022full);
 	CHECK(g->has_alloc && g->alloc_size == 1020);
 	CHECK(g->distance_min == 1 && g->distance_max == 10);
 	CHECK_INT(f->groups[1].first, 48);
@@ -896,10 +1016,10 @@ TEST(findings_grouped_in_text_and_json)
 	CHECK(strstr(t, "\n  1. Precise: Invalid __global__ read of size 4 "
 			"bytes is misaligned; at /src/gpu/misaligned.cu:13\n"
 			"       48 findings: threads (0..62,0,0), blocks (0,0,0)\n"
-			"       addresses 0x7f6d82800001..0x7f6d8280022f, 1..10 "
-			"bytes after an allocation of 1020 bytes at 0x7f6d827ffc00\n"
+			"       addresses 0x7f6caa800001..0x7f6caa80022f, 1..10 "
+			"bytes after an allocation of 1020 bytes at 0x7f6caa7ffc00\n"
 			"       first: thread (0,0,0) block (0,0,0), address "
-			"0x7f6d82800001 (finding 1)\n  49. Api: "));
+			"0x7f6caa800001 (finding 1)\n  49. Api: "));
 	CHECK(!strstr(t, "\n  2. "));
 	free(t);
 	char *j = diag_report_json(&in);
