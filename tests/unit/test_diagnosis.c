@@ -978,7 +978,7 @@ TEST(findings_grouped_in_text_and_json)
 	run_start(&r, "/src/gpu/misaligned");
 	feed_gpu_log(r.d, "misaligned.mi.log");
 	char path[4096], err[512];
-	snprintf(path, sizeof path, "%s/tests/data/gpu-2026-12-02/misaligned.sanitizer.xml",
+	snprintf(path, sizeof path, "%s/tests/fixtures/gpu/misaligned.sanitizer.xml",
 		 test_root_dir());
 	struct diag_san *s;
 	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
