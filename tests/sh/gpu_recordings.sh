@@ -31,7 +31,7 @@ out=$(mktemp); jout=$(mktemp); trap 'rm -f "$out" "$jout"' EXIT
 json_too() {
 	[ -n "${CUDBG_JSON_REPORTS:-}" ] || return 0
 	jl=$1 jrc=$2; shift 2
-	timeout 60 "$BIN" --json "$@" >"$jout" 2>/dev/null
+	timeout 60 "$BIN" --json -d tests/gpu "$@" >"$jout" 2>/dev/null
 	rc=$?
 	keep_report "$jout"
 	[ "$rc" = "$jrc" ] ||
@@ -39,9 +39,11 @@ json_too() {
 }
 
 # check LABEL PASS EXP ARGS...: replays, checks PASS's rules of EXP.
+# The sources are in tests/gpu, as they were in the GPU run's -d
+# directory: a hang's spin loops and barriers are read from them.
 check() {
 	label=$1 pass=$2 exp=$3; shift 3
-	timeout 60 "$BIN" --batch "$@" >"$out" 2>&1
+	timeout 60 "$BIN" --batch -d tests/gpu "$@" >"$out" 2>&1
 	rc=$?
 	if why=$(expect_check "$exp" "$pass" "$out" "$rc"); then
 		echo "PASS recordings/$label"
