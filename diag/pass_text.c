@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Raw bytes per note: escaped at most 4x, well inside session_note's
  * 1024-byte buffer with the prefix. */
@@ -130,9 +131,15 @@ char *diag_pass_text_read(const char *path, size_t *len, char *err,
 			  size_t cap)
 {
 	struct reader r = {0};
+	struct stat st;
 	*len = 0;
 	if (cap)
 		err[0] = '\0';
+	/* A pipe or a FIFO is the replay's own input: reading it here would
+	 * take its bytes from the replay (such a replay goes without the
+	 * notes). */
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL;
 	if (transcript_scan(path, 4096, on_entry, &r, err, cap) < 0) {
 		dbuf_free(&r.text);
 		return NULL;

@@ -121,7 +121,8 @@ struct diag_san *diag_memcheck_report(struct diag_memcheck *m, char *err,
  * diag_pass_text_note writes text into s's recording (no-op when not
  * recording).  diag_pass_text_read returns the text of a recording's
  * notes (malloc'd, *len set; NULL with *len 0 when it has none, or with
- * a message in err when the file cannot be read: err[0] is set then). */
+ * a message in err when the file cannot be read: err[0] is set then;
+ * NULL when path is no regular file, a pipe the replay itself reads). */
 struct session;
 void diag_pass_text_note(struct session *s, const char *text, size_t len);
 char *diag_pass_text_read(const char *path, size_t *len, char *err,
