@@ -493,6 +493,7 @@ static void set_derived_flags(struct diag *d)
 		fl[DIAG_F_SPIN_WAIT] |= d->hang->spin;
 		fl[DIAG_F_BARRIER_DIVERGENT] |= d->hang->barrier_divergent;
 		fl[DIAG_F_ALL_WAITING] |= d->hang->all_waiting;
+		fl[DIAG_F_SPIN_HOLDS_BARRIER] |= d->hang->spin_holds_barrier;
 	}
 	/* A __shared__ or __local__ address is an offset in its window:
 	 * small, and no null pointer. */

@@ -63,7 +63,26 @@ static int load_report(struct diag_run *r, const char *path, char *err,
 	int rc = diag_san_load_file(path, &s, err, cap);
 	if (rc < 0)
 		return rc;
+	if (r->memcheck_text)
+		diag_san_add_text(s, r->memcheck_text, r->memcheck_len);
 	return diag_add_sanitizer(r->d, s);
+}
+
+/* A replay of a memcheck pass's recording: the pass's text from its
+ * "sanitizer|" notes goes where the live pass put it (run_memcheck): the
+ * program's output first, then the report (load_report).  Returns -1
+ * with a message in err when the recording cannot be read. */
+static int replay_pass_text(struct diag_run *r, const char *replay,
+			    char *err, size_t cap)
+{
+	size_t len;
+	char *text = diag_pass_text_read(replay, &len, err, cap);
+	if (!text)
+		return err[0] ? -1 : 0;
+	r->memcheck_text = text;
+	r->memcheck_len = len;
+	diag_on_program_output(r->d, text, len);
+	return 0;
 }
 
 struct diag_run *diag_run_new(const struct cudbg_options *o,
@@ -99,6 +118,7 @@ struct diag_run *diag_run_new(const struct cudbg_options *o,
 		exe_dir = diag_exe_dir(self, sizeof self);
 	const char *rules = diag_rules_default_path(exe_dir, path, sizeof path);
 	if (diag_rules_load_file(rules, &r->rules, err, cap) < 0 ||
+	    (o->replay && replay_pass_text(r, o->replay, err, cap) < 0) ||
 	    (o->sanitizer_report &&
 	     load_report(r, o->sanitizer_report, err, cap) < 0)) {
 		diag_run_free(r);
@@ -268,6 +288,9 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	const char *text = diag_memcheck_text(r->mc, &len);
 	r->memcheck_text = dstrndup(text, len);
 	r->memcheck_len = r->memcheck_text ? len : 0;
+	/* Kept in the recording: its replay diagnoses from the same text. */
+	if (dbg && text && len)
+		diag_pass_text_note(dbg, text, len);
 	/* The program's own output is in there too: a device assert's text
 	 * (the expression, file:line) is the only source location a PyTorch
 	 * kernel has, and a coredump does not hold it. */

@@ -204,19 +204,72 @@ static void widen(struct diag_dim3 *lo, struct diag_dim3 *hi,
 	if (v.z > hi->z) hi->z = v.z;
 }
 
+/* Whether a line holds no code (blank or a comment only). */
+static bool no_code(const char *text)
+{
+	char s[1024];
+	code_of(text, s, sizeof s);
+	for (const char *p = s; *p; p++)
+		if (!isspace((unsigned char)*p))
+			return false;
+	return true;
+}
+
+/* The line a row's threads wait at: their own, or the barrier just
+ * before it when their own line neither waits nor spins.  A warp that
+ * arrived at a barrier stops with its PC past the barrier instruction,
+ * so cuda-gdb 13 names the next line (run 2 on the H200: hang_barrier's
+ * producer warp at the line after its __syncthreads(), hang_spin's
+ * waiting warps at the line after theirs).  *source gets the text of
+ * the line returned (malloc'd, or NULL); *past is set when it moved. */
+static unsigned wait_line(struct build *b, const char *file, unsigned line,
+			  char **source, bool *past)
+{
+	*past = false;
+	*source = diag_read_source_line(b->d, file, line);
+	if (!*source || wait_of(*source) != DIAG_HANG_RUNNING)
+		return line;
+	for (unsigned back = 1; back <= 3 && back < line; back++) {
+		char *prev = diag_read_source_line(b->d, file, line - back);
+		if (!prev)
+			return line;
+		bool skip = no_code(prev);
+		if (!skip && diag_hang_line_barrier(prev)) {
+			free(*source);
+			*source = prev;
+			*past = true;
+			return line - back;
+		}
+		free(prev);
+		if (!skip)
+			break;
+	}
+	return line;
+}
+
 static long group_find(struct build *b, const struct dec_thread_row *r)
 {
 	struct diag_hang *h = b->h;
 	bool by_line = r->filename && *r->filename && r->line > 0;
+	char *source = NULL;
+	bool past = false;
+	unsigned line = by_line ? wait_line(b, r->filename, (unsigned)r->line,
+					    &source, &past)
+				: 0;
 	for (size_t i = 0; i < h->n_groups; i++) {
-		const struct diag_hang_group *g = &h->groups[i];
-		if (by_line ? g->file && g->line == (unsigned)r->line &&
+		struct diag_hang_group *g = &h->groups[i];
+		if (by_line ? g->file && g->line == line &&
 				      strcmp(g->file, r->filename) == 0
-			    : !g->file && g->pc == r->pc)
+			    : !g->file && g->pc == r->pc) {
+			g->past_barrier |= past;
+			free(source);
 			return (long)i;
+		}
 	}
-	if (h->n_groups >= HANG_MAX_GROUPS)
+	if (h->n_groups >= HANG_MAX_GROUPS) {
+		free(source);
 		return -1;
+	}
 	struct diag_hang_group *v = realloc(h->groups,
 					    (h->n_groups + 1) * sizeof *v);
 	struct spans *sp = realloc(b->group_spans,
@@ -226,6 +279,7 @@ static long group_find(struct build *b, const struct dec_thread_row *r)
 	if (sp)
 		b->group_spans = sp;
 	if (!v || !sp) {
+		free(source);
 		b->oom = true;
 		return -1;
 	}
@@ -237,8 +291,9 @@ static long group_find(struct build *b, const struct dec_thread_row *r)
 	g->block_hi = d3(r->from_block);
 	if (by_line) {
 		g->file = dstrdup(r->filename);
-		g->line = (unsigned)r->line;
-		g->source = diag_read_source_line(b->d, g->file, g->line);
+		g->line = line;
+		g->source = source;
+		g->past_barrier = past;
 		g->wait = wait_of(g->source);
 	}
 	return (long)h->n_groups++;
@@ -304,6 +359,37 @@ static void bar_judge(struct build *b)
 			return;
 		}
 	}
+}
+
+/* Whether the threads at the barriers wait for spinning threads of the
+ * same code: every barrier comes after a spin loop in its file, so the
+ * spinners reach it once their loop ends (hang_spin: thread 0 spins on a
+ * flag, the rest of its block waits at the __syncthreads() after the
+ * loop).  Then the spin is the cause, not the barrier.  A barrier before
+ * the spin (hang_barrier: the producer warp waits at a barrier in its
+ * branch, the consumers spin on a flag it raises after it) is one the
+ * spinners never come to: the barrier is the cause. */
+static bool barrier_waits_on_spin(const struct diag_hang *h)
+{
+	bool any_bar = false;
+	for (size_t i = 0; i < h->n_groups; i++) {
+		const struct diag_hang_group *g = &h->groups[i];
+		if (g->wait != DIAG_HANG_BARRIER)
+			continue;
+		if (!g->file)
+			return false;
+		bool after_spin = false;
+		for (size_t j = 0; j < h->n_groups; j++) {
+			const struct diag_hang_group *s = &h->groups[j];
+			after_spin |= s->wait == DIAG_HANG_SPIN && s->file &&
+				      strcmp(s->file, g->file) == 0 &&
+				      s->line < g->line;
+		}
+		if (!after_spin)
+			return false;
+		any_bar = true;
+	}
+	return any_bar;
 }
 
 static void add_row(struct build *b, const struct dec_thread_row *r)
@@ -419,6 +505,7 @@ static void device_summary(struct build *b, const struct dbg_model *m)
 			h->groups[i].blocks = spans_count(&b->group_spans[i]);
 	h->blocks_live = spans_count(&b->live);
 	bar_judge(b);
+	h->spin_holds_barrier = barrier_waits_on_spin(h);
 	if (h->n_groups) /* qsort wants a real array, even of none */
 		qsort(h->groups, h->n_groups, sizeof *h->groups, group_cmp);
 	h->kernel = kernel_name(m);
@@ -611,6 +698,8 @@ static void put_group(struct dbuf *b, const struct diag_hang_group *g)
 			    (unsigned long long)g->pc);
 	}
 	dbuf_puts(b, wait_words[g->wait]);
+	if (g->past_barrier)
+		dbuf_puts(b, " (cuda-gdb names the line past it)");
 	dbuf_putc(b, '\n');
 }
 

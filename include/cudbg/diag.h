@@ -108,7 +108,8 @@ struct diag_dim3 {
 	X(HANG, "hang", "the program was interrupted while still running (--timeout, C-c)") \
 	X(SPIN_WAIT, "spin-wait", "interrupted threads sit in a loop reading memory") \
 	X(BARRIER_DIVERGENT, "barrier-divergent", "a block is partly at a barrier, partly elsewhere or exited") \
-	X(ALL_WAITING, "all-waiting", "every interrupted thread waits (spin or barrier) on others")
+	X(ALL_WAITING, "all-waiting", "every interrupted thread waits (spin or barrier) on others") \
+	X(SPIN_HOLDS_BARRIER, "spin-holds-barrier", "the threads at a barrier wait for spinning threads that reach it after their loop")
 
 enum diag_flag {
 #define DIAG_FLAG_ENUM(e, name, text) DIAG_F_##e,

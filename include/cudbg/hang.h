@@ -43,6 +43,9 @@ struct diag_hang_group {
 	struct diag_dim3 block_lo, block_hi; /* per-axis range */
 	char *source;            /* the line's text (trimmed), or NULL */
 	enum diag_hang_wait wait;
+	/* line is a barrier's and some of the threads stopped on the line
+	 * after it (a warp waiting at a barrier reports the line past it) */
+	bool past_barrier;
 };
 
 struct diag_hang {
@@ -62,6 +65,8 @@ struct diag_hang {
 	struct diag_dim3 barrier_block;
 	long barrier_threads;    /* its threads at the barrier */
 	bool spin;               /* threads at a spin-wait */
+	bool spin_holds_barrier; /* every barrier comes after a spin loop:
+				  * its threads wait for the spinners */
 	bool all_waiting;        /* every live thread at a spin or barrier,
 				  * across more than one place or block:
 				  * they wait on each other */

@@ -113,6 +113,21 @@ const char *diag_memcheck_core_path(const struct diag_memcheck *m);
 struct diag_san *diag_memcheck_report(struct diag_memcheck *m, char *err,
 				      size_t errcap);
 
+/* The pass's text output in a recording (docs/transcript-format.md):
+ * the live diagnosis reads it (allocation distances, a device assert's
+ * message), the XML does not hold it, so --record keeps it as "#" notes
+ * "sanitizer| LINE" (escaped: '\\' and control bytes as \xHH; a long
+ * line goes on in "sanitizer+ REST" notes) and a replay reads them back.
+ * diag_pass_text_note writes text into s's recording (no-op when not
+ * recording).  diag_pass_text_read returns the text of a recording's
+ * notes (malloc'd, *len set; NULL with *len 0 when it has none, or with
+ * a message in err when the file cannot be read: err[0] is set then;
+ * NULL when path is no regular file, a pipe the replay itself reads). */
+struct session;
+void diag_pass_text_note(struct session *s, const char *text, size_t len);
+char *diag_pass_text_read(const char *path, size_t *len, char *err,
+			  size_t cap);
+
 /* Whether argv runs a Python program (python* interpreter, a .py script,
  * or a script whose #! line names python). */
 bool diag_argv_is_python(char *const *argv);

@@ -9,6 +9,12 @@
 #   not-PASS: RE      RE must not match the report of pass PASS
 #   exit-PASS: RE     the pass's exit status must match RE whole (e.g. 1,
 #                     [01], 124)
+#   PASS-text: RE     a PASS: rule that holds only with the sanitizer's
+#                     text output (memcheck: "N bytes after the nearest
+#                     allocation", a PyTorch assert's message): checked
+#                     like PASS: unless EXPECT_NO_TEXT=1, which CI's
+#                     replay of a memcheck recording made before the pass
+#                     kept that text sets (tests/sh/gpu_recordings.sh)
 #   passes: P...      the passes gpu-test.sh runs for this program, where
 #                     the default set does not fit (hangs: plain live)
 # Passes: plain (the program alone), live (cudbg-tui --batch
@@ -28,6 +34,11 @@ expect_check() {
 		case $_ec_line in
 		"$_ec_pass: "*)
 			_ec_re=${_ec_line#"$_ec_pass: "}
+			grep -Eq -- "$_ec_re" "$_ec_rep" ||
+				{ echo "missing [$_ec_re]"; _ec_bad=1; } ;;
+		"$_ec_pass-text: "*)
+			[ "${EXPECT_NO_TEXT:-0}" = 1 ] && continue
+			_ec_re=${_ec_line#"$_ec_pass-text: "}
 			grep -Eq -- "$_ec_re" "$_ec_rep" ||
 				{ echo "missing [$_ec_re]"; _ec_bad=1; } ;;
 		"not: "* | "not-$_ec_pass: "*)

@@ -29,6 +29,7 @@ rule_problem() {
 		head=${1%%: *} re=${1#*: }
 		p=${head#not-}
 		p=${p#exit-}
+		p=${p%-text} # PASS-text: a rule needing the pass's text output
 		known_pass "$p" || { echo "unknown pass in '$head:'"; return; } ;;
 	*) echo "not a rule: $1"; return ;;
 	esac

@@ -22,8 +22,8 @@ fi
 # "4,185,984 bytes before ... of size 4,194,304 bytes" was read as a
 # distance of 984 and a size of 4 (issue 10, item 2).  The XML is
 # off_by_one's; the text names its finding's address.
-FAKE_SAN_XML=$ROOT/tests/data/gpu-2026-12-02/off_by_one.sanitizer.xml \
-FAKE_SAN_TEXT='=========     Access to 0x7fa042800320 is out of bounds\n=========     and is 4,185,984 bytes before the nearest allocation at 0x7fa042bfe2a4 of size 4,194,304 bytes\n' \
+FAKE_SAN_XML=$ROOT/tests/fixtures/gpu/off_by_one.sanitizer.xml \
+FAKE_SAN_TEXT='=========     Access to 0x7f3720800320 is out of bounds\n=========     and is 4,185,984 bytes before the nearest allocation at 0x7fa042bfe2a4 of size 4,194,304 bytes\n' \
 	timeout 60 "$BIN" --batch --memcheck=always --debugger gdb \
 	--sanitizer "$ROOT/tests/data/fake-compute-sanitizer" "${CUDBG_BUILD:?}/progs/steps" >"$out" 2>&1
 if grep -q '4185984 bytes before' "$out" && grep -q 'allocation of 4194304 bytes' "$out" &&
@@ -31,4 +31,25 @@ if grep -q '4185984 bytes before' "$out" && grep -q 'allocation of 4194304 bytes
 	echo "PASS memcheck-text/thousands-separators"
 else
 	echo "FAIL memcheck-text/thousands-separators:"; sed 's/^/    /' "$out" | head -40
+fi
+
+# --record keeps the pass's text as "sanitizer|" notes (escaped: the
+# backslash and the tab below), and a replay of that recording with the
+# pass's XML feeds them back where the live pass read the text: its
+# hints and allocation distances equal the live run's.  Before, the
+# replay lost the text and gave the generic assert hint.
+rec=$(mktemp); live=$(mktemp); trap 'rm -f "$out" "$rec" "$live"' EXIT
+FAKE_SAN_XML=$ROOT/tests/fixtures/gpu/torch_label.sanitizer.xml \
+FAKE_SAN_TEXT='/pytorch/aten/src/ATen/native/cuda/Loss.cu:245: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [3,0,0] Assertion `t >= 0 && t < n_classes` failed.\nback\\\\slash\ttab \n' \
+	timeout 60 "$BIN" --batch --memcheck=always --debugger gdb --force --record "$rec" \
+	--sanitizer "$ROOT/tests/data/fake-compute-sanitizer" "${CUDBG_BUILD:?}/progs/steps" >"$live" 2>&1
+timeout 60 "$BIN" --batch --replay "$rec" \
+	--sanitizer-report "$ROOT/tests/fixtures/gpu/torch_label.sanitizer.xml" >"$out" 2>&1
+if grep -qF '# sanitizer| back\\\\slash\x09tab\x20' "$rec" &&
+   grep -q '^\[1\].*(pytorch-class-index)' "$out" &&
+   [ "$(sed -n '/^Hints:/,$p' "$live")" = "$(sed -n '/^Hints:/,$p' "$out")" ]; then
+	echo "PASS memcheck-text/recorded-and-replayed"
+else
+	echo "FAIL memcheck-text/recorded-and-replayed:"; grep 'sanitizer[|+=]' "$rec" | head -5
+	diff "$live" "$out" | head -40 | sed 's/^/    /'
 fi

@@ -1,0 +1,161 @@
+/* The memcheck pass's text output kept in a recording as "#" notes
+ * (include/cudbg/memcheck.h, docs/transcript-format.md).  The live pass
+ * reads compute-sanitizer's text ("N bytes after the nearest allocation
+ * at 0x.. of size 400 bytes", the program's own device-assert message);
+ * the XML report lacks it, so without the notes a replay with
+ * --sanitizer-report diagnosed less than the run it recorded.
+ *
+ * Encoding, one note per line of the text:
+ *   sanitizer| LINE    a line that ended in '\n'
+ *   sanitizer+ REST    more of the line before (a note holds at most
+ *                      about 1 KB: session_note's buffer)
+ *   sanitizer= LINE    the text's last line, which had no '\n'
+ * LINE escapes '\\' as "\\\\", control bytes and a note's trailing space
+ * as "\xHH", so a note is one transcript line and nothing is trimmed. */
+#include "cudbg/memcheck.h"
+#include "cudbg/session.h"
+#include "cudbg/transcript.h"
+#include "diag/internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Raw bytes per note: escaped at most 4x, well inside session_note's
+ * 1024-byte buffer with the prefix. */
+#define PIECE 200
+
+static void escape_piece(struct dbuf *b, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c == '\\')
+			dbuf_puts(b, "\\\\");
+		else if (c < 0x20 || c == 0x7f || (c == ' ' && i == n - 1))
+			dbuf_printf(b, "\\x%02x", c);
+		else
+			dbuf_putc(b, (char)c);
+	}
+}
+
+static void note_line(struct session *s, const char *p, size_t n, bool ended)
+{
+	struct dbuf b = {0};
+	size_t off = 0;
+	do {
+		size_t k = n - off > PIECE ? PIECE : n - off;
+		bool first = off == 0;
+		b.len = 0;
+		dbuf_put(&b, "", 0);
+		escape_piece(&b, p + off, k);
+		if (b.oom)
+			break;
+		char tag = !first ? '+' : ended ? '|' : '=';
+		session_note(s, "sanitizer%c %s", tag, b.s);
+		off += k;
+	} while (off < n);
+	dbuf_free(&b);
+}
+
+void diag_pass_text_note(struct session *s, const char *text, size_t len)
+{
+	if (!s || !text)
+		return;
+	size_t i = 0;
+	while (i < len) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
+		note_line(s, text + i, n, nl != NULL);
+		i += n + (nl != NULL);
+	}
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static void unescape(struct dbuf *b, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\\' && i + 1 < n && p[i + 1] == '\\') {
+			dbuf_putc(b, '\\');
+			i++;
+		} else if (p[i] == '\\' && i + 3 < n && p[i + 1] == 'x' &&
+			   hexval(p[i + 2]) >= 0 && hexval(p[i + 3]) >= 0) {
+			dbuf_putc(b, (char)(hexval(p[i + 2]) * 16 +
+					    hexval(p[i + 3])));
+			i += 3;
+		} else {
+			dbuf_putc(b, p[i]);
+		}
+	}
+}
+
+struct reader {
+	struct dbuf text;
+	bool open_line; /* the last note's line still wants its '\n' */
+	bool any;
+};
+
+static int on_entry(void *ctx, const struct transcript_entry *e,
+		    size_t full_len)
+{
+	struct reader *r = ctx;
+	static const char pre[] = "sanitizer";
+	size_t pl = sizeof pre - 1;
+	if (e->tag != TRANSCRIPT_NOTE || e->len < pl + 1 ||
+	    memcmp(e->text, pre, pl) != 0)
+		return 0;
+	char tag = e->text[pl];
+	if (tag != '|' && tag != '+' && tag != '=')
+		return 0;
+	size_t skip = pl + 1 + (e->len > pl + 1 && e->text[pl + 1] == ' ');
+	size_t n = (full_len < e->len ? full_len : e->len) - skip;
+	if (tag != '+' && r->open_line)
+		dbuf_putc(&r->text, '\n');
+	unescape(&r->text, e->text + skip, n);
+	if (tag != '+')
+		r->open_line = tag == '|';
+	r->any = true;
+	return 0;
+}
+
+char *diag_pass_text_read(const char *path, size_t *len, char *err,
+			  size_t cap)
+{
+	struct reader r = {0};
+	struct stat st;
+	*len = 0;
+	if (cap)
+		err[0] = '\0';
+	/* A pipe or a FIFO is the replay's own input: reading it here would
+	 * take its bytes from the replay (such a replay goes without the
+	 * notes). */
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	if (transcript_scan(path, 4096, on_entry, &r, err, cap) < 0) {
+		dbuf_free(&r.text);
+		return NULL;
+	}
+	if (!r.any) {
+		dbuf_free(&r.text);
+		return NULL;
+	}
+	if (r.open_line)
+		dbuf_putc(&r.text, '\n');
+	if (r.text.oom) {
+		dbuf_free(&r.text);
+		snprintf(err, cap, "%s: out of memory reading its sanitizer "
+			 "notes", path);
+		return NULL;
+	}
+	*len = r.text.len;
+	return dbuf_take(&r.text);
+}
