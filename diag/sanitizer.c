@@ -718,6 +718,38 @@ static struct diag_san_record *precise_at(struct diag_san *s, uint64_t addr)
 	return NULL;
 }
 
+/* The Precise record of thread T in block B still without an allocation:
+ * the text of one pass joined to a report of another run of the same
+ * program (CI replays a pass recording with the XML of an earlier run),
+ * where device addresses differ but the failing threads do not. */
+static struct diag_san_record *precise_of(struct diag_san *s,
+					  struct diag_dim3 t,
+					  struct diag_dim3 b)
+{
+	for (size_t i = 0; i < diag_san_count(s); i++) {
+		struct diag_san_record *r = &s->v[i];
+		if (r->kind == DIAG_SAN_PRECISE && r->has_who && !r->has_alloc &&
+		    r->thread.x == t.x && r->thread.y == t.y &&
+		    r->thread.z == t.z && r->block.x == b.x &&
+		    r->block.y == b.y && r->block.z == b.z)
+			return r;
+	}
+	return NULL;
+}
+
+/* "by thread (x,y,z) in block (x,y,z)" at p (bounded by end). */
+static bool scan_who(const char *p, const char *end, struct diag_dim3 *t,
+		     struct diag_dim3 *b)
+{
+	char buf[96];
+	size_t n = (size_t)(end - p) < sizeof buf - 1 ? (size_t)(end - p)
+						       : sizeof buf - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return sscanf(buf, "by thread (%u,%u,%u) in block (%u,%u,%u)", &t->x,
+		      &t->y, &t->z, &b->x, &b->y, &b->z) == 6;
+}
+
 /* "... 0xADDR is out of bounds ... and is N bytes after|before the nearest
  * allocation at 0xA of size M bytes": the two halves may be on separate
  * lines ("=========     Address 0x.. is out of bounds" then "=========
@@ -727,10 +759,17 @@ int diag_san_add_text(struct diag_san *s, const char *text, size_t len)
 	const char *p = text, *end = text + len;
 	int done = 0;
 	uint64_t last_addr = 0;
-	bool have_addr = false;
+	bool have_addr = false, have_who = false;
+	struct diag_dim3 who_t = { 0 }, who_b = { 0 };
 	while (p < end) {
 		const char *oob = find_in(p, end, " is out of bounds");
 		const char *near = find_in(p, end, " bytes ");
+		const char *by = find_in(p, end, "by thread (");
+		if (by && (!oob || by < oob) && (!near || by < near)) {
+			have_who = scan_who(by, end, &who_t, &who_b);
+			p = by + 11;
+			continue;
+		}
 		if (oob && (!near || oob < near)) {
 			/* Scan back to the 0x that starts the address. */
 			const char *q = oob;
@@ -759,6 +798,8 @@ int diag_san_add_text(struct diag_san *s, const char *text, size_t len)
 			continue;
 		struct diag_san_record *rec =
 			have_addr ? precise_at(s, last_addr) : NULL;
+		if (!rec && have_who)
+			rec = precise_of(s, who_t, who_b);
 		if (rec) {
 			rec->has_alloc = true;
 			rec->alloc_address = alloc;
@@ -766,7 +807,7 @@ int diag_san_add_text(struct diag_san *s, const char *text, size_t len)
 			rec->distance = after ? (long long)dist : -(long long)dist;
 			done++;
 		}
-		have_addr = false;
+		have_addr = have_who = false;
 	}
 	return done;
 }

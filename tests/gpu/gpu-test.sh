@@ -79,7 +79,7 @@ timed() {
 }
 
 # ---- the fault corpus (issue 10) ----
-DEFAULT_PASSES="plain live memcheck core sancore report"
+DEFAULT_PASSES=${GPU_PASSES:-"plain live memcheck core sancore report"}
 SANTOOL_ARGS=${GPU_SANTOOL_ARGS:---memcheck=always --sanitizer-tool=%s}
 export TORCH_EXTENSIONS_DIR=$RES/torch_extensions
 

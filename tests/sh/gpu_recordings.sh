@@ -70,7 +70,7 @@ skip_if_named() {
 # text output as `sanitizer|` notes (docs/transcript-format.md).
 has_pass_text() {
 	{ case $1 in *.gz) gzip -dc "$1" ;; *) cat "$1" ;; esac; } |
-		grep -q '^# sanitizer| '
+		grep -Eq '^ *[0-9.]+ # sanitizer[|+=] '
 }
 
 # memcheck_replay NAME EXP REC XML: the memcheck pass's recording with its

@@ -162,6 +162,37 @@ TEST(allocation_distance_with_thousands_separators)
 	diag_san_free(s);
 }
 
+/* The text of one pass and the XML of another run of the same program
+ * (CI replays a pass recording with an earlier run's report): device
+ * addresses differ, the failing thread does not; the text joins by
+ * "by thread (x,y,z) in block (x,y,z)" when no address matches. */
+TEST(text_joins_by_thread_when_addresses_differ)
+{
+	struct diag_san *s = load_chunked("small_oob.sanitizer.xml", 1 << 20);
+	const struct diag_san_record *r0 = diag_san_get(s, 0);
+	char text[512];
+	snprintf(text, sizeof text,
+		 "=========     by thread (%u,%u,%u) in block (%u,%u,%u)\n"
+		 "=========     Access to 0x1234500 is out of bounds\n"
+		 "=========     and is 1 bytes after the nearest allocation at "
+		 "0x12344fc of size 400 bytes\n",
+		 r0->thread.x, r0->thread.y, r0->thread.z, r0->block.x,
+		 r0->block.y, r0->block.z);
+	CHECK_INT(diag_san_add_text(s, text, strlen(text)), 1);
+	CHECK(r0->has_alloc);
+	CHECK(r0->distance == 1);
+	CHECK(r0->alloc_size == 400);
+	diag_san_free(s);
+	/* another thread's text joins nothing */
+	s = load_chunked("small_oob.sanitizer.xml", 1 << 20);
+	const char *other =
+		"by thread (7,7,7) in block (9,9,9)\n"
+		"Access to 0x1234500 is out of bounds and is 1 bytes after the "
+		"nearest allocation at 0x12344fc of size 400 bytes\n";
+	CHECK_INT(diag_san_add_text(s, other, strlen(other)), 0);
+	diag_san_free(s);
+}
+
 static int parse_text(const char *xml, char *err, size_t cap)
 {
 	struct diag_san *s = diag_san_new();
