@@ -50,5 +50,8 @@ bool dbuf_put_range(struct dbuf *b, struct diag_dim3 lo, struct diag_dim3 hi);
 
 /* Reads a small file whole (at most max bytes); NULL on failure. */
 char *read_small_file(const char *path, size_t max, size_t *len);
+/* Removes dir, its files and its subdirectories down to `depth` levels
+ * (0: files only); best effort, errors ignored (a private temp dir). */
+void diag_remove_dir(const char *dir, int depth);
 
 #endif

@@ -74,31 +74,9 @@ static void proc_clear(struct job_proc *p)
 
 /* The private directory: the coredumps, the Python stacks, our
  * sitecustomize.py and the __pycache__ Python made beside it (depth 2). */
-static void remove_dir_depth(const char *dir, int depth)
-{
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *de;
-		while ((de = readdir(d))) {
-			if (strcmp(de->d_name, ".") == 0 ||
-			    strcmp(de->d_name, "..") == 0)
-				continue;
-			char p[PATH_MAX + 256];
-			snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-			struct stat sb;
-			if (depth > 0 && lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
-				remove_dir_depth(p, depth - 1);
-			else
-				unlink(p);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
-}
-
 static void remove_dir(const char *dir)
 {
-	remove_dir_depth(dir, 1);
+	diag_remove_dir(dir, 1);
 }
 
 void job_free(struct job *j)

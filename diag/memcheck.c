@@ -549,20 +549,7 @@ void diag_memcheck_cancel(struct diag_memcheck *m)
 
 static void remove_dir(const char *dir)
 {
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *de;
-		while ((de = readdir(d))) {
-			if (strcmp(de->d_name, ".") == 0 ||
-			    strcmp(de->d_name, "..") == 0)
-				continue;
-			char p[PATH_MAX + 256];
-			snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-			unlink(p);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
+	diag_remove_dir(dir, 0);
 }
 
 void diag_memcheck_free(struct diag_memcheck *m)

@@ -7,6 +7,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <limits.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -472,4 +476,26 @@ size_t diag_kernel_basename(const char *sig, char *out, size_t cap)
 		out[k] = '\0';
 	}
 	return n;
+}
+
+void diag_remove_dir(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			if (strcmp(de->d_name, ".") == 0 ||
+			    strcmp(de->d_name, "..") == 0)
+				continue;
+			char p[PATH_MAX + 256];
+			snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+			struct stat sb;
+			if (depth > 0 && lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+				diag_remove_dir(p, depth - 1);
+			else
+				unlink(p);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
 }
