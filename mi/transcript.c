@@ -265,21 +265,38 @@ static int source_open(struct source *src, const char *path, char *err,
 	return 0;
 }
 
+/* zlib's message without the "<fd:3>: " it puts in front (the file
+ * was opened by descriptor; the caller names it). */
+static const char *zlib_message(gzFile gz, int *zerr)
+{
+	const char *msg = gzerror(gz, zerr);
+	if (!msg || !*msg)
+		return "error";
+	if (strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ": "))
+		msg = strstr(msg, ": ") + 2;
+	return msg;
+}
+
+static int gz_damaged(const char *path, const char *msg, char *err,
+		      size_t cap)
+{
+	return fail(TRANSCRIPT_EOPEN, err, cap, "%s: cannot decompress it "
+		    "(zlib: %s); the .gz file is damaged: copy or record it "
+		    "again", path, msg);
+}
+
 /* A .gz that ended: zlib tells whether the stream was whole
  * (Z_BUF_ERROR: it stopped in the middle of a member). */
 static int gz_check_end(gzFile gz, const char *path, char *err, size_t cap)
 {
 	int zerr = Z_OK;
-	const char *msg = gzerror(gz, &zerr);
+	const char *msg = zlib_message(gz, &zerr);
 	if (zerr == Z_BUF_ERROR)
 		return fail(TRANSCRIPT_ETRUNC, err, cap, "%s: the compressed "
-			    "transcript is cut short (zlib: %s); record it "
-			    "again, or replay what is left with 'gzip -dc'",
-			    path, msg && *msg ? msg : "unexpected end of file");
+			    "transcript is cut short (zlib: %s); copy or record "
+			    "it again", path, msg);
 	if (zerr != Z_OK)
-		return fail(TRANSCRIPT_EOPEN, err, cap, "%s: cannot decompress "
-			    "it (zlib: %s); the .gz file is damaged", path,
-			    msg ? msg : "error");
+		return gz_damaged(path, msg, err, cap);
 	return 0;
 }
 
@@ -375,12 +392,11 @@ static int read_failed(const struct source *src, const char *path, int e,
 			    src->gz ? " once decompressed" : "");
 	if (src->why == TRANSCRIPT_EOPEN && src->gz) {
 		int zerr = Z_OK;
-		const char *msg = gzerror(src->gz, &zerr);
+		const char *msg = zlib_message(src->gz, &zerr);
 		if (zerr == Z_ERRNO)
-			msg = strerror(e);
-		return fail(TRANSCRIPT_EOPEN, err, cap, "%s: cannot decompress "
-			    "it (zlib: %s); the .gz file is damaged", path,
-			    msg && *msg ? msg : "error");
+			return fail(TRANSCRIPT_EOPEN, err, cap, "%s: read "
+				    "failed: %s", path, strerror(e));
+		return gz_damaged(path, msg, err, cap);
 	}
 	return fail(TRANSCRIPT_EOPEN, err, cap, "%s: read failed: %s", path,
 		    strerror(e));

@@ -196,6 +196,83 @@ TEST(truncated_gzip_is_reported)
 	unlink(path);
 }
 
+/* A .gz is read with zlib into a private copy that is unlinked at once
+ * (nothing is left in TMPDIR, even while it is loaded), and its texts
+ * are read back from that copy in any order. */
+TEST(gzip_is_read_with_zlib_into_an_unlinked_copy)
+{
+	char dir[128];
+	snprintf(dir, sizeof dir, "/tmp/cudbg-trdir-%d", (int)getpid());
+	CHECK(mkdir(dir, 0700) == 0);
+	char *path = tmp_path(".mi.log.gz");
+	/* A gzip member for "0 < ^done\n0 > -gdb-exit\n0 < ^exit\n"
+	 * written by zlib's own writer would hide a reader bug behind the
+	 * same library: these bytes are gzip(1)'s. */
+	static const unsigned char gz[] = {
+		0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03,
+		0x33, 0x50, 0xb0, 0x51, 0x88, 0x4b, 0xc9, 0xcf, 0x4b, 0xe5,
+		0x32, 0x50, 0xb0, 0x53, 0xd0, 0x4d, 0x4f, 0x49, 0xd2, 0x4d,
+		0xad, 0xc8, 0x2c, 0x01, 0xf2, 0x80, 0xe2, 0x60, 0x16, 0x00,
+		0x13, 0xce, 0x9f, 0xc3, 0x22, 0x00, 0x00, 0x00 };
+	write_file(path, (const char *)gz, sizeof gz);
+	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	setenv("TMPDIR", dir, 1);
+	struct transcript *t = NULL;
+	char err[512] = "";
+	int rc = transcript_load(path, &t, err, sizeof err);
+	CHECK_MSG(rc == 0, "%s", err);
+	if (rc == 0) {
+		DIR *d = opendir(dir);
+		int files = 0;
+		for (struct dirent *de; d && (de = readdir(d));)
+			files += de->d_name[0] != '.';
+		if (d)
+			closedir(d);
+		CHECK_INT(files, 0);
+		CHECK(transcript_fd(t) >= 0);
+		CHECK_INT(transcript_count(t), 3);
+		struct transcript_entry e;
+		CHECK_INT(transcript_get(t, 2, &e), 0);
+		CHECK(e.len == 5 && memcmp(e.text, "^exit", 5) == 0);
+		CHECK_INT(transcript_get(t, 0, &e), 0);
+		CHECK(e.len == 5 && memcmp(e.text, "^done", 5) == 0);
+		transcript_free(t);
+	}
+	/* A TMPDIR that cannot take the copy is named. */
+	snprintf(err, sizeof err, "%s/none", dir);
+	setenv("TMPDIR", err, 1);
+	CHECK_INT(transcript_load(path, &t, err, sizeof err), TRANSCRIPT_EOPEN);
+	CHECK_MSG(strstr(err, "TMPDIR") && strstr(err, path), "%s", err);
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* A plain file is read where it is: a file cut after loading gives an
+ * error and an empty text for the records that are gone. */
+TEST(texts_read_on_demand_from_the_file)
+{
+	char *path = tmp_path(".mi.log");
+	const char *text = "0 < first\n0 < second\n0 < third-line\n";
+	write_file(path, text, strlen(text));
+	struct transcript *t;
+	char err[256];
+	CHECK_MSG(transcript_load(path, &t, err, sizeof err) == 0, "%s", err);
+	struct transcript_entry e;
+	CHECK(truncate(path, 14) == 0);
+	CHECK_INT(transcript_get(t, 0, &e), 0);
+	CHECK(e.len == 5 && memcmp(e.text, "first", 5) == 0);
+	CHECK_INT(transcript_get(t, 2, &e), TRANSCRIPT_EOPEN);
+	CHECK_INT(e.len, 0);
+	CHECK_INT(transcript_get(t, 1, &e), TRANSCRIPT_EOPEN);
+	transcript_free(t);
+	unlink(path);
+}
+
 static int count_entry(void *ctx, const struct transcript_entry *e,
 		       size_t full)
 {
