@@ -6,7 +6,7 @@
  * once), per result line its place, token and owner, and reads the
  * text of what it answers from the transcript when it answers
  * (transcript_get).  A recording of 3.5 million console lines costs
- * the transcript's 24-byte index per line and nothing here. */
+ * the transcript's 16-byte index per line and nothing here. */
 #include "cudbg/transcript.h"
 #include "cudbg/mi.h"
 
@@ -297,6 +297,10 @@ static bool stop_parses(const struct transcript_entry *e)
 	return ok;
 }
 
+/* Bytes of a '<' line enough to tell a result record or a *stopped:
+ * junk in front (a few bytes seen), a token, "^running,". */
+#define HEAD_MAX 4096
+
 /* Commands, result lines and *stopped lines, read once in order.  A
  * recording cut while its program ran (the recorder killed, the file
  * truncated after ^running, a *stopped that does not parse) has no stop
@@ -311,8 +315,10 @@ static int index_records(struct replay *r)
 		char tag = transcript_tag(r->t, i);
 		if (tag != '>' && tag != '<')
 			continue;
+		/* A '<' line is told by its head (junk, token, '^' or
+		 * *stopped): a 60 MB table line is not read for that. */
 		struct transcript_entry e;
-		transcript_get(r->t, i, &e); /* unreadable: an empty text */
+		transcript_peek(r->t, i, tag == '<' ? HEAD_MAX : SIZE_MAX, &e);
 		if (tag == '>') {
 			rc = add_command(r, i, &e, &ccap);
 			continue;

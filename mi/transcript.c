@@ -412,21 +412,34 @@ static bool blank(const char *s, size_t len)
 	return true;
 }
 
-/* One record of the index: 24 bytes, whatever its text holds.  The time
+/* One record of the index: 16 bytes, whatever its text holds.  The time
  * is kept in milliseconds (the recorder writes 3 decimals; a replay
- * only waits by it). */
+ * only waits by it).  The line number is not kept per record: record i
+ * is on line i + 1 unless blank lines came before it, and the few
+ * records where the count jumps are listed apart (struct jump). */
 struct trec {
-	uint64_t off;     /* its TEXT in the backing bytes (or in notes) */
-	uint32_t len;     /* records are at most MAX_RECORD (128 MB) */
-	uint32_t line;    /* 1-based; saturates (messages only) */
-	uint32_t ms;      /* SECONDS * 1000, saturates at 49 days */
-	char tag;
-	bool note;        /* text in t->notes: a dropped line's note */
+	uint64_t off;       /* its TEXT in the backing bytes (or in notes) */
+	uint32_t len : 28;  /* at most MAX_RECORD (2^27) */
+	uint32_t tag : 3;   /* index in tags[] */
+	uint32_t note : 1;  /* text in t->notes: a dropped line's note */
+	uint32_t ms;        /* SECONDS * 1000, saturates at 49 days */
+};
+
+_Static_assert(sizeof(struct trec) == 16, "an index record is 16 bytes");
+
+static const char tags[] = "><ET#";
+
+/* From record `rec` on, record i is on line `line` + (i - rec). */
+struct jump {
+	size_t rec;
+	unsigned long line;
 };
 
 struct transcript {
 	struct trec *rec;
 	size_t n, cap;
+	struct jump *jumps;
+	size_t njumps, jcap;
 	int fd;           /* the bytes: a file read with pread, or -1 */
 	char *mem;        /* or these (transcript_parse) */
 	size_t mem_len;
@@ -456,11 +469,51 @@ struct loader {
 	size_t max_records;
 };
 
-static int add_rec(struct loader *ld, const struct trec *r, char *err,
-		   size_t cap)
+/* Line numbers: a jump where record n's line is not the count's. */
+static int note_line(struct transcript *t, unsigned long line)
+{
+	unsigned long want = t->njumps
+		? t->jumps[t->njumps - 1].line + (t->n - t->jumps[t->njumps - 1].rec)
+		: t->n + 1;
+	if (line == want)
+		return 0;
+	if (t->njumps == t->jcap) {
+		size_t ncap = t->jcap ? t->jcap * 2 : 16;
+		void *nj = realloc(t->jumps, ncap * sizeof *t->jumps);
+		if (!nj)
+			return -1;
+		t->jumps = nj;
+		t->jcap = ncap;
+	}
+	t->jumps[t->njumps++] = (struct jump){ t->n, line };
+	return 0;
+}
+
+static unsigned long line_of(const struct transcript *t, size_t i)
+{
+	size_t lo = 0, hi = t->njumps;
+	while (lo < hi) { /* the first jump after record i */
+		size_t mid = (lo + hi) / 2;
+		if (t->jumps[mid].rec <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return i + 1;
+	return t->jumps[lo - 1].line + (i - t->jumps[lo - 1].rec);
+}
+
+static unsigned tag_code(char tag)
+{
+	return (unsigned)(strchr(tags, tag) - tags);
+}
+
+static int add_rec(struct loader *ld, const struct trec *r,
+		   unsigned long line, char *err, size_t cap)
 {
 	struct transcript *t = ld->t;
-	if (t->n >= ld->max_records)
+	if (t->n + t->njumps >= ld->max_records)
 		return fail(TRANSCRIPT_ETOOBIG, err, cap, "%s: over %zu "
 			    "million records, more than cudbg-tui replays "
 			    "(CUDBG_REPLAY_MAX_MB raises the limit)", t->name,
@@ -474,8 +527,11 @@ static int add_rec(struct loader *ld, const struct trec *r, char *err,
 		t->rec = nr;
 		t->cap = ncap;
 	}
+	if (note_line(t, line))
+		return fail(TRANSCRIPT_ENOMEM, err, cap, "%s: out of memory "
+			    "indexing it", t->name);
 	t->rec[t->n++] = *r;
-	ld->outs += r->tag == '<';
+	ld->outs += tags[r->tag] == '<';
 	return 0;
 }
 
@@ -483,11 +539,6 @@ static uint32_t to_ms(double t)
 {
 	double ms = t * 1000 + 0.5;
 	return ms >= 4294967295.0 ? UINT32_MAX : (uint32_t)ms;
-}
-
-static uint32_t line32(unsigned long line)
-{
-	return line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
 }
 
 static int each_failed(struct loader *ld, char *err, size_t cap)
@@ -509,9 +560,9 @@ static int take_line(struct loader *ld, const char *s, size_t len, char *err,
 			    ld->t->name, ld->lineno, format_hint);
 	e.line = ld->lineno;
 	struct trec r = { .off = ld->line_off + (uint64_t)(e.text - s),
-			  .len = (uint32_t)e.len, .line = line32(e.line),
-			  .ms = to_ms(e.t), .tag = e.tag };
-	int rc = add_rec(ld, &r, err, cap);
+			  .len = (uint32_t)e.len, .ms = to_ms(e.t),
+			  .tag = tag_code(e.tag) & 7 };
+	int rc = add_rec(ld, &r, e.line, err, cap);
 	if (rc == 0 && ld->fn && ld->fn(ld->ctx, &e))
 		rc = each_failed(ld, err, cap);
 	return rc;
@@ -537,10 +588,9 @@ static int take_note(struct loader *ld, char *err, size_t cap)
 	}
 	memcpy(t->notes + t->notes_len, note, (size_t)k);
 	struct trec r = { .off = t->notes_len, .len = (uint32_t)k,
-			  .line = line32(ld->lineno), .tag = '#',
-			  .note = true };
+			  .tag = tag_code('#') & 7, .note = 1 };
 	t->notes_len += (size_t)k;
-	int rc = add_rec(ld, &r, err, cap);
+	int rc = add_rec(ld, &r, ld->lineno, err, cap);
 	struct transcript_entry e = { .tag = '#', .text = note,
 				      .len = (size_t)k, .line = ld->lineno };
 	if (rc == 0 && ld->fn && ld->fn(ld->ctx, &e))
@@ -849,6 +899,7 @@ void transcript_free(struct transcript *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	free(t->rec);
+	free(t->jumps);
 	free(t->mem);
 	free(t->notes);
 	free(t->win);
@@ -880,7 +931,7 @@ int transcript_fd(const struct transcript *t)
 
 char transcript_tag(const struct transcript *t, size_t i)
 {
-	return i < t->n ? t->rec[i].tag : 0;
+	return i < t->n ? tags[t->rec[i].tag] : 0;
 }
 
 static ssize_t pread_full(int fd, char *buf, size_t len, uint64_t off)
@@ -919,12 +970,14 @@ static int refill(struct transcript *t, uint64_t off, size_t len)
 	return t->win_len >= len ? 0 : TRANSCRIPT_EOPEN;
 }
 
-int transcript_get(struct transcript *t, size_t i, struct transcript_entry *e)
+int transcript_peek(struct transcript *t, size_t i, size_t max,
+		    struct transcript_entry *e)
 {
 	const struct trec *r = &t->rec[i];
-	*e = (struct transcript_entry){ .t = r->ms / 1000.0, .tag = r->tag,
-					.text = "", .len = r->len,
-					.line = r->line };
+	size_t len = r->len < max ? r->len : max;
+	*e = (struct transcript_entry){ .t = r->ms / 1000.0,
+					.tag = tags[r->tag], .text = "",
+					.len = len, .line = line_of(t, i) };
 	if (r->note) {
 		e->text = t->notes + r->off;
 		return 0;
@@ -933,8 +986,8 @@ int transcript_get(struct transcript *t, size_t i, struct transcript_entry *e)
 		e->text = t->mem + r->off;
 		return 0;
 	}
-	if (r->off < t->win_off || r->off + r->len > t->win_off + t->win_len) {
-		int rc = refill(t, r->off, r->len);
+	if (r->off < t->win_off || r->off + len > t->win_off + t->win_len) {
+		int rc = refill(t, r->off, len);
 		if (rc) {
 			e->len = 0;
 			return rc;
@@ -942,6 +995,11 @@ int transcript_get(struct transcript *t, size_t i, struct transcript_entry *e)
 	}
 	e->text = t->win + (r->off - t->win_off);
 	return 0;
+}
+
+int transcript_get(struct transcript *t, size_t i, struct transcript_entry *e)
+{
+	return transcript_peek(t, i, SIZE_MAX, e);
 }
 
 /* ---- streaming ----------------------------------------------------------- */

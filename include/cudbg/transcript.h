@@ -54,7 +54,7 @@ enum {
  * refused: give the .gz file). */
 #define TRANSCRIPT_MAX_BYTES_DEFAULT ((size_t)4 << 30)
 /* The index is bounded by the same setting: at most max/2 bytes of it
- * (24 bytes a record), so a file of tiny lines (4 bytes the shortest)
+ * (16 bytes a record), so a file of tiny lines (4 bytes the shortest)
  * cannot make it six times the file. */
 void transcript_set_max_bytes(size_t max); /* 0: the default */
 size_t transcript_max_bytes(void);
@@ -80,7 +80,7 @@ struct transcript_entry {
 	unsigned long line; /* 1-based line number in the file */
 };
 
-/* A loaded transcript: an index of its records (24 bytes each: where
+/* A loaded transcript: an index of its records (16 bytes each: where
  * the text is, its length, tag, time and line number) over the bytes,
  * which stay on disk.  A plain file is read where it is (pread); a .gz
  * or a pipe is copied, decompressed, to a private temporary file in
@@ -121,6 +121,10 @@ const char *transcript_name(const struct transcript *t);
  * an empty text then), or TRANSCRIPT_ENOMEM (the same). */
 int transcript_get(struct transcript *t, size_t i,
 		   struct transcript_entry *e);
+/* The same with at most the first `max` bytes of the text (e->len says
+ * how many): a look at a record's head without reading a 60 MB line. */
+int transcript_peek(struct transcript *t, size_t i, size_t max,
+		    struct transcript_entry *e);
 /* The descriptor its texts are read from, or -1 (bytes in memory): a
  * forked reader must keep it open. */
 int transcript_fd(const struct transcript *t);

@@ -252,6 +252,26 @@ TEST(gzip_is_read_with_zlib_into_an_unlinked_copy)
 	rmdir(dir);
 }
 
+/* Line numbers count blank lines too, though they are no records. */
+TEST(line_numbers_count_blank_lines)
+{
+	const char *text = "0 < a\n\n  \n0 < b\n0 < c\n\n0 > d\n";
+	struct transcript *t;
+	char err[256];
+	CHECK_MSG(transcript_parse(text, strlen(text), "x", &t, err,
+				   sizeof err) == 0, "%s", err);
+	unsigned long want[] = { 1, 4, 5, 7 };
+	CHECK_INT(transcript_count(t), 4);
+	for (size_t i = 0; i < 4; i++) {
+		struct transcript_entry e;
+		CHECK_INT(transcript_get(t, i, &e), 0);
+		CHECK_INT(e.line, want[i]);
+		CHECK(e.len == 1 && e.text[0] == "abcd"[i]);
+		CHECK(e.tag == (i == 3 ? '>' : '<'));
+	}
+	transcript_free(t);
+}
+
 /* A plain file is read where it is: a file cut after loading gives an
  * error and an empty text for the records that are gone. */
 TEST(texts_read_on_demand_from_the_file)
