@@ -8,7 +8,7 @@
 #include "cudbg/transcript.h"
 #include "cudbg/tui.h"
 #include "tui/demo.h"
-#include "tui/job_main.h"
+#include "app/job_main.h"
 
 #include <errno.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
 
 #include "tui/cells.h"
 #include "tui/layout.h"
-#include "tui/pane.h"
+#include "tui/panes/pane.h"
 #include "tui/textlog.h"
 
 #include <stdbool.h>
@@ -150,7 +150,7 @@ struct ui {
 	struct layout layout;
 	struct layout_req lreq;
 
-	struct pane *panes;         /* every pane of tui/panes.def */
+	struct pane *panes;         /* every pane of tui/panes/panes.def */
 	int npanes;
 	int area_pane[AREA__PANES]; /* the pane each area shows, -1 none */
 

@@ -1,7 +1,7 @@
 /* Batch mode: run the session to its first stop or the program's end and
  * print what stopped it (text, or JSON with --json), then the diagnosis.
  *
- * Owner: helper "model" (tui/batch.c, tui/batch_out.c).  Declared first by
+ * Owner: helper "model" (batch/batch.c, batch/batch_out.c).  Declared first by
  * the options and entry point (helper "session") so main.c can call it.
  *
  * One code path: batch_collect() fills a struct batch_report from the
