@@ -12,6 +12,8 @@
 #   make fuzz         build libFuzzer targets with clang and run each for
 #                     FUZZ_TIME seconds (default 30)
 #   make bench        benchmarks, one `measure=` line each
+#   make check-layers fails when a layer includes a higher one, or when
+#                     anything but tui/ includes curses or readline
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make gpu-test     needs a GPU, nvcc, cuda-gdb, compute-sanitizer
 
@@ -26,7 +28,7 @@ PKG_CONFIG ?= pkg-config
 PKGS := ncursesw expat
 # A missing pkg-config or missing development files would otherwise end in
 # an obscure compile or link error; say what to install instead.
-NOBUILD_GOALS := clean uninstall
+NOBUILD_GOALS := clean uninstall check-layers
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifeq ($(shell command -v $(PKG_CONFIG) 2>/dev/null),)
 $(error pkg-config not found: apt-get install pkg-config libncurses-dev libreadline-dev libexpat1-dev)
@@ -217,6 +219,11 @@ fuzz-build: $(FUZZ_BIN)
 fuzz: fuzz-build
 	./tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ_BIN)
 
+# The include order of the layers (the comment above MI_SRC); the test
+# command runs it too (tests/sh/check_layers.sh).
+check-layers:
+	sh tests/check_layers.sh
+
 bench: $(BENCHES) $(BIN)
 	@for b in $(BENCHES); do $$b || exit 1; done
 
@@ -240,7 +247,7 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: FORCE all test gauntlet test-all quick asan asan-build valgrind fuzz fuzz-build bench install uninstall clean check-build gpu-test
+.PHONY: FORCE check-layers all test gauntlet test-all quick asan asan-build valgrind fuzz fuzz-build bench install uninstall clean check-build gpu-test
 .SECONDARY:
 
 -include $(shell find $(BUILD) build-fuzz -name '*.d' 2>/dev/null)
