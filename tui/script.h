@@ -1,6 +1,5 @@
 /* Test scripts, in the style of tig's test hooks: keys and commands from a
- * file drive the real UI (headless), and screen dumps come out.  Owner:
- * tui.
+ * file drive the real UI (headless), and screen dumps come out.
  *
  * One step per line:
  *   # comment, or an empty line

@@ -1,6 +1,6 @@
-/* Panes: tables of functions over a pane's state.  Owner: tui.
+/* Panes: tables of functions over a pane's state.
  *
- * A pane is one file, tui/pane_NAME.c, that defines
+ * A pane is one file, tui/panes/pane_NAME.c, that defines
  *     const struct pane_ops pane_NAME_ops = { .name = "NAME", ... };
  * and one line `PANE(NAME)` in tui/panes/panes.def.  See docs/architecture-tui.md.
  *
