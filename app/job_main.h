@@ -1,5 +1,4 @@
-/* --job and --core-dir (tui/job_main.c, docs/multiprocess.md).  Owner:
- * helper "multiproc". */
+/* --job and --core-dir (app/job_main.c, docs/multiprocess.md). */
 #ifndef CUDBG_TUI_JOB_MAIN_H
 #define CUDBG_TUI_JOB_MAIN_H
 

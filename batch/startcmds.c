@@ -1,5 +1,5 @@
-/* The user's start-up debugger commands (tui/startcmds.h). */
-#include "tui/startcmds.h"
+/* The user's start-up debugger commands (batch/startcmds.h). */
+#include "batch/startcmds.h"
 
 #include "cudbg/model.h"
 #include "cudbg/options.h"

@@ -1,8 +1,7 @@
 /* The debugger commands the user asks for at start: ~/.gdbinit when the
  * config file says `gdbinit yes`, then -x FILE and -ex CMD in order.
  * Sent once the debugger is ready, before the -b breakpoints and the
- * run, by the screen (tui/glue.c) and batch mode (tui/batch.c).  Owner:
- * tui. */
+ * run, by the screen (tui/glue.c) and batch mode (batch/batch.c). */
 #ifndef CUDBG_TUI_STARTCMDS_H
 #define CUDBG_TUI_STARTCMDS_H
 

@@ -8,7 +8,7 @@
 #include "cudbg/job.h"
 #include "cudbg/options.h"
 #include "cudbg/tui.h"
-#include "tui/job_main.h"
+#include "app/job_main.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -8,8 +8,8 @@
 #include "cudbg/options.h"
 #include "cudbg/report.h"
 #include "cudbg/transcript.h"
-#include "tui/hang.h"
-#include "tui/startcmds.h"
+#include "batch/hang.h"
+#include "batch/startcmds.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -450,7 +450,7 @@ static bool hang_interrupt(struct dbg_ctl *c, struct diag_run *dr,
 }
 
 /* A replay has no clock: a recording that interrupted a running program
- * stands for --timeout (tui/hang.h). */
+ * stands for --timeout (batch/hang.h). */
 static int stop_wait_ms(const struct cudbg_options *o, int timeout_ms,
 			double *recorded)
 {

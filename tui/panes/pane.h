@@ -1,8 +1,8 @@
-/* Panes: tables of functions over a pane's state.  Owner: tui.
+/* Panes: tables of functions over a pane's state.
  *
- * A pane is one file, tui/pane_NAME.c, that defines
+ * A pane is one file, tui/panes/pane_NAME.c, that defines
  *     const struct pane_ops pane_NAME_ops = { .name = "NAME", ... };
- * and one line `PANE(NAME)` in tui/panes.def.  See docs/architecture-tui.md.
+ * and one line `PANE(NAME)` in tui/panes/panes.def.  See docs/architecture-tui.md.
  *
  * Rules: draw() only draws (into the canvas it is given, nothing else) and
  * never talks to the debugger; key()/click()/on_change() change state and
@@ -141,7 +141,7 @@ void pane_console_completion(struct ui *ui, const char *completion,
 const char *pane_text_find(const char *s, size_t len, const char *pat);
 
 #define PANE(name) extern const struct pane_ops pane_##name##_ops;
-#include "tui/panes.def"
+#include "tui/panes/panes.def"
 #undef PANE
 
 #endif

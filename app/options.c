@@ -4,6 +4,7 @@
 #include "cudbg/sanitizer.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -104,26 +105,48 @@ static int push_str(const char ***arr, size_t *n, const char *s)
 	return 0;
 }
 
-/* Options that take a value; the rest are flags. */
-static const char *const value_opts[] = {
-	"--pid", "--remote", "--core", "--replay", "--record", "--debugger",
-	"--directory", "--memcheck", "--sanitizer", "--sanitizer-report",
-	"--sanitizer-tool",
-	"--mi-exec", "--timeout", "--break", "--command", "--eval-command",
-	"--core-dir", "--dap-port", NULL,
+/* The long options, for getopt_long.  Each one's val is OPT_BASE plus
+ * its index, so a val names its option (getopt_long reports the val of
+ * an option given a value it does not take); set_value() and set_flag()
+ * dispatch on the name.  Unique abbreviations are accepted (--bat for
+ * --batch), as getopt_long does; an exact name always wins over the
+ * longer ones it begins (--core, --core-dir). */
+enum { OPT_BASE = 256 };
+#define VAL(name) { name, required_argument, NULL, 0 }
+#define FLAG(name) { name, no_argument, NULL, 0 }
+static struct option long_opts[] = {
+	VAL("pid"), VAL("remote"), VAL("core"), VAL("replay"), VAL("record"),
+	VAL("debugger"), VAL("directory"), VAL("memcheck"), VAL("sanitizer"),
+	VAL("sanitizer-report"), VAL("sanitizer-tool"), VAL("mi-exec"),
+	VAL("timeout"), VAL("break"), VAL("command"), VAL("eval-command"),
+	VAL("core-dir"), VAL("dap-port"),
+	FLAG("batch"), FLAG("json"), FLAG("demo"), FLAG("keep-temp"),
+	FLAG("version"), FLAG("help"), FLAG("force"), FLAG("replay-realtime"),
+	FLAG("mi-log"), FLAG("no-run"), FLAG("no-launch-blocking"),
+	FLAG("no-python-stack"), FLAG("job"), FLAG("dap"),
+	{ NULL, 0, NULL, 0 },
 };
-static const char *const flag_opts[] = {
-	"--batch", "--json", "--demo", "--keep-temp", "--version", "--help",
-	"--force", "--replay-realtime", "--mi-log", "--no-run",
-	"--no-launch-blocking", "--no-python-stack", "--job", "--dap", NULL,
-};
+#undef VAL
+#undef FLAG
+#define NLONG (sizeof long_opts / sizeof long_opts[0] - 1)
 
-static bool in_list(const char *const *list, const char *name, size_t len)
+/* The short options: -h, -d DIR, -b LOC ('+': stop at the program, ':':
+ * a missing value comes back as ':').  gdb's -x FILE and -ex CMD are
+ * whole words that getopt cannot express (-ex is two letters); they are
+ * taken before getopt sees them (take_gdb_word). */
+static const char short_opts[] = "+:hd:b:";
+
+static void number_long_opts(void)
 {
-	for (; *list; list++)
-		if (strlen(*list) == len && memcmp(*list, name, len) == 0)
-			return true;
-	return false;
+	for (size_t k = 0; k < NLONG; k++)
+		long_opts[k].val = OPT_BASE + (int)k;
+}
+
+/* "--NAME" of a long option's val into buf. */
+static const char *long_name(int val, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "--%s", long_opts[val - OPT_BASE].name);
+	return buf;
 }
 
 static int parse_pid(struct cudbg_options *o, const char *v, char *err,
@@ -298,59 +321,113 @@ static void set_flag(struct cudbg_options *o, const char *name)
 		o->dap = true;
 }
 
-/* One "--name[=value]" word at argv[*i]; may consume the next word. */
-static int parse_long(struct cudbg_options *o, int argc, char **argv, int *i,
-		      char *err, size_t cap)
+/* gdb's -x FILE and -ex CMD, as whole words (-xFILE is not taken):
+ * argv[optind] when it is one, consuming its value.  Returns 1 when it
+ * took one, 0 when argv[optind] is something else, -1 on an error. */
+static int take_gdb_word(struct cudbg_options *o, int argc, char **argv,
+			 char *err, size_t cap)
 {
-	const char *word = argv[*i];
-	const char *eq = strchr(word, '=');
-	size_t len = eq ? (size_t)(eq - word) : strlen(word);
-	char name[32];
-	if (len >= sizeof name)
-		len = sizeof name - 1;
-	memcpy(name, word, len);
-	name[len] = 0;
-	if (in_list(flag_opts, word, len)) {
-		if (eq)
-			return fail(err, cap, "%s takes no value", name);
-		set_flag(o, name);
+	const char *w = argv[optind];
+	if (strcmp(w, "-x") != 0 && strcmp(w, "-ex") != 0)
 		return 0;
-	}
-	if (!in_list(value_opts, word, len))
-		return fail(err, cap, "unknown option '%s'; try "
-			    "'cudbg-tui --help'", word);
-	if (eq)
-		return set_value(o, name, eq + 1, err, cap);
-	if (*i + 1 >= argc)
-		return fail(err, cap, "%s needs a value", name);
-	return set_value(o, name, argv[++*i], err, cap);
+	if (optind + 1 >= argc)
+		return fail(err, cap, "%s needs a value", w);
+	optind += 2;
+	if (set_value(o, w[1] == 'x' ? "--command" : "--eval-command",
+		      argv[optind - 1], err, cap))
+		return -1;
+	return 1;
 }
 
-static int parse_short(struct cudbg_options *o, int argc, char **argv,
-		       int *i, char *err, size_t cap)
+/* How many long options begin with the word's name (for the message of
+ * an ambiguous abbreviation). */
+static size_t prefix_matches(const char *word)
 {
-	const char *word = argv[*i];
-	if (strcmp(word, "-h") == 0) {
+	size_t len = strcspn(word + 2, "="), n = 0;
+	for (size_t k = 0; k < NLONG; k++)
+		if (strncmp(long_opts[k].name, word + 2, len) == 0)
+			n++;
+	return n;
+}
+
+/* getopt_long's '?' and ':' as one line naming the word at argv[at]. */
+static int option_error(int c, char **argv, int at, char *err, size_t cap)
+{
+	char name[48];
+	const char *word = argv[at];
+	if (c == ':')
+		return fail(err, cap, "%s needs a value", optopt >= OPT_BASE
+			    ? long_name(optopt, name, sizeof name) : word);
+	if (optopt >= OPT_BASE)
+		return fail(err, cap, "%s takes no value",
+			    long_name(optopt, name, sizeof name));
+	if (word[0] == '-' && word[1] == '-' && prefix_matches(word) > 1)
+		return fail(err, cap, "ambiguous option '%s' (it begins more "
+			    "than one); try 'cudbg-tui --help'", word);
+	return fail(err, cap, "unknown option '%s'; try 'cudbg-tui --help'",
+		    word);
+}
+
+/* One option from getopt_long into o. */
+static int apply_option(struct cudbg_options *o, int c, char *err,
+			size_t cap)
+{
+	char name[48];
+	if (c == 'h') {
 		o->help = true;
 		return 0;
 	}
-	/* gdb's -x FILE and -ex CMD (whole words: -xFILE is not taken) */
-	if (strcmp(word, "-x") == 0 || strcmp(word, "-ex") == 0) {
-		if (*i + 1 >= argc)
-			return fail(err, cap, "%s needs a value", word);
-		return set_value(o, word[1] == 'x' ? "--command" : "--eval-command",
-				 argv[++*i], err, cap);
+	if (c == 'd' || c == 'b')
+		return set_value(o, c == 'd' ? "--directory" : "--break",
+				 optarg, err, cap);
+	long_name(c, name, sizeof name);
+	if (long_opts[c - OPT_BASE].has_arg == no_argument) {
+		set_flag(o, name);
+		return 0;
 	}
-	const char *longname = word[1] == 'd' ? "--directory"
-			     : word[1] == 'b' ? "--break" : NULL;
-	if (!longname)
-		return fail(err, cap, "unknown option '%s'; try "
-			    "'cudbg-tui --help'", word);
-	if (word[2])
-		return set_value(o, longname, word + 2, err, cap);
-	if (*i + 1 >= argc)
-		return fail(err, cap, "%s needs a value", word);
-	return set_value(o, longname, argv[++*i], err, cap);
+	return set_value(o, name, optarg, err, cap);
+}
+
+/* getopt keeps state between calls (the rest of a "-hd" word, the '+'
+ * of the option string): optind 0 makes glibc start afresh, and a call
+ * over an empty argument list does that now, so that take_gdb_word may
+ * move optind before the first real call (tests parse many times). */
+static void restart_getopt(void)
+{
+	char prog[] = "cudbg-tui";
+	char *none[] = { prog, NULL };
+	optind = 0;
+	(void)getopt_long(1, none, short_opts, long_opts, NULL);
+	optind = 1;
+}
+
+/* The options before the program (or "--"); *first is then the index of
+ * the program's word. */
+static int parse_words(struct cudbg_options *o, int argc, char **argv,
+		       int *first, char *err, size_t cap)
+{
+	number_long_opts();
+	opterr = 0;  /* the messages are ours, one line each */
+	restart_getopt();
+	for (;;) {
+		int at = optind;
+		if (at < argc && argv[at][0] == '-') {
+			int took = take_gdb_word(o, argc, argv, err, cap);
+			if (took < 0)
+				return -1;
+			if (took)
+				continue;
+		}
+		int c = getopt_long(argc, argv, short_opts, long_opts, NULL);
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':')
+			return option_error(c, argv, at, err, cap);
+		if (apply_option(o, c, err, cap))
+			return -1;
+	}
+	*first = optind;
+	return 0;
 }
 
 /* Exactly one way of reaching a program. */
@@ -447,24 +524,10 @@ int options_parse(struct cudbg_options *o, int argc, char **argv,
 		  char *err, size_t cap)
 {
 	memset(o, 0, sizeof *o);
-	int i;
-	for (i = 1; i < argc; i++) {
-		const char *w = argv[i];
-		int rc;
-		if (strcmp(w, "--") == 0) {
-			i++;
-			break;
-		}
-		if (w[0] != '-' || w[1] == 0)
-			break;
-		if (w[1] == '-')
-			rc = parse_long(o, argc, argv, &i, err, cap);
-		else
-			rc = parse_short(o, argc, argv, &i, err, cap);
-		if (rc) {
-			options_free(o);
-			return -1;
-		}
+	int i = argc;
+	if (parse_words(o, argc, argv, &i, err, cap)) {
+		options_free(o);
+		return -1;
 	}
 	if (i < argc) {
 		o->argv = argv + i;

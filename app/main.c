@@ -8,7 +8,7 @@
 #include "cudbg/transcript.h"
 #include "cudbg/tui.h"
 #include "tui/demo.h"
-#include "tui/job_main.h"
+#include "app/job_main.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -249,7 +249,7 @@ static int replay_limit(void)
 
 /* ---- dispatch ---------------------------------------------------------- */
 
-/* The screen (helper "tui", include/cudbg/tui.h). */
+/* The screen (include/cudbg/tui.h). */
 static int run_screen(const struct cudbg_options *o)
 {
 	/* CUDBG_TEST_SCRIPT drives the screen headless (tests/screens). */
