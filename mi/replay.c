@@ -182,7 +182,7 @@ static int keys_grow(struct keys *k, size_t len)
 			return -1;
 		k->idcap = nc;
 	}
-	if (k->cap - k->len < len) {
+	if (!k->text || k->cap - k->len < len) { /* an empty body too */
 		size_t nc = k->cap ? k->cap : 4096;
 		while (nc - k->len < len)
 			nc *= 2;
