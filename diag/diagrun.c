@@ -177,7 +177,7 @@ static void hook_ready(void *ctx, int status, const char *msg)
 		r->times.debugger_ready = mono_now();
 }
 
-void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h)
+void diag_run_hooks(struct diag_run *r, struct session_handlers *h)
 {
 	h->ctx = r;
 	h->on_record = hook_record;

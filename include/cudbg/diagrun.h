@@ -21,7 +21,7 @@ struct cudbg_options;
 struct dbg_ctl;
 struct dbg_model;
 struct dec_stack;
-struct dbg_ctl_hooks;
+struct session_handlers;
 struct diag_rules;
 
 struct diag_run;
@@ -41,7 +41,7 @@ const struct diag_rules *diag_run_rules(const struct diag_run *r);
 /* Fills the controller hooks so every record, program byte and stderr
  * line reaches the collector, and the debugger's readiness is timed
  * (h->ctx is the run). */
-void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h);
+void diag_run_hooks(struct diag_run *r, struct session_handlers *h);
 
 /* A flag that ends the waits of the memcheck pass when it becomes
  * non-zero (batch mode's signal handler sets it): the sanitizer and the
