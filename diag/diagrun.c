@@ -134,6 +134,7 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 		diag_run_free(r);
 		return NULL;
 	}
+	r->view.no_rules = diag_run_rules_error(r);
 	return r;
 }
 
@@ -568,7 +569,10 @@ static void view_clear(struct diag_run *r)
 	diag_hints_clear(&r->hints);
 	free(r->view_report);
 	r->view_report = NULL;
-	r->view = (struct diag_run_view){ .generation = gen + 1 };
+	r->view = (struct diag_run_view){
+		.generation = gen + 1,
+		.no_rules = diag_run_rules_error(r),
+	};
 }
 
 /* Whether the account says anything yet: a stop, the end, or what a

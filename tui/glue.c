@@ -6,6 +6,7 @@
 #include "tui/sanitize.h"
 
 #include "cudbg/assertline.h"
+#include "cudbg/diagrun.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
 #include "cudbg/session.h"
@@ -74,6 +75,8 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 	case UA_MEMCHECK: return glue_diag_memcheck(glue_of(ui));
 	case UA_TO_FAULT: return glue_diag_to_fault(glue_of(ui), arg);
 	case UA_SAN_TOOL: return glue_diag_next_tool(glue_of(ui));
+	case UA_FAULT_THREAD:
+		return ui_pane_request(ui, PANE_REQ_FAULT_THREAD) == PR_IGNORED ? -1 : 0;
 	case UA_UNTIL:
 		if (arg && split_location(arg, file, sizeof file, &line))
 			return refused(ui, ctl_until(c, file, line));
@@ -192,15 +195,18 @@ static int glue_disassemble(struct ui *ui, const char *func, uint64_t pc)
 	return 0;
 }
 
-static void glue_feed(struct ui *ui, struct diag *d)
+static const struct diag_run_view *glue_diagnosis(struct ui *ui, bool update)
 {
-	glue_diag_feed(glue_of(ui), d);
-	glue_py_feed(glue_of(ui), d);
+	struct glue *g = glue_of(ui);
+
+	if (update)
+		glue_diag_update(g);
+	return diag_run_view(g->dr);
 }
 
 static const struct ui_actions glue_actions = {
 	.act = glue_act,
-	.diag_feed = glue_feed,
+	.diagnosis = glue_diagnosis,
 	.break_toggle = glue_break,
 	.console = glue_console,
 	.complete = glue_complete,
@@ -734,8 +740,10 @@ struct glue *glue_new(struct ui *ui, const struct cudbg_options *o, char *err,
 	g->asserts = diag_asserts_new(); /* NULL: no assertion text, no harm */
 	g->o = o;
 	options_session_config(o, &sc);
-	g->ctl = start_ctl(g, &sc, err, cap);
+	if (glue_diag_new(g, err, cap) == 0)
+		g->ctl = start_ctl(g, &sc, err, cap);
 	if (!g->ctl) {
+		glue_diag_free(g);
 		diag_asserts_free(g->asserts);
 		free(g->dirs);
 		free(g);

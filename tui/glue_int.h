@@ -14,6 +14,7 @@
 
 struct cudbg_options;
 struct diag_hang;
+struct diag_run;
 
 /* Steps typed ahead that wait (200 `n` in one burst is a real use). */
 #define GLUE_STEP_QUEUE 1024
@@ -35,6 +36,9 @@ struct glue {
 
 	/* tui/glue_diag.c */
 	const struct cudbg_options *o; /* outlives the glue */
+	struct diag_run *dr;      /* the diagnosis pipeline: rules, the
+				   * account, its hints and report, the
+				   * auto policy (diag/diagrun.h); owned */
 	struct diag_memcheck *mc; /* the running or last pass: its private
 				   * directory holds the report and the core */
 	struct diag_memcheck *mc_prev; /* the pass before (its core may be
@@ -134,15 +138,19 @@ int glue_diag_next_tool(struct glue *g);
 /* C-c while a replay to fault runs: it ends (the program is interrupted
  * by the caller).  Returns whether one was running. */
 bool glue_diag_stop_refault(struct glue *g);
-/* Adds the findings and the pass's output to a diagnosis being built. */
-void glue_diag_feed(struct glue *g, struct diag *d);
+/* The pipeline (g->dr, made by glue_diag_new) made afresh from the
+ * model and what the screen adds to it: the findings, the pass's output,
+ * a hang summary, the Python stack. */
+int glue_diag_new(struct glue *g, char *err, size_t cap);
+void glue_diag_update(struct glue *g);
 void glue_diag_free(struct glue *g);
 
 /* tui/glue_py.c */
 /* After every loop event: at a new settled live stop of a Python program
  * takes its stack from the interpreter (ui->pystack), once per stop. */
 void glue_py_step(struct glue *g);
-/* Hands this stop's Python stack and bad value to a diagnosis. */
+/* Hands this stop's Python stack and bad value to a diagnosis being
+ * made (glue_diag_update). */
 void glue_py_feed(struct glue *g, struct diag *d);
 void glue_py_free(struct glue *g);
 
@@ -154,7 +162,7 @@ int glue_hang_interrupt(struct glue *g);
 void glue_hang_step(struct glue *g);
 /* Milliseconds until --timeout runs out (-1: no such deadline). */
 int glue_hang_timeout_ms(struct glue *g);
-/* Adds the hang summary to a diagnosis being built (Hints pane). */
+/* Adds the hang summary to a diagnosis being made (glue_diag_update). */
 void glue_hang_feed(struct glue *g, struct diag *d);
 void glue_hang_free(struct glue *g);
 

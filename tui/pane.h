@@ -44,6 +44,12 @@ enum ui_change {
 	UCH_ALL = 0x7fffffff,
 };
 
+/* What a pane can be asked to do by the glue (UA_FAULT_THREAD), by
+ * another pane through it, without either naming the pane. */
+enum pane_request {
+	PANE_REQ_FAULT_THREAD, /* show the thread that faulted */
+};
+
 /* One line of the help overlay. */
 struct key_help {
 	const char *keys; /* "n / N" */
@@ -67,6 +73,9 @@ struct pane_ops {
 	/* Extra title text after the tab labels ("step_kernel.cu:9").  Writes
 	 * into buf (cap bytes).  Optional. */
 	void (*title_info)(struct pane *p, struct ui *ui, char *buf, size_t cap);
+	/* Does request r (enum pane_request): PR_* flags, PR_IGNORED when it
+	 * does not do r.  Optional. */
+	int (*request)(struct pane *p, struct ui *ui, enum pane_request r);
 	/* Frees p->state.  Optional. */
 	void (*free)(struct pane *p);
 	const struct key_help *help; /* { NULL, NULL } ended; optional */

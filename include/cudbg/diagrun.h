@@ -144,6 +144,8 @@ struct diag_run_view {
 	const char *stop_reason;         /* what the model says stopped it */
 	bool account;   /* there is something to diagnose: a stop, an
 			 * exit, a sanitizer report, the pass ran */
+	const char *no_rules; /* why there are no hints (the rules file
+			       * could not be read), or NULL */
 	unsigned long generation;        /* changes at each update */
 };
 const struct diag_run_view *diag_run_view(const struct diag_run *r);
