@@ -60,6 +60,11 @@ struct pane_ops {
 	const char *name;  /* id used by scripts and the config: "source" */
 	const char *title; /* tab label: "Source" */
 	enum area home;    /* where it is shown */
+	/* The data the controller must fetch at every stop while the pane
+	 * is on screen: MODEL_WANT_* bits (cudbg/model.h; focus, stack,
+	 * locals, kernels and the focused block's threads are always
+	 * fetched).  dpane_want_sync() ors them over the panes shown. */
+	unsigned wants;
 	/* Allocates p->state; returns 0 or -1.  Optional. */
 	int (*init)(struct pane *p, struct ui *ui);
 	/* Draws the pane's content into c (its area minus the title row). */
