@@ -28,6 +28,10 @@ struct glue {
 	struct ui_bp *bps;
 	size_t capbps;
 	char *disasm_want;       /* asked for this function, no answer yet */
+	ui_disasm_reply disasm_reply; /* and where the answer goes */
+	void *disasm_ctx;
+	ui_complete_reply complete_reply; /* where -complete's answer goes */
+	void *complete_ctx;
 	struct diag_asserts *asserts; /* assertion lines in the program's output */
 	const char *const *breaks; /* -b locations (point into argv) */
 	size_t nbreaks;

@@ -41,6 +41,9 @@ enum ui_change {
 	UCH_DIAG = 1 << 8,        /* the fault diagnosis changed */
 	UCH_SOURCE = 1 << 9,      /* source directories or files */
 	UCH_LAYOUT = 1 << 10,     /* panes were shown or hidden */
+	UCH_SESSION = 1 << 11,    /* a new debugger session (the pass's
+				   * coredump, a rerun): what was cached of
+				   * the old one's process is stale */
 	UCH_ALL = 0x7fffffff,
 };
 
@@ -120,9 +123,10 @@ int listview_state_new(struct pane *p, size_t size, int height);
  * column 0): PR_REDRAW, or PR_IGNORED for other keys. */
 int listview_hscroll(size_t *hscroll, int key);
 
-/* ---- calls into particular panes (from the glue and tests) ---- */
+/* ---- calls into particular panes (from other panes) ---- */
 
-/* One disassembled instruction. */
+/* One disassembled instruction (the glue's answer to a disassembly
+ * request, ui_actions.disassemble). */
 struct ui_insn {
 	uint64_t addr;
 	const char *offset; /* "<+16>" or NULL */
@@ -130,24 +134,12 @@ struct ui_insn {
 	int line;           /* source line it belongs to, 0 unknown */
 };
 
-/* Stores the disassembly of func (copied); n == 0 with err set records a
- * failure ("cannot disassemble: ..."). */
-/* Drops every cached disassembly (a new debugger session). */
-void pane_sass_forget(struct ui *ui);
-void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,
-		     size_t n, const char *err);
-
 /* Shows `file` (found like the debugger's files: as given, or under the
  * -d directories) in the Source pane at `line` (0: the top) and focuses
  * it, until the next stop brings back the stopped frame's file.  For the
  * user's Python line, a file:line of the diagnosis, and `o` in Source.
  * Returns 0, or -1 after a message naming the file. */
 int pane_source_open(struct ui *ui, const char *file, int line);
-
-/* The answer to a completion request: the completed line and the matches
- * (copied; shown in the console when there are several). */
-void pane_console_completion(struct ui *ui, const char *completion,
-			     const char *const *matches, size_t n);
 
 /* The search the panes share (Source, Hints, Program output): where pat
  * first occurs in s[0..len), case-insensitive unless pat has a capital

@@ -119,16 +119,30 @@ struct ui_prompt {
  * asynchronous: they send a command and return at once. */
 struct diag_run_view;
 
+struct ui_insn;
+/* Answers the glue delivers to the pane that asked (the ctx it gave). */
+typedef void (*ui_disasm_reply)(struct ui *ui, void *ctx, const char *func,
+				const struct ui_insn *v, size_t n,
+				const char *err);
+typedef void (*ui_complete_reply)(struct ui *ui, void *ctx,
+				  const char *completion,
+				  const char *const *matches, size_t n);
+
 struct ui_actions {
 	/* UA_*; arg: a location for UA_UNTIL ("file:line") or NULL. */
 	int (*act)(struct ui *ui, enum ui_action a, const char *arg);
 	int (*break_toggle)(struct ui *ui, const char *file, int line);
 	int (*console)(struct ui *ui, const char *line); /* a console command */
-	int (*complete)(struct ui *ui, const char *line); /* -complete */
-	/* Fetches the disassembly of the function around pc; the answer comes
-	 * back through pane_sass_store().  Returns 1 when it cannot ask yet
+	/* -complete: the answer goes to reply(ui, ctx, ...), the asking
+	 * pane's (the glue names no pane). */
+	int (*complete)(struct ui *ui, const char *line, ui_complete_reply reply,
+			void *ctx);
+	/* Fetches the disassembly of the function around pc; the answer
+	 * (or the failure) goes to reply(ui, ctx, ...), the asking pane's,
+	 * under the name it asked with.  Returns 1 when it cannot ask yet
 	 * (the pane asks again at the next frame change). */
-	int (*disassemble)(struct ui *ui, const char *func, uint64_t pc);
+	int (*disassemble)(struct ui *ui, const char *func, uint64_t pc,
+			   ui_disasm_reply reply, void *ctx);
 	/* The diagnosis pipeline's account (diag/diagrun.h) as the glue's
 	 * run holds it; update: make it afresh from the model and what the
 	 * screen knows beyond it (findings, the pass's output, a hang, the
