@@ -595,6 +595,13 @@ int diag_run_update(struct diag_run *r, const struct dbg_model *m,
 		return DIAG_ENOMEM;
 	diag_free(r->d);
 	r->d = d;
+	/* The program and the source directories, as batch's account has
+	 * them (diag_run_new): hints that name {program}, {command} or
+	 * {script} read the same on the screen. */
+	if (r->argv)
+		diag_set_program(d, r->argv, NULL);
+	for (size_t i = 0; i < r->ndirs; i++)
+		diag_add_source_dir(d, r->dirs[i]);
 	diag_feed_model_run(d, m);
 	if (feed)
 		feed(ctx, d);
