@@ -8,7 +8,7 @@
 #include "cudbg/model.h"
 #include "cudbg/session.h"
 #include "tests/harness.h"
-#include "tests/unit/fixture.h"
+#include "tests/unit/fx_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,35 +30,17 @@ static struct diag_run *run_new(enum diag_memcheck_policy p, bool rerun)
 	return r;
 }
 
-struct feed {
-	struct dbg_model m;
-	bool done;
-};
-
-static void feed_record(const struct mi_record *rec, void *out)
-{
-	struct feed *f = out;
-	if (f->done)
-		return;
-	model_on_record(&f->m, rec);
-	f->done = f->m.stop_count >= 1;
-}
-
 TEST(update_holds_account_hints_and_report)
 {
-	struct feed f = { 0 };
-	model_init(&f.m, 0, 0);
-	f.m.backend = SESSION_REPLAY;
-	f.m.cuda = true;
-	fx_each("null_write.mi.log", feed_record, &f);
-	CHECK_INT(f.m.state, MODEL_STOPPED);
+	struct dbg_model m;
+	fx_model_at_stop("null_write.mi.log", &m, true);
 
 	struct diag_run *r = run_new(DIAG_MEMCHECK_AUTO, true);
 	const struct diag_run_view *v = diag_run_view(r);
 	CHECK(v->fault == NULL); /* nothing before the first step */
 	CHECK(v->no_rules == NULL);
 	unsigned long gen = v->generation;
-	CHECK_INT(diag_run_update(r, &f.m, NULL, NULL), DIAG_OK);
+	CHECK_INT(diag_run_update(r, &m, NULL, NULL), DIAG_OK);
 	CHECK(v->generation != gen);
 	CHECK(v->fault != NULL);
 	CHECK_INT(v->fault->kind, DIAG_FAULT_EXCEPTION);
@@ -69,7 +51,7 @@ TEST(update_holds_account_hints_and_report)
 	/* a device stop: the auto policy has nothing to run */
 	CHECK(!diag_run_auto_pass(r, NULL));
 	diag_run_free(r);
-	model_free(&f.m);
+	model_free(&m);
 }
 
 /* A run that ended with a failing status and no device stop. */
