@@ -321,9 +321,14 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	return 0;
 }
 
+bool diag_run_pass_first(const struct diag_run *r)
+{
+	return r->policy == DIAG_MEMCHECK_ALWAYS && r->can_rerun;
+}
+
 int diag_run_before(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
-	if (r->policy == DIAG_MEMCHECK_ALWAYS && r->can_rerun)
+	if (diag_run_pass_first(r))
 		return run_memcheck(r, c ? ctl_session(c) : NULL, timeout_ms);
 	return 0;
 }

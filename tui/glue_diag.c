@@ -263,7 +263,7 @@ bool glue_diag_start(struct glue *g)
 		else
 			g->san_path = rep;
 	}
-	if (g->o->memcheck != CUDBG_MEMCHECK_ALWAYS || !can_rerun(g))
+	if (!diag_run_pass_first(g->dr))
 		return false;
 	if (start_pass(g) < 0)
 		return false;

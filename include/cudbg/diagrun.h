@@ -97,6 +97,10 @@ const char *diag_run_temp_dir(const struct diag_run *r);
  * its recording.  Returns 0 (a missing sanitizer is a fact for the
  * hints, not an error) or a negative code. */
 int diag_run_before(struct diag_run *r, struct dbg_ctl *c, int timeout_ms);
+/* Whether the pass runs before the program's own run (--memcheck=always
+ * and a program to rerun): what diag_run_before() does, and what the
+ * screen asks before it starts its pass from the loop. */
+bool diag_run_pass_first(const struct diag_run *r);
 
 /* When things happened, in seconds on CLOCK_MONOTONIC (0: not at all):
  * for the phase timings batch mode prints with CUDBG_TIMING=1. */

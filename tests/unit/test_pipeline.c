@@ -75,6 +75,7 @@ TEST(auto_policy_is_one_whatever_fed_it)
 	CHECK_INT(diag_run_update(screen, &m, NULL, NULL), DIAG_OK);
 	CHECK(diag_run_auto_pass(screen, &cuda));
 	CHECK(diag_run_auto_pass(screen, NULL));
+	CHECK(!diag_run_pass_first(screen));
 	CHECK(!diag_run_auto_pass(screen, &gdb)); /* a CPU program */
 	diag_run_free(screen);
 
@@ -84,6 +85,14 @@ TEST(auto_policy_is_one_whatever_fed_it)
 	CHECK(diag_run_auto_pass(batch, &cuda));
 	CHECK(!diag_run_auto_pass(batch, &gdb));
 	diag_run_free(batch);
+
+	/* --memcheck=always: the pass first, for the screen and batch */
+	struct diag_run *always = run_new(DIAG_MEMCHECK_ALWAYS, true);
+	CHECK(diag_run_pass_first(always));
+	diag_run_free(always);
+	always = run_new(DIAG_MEMCHECK_ALWAYS, false);
+	CHECK(!diag_run_pass_first(always));
+	diag_run_free(always);
 
 	struct diag_run *never = run_new(DIAG_MEMCHECK_NEVER, true);
 	CHECK_INT(diag_run_update(never, &m, NULL, NULL), DIAG_OK);
