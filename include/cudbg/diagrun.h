@@ -2,7 +2,7 @@
  * (diag_run_hooks) and model updates (diag_run_update), holds the rules,
  * the current account, its hints and its report, and decides the memcheck
  * pass by policy (diag_run_auto_pass, the only copy of the auto policy).
- * Batch mode (tui/batch.c), the screen (tui/glue*.c; the Hints pane
+ * Batch mode (batch/batch.c), the screen (tui/glue*.c; the Hints pane
  * renders what it holds) and the DAP server (dap/) each drive one; see
  * docs/architecture.md, "One diagnosis pipeline".
  *
@@ -37,7 +37,7 @@ struct diag_hints;
 struct session_caps;
 
 /* What the pipeline needs to know, filled by the entry point from its
- * command line (tui/options.c options_diag_config()).  Pointers are
+ * command line (app/options.c options_diag_config()).  Pointers are
  * borrowed: they must outlive the run. */
 struct diag_run_config {
 	char *const *argv;          /* the program, NULL ended, or NULL */
