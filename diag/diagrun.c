@@ -27,6 +27,7 @@ struct diag_run {
 	enum diag_memcheck_policy policy;
 	const char *sanitizer;
 	const char *tool;        /* --sanitizer-tool, NULL: memcheck */
+	const char *kernel;      /* --memcheck-kernel, NULL: every kernel */
 	const char *debugger;
 	bool keep_temp;
 	bool can_rerun;             /* a launch: the pass can run the program */
@@ -114,6 +115,7 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 	r->policy = c->memcheck;
 	r->sanitizer = c->sanitizer;
 	r->tool = c->sanitizer_tool;
+	r->kernel = c->memcheck_kernel;
 	r->debugger = c->debugger;
 	r->keep_temp = c->keep_temp;
 	r->can_rerun = c->can_rerun && c->argv && c->argv[0];
@@ -271,13 +273,19 @@ static int wait_memcheck(struct diag_run *r, struct session *s,
 	}
 }
 
+void diag_run_pass_opts(const struct diag_run *r, struct diag_memcheck_opts *mo)
+{
+	*mo = (struct diag_memcheck_opts){
+		.sanitizer = r->sanitizer, .argv = r->argv, .python = -1,
+		.keep_temp = r->keep_temp, .tool = r->tool, .kernel = r->kernel,
+	};
+}
+
 static int run_memcheck(struct diag_run *r, struct session *dbg,
 			int timeout_ms)
 {
-	struct diag_memcheck_opts mo = {
-		.sanitizer = r->sanitizer, .argv = r->argv, .python = -1,
-		.keep_temp = r->keep_temp, .tool = r->tool,
-	};
+	struct diag_memcheck_opts mo;
+	diag_run_pass_opts(r, &mo);
 	char err[1024];
 	r->times.pass_start = mono_now();
 	r->mc = diag_memcheck_start(&mo, NULL, NULL, err, sizeof err);

@@ -110,13 +110,12 @@ int glue_diag_next_tool(struct glue *g)
 
 static int start_pass(struct glue *g)
 {
-	struct diag_memcheck_opts mo = {
-		.sanitizer = g->o->sanitizer, .argv = g->o->argv, .python = -1,
-		.keep_temp = g->o->keep_temp, .tool = glue_tool(g),
-	};
+	struct diag_memcheck_opts mo;
 	char err[1024];
 	struct diag_memcheck *m;
 
+	diag_run_pass_opts(g->dr, &mo);
+	mo.tool = glue_tool(g);
 	g->mc_findings = 0;
 	m = diag_memcheck_start(&mo, pass_event, g, err, sizeof err);
 	if (!m) {

@@ -46,6 +46,8 @@ struct diag_run_config {
 	enum diag_memcheck_policy memcheck;
 	const char *sanitizer;      /* the sanitizer binary, or NULL */
 	const char *sanitizer_tool; /* NULL: memcheck */
+	const char *memcheck_kernel; /* the pass checks only kernels of this
+				      * name (--kernel-name), NULL: every one */
 	const char *sanitizer_report; /* a saved XML report, or NULL */
 	const char *debugger;       /* for the pass's coredump */
 	const char *replay;         /* a recording whose pass text is read */
@@ -97,6 +99,12 @@ const char *diag_run_temp_dir(const struct diag_run *r);
  * its recording.  Returns 0 (a missing sanitizer is a fact for the
  * hints, not an error) or a negative code. */
 int diag_run_before(struct diag_run *r, struct dbg_ctl *c, int timeout_ms);
+/* The pass's options as this run starts it (the sanitizer, the program,
+ * the tool, the kernel filter, --keep-temp): batch's pass and the
+ * screen's (which may pick another tool, K) start from the same. */
+struct diag_memcheck_opts;
+void diag_run_pass_opts(const struct diag_run *r, struct diag_memcheck_opts *mo);
+
 /* Whether the pass runs before the program's own run (--memcheck=always
  * and a program to rerun): what diag_run_before() does, and what the
  * screen asks before it starts its pass from the loop. */
