@@ -433,9 +433,7 @@ int glue_diag_memcheck(struct glue *g)
 		/* A recording that carries its pass's report (the demos,
 		 * --sanitizer-report): M shows what that pass found rather
 		 * than refusing a rerun it cannot do. */
-		struct pane *h = ui_pane(g->ui, "hints");
-		if (h)
-			ui_focus(g->ui, h);
+		ui_pane_request(g->ui, PANE_REQ_DIAGNOSIS);
 		ui_message(g->ui, UC_ACCENT, "the memcheck pass of this recording found %zu "
 			   "error%s: see its findings in Hints (T replays to the first)",
 			   diag_san_count(g->san), diag_san_count(g->san) == 1 ? "" : "s");

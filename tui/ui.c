@@ -158,10 +158,8 @@ int ui_pane_request(struct ui *ui, int r)
 		struct pane *p = &ui->panes[i];
 		int rc = p->ops->request ? p->ops->request(p, ui, (enum pane_request)r)
 					 : PR_IGNORED;
-		if (rc != PR_IGNORED) {
-			ui_focus(ui, p);
+		if (rc != PR_IGNORED)
 			return rc;
-		}
 	}
 	return PR_IGNORED;
 }

@@ -272,8 +272,9 @@ void ui_focus(struct ui *ui, struct pane *p);
  * pane and in the report the diagnosis pipeline renders for it. */
 extern const char *const ui_diag_action_keys[];
 
-/* Asks the panes, in order, to do r (enum pane_request); the first that
- * does it is shown and focused.  PR_* flags; PR_IGNORED when none did. */
+/* Asks the panes, in order, to do r (enum pane_request) until one does
+ * it (it shows itself as r says).  PR_* flags; PR_IGNORED when none
+ * did. */
 int ui_pane_request(struct ui *ui, int r);
 void ui_set_code_mode(struct ui *ui, enum code_mode m);
 

@@ -50,7 +50,9 @@ enum ui_change {
 /* What a pane can be asked to do by the glue (UA_FAULT_THREAD), by
  * another pane through it, without either naming the pane. */
 enum pane_request {
-	PANE_REQ_FAULT_THREAD, /* show the thread that faulted */
+	PANE_REQ_FAULT_THREAD, /* show and focus the thread that faulted */
+	PANE_REQ_DIAGNOSIS,    /* show and focus the diagnosis */
+	PANE_REQ_PROCESSES,    /* show (not focus) a job's processes */
 };
 
 /* One line of the help overlay. */
@@ -81,8 +83,8 @@ struct pane_ops {
 	/* Extra title text after the tab labels ("step_kernel.cu:9").  Writes
 	 * into buf (cap bytes).  Optional. */
 	void (*title_info)(struct pane *p, struct ui *ui, char *buf, size_t cap);
-	/* Does request r (enum pane_request): PR_* flags, PR_IGNORED when it
-	 * does not do r.  Optional. */
+	/* Does request r (enum pane_request), showing itself as r says:
+	 * PR_* flags, PR_IGNORED when it does not do r.  Optional. */
 	int (*request)(struct pane *p, struct ui *ui, enum pane_request r);
 	/* Frees p->state.  Optional. */
 	void (*free)(struct pane *p);

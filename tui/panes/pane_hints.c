@@ -937,6 +937,14 @@ static int hints_on_change(struct pane *p, struct ui *ui, unsigned what)
 	return PR_REDRAW;
 }
 
+static int hints_request(struct pane *p, struct ui *ui, enum pane_request r)
+{
+	if (r != PANE_REQ_DIAGNOSIS)
+		return PR_IGNORED;
+	ui_focus(ui, p);
+	return PR_REDRAW;
+}
+
 static void hints_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 {
 	struct hints_state *s = p->state;
@@ -969,6 +977,7 @@ const struct pane_ops pane_hints_ops = {
 	.click = hints_click,
 	.on_change = hints_on_change,
 	.title_info = hints_title,
+	.request = hints_request,
 	.free = hints_free,
 	.help = hints_help,
 };

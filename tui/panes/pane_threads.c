@@ -472,7 +472,10 @@ static int threads_key(struct pane *p, struct ui *ui, int key)
 
 static int threads_request(struct pane *p, struct ui *ui, enum pane_request r)
 {
-	return r == PANE_REQ_FAULT_THREAD ? jump_fault(p, ui) : PR_IGNORED;
+	if (r != PANE_REQ_FAULT_THREAD)
+		return PR_IGNORED;
+	ui_focus(ui, p);
+	return jump_fault(p, ui);
 }
 
 static const struct key_help threads_help[] = {
