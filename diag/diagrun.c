@@ -615,6 +615,11 @@ int diag_run_update(struct diag_run *r, const struct dbg_model *m,
 		diag_set_program(d, r->argv, NULL);
 	for (size_t i = 0; i < r->ndirs; i++)
 		diag_add_source_dir(d, r->dirs[i]);
+	/* A replay of a memcheck pass's recording: the pass's text (its
+	 * "sanitizer|" notes) goes first, as in batch's account
+	 * (replay_pass_text): a device assert's file:line is only there. */
+	if (r->memcheck_text && r->memcheck_len)
+		diag_on_program_output(d, r->memcheck_text, r->memcheck_len);
 	diag_feed_model_run(d, m);
 	if (feed)
 		feed(ctx, d);
@@ -626,7 +631,9 @@ int diag_run_update(struct diag_run *r, const struct dbg_model *m,
 		.fault = f, .hints = &r->hints, .mode = m->is_core ? "core" : "live",
 		.stop_reason = model_describe_stop(m, r->stop_reason,
 						   sizeof r->stop_reason),
-		.memcheck_seconds = -1, .action_labels = r->labels,
+		.memcheck_text = r->memcheck_text,
+		.memcheck_text_len = r->memcheck_len,
+		.memcheck_seconds = r->memcheck_secs, .action_labels = r->labels,
 	};
 	r->view_report = diag_report_text(&in);
 	r->view.fault = f;

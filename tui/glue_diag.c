@@ -486,9 +486,9 @@ int glue_diag_new(struct glue *g, char *err, size_t cap)
 
 	options_diag_config(g->o, &dc);
 	/* The screen reads --sanitizer-report itself (a bad one is a
-	 * message, not the end) and lends it at each update (feed). */
+	 * message, not the end) and lends it at each update (feed).  A
+	 * replay's pass text is read by the run, as batch's is. */
 	dc.sanitizer_report = NULL;
-	dc.replay = NULL;
 	dc.rules_optional = true; /* the Hints pane says why there are none */
 	dc.action_labels = ui_diag_action_keys;
 	g->dr = diag_run_new(&dc, NULL, err, cap);
