@@ -1,6 +1,7 @@
 /* The glue's state, shared by tui/glue.c (model to screen, actions) and
- * tui/glue_diag.c (the memcheck pass, replay to fault and what the Hints
- * pane adds to its diagnosis).  Private to those two files. */
+ * tui/glue_diag.c (the memcheck pass, replay to fault and the screen's
+ * diagnosis pipeline, which the Hints pane renders), and the other
+ * tui/glue_*.c.  Private to them. */
 #ifndef CUDBG_TUI_GLUE_INT_H
 #define CUDBG_TUI_GLUE_INT_H
 

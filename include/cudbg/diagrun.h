@@ -14,6 +14,7 @@
  * replaced on a rerun or a pass's coredump, so nothing stale carries
  * over) plus what its feed callback adds.
  *
+ * Code: diag/diagrun.c (the account from the model: diag/model_feed.c).
  * Nothing here prints; errors come back as one-line messages.
  */
 #ifndef CUDBG_DIAGRUN_H
