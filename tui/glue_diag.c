@@ -108,7 +108,9 @@ int glue_diag_next_tool(struct glue *g)
 	return 0;
 }
 
-static int start_pass(struct glue *g)
+/* start_pass(g, kernel): kernel non-NULL narrows the pass to it (M after
+ * a stop in a kernel); NULL leaves --memcheck-kernel's choice. */
+static int start_pass(struct glue *g, const char *kernel)
 {
 	struct diag_memcheck_opts mo;
 	char err[1024];
@@ -116,6 +118,9 @@ static int start_pass(struct glue *g)
 
 	diag_run_pass_opts(g->dr, &mo);
 	mo.tool = glue_tool(g);
+	if (kernel)
+		mo.kernel = kernel;
+	snprintf(g->mc_kernel, sizeof g->mc_kernel, "%s", kernel ? kernel : "");
 	g->mc_findings = 0;
 	m = diag_memcheck_start(&mo, pass_event, g, err, sizeof err);
 	if (!m) {
@@ -239,6 +244,15 @@ static void pass_done(struct glue *g)
 		ui_message(g->ui, UC_WARN, "memcheck pass: %zu error%s in %.1f s and no "
 			   "coredump; the Hints tab lists them", nerr,
 			   nerr == 1 ? "" : "s", secs);
+	} else if (g->mc_kernel[0]) {
+		/* The error may be in a kernel that ran before (a bad
+		 * pointer written there): the pass checks them all now. */
+		char k[sizeof g->mc_kernel];
+		snprintf(k, sizeof k, "%s", g->mc_kernel);
+		if (start_pass(g, NULL) == 0)
+			ui_message(g->ui, UC_WARN, "memcheck pass: no error in kernel %s "
+				   "(%.1f s); checking every kernel now", k, secs);
+		return;
 	} else {
 		ui_message(g->ui, UC_ACCENT, "memcheck pass: no errors in %.1f s", secs);
 	}
@@ -264,7 +278,7 @@ bool glue_diag_start(struct glue *g)
 	}
 	if (!diag_run_pass_first(g->dr))
 		return false;
-	if (start_pass(g) < 0)
+	if (start_pass(g, NULL) < 0)
 		return false;
 	g->run_after_pass = true;
 	return true;
@@ -423,6 +437,24 @@ int glue_diag_to_fault(struct glue *g, const char *arg)
 
 /* ---- the memcheck key and the auto policy ---------------------------- */
 
+/* The kernel the live program is stopped in, for M to narrow the pass to
+ * (compute-sanitizer then instruments that kernel alone, and the rest of
+ * the program runs at full speed), or NULL: no device stop, a coredump,
+ * another tool than memcheck, or --memcheck-kernel chose already. */
+static const char *stop_kernel(struct glue *g)
+{
+	const struct diag_run_view *v = diag_run_view(g->dr);
+	const struct dbg_model *m = ctl_model(g->ctl);
+	char f[300];
+
+	if (g->core_from_pass || m->state != MODEL_STOPPED || !m->focus.valid ||
+	    strcmp(glue_tool(g), "memcheck") != 0 || g->o->memcheck_kernel ||
+	    !v->fault || !v->fault->kernel_short ||
+	    diag_memcheck_kernel_filter(v->fault->kernel_short, f, sizeof f) < 0)
+		return NULL;
+	return v->fault->kernel_short;
+}
+
 int glue_diag_memcheck(struct glue *g)
 {
 	if (g->mc_running) {
@@ -445,7 +477,13 @@ int glue_diag_memcheck(struct glue *g)
 			   "core or attach has none)");
 		return -1;
 	}
-	return start_pass(g);
+	const char *k = stop_kernel(g);
+	if (start_pass(g, k) < 0)
+		return -1;
+	if (k)
+		ui_message(g->ui, UC_ACCENT, "memcheck pass: checking kernel %s only "
+			   "(the one the program stopped in); M stops it", k);
+	return 0;
 }
 
 /* The auto policy is the pipeline's (diag_run_auto_pass, the one batch
@@ -463,7 +501,7 @@ static void auto_policy(struct glue *g)
 	glue_diag_update(g);
 	if (!diag_run_auto_pass(g->dr, session_caps(ctl_session(g->ctl))))
 		return;
-	if (start_pass(g) == 0)
+	if (start_pass(g, NULL) == 0)
 		ui_message(g->ui, UC_ACCENT, "the program failed without a device stop: "
 			   "running the memcheck pass (M stops it)");
 }

@@ -50,6 +50,8 @@ struct glue {
 					* the open session until mc ends) */
 	size_t mc_findings;       /* error headers seen while it runs */
 	bool mc_running, mc_ran, mc_cancelled;
+	char mc_kernel[256];      /* the kernel M narrowed the pass to after
+				   * a stop in it ("" : every kernel) */
 	bool sanitizer_missing;   /* the last start found no sanitizer */
 	struct diag_san *san;     /* findings: the last pass's, or
 				   * --sanitizer-report's; owned */

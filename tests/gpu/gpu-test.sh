@@ -497,6 +497,27 @@ pyscreens() {
 	for n in $PY_SCREENS; do $T kill-session -t "py-$n" 2>/dev/null; done
 }
 
+# ---- M after a live stop narrows the pass to the stop's kernel ----
+# null_deref stops live at a Warp Illegal Address in row_sums; M runs
+# compute-sanitizer on row_sums alone (--kernel-name regex=row_sums) and
+# opens its coredump at the faulting thread.
+narrowscreen() {
+	mkdir -p "$RES/screens"
+	cp "$ROOT/tests/gpu/null_deref.cu" "$SRC/"
+	[ -x "$SRC/null_deref" ] || nvcc -g -G -arch=sm_90 -o "$SRC/null_deref" "$SRC/null_deref.cu" ||
+		{ fail screens/narrow "nvcc null_deref failed"; return; }
+	$T new-session -d -s narrow -x 120 -y 40 \
+		"cd $SRC && TERM=xterm-256color $BIN --memcheck=never -d $SRC ./null_deref; sleep 600"
+	expect_screen narrow-stop narrow 'Illegal Address' 90 "no live stop"
+	sleep 2; $T send-keys -t narrow M
+	expect_screen narrow-kernel narrow 'checking kernel row_sums only' 20 "M did not narrow to row_sums"
+	cap narrow narrow-1-running
+	expect_screen narrow-core narrow 'coredump is open at the faulting thread' 120 "no coredump opened"
+	sleep 2; cap narrow narrow-2-core
+	$T send-keys -t narrow q; sleep 0.5; $T send-keys -t narrow y; sleep 2
+	$T kill-session -t narrow 2>/dev/null
+}
+
 # ---- killing the debugger from outside (issue: hardening) ----
 kills() {
 	mkdir -p "$RES/kills" "$RES/screens" # cap writes there (kills may run alone)
@@ -559,11 +580,12 @@ nvcc --version | tail -1; python3 -c 'import torch; print("torch", torch.__versi
 [ -x "$BIN" ] || { echo "FAIL gpu-test: $BIN not built (run make)"; exit 2; }
 : > "$TIMES"
 
-SECTIONS=${GPU_SECTIONS:-programs examples screens pyscreens kills perf}
+SECTIONS=${GPU_SECTIONS:-programs examples screens pyscreens narrowscreen kills perf}
 case " $SECTIONS " in *" examples "*) echo "== examples"; examples ;; esac
 case " $SECTIONS " in *" screens "*) echo "== screens"; screens ;; esac
 case " $SECTIONS " in *" pyscreens "*) echo "== pyscreens"; pyscreens ;; esac
 case " $SECTIONS " in *" stepscreen "*) echo "== stepscreen"; stepscreen ;; esac
+case " $SECTIONS " in *" narrowscreen "*) echo "== narrowscreen"; narrowscreen ;; esac
 case " $SECTIONS " in *" kills "*) echo "== kills"; kills ;; esac
 case " $SECTIONS " in *" perf "*) echo "== perf"; perf ;; esac
 case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac
