@@ -64,6 +64,7 @@ ALL_CFLAGS   = -std=c11 $(WARN) $(WERROR) $(SANFLAGS) $(PKG_CFLAGS) -MMD -MP \
 ALL_LDFLAGS  = $(SANFLAGS) $(LDFLAGS)
 LDLIBS   += $(PKG_LIBS) $(RL_LIBS) -lm
 
+BASE_SRC := $(wildcard base/*.c)
 MI_SRC   := $(wildcard mi/*.c)
 DIAG_SRC := $(wildcard diag/*.c)
 DAP_SRC  := $(wildcard dap/*.c)
@@ -72,12 +73,15 @@ TEST_SRC := $(wildcard tests/unit/test_*.c)
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
+BASE_OBJ := $(BASE_SRC:%.c=$(BUILD)/%.o)
 MI_OBJ   := $(MI_SRC:%.c=$(BUILD)/%.o)
 DIAG_OBJ := $(DIAG_SRC:%.c=$(BUILD)/%.o)
 TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
 DAP_OBJ  := $(DAP_SRC:%.c=$(BUILD)/%.o)
-# dap/ uses the options (tui/options.c) and the diagnosis: it links first.
-LIBS     := $(BUILD)/libcudbg-dap.a $(BUILD)/libcudbg-tui.a $(BUILD)/libcudbg-diag.a $(BUILD)/libcudbg-mi.a
+# dap/ uses the options (tui/options.c) and the diagnosis: it links first;
+# base/ (text safety, buffer, JSON writer) is under every layer: last.
+LIBS     := $(BUILD)/libcudbg-dap.a $(BUILD)/libcudbg-tui.a $(BUILD)/libcudbg-diag.a $(BUILD)/libcudbg-mi.a \
+	$(BUILD)/libcudbg-base.a
 BIN      := $(BUILD)/cudbg-tui
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCHES  := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
@@ -101,6 +105,9 @@ $(BUILD)/datadir.stamp: FORCE
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
 FORCE:
 
+$(BUILD)/libcudbg-base.a: $(BASE_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
 $(BUILD)/libcudbg-mi.a: $(MI_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
@@ -173,7 +180,8 @@ FUZZ_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
 	-MMD -MP
-FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o)
+FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o) \
+	$(BASE_SRC:%.c=build-fuzz/%.o)
 # the config parser is pure C beside the screen code (fuzz_config)
 FUZZ_OBJ   += build-fuzz/tui/config.o build-fuzz/tui/keys.o
 # the DAP JSON parser (fuzz_dap_json)

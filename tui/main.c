@@ -1,5 +1,6 @@
 /* cudbg-tui entry point: options, then the screen, batch mode, or the
  * developer's --mi-log mode. */
+#include "cudbg/base.h"
 #include "cudbg/batch.h"
 #include "cudbg/config.h"
 #include "cudbg/dap.h"
@@ -21,8 +22,7 @@
 
 struct milog {
 	struct session *s;
-	char *tline;          /* partial program output line */
-	size_t tlen, tcap;
+	struct dbuf tline;    /* partial program output line */
 	bool ready;
 	int ready_status;
 	bool replied;         /* the last command we sent was answered */
@@ -30,22 +30,11 @@ struct milog {
 };
 
 /* Text from the debugger or the program never reaches the terminal raw:
- * controls, DEL and every byte >= 0x80 become \xNN. */
-static void put_clean(FILE *f, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c >= 0x7f || c == '\\')
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
-}
-
+ * one line each, through base's terminal escaper (docs/text-safety.md). */
 static void put_line(const char *tag, const char *s, size_t len)
 {
 	fputs(tag, stdout);
-	put_clean(stdout, s, len);
+	text_escape_write(stdout, s, len, 0);
 	fputc('\n', stdout);
 	fflush(stdout);
 }
@@ -64,23 +53,15 @@ static void log_output(void *ctx, const char *buf, size_t len)
 {
 	struct milog *m = ctx;
 	for (size_t i = 0; i < len; i++) {
-		if (buf[i] == '\n') {
-			size_t n = m->tlen;
-			if (n && m->tline[n - 1] == '\r')
-				n--;
-			put_line("T ", m->tline ? m->tline : "", n);
-			m->tlen = 0;
+		if (buf[i] != '\n') {
+			dbuf_putc(&m->tline, buf[i]);
 			continue;
 		}
-		if (m->tlen == m->tcap) {
-			size_t cap = m->tcap ? m->tcap * 2 : 256;
-			char *nb = realloc(m->tline, cap);
-			if (!nb)
-				return;
-			m->tline = nb;
-			m->tcap = cap;
-		}
-		m->tline[m->tlen++] = buf[i];
+		size_t n = m->tline.len;
+		if (n && m->tline.s[n - 1] == '\r')
+			n--;
+		put_line("T ", m->tline.s ? m->tline.s : "", n);
+		m->tline.len = 0;
 	}
 }
 
@@ -203,7 +184,7 @@ static int mi_log_main(const struct cudbg_options *o)
 	m.s = session_new(&cfg, &h, err, sizeof err, NULL);
 	if (!m.s) {
 		fprintf(stderr, "cudbg-tui: ");
-		put_clean(stderr, err, strlen(err));
+		text_escape_write(stderr, err, strlen(err), 0);
 		fputc('\n', stderr);
 		return 2;
 	}
@@ -221,9 +202,9 @@ static int mi_log_main(const struct cudbg_options *o)
 		session_run_until(m.s, NULL, NULL, 300);
 	bool alive = session_alive(m.s);
 	session_free(m.s);
-	if (m.tlen)
-		put_line("T ", m.tline, m.tlen);
-	free(m.tline);
+	if (m.tline.len)
+		put_line("T ", m.tline.s, m.tline.len);
+	dbuf_free(&m.tline);
 	printf("end\n");
 	return rc == 0 && alive ? 0 : 1;
 }
