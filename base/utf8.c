@@ -1,4 +1,4 @@
-/* The one UTF-8 decoder and encoder (include/cudbg/base.h). */
+/* The one UTF-8 decoder and encoder, and hex digits (include/cudbg/base.h). */
 #include "cudbg/base.h"
 
 /* Strict: the lead byte fixes the length and the smallest value that
@@ -60,4 +60,15 @@ size_t utf8_encode(uint32_t cp, char *out)
 	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
 	out[3] = (char)(0x80 | (cp & 0x3F));
 	return 4;
+}
+
+int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
 }

@@ -39,24 +39,13 @@ static bool p_lit(struct dj_p *p, const char *word)
 	return true;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool p_hex4(struct dj_p *p, uint32_t *out)
 {
 	uint32_t v = 0;
 	if (p->n - p->i < 4)
 		return false;
 	for (int k = 0; k < 4; k++) {
-		int h = hexval(p->s[p->i + (size_t)k]);
+		int h = hex_value(p->s[p->i + (size_t)k]);
 		if (h < 0)
 			return false;
 		v = v << 4 | (uint32_t)h;

@@ -58,6 +58,9 @@ size_t utf8_decode(const char *s, size_t len, uint32_t *cp);
  * returns the length. */
 size_t utf8_encode(uint32_t cp, char *out);
 
+/* The value of one hex digit (0-9, a-f, A-F), or -1. */
+int hex_value(char c);
+
 /* ---- what untrusted text holds ---------------------------------------- */
 
 enum text_class {
