@@ -110,6 +110,20 @@ int text_escape_write(FILE *f, const char *s, size_t len, unsigned flags)
 	return rc;
 }
 
+int text_write_line_n(FILE *f, const char *prefix, const char *s,
+		      size_t len)
+{
+	int rc = fputs(prefix, f) < 0 ? -1 : 0;
+	if (text_escape_write(f, s ? s : "", s ? len : 0, 0) < 0)
+		rc = -1;
+	return fputc('\n', f) == EOF ? -1 : rc;
+}
+
+int text_write_line(FILE *f, const char *prefix, const char *s)
+{
+	return text_write_line_n(f, prefix, s, s ? strlen(s) : 0);
+}
+
 /* ---- JSON ---- */
 
 static void json_unit(struct dbuf *b, const char *s, size_t n, uint32_t cp,

@@ -33,9 +33,7 @@ struct milog {
  * one line each, through base's terminal escaper (docs/text-safety.md). */
 static void put_line(const char *tag, const char *s, size_t len)
 {
-	fputs(tag, stdout);
-	text_escape_write(stdout, s, len, 0);
-	fputc('\n', stdout);
+	text_write_line_n(stdout, tag, s, len);
 	fflush(stdout);
 }
 
@@ -183,9 +181,7 @@ static int mi_log_main(const struct cudbg_options *o)
 	char err[600];
 	m.s = session_new(&cfg, &h, err, sizeof err, NULL);
 	if (!m.s) {
-		fprintf(stderr, "cudbg-tui: ");
-		text_escape_write(stderr, err, strlen(err), 0);
-		fputc('\n', stderr);
+		text_write_line(stderr, "cudbg-tui: ", err);
 		return 2;
 	}
 	int ms = (o->timeout_s ? o->timeout_s : 60) * 1000;
@@ -290,7 +286,7 @@ static int load_config(struct cudbg_options *o, struct cudbg_config *cfg)
 	char path[4096], err[1024];
 	const char *p = config_default_path(path, sizeof path);
 	if (config_load(cfg, p, err, sizeof err) < 0) {
-		fprintf(stderr, "cudbg-tui: %s\n", err);
+		text_write_line(stderr, "cudbg-tui: ", err);
 		return -1;
 	}
 	if (config_apply(cfg, o) < 0) {
@@ -313,7 +309,7 @@ int main(int argc, char **argv)
 		argv = demo_argv;
 	}
 	if (options_parse(&o, argc, argv, err, sizeof err)) {
-		fprintf(stderr, "cudbg-tui: %s\n", err);
+		text_write_line(stderr, "cudbg-tui: ", err);
 		return 2;
 	}
 	memset(&cfg, 0, sizeof cfg);

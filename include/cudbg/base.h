@@ -102,6 +102,12 @@ void text_escape(struct dbuf *b, const char *s, size_t len, unsigned flags);
 char *text_escape_dup(const char *s, size_t len, unsigned flags);
 /* The same written to f; returns 0, or -1 on a write or memory error. */
 int text_escape_write(FILE *f, const char *s, size_t len, unsigned flags);
+/* One line: prefix (our own text, written as it is), s escaped (flags 0;
+ * NULL as ""), '\n'.  For a one-line message naming untrusted input
+ * ("cudbg-tui: ..." on stderr, --mi-log lines).  0, or -1 as above. */
+int text_write_line(FILE *f, const char *prefix, const char *s);
+int text_write_line_n(FILE *f, const char *prefix, const char *s,
+		      size_t len);
 
 /* ---- JSON ------------------------------------------------------------- */
 
