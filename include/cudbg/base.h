@@ -5,6 +5,8 @@
  * The rules (which escaper for which sink, and why) are written once in
  * docs/text-safety.md.
  *
+ * Code: base/buf.c, base/utf8.c (and hex_value), base/text.c, base/json.c.
+ *
  * Ownership: a struct dbuf owns its bytes until dbuf_take() hands them to
  * the caller (free()) or dbuf_free() releases them; a struct jw owns its
  * dbuf the same way (jw_take, jw_free).  Destructors accept a zeroed

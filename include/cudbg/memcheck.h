@@ -1,7 +1,7 @@
 /* The memcheck pass: runs the program under compute-sanitizer, keeps its
  * text, parses its XML report and hands back the GPU coredump it wrote.
  *
- * Owner: helper "diag" (diag/memcheck.c).  No curses, no printing.
+ * Code: diag/memcheck.c.  No curses, no printing.
  *
  *   compute-sanitizer --tool memcheck --xml --save REPORT
  *       --generate-coredump --coredump-name CORE --print-limit N PROG ARGS
