@@ -53,3 +53,17 @@ else
 	echo "FAIL memcheck-text/recorded-and-replayed:"; grep 'sanitizer[|+=]' "$rec" | head -5
 	diff "$live" "$out" | head -40 | sed 's/^/    /'
 fi
+
+# --memcheck-kernel narrows the pass: compute-sanitizer is asked for that
+# kernel alone (--kernel-name regex=NAME, matched in the mangled name).
+argv=$(mktemp)
+FAKE_SAN_ARGV=$argv FAKE_SAN_XML=$ROOT/tests/fixtures/gpu/off_by_one.sanitizer.xml \
+	timeout 60 "$BIN" --batch --memcheck=always --memcheck-kernel row_sums --debugger gdb \
+	--sanitizer "$ROOT/tests/data/fake-compute-sanitizer" "${CUDBG_BUILD:?}/progs/steps" >"$out" 2>&1
+if grep -qx -- '--kernel-name' "$argv" && grep -qx 'regex=row_sums' "$argv" &&
+   grep -q '(san-oob' "$out"; then
+	echo "PASS memcheck-text/kernel-filter"
+else
+	echo "FAIL memcheck-text/kernel-filter:"; sed 's/^/    /' "$argv"
+fi
+rm -f "$argv"
