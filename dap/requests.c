@@ -98,7 +98,7 @@ static const struct dj *keep_args(struct dap *d, const struct dj *a)
 	char err[64];
 	dj_w_init(&w);
 	dj_w_value(&w, a);
-	d->args = w.oom ? NULL : dj_parse(w.buf, w.len, err, sizeof err);
+	d->args = w.j.b.oom ? NULL : dj_parse(w.j.b.s, w.j.b.len, err, sizeof err);
 	dj_w_free(&w);
 	return d->args;
 }

@@ -312,7 +312,7 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	r->memcheck_secs = diag_memcheck_seconds(r->mc);
 	size_t len;
 	const char *text = diag_memcheck_text(r->mc, &len);
-	r->memcheck_text = dstrndup(text, len);
+	r->memcheck_text = diag_strndup(text, len);
 	r->memcheck_len = r->memcheck_text ? len : 0;
 	/* Kept in the recording: its replay diagnoses from the same text. */
 	if (dbg && text && len)

@@ -50,6 +50,7 @@ BEGIN {
 	split("assertline diag diagrun hang hints job memcheck pystack " \
 	      "refault report sanitizer", h, " ")
 	for (i in h) pub[h[i]] = "diag"
+	pub["base"] = "base"
 	pub["options"] = "options"; pub["config"] = "options"
 	pub["dap"] = "dap"; pub["batch"] = "batch"; pub["tui"] = "tui"
 	n = split(allow, a, "\n")
