@@ -966,12 +966,12 @@ static int plan_from_call(const struct diag_pystack *ps, const char *a,
 static void plan_index(const struct diag_pystack *ps, const char *a,
 		       struct diag_pybad_plan *p, int f)
 {
-	if (plan_from_call(ps, a, p, f))
-		return;
 	static const char *const idx_names[] = {
 		"target", "input", "index", "indices", "idx", NULL };
 	static const char *const src_names[] = {
 		"weight", "self", "input", "source", NULL };
+	if (plan_from_call(ps, a, p, f))
+		return;
 	p->t = find_tensor(ps, f, true, idx_names);
 	const struct diag_pytensor *src = find_tensor(ps, f, false, src_names);
 	if (p->kind == DIAG_PYBAD_CLASS) {
