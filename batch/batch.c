@@ -516,7 +516,9 @@ int batch_main(const struct cudbg_options *o)
 		return report_error(o, "batch mode needs a program, --pid, "
 				    "--remote, --core, --replay or "
 				    "--sanitizer-report");
-	struct diag_run *dr = diag_run_new(o, NULL, err, sizeof err);
+	struct diag_run_config dcfg;
+	options_diag_config(o, &dcfg);
+	struct diag_run *dr = diag_run_new(&dcfg, NULL, err, sizeof err);
 	if (!dr)
 		return report_error(o, err);
 	if (o->backend == SESSION_NONE)

@@ -380,6 +380,14 @@ screens() {
 	sleep 2; cap seed80 seed80-1-fault
 	$T send-keys -t seed80 q; sleep 0.5; $T send-keys -t seed80 q; sleep 2
 	$T kill-session -t seed80 2>/dev/null
+	stepscreen
+	screen_passes
+}
+
+# A breakpoint in a kernel, then next, step and the GPU map (GPU_SECTIONS
+# stepscreen runs it alone).
+stepscreen() {
+	mkdir -p "$RES/screens"
 	# (the examples section builds it; alone, screens builds it here)
 	if [ ! -x "$SRC/examples/step_kernel" ]; then
 		mkdir -p "$SRC/examples" && cp "$ROOT"/data/examples/step_kernel.cu "$SRC/examples/" &&
@@ -394,10 +402,18 @@ screens() {
 	$T send-keys -t step n; sleep 3; cap step step-2-next
 	$T send-keys -t step s; sleep 3; cap step step-3-step
 	$T send-keys -t step ']'; sleep 2; cap step step-4-map
+	# each step moved the stop: the screens differ, and none says error
+	local S=$RES/screens
+	if ! cmp -s "$S/step-1-break.txt" "$S/step-2-next.txt" &&
+	   ! cmp -s "$S/step-2-next.txt" "$S/step-3-step.txt" &&
+	   ! grep -qi 'error' "$S/step-2-next.txt" "$S/step-3-step.txt"; then
+		pass screens/step-moves
+	else
+		fail screens/step-moves "n or s did not move the stop (or an error showed)"
+	fi
 	$T send-keys -t step q; sleep 0.5; $T send-keys -t step y; sleep 2
 	$T kill-session -t step 2>/dev/null
 	cd "$ROOT" || exit 2
-	screen_passes
 }
 
 # The memcheck pass and replay to fault from the screen (issue: diagnosis):
@@ -547,6 +563,7 @@ SECTIONS=${GPU_SECTIONS:-programs examples screens pyscreens kills perf}
 case " $SECTIONS " in *" examples "*) echo "== examples"; examples ;; esac
 case " $SECTIONS " in *" screens "*) echo "== screens"; screens ;; esac
 case " $SECTIONS " in *" pyscreens "*) echo "== pyscreens"; pyscreens ;; esac
+case " $SECTIONS " in *" stepscreen "*) echo "== stepscreen"; stepscreen ;; esac
 case " $SECTIONS " in *" kills "*) echo "== kills"; kills ;; esac
 case " $SECTIONS " in *" perf "*) echo "== perf"; perf ;; esac
 case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac

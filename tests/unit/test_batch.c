@@ -4,6 +4,7 @@
 #include "cudbg/model.h"
 #include "tests/harness.h"
 #include "tests/unit/fixture.h"
+#include "tests/unit/fx_model.h"
 #include "tests/unit/json_check.h"
 
 #include <stdio.h>
@@ -17,48 +18,6 @@ TEST(json_checker_works)
 	CHECK(!json_valid("{\"a\":1,}"));
 	CHECK(!json_valid("{\"a\" 1}"));
 	CHECK(!json_valid("[\"\\x\"]"));
-}
-
-/* ---- models from fixtures ---- */
-
-struct feed {
-	struct dbg_model m;
-	int stops_wanted;   /* stop after this many *stopped */
-	bool done;
-};
-
-static void feed_record(const struct mi_record *rec, void *out)
-{
-	struct feed *f = out;
-	if (f->done)
-		return;
-	model_on_record(&f->m, rec);
-	if ((int)f->m.stop_count >= f->stops_wanted)
-		f->done = true;
-}
-
-static void do_stack(const struct mi_record *r, void *out)
-{
-	struct dec_stack st;
-	CHECK_INT(dec_stack_decode(r->results, &st), 0);
-	model_take_frames(out, &st);
-}
-
-/* The model as the controller leaves it after the first stop's refresh:
- * stop, focus query, stack. */
-static void model_at_stop(const char *fixture, struct dbg_model *m,
-			  bool with_stack)
-{
-	struct feed f = { .stops_wanted = 1 };
-	model_init(&f.m, 0, 0);
-	f.m.backend = SESSION_REPLAY;
-	f.m.cuda = true;
-	fx_each(fixture, feed_record, &f);
-	CHECK_INT(f.m.state, MODEL_STOPPED);
-	if (with_stack)
-		fx_decode(fixture, "-stack-list-frames", "^done", 0, do_stack,
-			  &f.m);
-	*m = f.m;
 }
 
 static char *print(const struct batch_report *r, bool json)
@@ -77,7 +36,7 @@ static char *print(const struct batch_report *r, bool json)
 TEST(seed_py_report)
 {
 	struct dbg_model m;
-	model_at_stop("seed_py.mi.log", &m, false);
+	fx_model_at_stop("seed_py.mi.log", &m, false);
 	struct batch_report r;
 	CHECK_INT(batch_collect(&m, &r), 0);
 	CHECK(r.fault);
@@ -110,7 +69,7 @@ TEST(seed_py_report)
 TEST(assert_label_kernel_frame_one)
 {
 	struct dbg_model m;
-	model_at_stop("assert_label.mi.log", &m, true);
+	fx_model_at_stop("assert_label.mi.log", &m, true);
 	struct batch_report r;
 	batch_collect(&m, &r);
 	CHECK_STR(r.frame.func, "__assert_fail");
@@ -136,7 +95,7 @@ TEST(assert_label_kernel_frame_one)
 TEST(null_write_exception_fields)
 {
 	struct dbg_model m;
-	model_at_stop("null_write.mi.log", &m, true);
+	fx_model_at_stop("null_write.mi.log", &m, true);
 	struct batch_report r;
 	batch_collect(&m, &r);
 	char *t = print(&r, false);
@@ -155,7 +114,7 @@ TEST(null_write_exception_fields)
 TEST(step_kernel_breakpoint_is_no_fault)
 {
 	struct dbg_model m;
-	model_at_stop("step_kernel.mi.log", &m, true);
+	fx_model_at_stop("step_kernel.mi.log", &m, true);
 	struct batch_report r;
 	batch_collect(&m, &r);
 	CHECK(!r.fault);

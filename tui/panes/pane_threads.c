@@ -470,6 +470,14 @@ static int threads_key(struct pane *p, struct ui *ui, int key)
 	return listview_key(&s->lv, key);
 }
 
+static int threads_request(struct pane *p, struct ui *ui, enum pane_request r)
+{
+	if (r != PANE_REQ_FAULT_THREAD)
+		return PR_IGNORED;
+	ui_focus(ui, p);
+	return jump_fault(p, ui);
+}
+
 static const struct key_help threads_help[] = {
 	{ "Enter", "focus the first thread of the range" },
 	{ "g", "go to block 132, or thread (3,0,0) (17,0,0)" },
@@ -484,6 +492,7 @@ const struct pane_ops pane_threads_ops = {
 	.name = "threads",
 	.title = "Threads",
 	.home = AREA_SIDE_TOP,
+	.request = threads_request,
 	.init = threads_init,
 	.draw = threads_draw,
 	.key = threads_key,
