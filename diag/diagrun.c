@@ -26,6 +26,8 @@ struct diag_run {
 	enum diag_memcheck_policy policy;
 	const char *sanitizer;
 	const char *tool;        /* --sanitizer-tool, NULL: memcheck */
+	char *const *san_flags;  /* --sanitizer-flags (the options' own) */
+	size_t nsan_flags;
 	const char *debugger;
 	bool keep_temp;
 	bool can_rerun;             /* a launch: the pass can run the program */
@@ -101,6 +103,8 @@ struct diag_run *diag_run_new(const struct cudbg_options *o,
 	r->policy = policy_of(o->memcheck);
 	r->sanitizer = o->sanitizer;
 	r->tool = o->sanitizer_tool;
+	r->san_flags = o->san_flags;
+	r->nsan_flags = o->nsan_flags;
 	r->debugger = o->debugger;
 	r->keep_temp = o->keep_temp;
 	r->can_rerun = o->backend == SESSION_LAUNCH && o->argv && o->argv[0];
@@ -259,6 +263,7 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	struct diag_memcheck_opts mo = {
 		.sanitizer = r->sanitizer, .argv = r->argv, .python = -1,
 		.keep_temp = r->keep_temp, .tool = r->tool,
+		.flags = r->san_flags, .nflags = r->nsan_flags,
 	};
 	char err[1024];
 	r->times.pass_start = mono_now();

@@ -112,6 +112,7 @@ static int start_pass(struct glue *g)
 	struct diag_memcheck_opts mo = {
 		.sanitizer = g->o->sanitizer, .argv = g->o->argv, .python = -1,
 		.keep_temp = g->o->keep_temp, .tool = glue_tool(g),
+		.flags = g->o->san_flags, .nflags = g->o->nsan_flags,
 	};
 	char err[1024];
 	struct diag_memcheck *m;

@@ -47,9 +47,18 @@ static const char usage_text[] =
 "  --memcheck=WHEN      auto (default), always or never: when to run the\n"
 "                       program under compute-sanitizer memcheck\n"
 "  --sanitizer PATH     the compute-sanitizer binary to use\n"
+;
+/* Two halves: one literal would pass the 4095 bytes C99 promises. */
+static const char usage_text2[] =
 "  --sanitizer-tool=TOOL memcheck (default), racecheck (shared-memory\n"
 "                       races), initcheck (uninitialised reads) or\n"
 "                       synccheck (barrier misuse): the tool the pass runs\n"
+"  --sanitizer-flags FLAGS\n"
+"                       extra compute-sanitizer options for the pass,\n"
+"                       split at blanks, no shell (repeatable; e.g.\n"
+"                       \"--kernel-name kns=scale\"); the ones the pass\n"
+"                       sets itself (--tool, --xml, --save, ...) are\n"
+"                       refused\n"
 "  --sanitizer-report FILE.xml\n"
 "                       load a saved compute-sanitizer XML report\n"
 "  --timeout SECS       a program still running after SECS is\n"
@@ -81,7 +90,10 @@ static const char usage_text[] =
 
 const char *options_usage(void)
 {
-	return usage_text;
+	static char all[sizeof usage_text + sizeof usage_text2];
+	if (!all[0])
+		snprintf(all, sizeof all, "%s%s", usage_text, usage_text2);
+	return all;
 }
 
 __attribute__((format(printf, 3, 4)))
@@ -108,7 +120,7 @@ static int push_str(const char ***arr, size_t *n, const char *s)
 static const char *const value_opts[] = {
 	"--pid", "--remote", "--core", "--replay", "--record", "--debugger",
 	"--directory", "--memcheck", "--sanitizer", "--sanitizer-report",
-	"--sanitizer-tool",
+	"--sanitizer-tool", "--sanitizer-flags",
 	"--mi-exec", "--timeout", "--break", "--command", "--eval-command",
 	"--core-dir", "--dap-port", NULL,
 };
@@ -253,6 +265,14 @@ static int set_value(struct cudbg_options *o, const char *name,
 			return fail(err, cap, "--sanitizer-tool takes memcheck, "
 				    "racecheck, initcheck or synccheck, not "
 				    "'%s'", v);
+	}
+	else if (strcmp(name, "--sanitizer-flags") == 0) {
+		if (diag_san_flags_add(&o->san_flags, &o->nsan_flags, v, err,
+				       cap) < 0) {
+			char why[512];
+			snprintf(why, sizeof why, "%s", err);
+			return fail(err, cap, "--sanitizer-flags: %s", why);
+		}
 	}
 	else if (strcmp(name, "--mi-exec") == 0) {
 		if (push_str(&o->mi_exec, &o->nmi_exec, v))
@@ -488,6 +508,9 @@ void options_free(struct cudbg_options *o)
 	o->breaks = NULL;
 	o->nbreaks = 0;
 	free(o->mi_exec);
+	diag_san_flags_free(o->san_flags, o->nsan_flags);
+	o->san_flags = NULL;
+	o->nsan_flags = 0;
 	free(o->dbg_cmds);
 	free(o->dbg_cmd_is_file);
 	o->dbg_cmds = NULL;
