@@ -37,6 +37,8 @@ struct diag_run {
 	size_t memcheck_len;
 	struct diag_memcheck *mc;   /* kept: its directory holds the core */
 	const volatile sig_atomic_t *cancel; /* non-zero: stop waiting (a signal) */
+	diag_run_progress_fn progress;
+	void *progress_ctx;
 	struct diag_run_times times;
 	struct diag_hints hints;
 };
@@ -208,6 +210,13 @@ void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag)
 	r->cancel = flag;
 }
 
+void diag_run_set_progress(struct diag_run *r, diag_run_progress_fn fn,
+			   void *ctx)
+{
+	r->progress = fn;
+	r->progress_ctx = ctx;
+}
+
 /* Milliseconds to the next poll: a short slice (a cancel flag is seen
  * at once), no later than the session wants its next check or than the
  * time left. */
@@ -237,9 +246,13 @@ static int wait_memcheck(struct diag_run *r, struct session *s,
 			 int timeout_ms)
 {
 	double t0 = mono_now();
+	char what[64];
+	snprintf(what, sizeof what, "the %s pass", r->tool ? r->tool : "memcheck");
 	for (;;) {
 		if (r->cancel && *r->cancel)
 			return 0;
+		if (r->progress)
+			r->progress(r->progress_ctx, what, mono_now() - t0);
 		int rc = diag_memcheck_handle(r->mc);
 		if (rc != 0)
 			return rc;
@@ -275,7 +288,10 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 		diag_on_debugger_stderr(r->d, err, strlen(err));
 		return 0;
 	}
-	if (wait_memcheck(r, dbg, timeout_ms) == 0) {
+	int ended = wait_memcheck(r, dbg, timeout_ms);
+	if (r->progress)
+		r->progress(r->progress_ctx, NULL, -1);
+	if (ended == 0) {
 		diag_memcheck_cancel(r->mc);
 		if (diag_memcheck_wait(r->mc, 2000) == 0) {
 			diag_memcheck_cancel(r->mc); /* now SIGKILL */

@@ -48,6 +48,14 @@ void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h);
  * program it runs are then stopped at once.  NULL: no such flag. */
 void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag);
 
+/* Called about ten times a second while the pass runs (before or after
+ * the debugger run), with what runs ("the memcheck pass", "the racecheck
+ * pass") and its seconds so far, and once with secs < 0 when it ended:
+ * batch mode draws its clock on a terminal.  fn NULL: none. */
+typedef void (*diag_run_progress_fn)(void *ctx, const char *what, double secs);
+void diag_run_set_progress(struct diag_run *r, diag_run_progress_fn fn,
+			   void *ctx);
+
 /* The private directory of the memcheck pass (its report and coredump),
  * or NULL when no pass ran.  It is removed by diag_run_free() unless
  * --keep-temp was given. */
