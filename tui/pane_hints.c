@@ -13,6 +13,7 @@
  * stops bring the pane forward is decided in hints_stop_view(). */
 #include "cudbg/assertline.h"
 #include "cudbg/diagrun.h"
+#include "cudbg/hang.h"
 #include "cudbg/hints.h"
 #include "cudbg/model.h"
 #include "cudbg/report.h"
@@ -227,7 +228,11 @@ static void add_headline(struct hints_state *s, const struct diag_fault *f,
 
 	if (f->explanation)
 		first_sentence(f->explanation, meaning, sizeof meaning);
-	if (f->kind == DIAG_FAULT_NONE && !f->exited) {
+	if (f->hang) {
+		char head[512];
+		diag_hang_headline(f->hang, head, sizeof head);
+		row_add(s, 1, bad, ACT_NONE, "%s", head);
+	} else if (f->kind == DIAG_FAULT_NONE && !f->exited) {
 		row_add(s, 1, STYLE(UC_GOOD, CA_BOLD), ACT_NONE, "No fault seen%s%s",
 			stop_reason ? ": " : "", stop_reason ? stop_reason : "");
 	} else if (exc) {
@@ -287,6 +292,37 @@ static void add_where(struct hints_state *s, const struct diag_fault *f)
 	}
 	if (f->error_line)
 		row_add(s, 1, label, ACT_NONE, "error   %s", f->error_line);
+}
+
+/* A hang: where every live block of the kernel is, one row per place
+ * (Enter opens it), then the blocks that finished or never started; on
+ * the host, where its thread was (diag_hang_lines, as --batch prints). */
+static void add_hang(struct hints_state *s, const struct diag_fault *f)
+{
+	const struct diag_hang *h = f->hang;
+	char *lines = h ? diag_hang_lines(h) : NULL;
+	if (!lines)
+		return;
+	row_blank(s);
+	row_add(s, 1, STYLE(UC_TITLE, CA_BOLD), ACT_NONE, "%s",
+		h->device ? "Where the blocks are" : "Where the program was");
+	size_t i = 0;
+	for (char *p = lines, *nl; *p && i < 40; p = nl + 1, i++) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		const struct diag_hang_group *g = i < h->n_groups ? &h->groups[i] : NULL;
+		const char *file = g ? g->file : !h->device && i == 0 ? h->host_file : NULL;
+		unsigned line = g ? g->line : h->host_line;
+		struct hrow *r = row_add(s, 3, STYLE(UC_DEFAULT, 0),
+					 file && line ? ACT_PLACE : ACT_NONE, "%s", p);
+		if (r && file && line) {
+			r->arg = strdup(file);
+			r->line = (int)line;
+		}
+	}
+	free(lines);
 }
 
 static void add_step(struct hints_state *s, const struct diag_hint_step *st)
@@ -577,6 +613,7 @@ static void build_rows(struct hints_state *s, const struct diag_fault *f,
 {
 	add_headline(s, f, stop_reason);
 	add_where(s, f);
+	add_hang(s, f);
 	row_blank(s);
 	add_hints(s, h);
 	row_blank(s);
