@@ -1191,7 +1191,10 @@ static void apply_stop_view(struct pane *p, struct ui *ui)
 	bool new_stop = ui->stops != s->seen_stops;
 	s->seen_stops = ui->stops;
 	s->seen_state = state;
-	if (!new_stop && state != UST_EXITED)
+	/* A coredump sends no *stopped (the stop count stays): its
+	 * opening, the change to stopped, is its stop. */
+	bool core_opened = state == UST_STOPPED && ui->status.core;
+	if (!new_stop && state != UST_EXITED && !core_opened)
 		return;
 	enum area a = p->ops->home;
 	bool shown = ui->area_pane[a] == (int)(p - ui->panes);
