@@ -132,3 +132,25 @@ else
 		pass command_line_wins
 	else fail command_line_wins "exit $rc:"; head -40 "$tmp/m2"; fi
 fi
+
+# 5. ~/.gdbinit: ignored by default (the debugger runs with --nx), sourced
+# with `gdbinit yes` before the run (real gdb: its breakpoint in square
+# stops the program there).
+if command -v gdb >/dev/null 2>&1; then
+	printf 'break square\n' >"$HOME/.gdbinit"
+	: >"$cfg"
+	timeout 60 "$BIN" --batch --debugger gdb "$BUILD/progs/steps" \
+		>"$tmp/g0" 2>&1 </dev/null
+	if grep -q "square" "$tmp/g0" && grep -q "stop:.*Breakpoint" "$tmp/g0"; then
+		fail gdbinit_ignored "~/.gdbinit was read without 'gdbinit yes':"
+		head -20 "$tmp/g0"
+	else pass gdbinit_ignored; fi
+	printf 'gdbinit yes\n' >"$cfg"
+	timeout 60 "$BIN" --batch --debugger gdb "$BUILD/progs/steps" \
+		>"$tmp/g1" 2>&1 </dev/null
+	if grep -q "stop: *Breakpoint 1 in square" "$tmp/g1"; then
+		pass gdbinit_yes
+	else fail gdbinit_yes "no stop in square:"; head -20 "$tmp/g1"; fi
+	rm -f "$HOME/.gdbinit"
+	: >"$cfg"
+fi
