@@ -450,7 +450,7 @@ screen_groups() {
 	sleep 2; $T send-keys -t groups z; sleep 1
 	expect_screen findings-grouped groups '\[\+\] 1\. ' 10 "no group row of the findings"
 	expect_screen findings-count groups '[0-9]+ findings' 10 "no count on the group row"
-	$T send-keys -t groups '/' 'findings' Enter Escape Enter; sleep 2
+	$T send-keys -t groups '/' '[+] 1.' Enter Escape Enter; sleep 2
 	expect_screen findings-group-open groups '\[-\] 1\. ' 10 "Enter did not open the group"
 	cap groups groups-1-open
 	$T send-keys -t groups z q; sleep 0.5; $T send-keys -t groups y; sleep 2
