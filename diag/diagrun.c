@@ -28,6 +28,7 @@ struct diag_run {
 	const char *tool;        /* --sanitizer-tool, NULL: memcheck */
 	char *const *san_flags;  /* --sanitizer-flags (the options' own) */
 	size_t nsan_flags;
+	const char *kernel;      /* --memcheck-kernel, NULL: every kernel */
 	const char *debugger;
 	bool keep_temp;
 	bool can_rerun;             /* a launch: the pass can run the program */
@@ -107,6 +108,7 @@ struct diag_run *diag_run_new(const struct cudbg_options *o,
 	r->tool = o->sanitizer_tool;
 	r->san_flags = o->san_flags;
 	r->nsan_flags = o->nsan_flags;
+	r->kernel = o->memcheck_kernel;
 	r->debugger = o->debugger;
 	r->keep_temp = o->keep_temp;
 	r->can_rerun = o->backend == SESSION_LAUNCH && o->argv && o->argv[0];
@@ -277,6 +279,7 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 		.sanitizer = r->sanitizer, .argv = r->argv, .python = -1,
 		.keep_temp = r->keep_temp, .tool = r->tool,
 		.flags = r->san_flags, .nflags = r->nsan_flags,
+		.kernel = r->kernel,
 	};
 	char err[1024];
 	r->times.pass_start = mono_now();

@@ -1,10 +1,11 @@
 /* The memcheck pass: runs the program under compute-sanitizer, keeps its
  * text, parses its XML report and hands back the GPU coredump it wrote.
  *
- * Owner: helper "diag" (diag/memcheck.c).  No curses, no printing.
+ * Code: diag/memcheck.c.  No curses, no printing.
  *
  *   compute-sanitizer --tool memcheck --xml --save REPORT
- *       --generate-coredump --coredump-name CORE --print-limit N [FLAGS]
+ *       --generate-coredump --coredump-name CORE --print-limit N
+ *       [--kernel-name regex=K] [FLAGS]
  *       PROG ARGS
  *
  * The command is an argument vector (never a shell).  REPORT and CORE live
@@ -61,6 +62,11 @@ struct diag_memcheck_opts {
 				  * diag_san_flags_add); may be NULL */
 	size_t nflags;
 	size_t max_text;         /* text output kept, 0: 4 MiB */
+	const char *kernel;      /* NULL: every kernel is checked; else a
+				  * kernel's name or signature (the one a
+				  * live stop named): only kernels whose
+				  * mangled name holds its unqualified name
+				  * are instrumented (--kernel-name regex=) */
 };
 
 enum diag_memcheck_event {
@@ -73,6 +79,11 @@ typedef void (*diag_memcheck_fn)(void *ctx, enum diag_memcheck_event ev,
 				 const char *text, size_t len);
 
 struct diag_memcheck;
+
+/* The --kernel-name argument that selects `kernel` (a name or demangled
+ * signature): "regex=NAME" in out.  DIAG_ESYNTAX when its unqualified name
+ * is not an identifier (nothing is selected then). */
+int diag_memcheck_kernel_filter(const char *kernel, char *out, size_t cap);
 
 /* Starts the pass.  On failure returns NULL with a one-line message in err
  * (sanitizer not found, program missing, cannot make the directory);
@@ -142,7 +153,7 @@ char *diag_pass_text_read(const char *path, size_t *len, char *err,
  * copies to *flags (kept NULL ended; the caller frees with
  * diag_san_flags_free).  Returns 0, or a DIAG_E* code with a one-line
  * message in err and the words before the bad one appended.
- * A user's --print-limit replaces the pass's default.
+ * A user's --print-limit or --kernel-name replaces the pass's own.
  * diag_san_flag_conflict gives why a word conflicts, or NULL. */
 int diag_san_flags_add(char ***flags, size_t *n, const char *text,
 		       char *err, size_t cap);

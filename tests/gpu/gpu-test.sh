@@ -25,8 +25,9 @@
 # XML NAME.TOOL.sanitizer.xml).  Every pass's report is checked against the
 # .expect (PASS:, not:, not-PASS:, exit-PASS: rules).  Programs run
 # GPU_JOBS at a time (default 6); GPU_PERF=1 then times plain, bare
-# cuda-gdb, live, bare compute-sanitizer and memcheck one program at a time
-# for the ratios (perf.tsv).  At the end the recordings and XML are
+# cuda-gdb, live, bare compute-sanitizer, memcheck and memcheck narrowed
+# to the live stop's kernel (--memcheck-kernel) one program at a time for
+# the ratios (perf.tsv; GPU_PASSES=plain GPU_PERF=1 for the timings alone).  At the end the recordings and XML are
 # collected in tests/fixtures/gpu layout (recordings over 1 MB gzipped,
 # never a coredump) with the reports and timings:
 # $GPU_RESULTS/collect.tar.gz; `gpu-test.sh collect` redoes only that.
@@ -223,7 +224,9 @@ program_job() {
 perf_program() {
 	local name=$1 prog=() passes
 	EXP=$ROOT/tests/gpu/$name.expect
-	passes=" $(expect_passes "$EXP" $DEFAULT_PASSES) "
+	# (the .expect's passes, whatever GPU_PASSES ran: GPU_PASSES=plain
+	# GPU_PERF=1 builds the programs and times them all)
+	passes=" $(expect_passes "$EXP" plain live memcheck core sancore report) "
 	if [ -x "$SRC/$name" ]; then prog=("$SRC/$name"); else prog=(python3 "$SRC/$name.py"); fi
 	cd "$SRC" || return
 	local P=$RES/reports/$name.perf
@@ -237,6 +240,13 @@ perf_program() {
 		"${prog[@]}" > "$P-bare-sanitizer.txt" 2>&1
 	timed "$name" perf-memcheck timeout 300 "$BIN" --batch --memcheck=always --force \
 		-d "$SRC" "${prog[@]}" > "$P-memcheck.txt" 2>&1
+	# The pass narrowed to the kernel the live run stopped in (what the
+	# screen's M does after a stop), against the bare sanitizer.
+	local kernel
+	kernel=$(sed -n 's/^kernel: *\([A-Za-z_][A-Za-z0-9_]*\)$/\1/p' "$P-live.txt" | head -1)
+	[ -n "$kernel" ] && timed "$name" perf-memcheck-kernel timeout 300 "$BIN" --batch \
+		--memcheck=always --memcheck-kernel "$kernel" --force \
+		-d "$SRC" "${prog[@]}" > "$P-memcheck-kernel.txt" 2>&1
 	cd "$ROOT" || exit 2
 }
 
