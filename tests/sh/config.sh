@@ -106,6 +106,27 @@ y
 EOF
 screen keys --replay "$ROOT/data/demo/step_kernel.mi.log" -d "$ROOT/data/examples"
 
+# 3b. keys cgdb: cgdb's function keys (F8 next, F10 step) on the same
+# recording, which holds a next and then a step (a next there would be
+# answered "no step further").
+printf 'keys cgdb\n' >"$cfg"
+cat >"$tmp/cgdb.script" <<'EOF'
+:wait-stop
+:wait-idle
+:assert-text [Source] step_kernel.cu:8
+<F8>
+:wait-stop
+:wait-idle
+:assert-text [Source] step_kernel.cu:9
+<F10>
+:wait-stop
+:wait-idle
+:assert-text [Source] step_kernel.cu:10
+q
+y
+EOF
+screen cgdb --replay "$ROOT/data/demo/step_kernel.mi.log" -d "$ROOT/data/examples"
+
 # 4. memcheck default from the file, and --memcheck on the command line
 # winning (real gdb on a CPU program, the fake sanitizer of the tests).
 if ! command -v gdb >/dev/null 2>&1; then
