@@ -235,10 +235,12 @@ static void add_headline(struct hints_state *s, const struct diag_fault *f,
 	} else if (f->kind == DIAG_FAULT_NONE && !f->exited) {
 		row_add(s, 1, STYLE(UC_GOOD, CA_BOLD), ACT_NONE, "No fault seen%s%s",
 			stop_reason ? ": " : "", stop_reason ? stop_reason : "");
+	} else if (f->kind == DIAG_FAULT_MEMCHECK && f->finding && f->finding->text) {
+		/* before the signal: a sanitizer's coredump says SIGTRAP,
+		 * which is how the sanitizer stopped, not what went wrong */
+		row_add(s, 1, bad, ACT_NONE, "memcheck: %s", f->finding->text);
 	} else if (exc) {
 		row_add(s, 1, bad, ACT_NONE, "%s%s%s", exc, meaning[0] ? ": " : "", meaning);
-	} else if (f->kind == DIAG_FAULT_MEMCHECK && f->finding && f->finding->text) {
-		row_add(s, 1, bad, ACT_NONE, "memcheck: %s", f->finding->text);
 	} else if (f->exited && f->exit_signal) {
 		row_add(s, 1, bad, ACT_NONE, "The program was killed by %s", f->exit_signal);
 	} else if (f->exited) {
