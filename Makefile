@@ -25,16 +25,16 @@ BUILD     ?= build
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
 
-PKGS := ncursesw expat
+PKGS := ncursesw expat zlib
 # A missing pkg-config or missing development files would otherwise end in
 # an obscure compile or link error; say what to install instead.
 NOBUILD_GOALS := clean uninstall check-layers
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifeq ($(shell command -v $(PKG_CONFIG) 2>/dev/null),)
-$(error pkg-config not found: apt-get install pkg-config libncurses-dev libreadline-dev libexpat1-dev)
+$(error pkg-config not found: apt-get install pkg-config libncurses-dev libreadline-dev libexpat1-dev zlib1g-dev)
 endif
 ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo yes),yes)
-$(error pkg-config finds no $(PKGS) development files: apt-get install libncurses-dev libexpat1-dev libreadline-dev)
+$(error pkg-config finds no $(PKGS) development files: apt-get install libncurses-dev libexpat1-dev libreadline-dev zlib1g-dev)
 endif
 endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)

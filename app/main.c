@@ -229,7 +229,8 @@ static int mi_log_main(const struct cudbg_options *o)
 }
 
 /* CUDBG_REPLAY_MAX_MB: the largest recording (decompressed) a replay
- * reads; the default (1024) keeps a runaway .gz from filling memory. */
+ * reads; the default (4096) keeps a runaway .gz from filling the disk
+ * (its private copy) and the index from outgrowing memory. */
 static int replay_limit(void)
 {
 	const char *v = getenv("CUDBG_REPLAY_MAX_MB");

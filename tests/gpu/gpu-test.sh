@@ -36,9 +36,10 @@
 # of one command on the GPU machine): one FAIL line names those left, to
 # be run next by name.
 #
-# Other sections (GPU_SECTIONS, default "programs examples screens kills
-# perf"): the recorded examples of data/examples, the screen driven
-# through tmux, killing the debugger, perf.py.  For the corpus alone, in
+# Other sections (GPU_SECTIONS, default "programs examples screens
+# pyscreens kills perf"): the recorded examples of data/examples, the
+# screen driven through tmux, 8 PyTorch faults on the screen at once,
+# killing the debugger, perf.py.  For the corpus alone, in
 # about 5 minutes: GPU_SECTIONS=programs tests/gpu/gpu-test.sh
 #
 # Prints PASS/FAIL lines and the closing "N passed, N failed" line.
@@ -379,7 +380,21 @@ screens() {
 	sleep 2; cap seed80 seed80-1-fault
 	$T send-keys -t seed80 q; sleep 0.5; $T send-keys -t seed80 q; sleep 2
 	$T kill-session -t seed80 2>/dev/null
-	cd "$SRC/examples" 2>/dev/null || { fail screens/step "examples not built"; return; }
+	stepscreen
+	screen_passes
+}
+
+# A breakpoint in a kernel, then next, step and the GPU map (GPU_SECTIONS
+# stepscreen runs it alone).
+stepscreen() {
+	mkdir -p "$RES/screens"
+	# (the examples section builds it; alone, screens builds it here)
+	if [ ! -x "$SRC/examples/step_kernel" ]; then
+		mkdir -p "$SRC/examples" && cp "$ROOT"/data/examples/step_kernel.cu "$SRC/examples/" &&
+			nvcc -g -G -arch=sm_90 -o "$SRC/examples/step_kernel" "$SRC/examples/step_kernel.cu" ||
+			{ fail screens/step "nvcc step_kernel failed"; return; }
+	fi
+	cd "$SRC/examples" || return
 	$T new-session -d -s step -x 120 -y 40 \
 		"cd $SRC/examples && TERM=xterm-256color $BIN --memcheck=never -d $SRC/examples -b saxpy2 ./step_kernel; sleep 600"
 	expect_screen step-break step 'reakpoint 1' 60 "no breakpoint stop"
@@ -387,10 +402,18 @@ screens() {
 	$T send-keys -t step n; sleep 3; cap step step-2-next
 	$T send-keys -t step s; sleep 3; cap step step-3-step
 	$T send-keys -t step ']'; sleep 2; cap step step-4-map
+	# each step moved the stop: the screens differ, and none says error
+	local S=$RES/screens
+	if ! cmp -s "$S/step-1-break.txt" "$S/step-2-next.txt" &&
+	   ! cmp -s "$S/step-2-next.txt" "$S/step-3-step.txt" &&
+	   ! grep -qi 'error' "$S/step-2-next.txt" "$S/step-3-step.txt"; then
+		pass screens/step-moves
+	else
+		fail screens/step-moves "n or s did not move the stop (or an error showed)"
+	fi
 	$T send-keys -t step q; sleep 0.5; $T send-keys -t step y; sleep 2
 	$T kill-session -t step 2>/dev/null
 	cd "$ROOT" || exit 2
-	screen_passes
 }
 
 # The memcheck pass and replay to fault from the screen (issue: diagnosis):
@@ -475,6 +498,39 @@ screen_groups() {
 	$T kill-session -t hangs 2>/dev/null
 }
 
+# ---- PyTorch faults on the screen (issue 11, item 6) ----
+# Each PyTorch program of the corpus that names a value, live in the
+# screen at 120x40, all at once: the capture at the fault stop must show
+# the user's script line, the operator and the bad value
+# (screens/py-NAME-fault.txt), as the batch report does.
+PY_SCREENS="torch_label torch_embedding torch_embedding_module torch_adv_index
+	torch_bce torch_multinomial torch_nll_ignore torch_dataloader"
+pyscreens() {
+	mkdir -p "$RES/screens"
+	command -v tmux >/dev/null || { fail pyscreens "tmux not installed"; return; }
+	local n
+	for n in $PY_SCREENS; do
+		cp "$ROOT/tests/gpu/$n.py" "$SRC/"
+		$T new-session -d -s "py-$n" -x 120 -y 40 \
+			"cd $SRC && TERM=xterm-256color $BIN --memcheck=never python3 $n.py; sleep 600"
+	done
+	for n in $PY_SCREENS; do
+		# the first hint is drawn once the diagnosis is complete
+		if wait_screen "py-$n" '1\. ' 170; then
+			sleep 3; cap "py-$n" "py-$n-fault"
+			local f=$RES/screens/py-$n-fault.txt
+			if grep -q "$n\.py:[0-9]" "$f"; then pass "pyscreens/$n-line"
+			else fail "pyscreens/$n-line" "no $n.py:LINE on the screen"; fi
+		else
+			fail "pyscreens/$n" "no diagnosis on the screen"
+			cap "py-$n" "py-$n-fault"
+		fi
+		$T send-keys -t "py-$n" q; sleep 0.3; $T send-keys -t "py-$n" y
+	done
+	sleep 2
+	for n in $PY_SCREENS; do $T kill-session -t "py-$n" 2>/dev/null; done
+}
+
 # ---- killing the debugger from outside (issue: hardening) ----
 kills() {
 	mkdir -p "$RES/kills" "$RES/screens" # cap writes there (kills may run alone)
@@ -537,9 +593,11 @@ nvcc --version | tail -1; python3 -c 'import torch; print("torch", torch.__versi
 [ -x "$BIN" ] || { echo "FAIL gpu-test: $BIN not built (run make)"; exit 2; }
 : > "$TIMES"
 
-SECTIONS=${GPU_SECTIONS:-programs examples screens kills perf}
+SECTIONS=${GPU_SECTIONS:-programs examples screens pyscreens kills perf}
 case " $SECTIONS " in *" examples "*) echo "== examples"; examples ;; esac
 case " $SECTIONS " in *" screens "*) echo "== screens"; screens ;; esac
+case " $SECTIONS " in *" pyscreens "*) echo "== pyscreens"; pyscreens ;; esac
+case " $SECTIONS " in *" stepscreen "*) echo "== stepscreen"; stepscreen ;; esac
 case " $SECTIONS " in *" kills "*) echo "== kills"; kills ;; esac
 case " $SECTIONS " in *" perf "*) echo "== perf"; perf ;; esac
 case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac
