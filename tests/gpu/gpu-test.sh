@@ -620,6 +620,7 @@ case " $SECTIONS " in *" screens "*) echo "== screens"; screens ;; esac
 case " $SECTIONS " in *" pyscreens "*) echo "== pyscreens"; pyscreens ;; esac
 case " $SECTIONS " in *" stepscreen "*) echo "== stepscreen"; stepscreen ;; esac
 case " $SECTIONS " in *" narrowscreen "*) echo "== narrowscreen"; narrowscreen ;; esac
+case " $SECTIONS " in *" groupscreen "*) echo "== groupscreen"; mkdir -p "$RES/screens"; screen_groups ;; esac
 case " $SECTIONS " in *" kills "*) echo "== kills"; kills ;; esac
 case " $SECTIONS " in *" perf "*) echo "== perf"; perf ;; esac
 case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac
