@@ -134,8 +134,9 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 		const struct dec_var *v = &m->vars.v[i];
 		/* cuda-gdb 13 at a device assert: the kernel's frame (1)
 		 * shows register-held locals with stale values (t=0,
-		 * i=33554432 for thread 133 in tests/fixtures/
-		 * assert_label.mi.log); its parameters are right. */
+		 * i=33554432 for thread 133 in
+		 * tests/fixtures/h200_assert_label.mi.log); its parameters
+		 * are right. */
 		if (m->selected_frame > 0 && !v->is_arg &&
 		    !(v->type && strstr(v->type, "@parameter")))
 			continue;

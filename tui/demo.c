@@ -41,7 +41,7 @@ static const struct demo_entry entries[] = {
 	{
 		.name = "assert",
 		.title = "CUDA C: a kernel assert() fires",
-		.recording = "assert_label.mi.log",
+		.recording = "demo_assert_label.mi.log",
 		.report = NULL,
 		.source = "assert_label.cu",
 		.about = "assert_label.cu checks every label against "
@@ -57,7 +57,7 @@ static const struct demo_entry entries[] = {
 	{
 		.name = "null",
 		.title = "A null pointer write: Warp Illegal Address",
-		.recording = "null_write.mi.log",
+		.recording = "demo_null_write.mi.log",
 		.report = NULL,
 		.source = "null_write.cu",
 		.about = "null_write.cu gives element 37 (block 1, thread 5) a "
@@ -90,7 +90,7 @@ static const struct demo_entry entries[] = {
 	{
 		.name = "quiet",
 		.title = "The same read under cuda-gdb alone: nothing stops",
-		.recording = "small_oob.mi.log",
+		.recording = "demo_small_oob.mi.log",
 		.report = "small_oob.sanitizer.xml",
 		.source = "small_oob.cu",
 		.about = "small_oob under cuda-gdb without memcheck: the "

@@ -2,7 +2,7 @@
  * (`cudbg-tui --batch --replay FILE`), peak RSS of its biggest process
  * (the frontend or the forked fake debugger) against the recording's
  * size, plain and gzipped, in the same run.  The recording is a real
- * one (tests/fixtures/null_write.mi.log) with LINES console records of
+ * one (tests/fixtures/h200_null_write.mi.log) with LINES console records of
  * 68 bytes put in the answer to its -exec-run (a program that chatters
  * between ^running and the fault's *stopped); the replay must still
  * reach the fault.
@@ -155,7 +155,7 @@ int main(int argc, char **argv)
 	size_t lines = argc > 2 ? strtoul(argv[2], NULL, 10) : 3500000;
 	const char *root = getenv("CUDBG_ROOT");
 	char fixp[4096];
-	snprintf(fixp, sizeof fixp, "%s/tests/fixtures/null_write.mi.log",
+	snprintf(fixp, sizeof fixp, "%s/tests/fixtures/h200_null_write.mi.log",
 		 root && *root ? root : ".");
 	size_t flen = 0;
 	char *fix = read_all(fixp, &flen);

@@ -251,7 +251,8 @@ perf_program() {
 	cd "$ROOT" || exit 2
 }
 
-# collect [DEST]: the recordings and XML in tests/fixtures/gpu layout,
+# collect [DEST]: the recordings and XML in tests/fixtures/gpu layout
+# (the examples' h200_NAME.mi.log in tests/fixtures),
 # the reports and timings beside them, in $RES/collect.tar.gz (recordings
 # over 1 MB gzipped; coredumps never).
 collect() {
@@ -265,6 +266,9 @@ collect() {
 		else
 			cp "$f" "$dest/tests/fixtures/gpu/"
 		fi
+	done
+	for f in "$RES"/examples/h200_*.mi.log; do
+		[ -s "$f" ] && cp "$f" "$dest/tests/fixtures/"
 	done
 	cp -r "$RES/reports" "$RES/results" "$dest/run/" 2>/dev/null
 	cp -r "$RES"/timings "$RES"/timings.tsv "$RES"/perf.tsv "$dest/run/" 2>/dev/null
@@ -315,6 +319,9 @@ corpus() {
 }
 
 # ---- the shared examples, recorded for the replay tests (issue: MI engine) ----
+# Recorded as h200_NAME.mi.log, the name they have in tests/fixtures
+# (tests/fixtures/README.md: the shared fixtures hold other recordings
+# under NAME.mi.log); collect copies them there.
 examples() {
 	local ex=$SRC/examples
 	mkdir -p "$ex" "$RES/examples"
@@ -324,15 +331,15 @@ examples() {
 		nvcc -g -G -arch=sm_90 -o $p $p.cu || { fail "examples/$p" "nvcc failed"; continue; }
 	done
 	timed assert_label example-live timeout 120 "$BIN" --batch --memcheck=never --force \
-		--record "$RES/examples/assert_label.mi.log" ./assert_label > "$RES/examples/assert_label.txt" 2>&1
+		--record "$RES/examples/h200_assert_label.mi.log" ./assert_label > "$RES/examples/assert_label.txt" 2>&1
 	timed null_write example-live timeout 120 "$BIN" --batch --memcheck=never --force \
-		--record "$RES/examples/null_write.mi.log" ./null_write > "$RES/examples/null_write.txt" 2>&1
+		--record "$RES/examples/h200_null_write.mi.log" ./null_write > "$RES/examples/null_write.txt" 2>&1
 	timed step_kernel example-break timeout 120 "$BIN" --batch --memcheck=never --force -b saxpy2 \
-		--record "$RES/examples/step_kernel.mi.log" ./step_kernel > "$RES/examples/step_kernel.txt" 2>&1
+		--record "$RES/examples/h200_step_kernel.mi.log" ./step_kernel > "$RES/examples/step_kernel.txt" 2>&1
 	timed small_oob example-memcheck timeout 120 "$BIN" --batch --memcheck=always --force \
-		--record "$RES/examples/small_oob.mi.log" ./small_oob > "$RES/examples/small_oob.txt" 2>&1
+		--record "$RES/examples/h200_small_oob.mi.log" ./small_oob > "$RES/examples/small_oob.txt" 2>&1
 	for p in assert_label null_write step_kernel small_oob; do
-		[ -s "$RES/examples/$p.mi.log" ] && pass "examples/$p recorded" || fail "examples/$p" "no recording"
+		[ -s "$RES/examples/h200_$p.mi.log" ] && pass "examples/$p recorded" || fail "examples/$p" "no recording"
 	done
 	grep -q 'Breakpoint 1 in saxpy2' "$RES/examples/step_kernel.txt" && pass examples/step_kernel-break \
 		|| fail examples/step_kernel-break "no stop at saxpy2"

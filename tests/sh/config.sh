@@ -62,7 +62,7 @@ r
 :assert-text [Source] null_write.cu:10
 :assert-text     9     float *w = (i == 37) ? nullptr : p.weights;
 EOF
-screen dirs --replay "$ROOT/data/demo/null_write.mi.log"
+screen dirs --replay "$ROOT/data/demo/demo_null_write.mi.log"
 # and without it, no source
 : >"$cfg"
 cat >"$tmp/nodirs.script" <<'EOF'
@@ -72,7 +72,7 @@ r
 :dump nodirs.txt
 EOF
 (cd "$tmp" && CUDBG_TEST_SCRIPT="$tmp/nodirs.script" CUDBG_TEST_SIZE=120x36 \
-	timeout 60 "$BIN" --replay "$ROOT/data/demo/null_write.mi.log" >/dev/null 2>&1 </dev/null)
+	timeout 60 "$BIN" --replay "$ROOT/data/demo/demo_null_write.mi.log" >/dev/null 2>&1 </dev/null)
 if grep -qF "float *w = (i == 37)" "$tmp/nodirs.txt" 2>/dev/null; then
 	fail no_dirs "the source was found without a directory"
 elif [ -f "$tmp/nodirs.txt" ]; then pass no_dirs

@@ -108,7 +108,7 @@ if make -s -C "$ROOT" BUILD="$BUILD" DESTDIR="$tmp/inst" install \
 			>"$tmp/i.out" 2>&1 </dev/null
 		rc=$?
 		if [ $rc -ne 1 ]; then fail install "installed demo: exit $rc"; cat "$tmp/i.out"
-		else has install "$tmp/i.out" "$share/demo/assert_label.mi.log" \
+		else has install "$tmp/i.out" "$share/demo/demo_assert_label.mi.log" \
 			"assert_label.cu:10" && pass install; fi
 	fi
 else
@@ -127,7 +127,7 @@ if [ -d "$tmp/inst/usr/local/bin" ]; then
 	if [ $rc -ne 1 ]; then fail install_moved "exit $rc"; cat "$tmp/p.out"
 	elif [ ! -f "$tmp/moved/share/doc/cudbg-tui/user-guide.md" ]; then
 		fail install_moved "no docs in share/doc/cudbg-tui"
-	else has install_moved "$tmp/p.out" "$tmp/moved/share/cudbg-tui/demo/assert_label.mi.log" \
+	else has install_moved "$tmp/p.out" "$tmp/moved/share/cudbg-tui/demo/demo_assert_label.mi.log" \
 		"(device-assert)" && pass install_moved; fi
 fi
 

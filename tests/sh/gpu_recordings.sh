@@ -161,11 +161,11 @@ ex() { # label file pattern...
 	done
 	echo "PASS recordings/$label"
 }
-ex examples/assert_label tests/fixtures/assert_label.mi.log 'Warp Assert in nll_loss' \
+ex examples/assert_label tests/fixtures/h200_assert_label.mi.log 'Warp Assert in nll_loss' \
 	'kernel at: #1 nll_loss at assert_label.cu:10' 't >= 0 && t < num_classes'
-ex examples/null_write tests/fixtures/null_write.mi.log 'Warp Illegal Address in apply' \
+ex examples/null_write tests/fixtures/h200_null_write.mi.log 'Warp Illegal Address in apply' \
 	'exception: Warp Illegal Address at pc 0x[0-9a-f]+ in apply\(Params, float\*\) at null_write.cu:10'
-ex examples/step_kernel tests/fixtures/step_kernel.mi.log 'Breakpoint 1 in saxpy2' \
+ex examples/step_kernel tests/fixtures/h200_step_kernel.mi.log 'Breakpoint 1 in saxpy2' \
 	'frame: +#0 saxpy2 at step_kernel.cu:8'
 # Crafted from null_deref.mi.log (its header says how): a 32-bit index
 # near INT_MIN at an illegal address (issue 10, item 8).

@@ -288,10 +288,10 @@ TEST_TIMEOUT(project_recordings, 120)
 		const char *log, *hint;
 		int code;
 	} c[] = {
-		{"assert_label.mi.log", "label-range-assert", 1},
-		{"null_write.mi.log", "exc-warp-illegal-address", 1},
-		{"small_oob.mi.log", NULL, 0}, /* only memcheck sees it */
-		{"step_kernel.mi.log", NULL, 0},
+		{"h200_assert_label.mi.log", "label-range-assert", 1},
+		{"h200_null_write.mi.log", "exc-warp-illegal-address", 1},
+		{"h200_small_oob.mi.log", NULL, 0}, /* only memcheck sees it */
+		{"h200_step_kernel.mi.log", NULL, 0},
 	};
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
 		char path[4096];
