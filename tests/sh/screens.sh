@@ -1,7 +1,11 @@
 #!/bin/sh
 # Headless screen tests through the real binary, in the style of tig's:
 # each tests/screens/NAME.script is run with CUDBG_TEST_SCRIPT, and every
-# screen it dumps is compared with tests/data/screens/<dump name>.
+# screen it dumps is compared with tests/screens/<dump name>.  A script's
+# dumps are named NAME.txt or NAME-K.txt (K says which screen, words
+# joined by '_'); tests/unit/test_X.c's are unit_X-K.txt.  The names are
+# checked first (screens/dump_names): a dump named otherwise, or a
+# tests/screens/*.txt that no test compares, fails.
 # Header lines of a script:
 #   # args: ARGS...     the command line (may use $CUDBG_BUILD,
 #                       $CUDBG_FIXTURES, $CUDBG_EXAMPLES, $CUDBG_ROOT)
@@ -50,7 +54,7 @@ run_script() { # script
 	fi
 	bad=0
 	for dump in $(sed -n 's/^:dump \(.*\)$/\1/p' "$s"); do
-		want="$ROOT/tests/data/screens/$dump"
+		want="$ROOT/tests/screens/$dump"
 		if [ "${CUDBG_UPDATE_SCREENS:-0}" = 1 ]; then
 			cp "$dir/$dump" "$want"
 		fi
@@ -58,7 +62,7 @@ run_script() { # script
 			echo "FAIL screens/$name: no dump $dump"
 			bad=1
 		elif ! cmp -s "$dir/$dump" "$want"; then
-			echo "FAIL screens/$name: $dump differs from tests/data/screens/$dump:"
+			echo "FAIL screens/$name: $dump differs from tests/screens/$dump:"
 			diff -u "$want" "$dir/$dump" | head -40 | sed 's/^/    /'
 			bad=1
 		fi
@@ -66,7 +70,44 @@ run_script() { # script
 	[ $bad -eq 0 ] && echo "PASS screens/$name"
 }
 
+# dump_names: prints one line for each dump of a script not named
+# NAME.txt or NAME-K.txt, and for each tests/screens/*.txt that neither a
+# script dumps nor tests/unit/test_X.c names (unit_X-K.txt).
+dump_names() {
+	for s in tests/screens/*.script; do
+		n=$(basename "$s" .script)
+		for d in $(sed -n 's/^:dump \(.*\)$/\1/p' "$s"); do
+			case $d in
+			"$n.txt" | "$n"-*.txt) ;;
+			*) echo "$s dumps $d: name it $n.txt or $n-K.txt" ;;
+			esac
+		done
+	done
+	for f in tests/screens/*.txt; do
+		[ -f "$f" ] || continue
+		d=$(basename "$f")
+		case $d in
+		unit_*-*.txt)
+			u=${d#unit_}; u=tests/unit/test_${u%%-*}.c
+			grep -qF "\"$d\"" "$u" 2>/dev/null ||
+				echo "$f: $u does not compare it" ;;
+		*)
+			grep -qxF ":dump $d" "tests/screens/${d%%[-.]*}.script" 2>/dev/null ||
+				echo "$f: tests/screens/${d%%[-.]*}.script does not dump it" ;;
+		esac
+	done
+}
+
 cd "$ROOT" || exit 2
+if [ -z "${SCREENS:-}" ]; then
+	bad=$(dump_names)
+	if [ -z "$bad" ]; then
+		echo "PASS screens/dump_names"
+	else
+		echo "FAIL screens/dump_names:"
+		echo "$bad" | sed 's/^/    /'
+	fi
+fi
 for s in tests/screens/*.script; do
 	[ -f "$s" ] || continue
 	case "${SCREENS:-}" in

@@ -1,5 +1,6 @@
 /* Helpers for headless screen tests: run a script against a UI and
- * compare the dumps with tests/data/screens/NAME.  Set
+ * compare the dumps with tests/screens/NAME (unit_X-K.txt for
+ * tests/unit/test_X.c: tests/sh/screens.sh checks the names).  Set
  * CUDBG_UPDATE_SCREENS=1 to rewrite the expected files (then review the
  * diff before committing). */
 #ifndef CUDBG_TEST_SCREEN_UTIL_H
@@ -64,7 +65,7 @@ static inline void screen_check(const char *name)
 {
 	char got_path[256], want_path[4096];
 	snprintf(got_path, sizeof got_path, "%s/%s", screen_tmpdir(), name);
-	snprintf(want_path, sizeof want_path, "%s/tests/data/screens/%s", test_root_dir(), name);
+	snprintf(want_path, sizeof want_path, "%s/tests/screens/%s", test_root_dir(), name);
 	char *got = screen_slurp(got_path);
 	if (!got)
 		test_fail(__FILE__, __LINE__, "no dump %s was written", name);

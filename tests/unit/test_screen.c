@@ -171,12 +171,12 @@ static int run(const char *text, int cols, int rows, void (*setup)(struct ui *))
 
 TEST(help_overlay)
 {
-	CHECK_INT(run("?\n:dump fake_help.txt\n<PgDn>\n:dump fake_help2.txt\n<Esc>\n:dump after.txt\n", 100, 30, fake_setup), 0);
-	screen_check("fake_help.txt");
-	screen_check("fake_help2.txt");
+	CHECK_INT(run("?\n:dump unit_screen-help.txt\n<PgDn>\n:dump unit_screen-help2.txt\n<Esc>\n:dump after.txt\n", 100, 30, fake_setup), 0);
+	screen_check("unit_screen-help.txt");
+	screen_check("unit_screen-help2.txt");
 	/* Every global key is listed somewhere in the help. */
 	char path[256];
-	snprintf(path, sizeof path, "%s/fake_help.txt", screen_tmpdir());
+	snprintf(path, sizeof path, "%s/unit_screen-help.txt", screen_tmpdir());
 	char *h1 = screen_slurp(path);
 	CHECK(h1 != NULL);
 	CHECK(strstr(h1, "continue") && strstr(h1, "F5") && strstr(h1, "F10") && strstr(h1, "F11") &&
@@ -186,41 +186,41 @@ TEST(help_overlay)
 
 TEST(resize_sequence)
 {
-	CHECK_INT(run(":resize 120 40\n:dump fake_r120x40.txt\n:resize 80 24\n:dump fake_r80x24.txt\n"
-		      ":resize 40 10\n:dump fake_r40x10.txt\n:resize 30 8\n:dump fake_r30x8.txt\n"
-		      ":resize 100 30\n:dump fake_r100x30.txt\n", 100, 30, fake_setup), 0);
-	screen_check("fake_r120x40.txt");
-	screen_check("fake_r80x24.txt");
-	screen_check("fake_r40x10.txt");
-	screen_check("fake_r30x8.txt");
-	screen_check("fake_r100x30.txt");
+	CHECK_INT(run(":resize 120 40\n:dump unit_screen-r120x40.txt\n:resize 80 24\n:dump unit_screen-r80x24.txt\n"
+		      ":resize 40 10\n:dump unit_screen-r40x10.txt\n:resize 30 8\n:dump unit_screen-r30x8.txt\n"
+		      ":resize 100 30\n:dump unit_screen-r100x30.txt\n", 100, 30, fake_setup), 0);
+	screen_check("unit_screen-r120x40.txt");
+	screen_check("unit_screen-r80x24.txt");
+	screen_check("unit_screen-r40x10.txt");
+	screen_check("unit_screen-r30x8.txt");
+	screen_check("unit_screen-r100x30.txt");
 }
 
 TEST(step_with_fake_debugger)
 {
-	CHECK_INT(run(":dump fake_step8.txt\nn\n:wait-stop\n:dump fake_step9.txt\n<F10>\n:wait-stop\n"
-		      ":dump fake_step10.txt\n", 120, 30, fake_setup), 0);
-	screen_check("fake_step8.txt");
-	screen_check("fake_step9.txt");
-	screen_check("fake_step10.txt");
+	CHECK_INT(run(":dump unit_screen-step8.txt\nn\n:wait-stop\n:dump unit_screen-step9.txt\n<F10>\n:wait-stop\n"
+		      ":dump unit_screen-step10.txt\n", 120, 30, fake_setup), 0);
+	screen_check("unit_screen-step8.txt");
+	screen_check("unit_screen-step9.txt");
+	screen_check("unit_screen-step10.txt");
 }
 
 TEST(breakpoint_search_until)
 {
-	CHECK_INT(run("/square<Enter>\n:dump fake_search.txt\nn\n:dump fake_search2.txt\n<Esc>\n"
-		      "<Down>b\n:dump fake_bp.txt\nu\n:wait-stop\n:dump fake_until.txt\n", 120, 30, fake_setup), 0);
-	screen_check("fake_search.txt");
-	screen_check("fake_search2.txt");
-	screen_check("fake_bp.txt");
-	screen_check("fake_until.txt");
+	CHECK_INT(run("/square<Enter>\n:dump unit_screen-search.txt\nn\n:dump unit_screen-search2.txt\n<Esc>\n"
+		      "<Down>b\n:dump unit_screen-bp.txt\nu\n:wait-stop\n:dump unit_screen-until.txt\n", 120, 30, fake_setup), 0);
+	screen_check("unit_screen-search.txt");
+	screen_check("unit_screen-search2.txt");
+	screen_check("unit_screen-bp.txt");
+	screen_check("unit_screen-until.txt");
 }
 
 TEST(quit_asks_while_alive)
 {
-	CHECK_INT(run("q\n:dump fake_quit_ask.txt\nn\n:dump fake_quit_no.txt\nq\ny\n:dump never.txt\n",
+	CHECK_INT(run("q\n:dump unit_screen-quit_ask.txt\nn\n:dump unit_screen-quit_no.txt\nq\ny\n:dump never.txt\n",
 		      100, 30, fake_setup), 0);
-	screen_check("fake_quit_ask.txt");
-	screen_check("fake_quit_no.txt");
+	screen_check("unit_screen-quit_ask.txt");
+	screen_check("unit_screen-quit_no.txt");
 	char p[256];
 	snprintf(p, sizeof p, "%s/never.txt", screen_tmpdir());
 	CHECK(access(p, F_OK) != 0); /* y quit before the dump */
@@ -246,19 +246,19 @@ static void fault_setup(struct ui *ui)
 
 TEST(fault_without_source_and_continue_warns)
 {
-	CHECK_INT(run(":dump fake_nosource.txt\nc\n:dump fake_continue_warn.txt\nn\n:dump fake_continue_no.txt\n",
+	CHECK_INT(run(":dump unit_screen-nosource.txt\nc\n:dump unit_screen-continue_warn.txt\nn\n:dump unit_screen-continue_no.txt\n",
 		      100, 30, fault_setup), 0);
-	screen_check("fake_nosource.txt");
-	screen_check("fake_continue_warn.txt");
-	screen_check("fake_continue_no.txt");
+	screen_check("unit_screen-nosource.txt");
+	screen_check("unit_screen-continue_warn.txt");
+	screen_check("unit_screen-continue_no.txt");
 }
 
 TEST(console_and_output_are_sanitised)
 {
-	CHECK_INT(run(":type :print x\n<Enter>\n:dump fake_console.txt\n<Esc>\n:dump fake_console_left.txt\n",
+	CHECK_INT(run(":type :print x\n<Enter>\n:dump unit_screen-console.txt\n<Esc>\n:dump unit_screen-console_left.txt\n",
 		      100, 30, fake_setup), 0);
-	screen_check("fake_console.txt");
-	screen_check("fake_console_left.txt");
+	screen_check("unit_screen-console.txt");
+	screen_check("unit_screen-console_left.txt");
 }
 
 static void output_setup(struct ui *ui)
@@ -271,10 +271,10 @@ static void output_setup(struct ui *ui)
 
 TEST(program_output_pane)
 {
-	CHECK_INT(run(":dump fake_output.txt\n", 100, 30, output_setup), 0);
-	screen_check("fake_output.txt");
+	CHECK_INT(run(":dump unit_screen-output.txt\n", 100, 30, output_setup), 0);
+	screen_check("unit_screen-output.txt");
 	char p[256];
-	snprintf(p, sizeof p, "%s/fake_output.txt", screen_tmpdir());
+	snprintf(p, sizeof p, "%s/unit_screen-output.txt", screen_tmpdir());
 	char *d = screen_slurp(p);
 	CHECK(strchr(d, 0x1b) == NULL);
 	CHECK(strstr(d, "␛[31mred?␛[0m ␛]0;pwned␇") != NULL);
@@ -284,10 +284,10 @@ TEST(program_output_pane)
 TEST(mouse_selects_pane_and_row)
 {
 	/* Click the output pane, then a source row, at 120x30. */
-	CHECK_INT(run(":click 100 25\n:dump fake_click_output.txt\n:click 10 6\n:dump fake_click_source.txt\n",
+	CHECK_INT(run(":click 100 25\n:dump unit_screen-click_output.txt\n:click 10 6\n:dump unit_screen-click_source.txt\n",
 		      120, 30, fake_setup), 0);
-	screen_check("fake_click_output.txt");
-	screen_check("fake_click_source.txt");
+	screen_check("unit_screen-click_output.txt");
+	screen_check("unit_screen-click_source.txt");
 }
 
 TEST(bad_script_fails_cleanly)
