@@ -14,15 +14,9 @@
 # Usage: tests/gpu/hang/record.sh [NAME...]   (default: all three)
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../../.." && pwd)
-BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
-RES=${GPU_RESULTS:-$ROOT/build/gpu-results}/hang
-SRC=/src/gpu/hang
-mkdir -p "$SRC" 2>/dev/null || SRC=$RES/src
-mkdir -p "$RES" "$SRC"
-passed=0 failed=0
-pass() { echo "PASS hang-gpu/$1"; passed=$((passed + 1)); }
-fail() { echo "FAIL hang-gpu/$1: $2"; failed=$((failed + 1)); }
+GROUP=hang
+# shellcheck source=tests/gpu/record-setup.sh
+. "$HERE/../record-setup.sh"
 
 check() { # name what report
 	local bad=""

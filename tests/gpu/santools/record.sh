@@ -12,15 +12,9 @@
 # Usage: tests/gpu/santools/record.sh   (results in build/gpu-results/santools)
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../../.." && pwd)
-BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
-RES=${GPU_RESULTS:-$ROOT/build/gpu-results}/santools
-SRC=/src/gpu/santools
-mkdir -p "$SRC" 2>/dev/null || SRC=$RES/src
-mkdir -p "$RES" "$SRC"
-passed=0 failed=0
-pass() { echo "PASS santools-gpu/$1"; passed=$((passed + 1)); }
-fail() { echo "FAIL santools-gpu/$1: $2"; failed=$((failed + 1)); }
+GROUP=santools
+# shellcheck source=tests/gpu/record-setup.sh
+. "$HERE/../record-setup.sh"
 
 for t in race:racecheck:Race:san-race uninit:initcheck:Uninitialized:san-uninit \
 	 sync:synccheck:Sync:san-sync; do
