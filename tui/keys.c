@@ -70,3 +70,82 @@ int tk_parse(const char **s)
 	*s = p + 1;
 	return (unsigned char)*p;
 }
+
+const char *tk_label(int key, char *buf, size_t cap)
+{
+	if (key == ' ')
+		snprintf(buf, cap, "Space");
+	else if (key == TK_INSERT || key == TK_DELETE)
+		snprintf(buf, cap, "%s", key == TK_INSERT ? "Insert" : "Delete");
+	else if (key > TK_F(12) && key < TK__MAX)
+		snprintf(buf, cap, "S-F%d", key - TK_F(12));
+	else if (key > 255 || key < 32 || key == 127) {
+		char tmp[32];
+		size_t n = strlen(tk_name(key, tmp, sizeof tmp));
+		/* "<Tab>" without its brackets */
+		snprintf(buf, cap, "%.*s", (int)(n > 2 ? n - 2 : n),
+			 n > 2 ? tmp + 1 : tmp);
+	} else
+		snprintf(buf, cap, "%c", key);
+	return buf;
+}
+
+const struct key_row key_rows[] = {
+#define KEY_ACTION(id, name, key, alt, cgdb, help) \
+	{ KA_##id, name, key, alt, cgdb, NULL, help },
+#define KEY_NOTE(keys, help) { -1, NULL, TK_NONE, TK_NONE, TK_NONE, keys, help },
+#include "tui/keys.def"
+#undef KEY_ACTION
+#undef KEY_NOTE
+};
+const size_t key_nrows = sizeof key_rows / sizeof key_rows[0];
+
+int key_action_of(int key)
+{
+	if (key == TK_NONE)
+		return -1;
+	for (size_t i = 0; i < key_nrows; i++)
+		if (key_rows[i].action >= 0 &&
+		    (key_rows[i].key == key || key_rows[i].alt == key))
+			return key_rows[i].action;
+	return -1;
+}
+
+/* Appends a row's keys to keys[*n..cap), two spaces apart. */
+static void row_keys(const struct key_row *r, char *keys, size_t cap, size_t *n)
+{
+	int k[2] = { r->key, r->alt };
+	char b[32];
+
+	for (int j = 0; j < 2; j++) {
+		const char *s = r->keys ? r->keys : k[j] != TK_NONE ? tk_label(k[j], b, sizeof b) : NULL;
+		if (!s)
+			continue;
+		int w = snprintf(keys + *n, cap - *n, "%s%s", *n ? "  " : "", s);
+		if (w > 0)
+			*n = *n + (size_t)w < cap ? *n + (size_t)w : cap - 1;
+		if (r->keys)
+			break;
+	}
+}
+
+int key_help_next(size_t *i, char *keys, size_t cap, const char **what)
+{
+	size_t n = 0;
+
+	if (!cap)
+		return 0;
+	keys[0] = '\0';
+	for (; *i < key_nrows; (*i)++) {
+		const struct key_row *r = &key_rows[*i];
+		if (!r->help)
+			continue;
+		row_keys(r, keys, cap, &n);
+		if (r->help[0]) {
+			*what = r->help;
+			(*i)++;
+			return 1;
+		}
+	}
+	return 0;
+}

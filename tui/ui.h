@@ -287,9 +287,6 @@ void ui_console_enter(struct ui *ui);
 /* Lines in the help overlay. */
 int ui_help_count(struct ui *ui);
 
-/* Global key table, for the help overlay. */
-extern const struct key_help ui_global_help[];
-
 /* Elapsed seconds since ts (monotonic). */
 double ui_elapsed(const struct timespec *ts);
 
