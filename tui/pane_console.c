@@ -527,12 +527,15 @@ static const struct pane_search_ops console_search_ops = {
 	console_search, console_rows, console_cursor, console_text, console_select,
 };
 
+/* The search and the line of its match (the dumps show no colours). */
 static void console_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 {
 	struct console_state *s = p->state;
 
-	(void)ui;
-	if (s->search.on)
+	if (s->search.on && s->match >= 0)
+		snprintf(buf, cap, "/%s  line %ld of %zu", s->search.pat, s->match + 1,
+			 textlog_count(&ui->console));
+	else if (s->search.on)
 		snprintf(buf, cap, "/%s", s->search.pat);
 }
 
