@@ -12,6 +12,8 @@
 #   make fuzz         build libFuzzer targets with clang and run each for
 #                     FUZZ_TIME seconds (default 30)
 #   make bench        benchmarks, one `measure=` line each
+#   make check-layers fails when a layer includes a higher one, or when
+#                     anything but tui/ includes curses or readline
 #   make install      PREFIX=/usr/local DESTDIR=
 #   make gpu-test     needs a GPU, nvcc, cuda-gdb, compute-sanitizer
 
@@ -26,7 +28,7 @@ PKG_CONFIG ?= pkg-config
 PKGS := ncursesw expat
 # A missing pkg-config or missing development files would otherwise end in
 # an obscure compile or link error; say what to install instead.
-NOBUILD_GOALS := clean uninstall
+NOBUILD_GOALS := clean uninstall check-layers
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifeq ($(shell command -v $(PKG_CONFIG) 2>/dev/null),)
 $(error pkg-config not found: apt-get install pkg-config libncurses-dev libreadline-dev libexpat1-dev)
@@ -64,20 +66,40 @@ ALL_CFLAGS   = -std=c11 $(WARN) $(WERROR) $(SANFLAGS) $(PKG_CFLAGS) -MMD -MP \
 ALL_LDFLAGS  = $(SANFLAGS) $(LDFLAGS)
 LDLIBS   += $(PKG_LIBS) $(RL_LIBS) -lm
 
-MI_SRC   := $(wildcard mi/*.c)
-DIAG_SRC := $(wildcard diag/*.c)
-DAP_SRC  := $(wildcard dap/*.c)
-TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
+# The folders are the layers, lowest first; each builds one static library
+# and a layer includes only its own and lower layers' headers (`make
+# check-layers`, tests/sh/check_layers.sh; docs/development.md "Layers"):
+#   mi/          GDB/MI parser, debugger session, model
+#   diag/        the diagnosis engine
+#   dap/         the Debug Adapter Protocol server (--dap)
+#   batch/       batch mode (--batch [--json]), and the start commands and
+#                hang timing it shares with the screen; no curses
+#   tui/         the screen: loop, layout, cells, terminal, keys, glue
+#   tui/panes/   one file per pane (pane.h, panes.def)
+#   app/         the entry point: command line, config file, --job
+# include/cudbg/ holds the headers each layer offers the ones above it.
+MI_SRC    := $(wildcard mi/*.c)
+DIAG_SRC  := $(wildcard diag/*.c)
+DAP_SRC   := $(wildcard dap/*.c)
+BATCH_SRC := $(wildcard batch/*.c)
+TUI_SRC   := $(wildcard tui/*.c tui/panes/*.c)
+APP_SRC   := $(filter-out app/main.c,$(wildcard app/*.c))
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
-MI_OBJ   := $(MI_SRC:%.c=$(BUILD)/%.o)
-DIAG_OBJ := $(DIAG_SRC:%.c=$(BUILD)/%.o)
-TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
-DAP_OBJ  := $(DAP_SRC:%.c=$(BUILD)/%.o)
-# dap/ uses the options (tui/options.c) and the diagnosis: it links first.
-LIBS     := $(BUILD)/libcudbg-dap.a $(BUILD)/libcudbg-tui.a $(BUILD)/libcudbg-diag.a $(BUILD)/libcudbg-mi.a
+MI_OBJ    := $(MI_SRC:%.c=$(BUILD)/%.o)
+DIAG_OBJ  := $(DIAG_SRC:%.c=$(BUILD)/%.o)
+DAP_OBJ   := $(DAP_SRC:%.c=$(BUILD)/%.o)
+BATCH_OBJ := $(BATCH_SRC:%.c=$(BUILD)/%.o)
+TUI_OBJ   := $(TUI_SRC:%.c=$(BUILD)/%.o)
+APP_OBJ   := $(APP_SRC:%.c=$(BUILD)/%.o)
+# Highest layer first.  The frontends (dap, batch, tui) read the parsed
+# command line (include/cudbg/options.h) and call options_session_config
+# in app/options.c, so libcudbg-app.a comes again after them.
+LIBS     := $(BUILD)/libcudbg-app.a $(BUILD)/libcudbg-dap.a \
+	$(BUILD)/libcudbg-tui.a $(BUILD)/libcudbg-batch.a \
+	$(BUILD)/libcudbg-app.a $(BUILD)/libcudbg-diag.a $(BUILD)/libcudbg-mi.a
 BIN      := $(BUILD)/cudbg-tui
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCHES  := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
@@ -110,11 +132,17 @@ $(BUILD)/libcudbg-diag.a: $(DIAG_OBJ)
 $(BUILD)/libcudbg-dap.a: $(DAP_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
+$(BUILD)/libcudbg-batch.a: $(BATCH_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
 $(BUILD)/libcudbg-tui.a: $(TUI_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
+$(BUILD)/libcudbg-app.a: $(APP_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
 
-$(BIN): $(BUILD)/tui/main.o $(LIBS)
+$(BIN): $(BUILD)/app/main.o $(LIBS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/harness.o $(LIBS)
@@ -175,7 +203,7 @@ FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
 	-MMD -MP
 FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o)
 # the config parser is pure C beside the screen code (fuzz_config)
-FUZZ_OBJ   += build-fuzz/tui/config.o build-fuzz/tui/keys.o
+FUZZ_OBJ   += build-fuzz/app/config.o build-fuzz/tui/keys.o
 # the DAP JSON parser (fuzz_dap_json)
 FUZZ_OBJ   += build-fuzz/dap/json.o
 build-fuzz/%.o: %.c
@@ -190,6 +218,11 @@ build-fuzz/%: tests/fuzz/%.c build-fuzz/libfuzzlibs.a
 fuzz-build: $(FUZZ_BIN)
 fuzz: fuzz-build
 	./tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ_BIN)
+
+# The include order of the layers (the comment above MI_SRC); the test
+# command runs it too (tests/sh/check_layers.sh).
+check-layers:
+	sh tests/check_layers.sh
 
 bench: $(BENCHES) $(BIN)
 	@for b in $(BENCHES); do $$b || exit 1; done
@@ -214,7 +247,7 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: FORCE all test gauntlet test-all quick asan asan-build valgrind fuzz fuzz-build bench install uninstall clean check-build gpu-test
+.PHONY: FORCE check-layers all test gauntlet test-all quick asan asan-build valgrind fuzz fuzz-build bench install uninstall clean check-build gpu-test
 .SECONDARY:
 
 -include $(shell find $(BUILD) build-fuzz -name '*.d' 2>/dev/null)

@@ -1,6 +1,6 @@
 /* A small strict JSON parser and writer for the Debug Adapter Protocol.
  *
- * Owner: helper "dap" (dap/json.c).  No curses, nothing printed.
+ * Code: dap/json.c.  No curses, nothing printed.
  *
  * The parser takes RFC 8259 text only: one value, no trailing commas, no
  * comments, no leading zeros, strings of valid UTF-8 with escapes checked

@@ -4,6 +4,7 @@
 #include "cudbg/sanitizer.h"
 #include "diag/internal.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +41,7 @@ struct diag_memcheck {
 	unsigned long long cut;
 	char line[512];          /* partial line, for FINDING events */
 	size_t line_len;
+	char filter[288];        /* "regex=NAME" for --kernel-name, or "" */
 };
 
 int diag_memcheck_policy_parse(const char *s)
@@ -229,7 +231,7 @@ static char **build_env(char *const *envp, bool python)
 /* execve wants char *const[]: the fixed words live in writable arrays. */
 static char w_tool[] = "--tool", w_xml[] = "--xml", w_save[] = "--save",
 	    w_gen[] = "--generate-coredump", w_core[] = "--coredump-name",
-	    w_limit[] = "--print-limit";
+	    w_limit[] = "--print-limit", w_kname[] = "--kernel-name";
 
 static char **build_argv(struct diag_memcheck *m, char *san, char *tool,
 			 const struct diag_memcheck_opts *o, char *limit)
@@ -257,6 +259,10 @@ static char **build_argv(struct diag_memcheck *m, char *san, char *tool,
 	}
 	a[k++] = w_limit;
 	a[k++] = limit;
+	if (m->filter[0]) {
+		a[k++] = w_kname;
+		a[k++] = m->filter;
+	}
 	for (size_t i = 0; i < n; i++)
 		a[k++] = o->argv[i];
 	a[k] = NULL;
@@ -362,6 +368,33 @@ static int check_program(char *const *argv, char *err, size_t cap)
  * which diag_memcheck_missing() looks for. */
 #define NO_SANITIZER "compute-sanitizer not found"
 
+/* The kernel filter: compute-sanitizer's --kernel-name matches the
+ * *mangled* name (its help text: "kernel_name, kne: the full mangled
+ * name"; "regex: a regular expression found in the mangled name"), while
+ * cuda-gdb and the report carry the demangled signature.  The unqualified
+ * name is spelled verbatim inside an Itanium mangled name ("_Z8row_sums...",
+ * "...24vectorized_gather_kernel...") and is the whole name of an
+ * extern "C" kernel, so a regex of it selects the kernel; it may select a
+ * few more kernels that share the name, which only costs time.  Only
+ * identifiers are accepted, so no regex metacharacter reaches the tool. */
+int diag_memcheck_kernel_filter(const char *kernel, char *out, size_t cap)
+{
+	char base[256];
+	size_t n = diag_kernel_basename(kernel, base, sizeof base);
+	if (n == 0 || n >= sizeof base)
+		return DIAG_ESYNTAX;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)base[i];
+		if (!(isalnum(c) || c == '_'))
+			return DIAG_ESYNTAX;
+	}
+	if (isdigit((unsigned char)base[0]))
+		return DIAG_ESYNTAX;
+	if ((size_t)snprintf(out, cap, "regex=%s", base) >= cap)
+		return DIAG_ESYNTAX;
+	return DIAG_OK;
+}
+
 bool diag_memcheck_missing(const char *err)
 {
 	return err && strstr(err, NO_SANITIZER) != NULL;
@@ -392,6 +425,14 @@ struct diag_memcheck *diag_memcheck_start(const struct diag_memcheck_opts *o,
 	m->fn = fn;
 	m->ctx = ctx;
 	m->max_text = o->max_text ? o->max_text : 4u << 20;
+	if (o->kernel && diag_memcheck_kernel_filter(o->kernel, m->filter,
+						      sizeof m->filter) < 0) {
+		snprintf(err, errcap, "%.200s: not a kernel name the memcheck "
+			 "pass can select (give the kernel's name, e.g. row_sums)",
+			 o->kernel);
+		free(m);
+		return NULL;
+	}
 	if (make_dir(m, o->tmp_parent, err, errcap) < 0) {
 		free(m);
 		return NULL;

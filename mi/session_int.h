@@ -1,4 +1,4 @@
-/* Private to mi/session*.c: the session's state.  Owner: helper "session". */
+/* Private to mi/session*.c: the session's state. */
 #ifndef CUDBG_MI_SESSION_INT_H
 #define CUDBG_MI_SESSION_INT_H
 

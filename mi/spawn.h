@@ -1,5 +1,4 @@
-/* Private to mi/: child processes and the program's pty for the session.
- * Owner: helper "session". */
+/* Private to mi/: child processes and the program's pty for the session. */
 #ifndef CUDBG_MI_SPAWN_H
 #define CUDBG_MI_SPAWN_H
 

@@ -1,5 +1,5 @@
 /* Screen backends: curses on a real terminal (tui/term.c), or headless for
- * tests (tui/headless.c).  Owner: tui. */
+ * tests (tui/headless.c). */
 #ifndef CUDBG_TUI_BACKEND_H
 #define CUDBG_TUI_BACKEND_H
 
@@ -38,7 +38,7 @@ void headless_backend(struct backend *b, int cols, int rows);
 
 /* Overrides the colours of one role (enum ui_color) before the curses
  * backend starts: fg/bg 0..255, -1 the terminal's default.  From the
- * config file (helper "ready"). */
+ * config file. */
 void term_colour_set(int role, short fg, short bg);
 
 /* Called from fatal signal handlers and atexit: puts the terminal back

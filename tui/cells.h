@@ -1,5 +1,5 @@
 /* The cell model: a grid of screen cells that knows nothing of curses.
- * Owner: tui.  Panes draw into a canvas (a clipped rectangle of the grid);
+ * Panes draw into a canvas (a clipped rectangle of the grid);
  * a backend (tui/term.c for curses, the headless dump for tests) shows the
  * grid.  Text enters cells only through canvas_text*(), which runs it
  * through the sanitiser, so raw bytes never reach a cell. */

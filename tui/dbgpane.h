@@ -1,7 +1,7 @@
 /* Helpers shared by the panes that show the debugger model: the GPU panes
  * (threads, GPU map, kernels, blocks, warps, lanes, devices) and the
  * program state panes (locals, stack, watches, warp watch, breakpoints,
- * registers, memory).  Owner: tui (the state panes).
+ * registers, memory).
  *
  * The panes read ui->model (const, never kept across a loop pass) and
  * act through ui->ctl from key()/on_change(); both are NULL in framework

@@ -3,7 +3,6 @@
  * holds the CUDA focus at each stop, Enter acting on the cursor's row.
  * This file runs all of that; a pane gives only what differs, in a
  * struct dtable_ops: its table, its heading, its row text, its Enter.
- * Owner: tui (the state panes).
  *
  * A pane's state starts with a struct dtable (made by dtable_state_new,
  * freed by dpane_state_free); its ops table is

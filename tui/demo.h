@@ -1,5 +1,5 @@
 /* --demo: replays of the project's recordings of the classic GPU faults,
- * with their sources, chosen from a menu.  Owner: helper "ready".
+ * with their sources, chosen from a menu.
  *
  * The recordings live in data/demo/ (installed to $(DATADIR)/demo), the
  * sources in data/examples/.  The data directory is, in order:

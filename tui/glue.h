@@ -1,8 +1,7 @@
 /* The glue between the screen and the debugger side: starts the
  * controller (include/cudbg/model.h) for the options, plugs the session
  * into the main loop, turns UI actions into controller calls, and copies
- * what the panes show from the model into the UI after every event.
- * Owner: tui. */
+ * what the panes show from the model into the UI after every event. */
 #ifndef CUDBG_TUI_GLUE_H
 #define CUDBG_TUI_GLUE_H
 

@@ -10,7 +10,7 @@
 #include "cudbg/diag.h"
 #include "cudbg/hang.h"
 #include "cudbg/options.h"
-#include "tui/hang.h"
+#include "batch/hang.h"
 
 #include "cudbg/session.h"
 
@@ -35,7 +35,7 @@ static void hang_drop(struct glue *g)
 }
 
 /* A replay has no clock: a recording that interrupted a running program
- * gives the time it ran (tui/hang.h); -1 otherwise. */
+ * gives the time it ran (batch/hang.h); -1 otherwise. */
 static double recorded_seconds(struct glue *g)
 {
 	if (!g->hang.scanned) {

@@ -1,6 +1,6 @@
 /* The glue's state, shared by tui/glue.c (model to screen, actions) and
  * tui/glue_diag.c (the memcheck pass, replay to fault and what the Hints
- * pane adds to its diagnosis).  Private to those two files.  Owner: tui. */
+ * pane adds to its diagnosis).  Private to those two files. */
 #ifndef CUDBG_TUI_GLUE_INT_H
 #define CUDBG_TUI_GLUE_INT_H
 

@@ -1,4 +1,4 @@
-/* Key codes the panes see, independent of curses.  Owner: tui.
+/* Key codes the panes see, independent of curses.
  * Bytes 0..255 are themselves (UTF-8 text arrives as single bytes; the
  * console feeds them to readline); named keys are TK_* above 255. */
 #ifndef CUDBG_TUI_KEYS_H

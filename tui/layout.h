@@ -1,5 +1,5 @@
 /* Layout: a pure function from the terminal size and what is shown to the
- * rectangles of the screen's areas.  Owner: tui.  No curses, no state. */
+ * rectangles of the screen's areas.  No curses, no state. */
 #ifndef CUDBG_TUI_LAYOUT_H
 #define CUDBG_TUI_LAYOUT_H
 

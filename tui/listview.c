@@ -1,6 +1,6 @@
 /* The scrolling list every list pane shares. */
 #include "tui/keys.h"
-#include "tui/pane.h"
+#include "tui/panes/pane.h"
 #include "tui/textlog.h"
 #include "tui/ui.h"
 

@@ -1,6 +1,5 @@
 /* The main loop: one ppoll over the keyboard, the debugger session's fds
- * and a signal self-pipe.  Never blocks on the debugger; only it redraws.
- * Owner: tui. */
+ * and a signal self-pipe.  Never blocks on the debugger; only it redraws. */
 #ifndef CUDBG_TUI_LOOP_H
 #define CUDBG_TUI_LOOP_H
 

@@ -2,7 +2,7 @@
  * key's handler and its help line, so a pane's help cannot drift from
  * what its keys do. */
 #include "tui/keys.h"
-#include "tui/pane.h"
+#include "tui/panes/pane.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* The sanitiser: every byte of text from the debugger or the program goes
- * through here before it reaches a screen cell.  Owner: tui.
+ * through here before it reaches a screen cell.
  *
  * Untrusted text is decoded one code point at a time.  Anything that could
  * steer a terminal (ESC and so CSI/OSC sequences, C0 and C1 controls, DEL),

@@ -1,6 +1,5 @@
 /* Test scripts, in the style of tig's test hooks: keys and commands from a
- * file drive the real UI (headless), and screen dumps come out.  Owner:
- * tui.
+ * file drive the real UI (headless), and screen dumps come out.
  *
  * One step per line:
  *   # comment, or an empty line
@@ -20,7 +19,7 @@
  *   :mask PREFIX       later dumps show digits right after PREFIX as N
  *                      ("process " for pids), blanks of that line squeezed
  *   :assert-text TEXT  fails unless TEXT is on the screen now
- *   :focus PANE        focuses the pane of that name (tui/panes.def)
+ *   :focus PANE        focuses the pane of that name (tui/panes/panes.def)
  *   :quit              ends the run now (without asking)
  * Waits are on events with a bound ($CUDBG_TEST_WAIT seconds, default 30);
  * a wait that runs out fails the script and dumps the screen to stderr. */

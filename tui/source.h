@@ -1,6 +1,6 @@
 /* Source files for the source pane: finding them (the frame's fullname and
  * the -d directories), loading them, and syntax colours for C, C++, CUDA
- * and Python.  Owner: tui.  No curses. */
+ * and Python.  No curses. */
 #ifndef CUDBG_TUI_SOURCE_H
 #define CUDBG_TUI_SOURCE_H
 

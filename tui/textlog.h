@@ -1,5 +1,5 @@
 /* A bounded log of text lines (program output, console transcript).
- * Owner: tui.  Bytes are stored raw and sanitised when drawn.  Memory stays
+ * Bytes are stored raw and sanitised when drawn.  Memory stays
  * bounded whatever arrives: old lines are dropped past max_lines or
  * max_bytes, and a line longer than TEXTLOG_MAX_LINE is split. */
 #ifndef CUDBG_TUI_TEXTLOG_H

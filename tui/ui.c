@@ -10,7 +10,7 @@
 
 #define PANE(name) &pane_##name##_ops,
 static const struct pane_ops *const pane_registry[] = {
-#include "tui/panes.def"
+#include "tui/panes/panes.def"
 };
 #undef PANE
 

@@ -1,12 +1,12 @@
-/* The screen: panes, focus, overlays, drawing and key dispatch.  Owner:
- * tui.  One `struct ui` per run; the main loop (tui/loop.c) owns it and is
- * the only caller of ui_draw(). */
+/* The screen: panes, focus, overlays, drawing and key dispatch.  One
+ * `struct ui` per run; the main loop (tui/loop.c) owns it and is the only
+ * caller of ui_draw(). */
 #ifndef CUDBG_TUI_UI_H
 #define CUDBG_TUI_UI_H
 
 #include "tui/cells.h"
 #include "tui/layout.h"
-#include "tui/pane.h"
+#include "tui/panes/pane.h"
 #include "tui/textlog.h"
 
 #include <stdbool.h>
@@ -33,7 +33,7 @@ struct ui_mouse {
 };
 
 /* An action the UI asks of the debugger side (model/controller).  The
- * glue in tui/actions.c turns each into controller calls. */
+ * glue in tui/glue.c turns each into controller calls. */
 enum ui_action {
 	UA_CONTINUE,
 	UA_NEXT,
@@ -131,7 +131,7 @@ struct ui_actions {
 	 * the memcheck pass's output) to a diagnosis the Hints pane builds.
 	 * May be NULL. */
 	void (*diag_feed)(struct ui *ui, struct diag *d);
-	/* Added by helper "multiproc": switches the session to process
+	/* Switches the session to process
 	 * `index` of ui->job (its coredump).  May be NULL. */
 	int (*open_process)(struct ui *ui, size_t index);
 };
@@ -150,7 +150,7 @@ struct ui {
 	struct layout layout;
 	struct layout_req lreq;
 
-	struct pane *panes;         /* every pane of tui/panes.def */
+	struct pane *panes;         /* every pane of tui/panes/panes.def */
 	int npanes;
 	int area_pane[AREA__PANES]; /* the pane each area shows, -1 none */
 
@@ -212,7 +212,7 @@ struct ui {
 	const struct dbg_model *model;
 	struct dbg_ctl *ctl;
 
-	/* Added by helper "ready": the modal above, and the key bindings of
+	/* The modal above, and the key bindings of
 	 * the config file (include/cudbg/config.h): a bound key does what
 	 * its target key does as a global key, except while typing in the
 	 * console or a prompt and under an overlay. */
@@ -220,7 +220,7 @@ struct ui {
 	void *modal_ctx;
 	const struct config_bind *binds;
 	size_t nbinds;
-	/* Added by helper "multiproc" (docs/multiprocess.md): the job of many
+	/* The job of many (docs/multiprocess.md)
 	 * processes the session belongs to (--job, --core-dir; the
 	 * options' table, not owned), NULL otherwise; job_current is the
 	 * process whose coredump the session shows (an index into it). */

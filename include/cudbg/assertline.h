@@ -1,6 +1,6 @@
 /* Device assertion lines from a program's terminal, parsed and aggregated.
  *
- * Owner: helper "diag" (diag/assertline.c).  No curses, no printing.
+ * Code: diag/assertline.c.  No curses, no printing.
  *
  * Two forms are recognised (both end in "Assertion `EXPR` failed."):
  *   PyTorch:  FILE:LINE: KERNEL: block: [x,y,z], thread: [x,y,z] Assertion `EXPR` failed.

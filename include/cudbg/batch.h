@@ -1,12 +1,12 @@
 /* Batch mode: run the session to its first stop or the program's end and
  * print what stopped it (text, or JSON with --json), then the diagnosis.
  *
- * Owner: helper "model" (tui/batch.c, tui/batch_out.c).  Declared first by
- * the options and entry point (helper "session") so main.c can call it.
+ * Code: batch/batch.c, batch/batch_out.c.  Declared first by
+ * the options and entry point so main.c can call it.
  *
  * One code path: batch_collect() fills a struct batch_report from the
  * model after the run; batch_print_text() and batch_print_json() print
- * it.  The diagnosis (helper "diag") extends the report struct and the
+ * it.  The diagnosis extends the report struct and the
  * printers rather than printing on its own.
  */
 #ifndef CUDBG_BATCH_H
@@ -77,7 +77,7 @@ struct batch_report {
 	 * printed first; NULL when the program stopped or ended by itself. */
 	char *hang;
 	bool fault;            /* see batch_exit_code */
-	/* The diagnosis (helper "diag": include/cudbg/diagrun.h), already
+	/* The diagnosis (include/cudbg/diagrun.h), already
 	 * escaped: text appended by batch_print_text, a JSON object printed
 	 * as the "diagnosis" member by batch_print_json; NULL when none. */
 	char *diagnosis;

@@ -2,7 +2,7 @@
  * (else ~/.config/cudbg-tui/config; $CUDBG_CONFIG names another file, and
  * an empty $CUDBG_CONFIG reads none).  Format: docs/config.md.
  *
- * Owner: helper "ready" (tui/config.c).  main.c loads it after the
+ * Code: app/config.c.  main.c loads it after the
  * options, config_apply() merges the memcheck default and the source
  * directories into the options (the command line wins), and the screen
  * takes the key bindings and colours from o->config.

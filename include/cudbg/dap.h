@@ -3,7 +3,7 @@
  * drives the same controller (include/cudbg/model.h) and diagnosis
  * (include/cudbg/diagrun.h) as the screen and batch mode.
  *
- * Owner: helper "dap" (dap/).  No curses.  docs/dap.md describes the
+ * Code: dap/.  No curses.  docs/dap.md describes the
  * requests, the CUDA focus mapping and editor configurations.
  */
 #ifndef CUDBG_DAP_H

@@ -2,7 +2,7 @@
  * a session has (the debugger's stop and stacks, the program's terminal,
  * compute-sanitizer reports, GPU coredumps, the program's exit).
  *
- * Owner: helper "diag" (diag/fault.c, diag/collect.c).  Layer rules: no
+ * Code: diag/collect.c, diag/exceptions.c, diag/util.c.  Layer rules: no
  * curses, never exits or prints; functions return 0/positive or a negative
  * DIAG_E* code.
  *

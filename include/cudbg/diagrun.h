@@ -2,7 +2,7 @@
  * the memcheck pass by policy, the coredump it wrote opened in the
  * debugger, values read for the hints, and the report.
  *
- * Owner: helper "diag" (diag/diagrun.c).  Used by batch mode (tui/batch.c)
+ * Code: diag/diagrun.c.  Used by batch mode (batch/batch.c)
  * so the report has one code path; the screen uses the pieces
  * (diag.h, memcheck.h, hints.h) directly in its own loop.  Nothing here
  * prints; errors come back as one-line messages.

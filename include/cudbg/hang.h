@@ -1,7 +1,7 @@
 /* Hangs: where a program that did not end by itself was when it was
  * interrupted (--timeout, or C-c on the screen), and why it may be stuck.
  *
- * Owner: helper "hang" (diag/hang.c).  Layer: diag/ (no curses, never
+ * Code: diag/hang.c.  Layer: diag/ (no curses, never
  * prints or exits).
  *
  * Shape: after the interrupt's stop has been refreshed, the caller fetches

@@ -1,7 +1,7 @@
 /* Guided hints: a knowledge base kept as data (data/hints.rules, format in
  * docs/hints.md), loaded at start, validated, and matched against a fault.
  *
- * Owner: helper "diag" (diag/rules.c, diag/hints.c).  No curses, no
+ * Code: diag/rules.c, diag/hints.c.  No curses, no
  * printing.
  *
  * A rule has an id, match conditions (exception, assertion expression,

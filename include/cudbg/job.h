@@ -2,7 +2,7 @@
  * (DataLoader workers, torch.multiprocessing, torchrun, mpirun) once,
  * fault-first, and learn which process faulted.  See docs/multiprocess.md.
  *
- * Owner: helper "multiproc" (diag/job.c, diag/job_report.c).
+ * Code: diag/job.c, diag/job_report.c.
  *
  * job_run() starts the command under a small keeper process (a child
  * subreaper, so every orphaned descendant is reaped by it and its exit

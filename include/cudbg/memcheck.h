@@ -1,7 +1,7 @@
 /* The memcheck pass: runs the program under compute-sanitizer, keeps its
  * text, parses its XML report and hands back the GPU coredump it wrote.
  *
- * Owner: helper "diag" (diag/memcheck.c).  No curses, no printing.
+ * Code: diag/memcheck.c.  No curses, no printing.
  *
  *   compute-sanitizer --tool memcheck --xml --save REPORT
  *       --generate-coredump --coredump-name CORE --print-limit N PROG ARGS
@@ -56,6 +56,11 @@ struct diag_memcheck_opts {
 	const char *tmp_parent;  /* NULL: $TMPDIR or /tmp */
 	const char *tool;        /* NULL: "memcheck" */
 	size_t max_text;         /* text output kept, 0: 4 MiB */
+	const char *kernel;      /* NULL: every kernel is checked; else a
+				  * kernel's name or signature (the one a
+				  * live stop named): only kernels whose
+				  * mangled name holds its unqualified name
+				  * are instrumented (--kernel-name regex=) */
 };
 
 enum diag_memcheck_event {
@@ -68,6 +73,11 @@ typedef void (*diag_memcheck_fn)(void *ctx, enum diag_memcheck_event ev,
 				 const char *text, size_t len);
 
 struct diag_memcheck;
+
+/* The --kernel-name argument that selects `kernel` (a name or demangled
+ * signature): "regex=NAME" in out.  DIAG_ESYNTAX when its unqualified name
+ * is not an identifier (nothing is selected then). */
+int diag_memcheck_kernel_filter(const char *kernel, char *out, size_t cap);
 
 /* Starts the pass.  On failure returns NULL with a one-line message in err
  * (sanitizer not found, program missing, cannot make the directory);

@@ -1,6 +1,6 @@
 /* The debugger model and the controller that keeps it fresh.
  *
- * Owner: helper "model" (mi/model.c, mi/ctl.c, mi/ctl_refresh.c).
+ * Code: mi/model.c, mi/ctl.c, mi/ctl_refresh.c.
  *
  * struct dbg_model is plain state: what the panes and batch mode show.  It
  * changes only through the model_* functions below (fed with decoded

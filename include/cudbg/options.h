@@ -1,6 +1,6 @@
 /* Command-line options of cudbg-tui.
  *
- * Owner: helper "session" (tui/options.c).  Others read the struct; add a
+ * Code: app/options.c.  Others read the struct; add a
  * field by asking the owner (or add it at the end and say so).
  *
  * Everything after the first non-option word (or after "--") belongs to
@@ -83,7 +83,6 @@ struct cudbg_options {
 	size_t nmi_exec;
 	int timeout_s;        /* --timeout SECS: a hang after SECS of running
 			       * (batch, screen); --mi-log answers (0: 60) */
-	/* Added by helper "ready": */
 	const char *demo_name; /* --demo NAME: that demo without the menu
 				* (points into argv), NULL for the menu */
 	const struct cudbg_config *config; /* the config file, set by main
@@ -93,7 +92,7 @@ struct cudbg_options {
 	bool job;             /* --job: run PROG's whole process tree
 			       * fault-first with coredumps on exception */
 	const char *core_dir; /* --core-dir DIR: per-process coredumps */
-	const struct job *job_table; /* set by tui/job_main.c for the
+	const struct job *job_table; /* set by app/job_main.c for the
 				      * session of the faulting process:
 				      * the report and the Processes pane
 				      * show it; NULL otherwise */

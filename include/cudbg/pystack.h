@@ -29,7 +29,7 @@
  * comes back through the debugger, so a recording (--record) holds it and
  * a replay gives the same report.
  *
- * Owner: helper "python" (diag/pystack.c, diag/pystack_run.c).  Nothing
+ * Code: diag/pystack.c, diag/pystack_run.c.  Nothing
  * here prints.  Strings in the structures are owned by them; free with
  * diag_pystack_free().
  */

@@ -1,7 +1,7 @@
 /* Replay to fault: rerun the program live and stop the faulting thread
  * just before its bad access, from a memcheck finding.
  *
- * Owner: helper "diag" (diag/refault.c).  No curses, no printing.
+ * Code: diag/refault.c.  No curses, no printing.
  *
  * The recipe (cuda-gdb 13, see ../shared/docs/cuda-gdb-facts.md,
  * "Stopping one thread before its fault"): a breakpoint condition on CUDA

@@ -1,7 +1,7 @@
 /* The diagnosis report of batch mode: text for people, JSON for tools
  * (schema in docs/report-schema.md).
  *
- * Owner: helper "diag" (diag/report.c).  The report is rendered into a
+ * Code: diag/report.c.  The report is rendered into a
  * malloc'd string; the caller writes it.  Untrusted text (from the
  * debugger, the program, the sanitizer) is escaped: no control characters,
  * bidirectional overrides or invalid UTF-8 reach the output.

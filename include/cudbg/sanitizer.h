@@ -1,6 +1,6 @@
 /* compute-sanitizer XML reports (--xml --save FILE), read with expat.
  *
- * Owner: helper "diag" (diag/sanitizer.c).  No curses, no printing.
+ * Code: diag/sanitizer.c.  No curses, no printing.
  *
  * A report is a <ComputeSanitizerOutput> of <record>s.  Kinds seen with
  * compute-sanitizer 2025.3: Precise (an invalid access with the exact

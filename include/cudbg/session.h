@@ -2,7 +2,7 @@
  * fake that answers from a transcript), its GDB/MI pipes, the program's
  * pty, a token table of continuations, and events.
  *
- * Owner: helper "session" (mi/session.c, mi/spawn.c, mi/replay.c).
+ * Code: mi/session.c, mi/spawn.c, mi/replay.c.
  *
  * Shape:
  *   - session_new() starts the debugger and queues the start sequence

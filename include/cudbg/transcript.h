@@ -1,7 +1,7 @@
 /* Transcripts: the project's record of a debugger session, and the engine
  * that answers commands from one (the fake debugger behind --replay).
  *
- * Owner: helper "session" (mi/transcript.c, mi/replay.c).
+ * Code: mi/transcript.c, mi/replay.c.
  *
  * Format (docs in ../shared/fixtures/README.md), one line per event:
  *

@@ -1,7 +1,7 @@
 /* The interactive screen.
  *
- * Owner: helper "tui" (tui/ screen code).  Declared here by the options
- * and entry point (helper "session") so main.c can call it.  main.c has
+ * Code: tui/.  Declared here by the options
+ * and entry point so main.c can call it.  main.c has
  * already checked that stdin and stdout are terminals.
  */
 #ifndef CUDBG_TUI_H

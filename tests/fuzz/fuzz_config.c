@@ -1,4 +1,4 @@
-/* Fuzz target: the config file parser (tui/config.c), then merging what
+/* Fuzz target: the config file parser (app/config.c), then merging what
  * it read into a set of options. */
 #include "cudbg/config.h"
 #include "tests/fuzz/fuzz.h"

@@ -1,4 +1,4 @@
-/* The config file parser (tui/config.c): every setting, every error with
+/* The config file parser (app/config.c): every setting, every error with
  * its FILE:LINE, the default path, merging into the options, and the
  * colour override reaching curses. */
 #include "cudbg/config.h"

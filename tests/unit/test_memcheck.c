@@ -336,3 +336,52 @@ TEST(python_detection_and_tool_lookup)
 	CHECK(diag_find_tool("no-such-tool-xyz", buf, sizeof buf) < 0);
 	unsetenv("CUDA_HOME");
 }
+
+/* After a live stop the kernel is known: the pass instruments only it
+ * (--kernel-name regex=NAME on compute-sanitizer's command line, NAME the
+ * unqualified name that is spelled inside the mangled one). */
+TEST(kernel_filter_from_a_signature)
+{
+	char f[300];
+	CHECK_INT(diag_memcheck_kernel_filter("row_sums(float const*, float*, int)",
+					      f, sizeof f), 0);
+	CHECK_STR(f, "regex=row_sums");
+	CHECK_INT(diag_memcheck_kernel_filter(
+			  "void at::native::(anonymous namespace)::"
+			  "vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)",
+			  f, sizeof f), 0);
+	CHECK_STR(f, "regex=vectorized_gather_kernel");
+	/* regex metacharacters never reach the tool */
+	static const char id[] = "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+	if (diag_memcheck_kernel_filter("a.*b", f, sizeof f) == 0)
+		CHECK_INT(strspn(f + 6, id), strlen(f + 6));
+	CHECK(diag_memcheck_kernel_filter("(*)", f, sizeof f) < 0);
+	CHECK(diag_memcheck_kernel_filter("", f, sizeof f) < 0);
+	CHECK(diag_memcheck_kernel_filter("9lives", f, sizeof f) < 0);
+}
+
+TEST(kernel_filter_reaches_the_sanitizer)
+{
+	char *argv[] = {(char *)(uintptr_t)"/bin/true", NULL};
+	char **env = make_env("small_oob.sanitizer.xml", "", NULL);
+	struct diag_memcheck_opts o = {.sanitizer = fake_path(), .argv = argv,
+				       .envp = env, .python = 0,
+				       .kernel = "row_sums(float const*, float*, int)"};
+	struct events ev = {0};
+	char err[512] = "";
+	struct diag_memcheck *m = diag_memcheck_start(&o, on_event, &ev, err,
+						      sizeof err);
+	CHECK_MSG(m, "%s", err);
+	CHECK(strstr(ev.cmd, "--print-limit 100 --kernel-name regex=row_sums /bin/true"));
+	CHECK_INT(diag_memcheck_wait(m, 20000), 1);
+	size_t len;
+	CHECK(strstr(diag_memcheck_text(m, &len), "kernel-name=regex=row_sums"));
+	diag_memcheck_free(m);
+	/* a name that is not an identifier: one line, nothing started */
+	o.kernel = "(*)";
+	m = diag_memcheck_start(&o, on_event, &ev, err, sizeof err);
+	CHECK(!m);
+	CHECK(strstr(err, "(*): not a kernel name"));
+	free_env(env);
+}

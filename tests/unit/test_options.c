@@ -167,6 +167,49 @@ TEST(debugger_commands_in_order)
 	options_free(&o);
 }
 
+/* What getopt_long (app/options.c) accepts besides the exact words:
+ * --opt=value and --opt value alike, unique abbreviations (an exact name
+ * wins over a longer one it begins), -x and -ex only as whole words and
+ * never when they are another option's value, and a parse that fails in
+ * the middle of a "-hq" word leaves nothing behind for the next one. */
+TEST(getopt_long_forms)
+{
+	struct cudbg_options o;
+	char err[256];
+	CHECK_INT(parse(&o, ARGV("--bat", "--timeout=5", "--record", "r.log",
+				 "./prog"), 5, err), 0);
+	CHECK(o.batch);
+	CHECK_INT(o.timeout_s, 5);
+	CHECK_STR(o.record, "r.log");
+	CHECK_STR(o.argv[0], "./prog");
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--timeout", "7", "--dire", "src", "p"), 5,
+			err), 0);
+	CHECK_INT(o.timeout_s, 7);
+	CHECK_INT(o.ndirs, 1);
+	CHECK_STR(o.dirs[0], "src");
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--core", "c.dump"), 2, err), 0);
+	CHECK_STR(o.core, "c.dump");
+	CHECK(o.core_dir == NULL);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("-d", "-x", "-ex", "info cuda", "p"), 5,
+			err), 0);
+	CHECK_INT(o.ndirs, 1);
+	CHECK_STR(o.dirs[0], "-x");
+	CHECK_INT(o.ndbg_cmds, 1);
+	CHECK_STR(o.dbg_cmds[0], "info cuda");
+	options_free(&o);
+	expect_error(ARGV("--re", "x"), 2, "ambiguous option '--re'");
+	expect_error(ARGV("-xcmds.gdb", "p"), 2, "unknown option '-xcmds.gdb'");
+	expect_error(ARGV("-hq"), 1, "unknown option '-hq'");
+	CHECK_INT(parse(&o, ARGV("-bmain", "p"), 2, err), 0);
+	CHECK_INT(o.nbreaks, 1);
+	CHECK_STR(o.breaks[0], "main");
+	CHECK(!o.help);
+	options_free(&o);
+}
+
 /* A Python program under cuda-gdb runs with launch blocking (the host
  * stays at the faulting kernel's launch) unless --no-launch-blocking;
  * never for a C program or under plain gdb (which has no such setting). */

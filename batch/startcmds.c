@@ -1,0 +1,54 @@
+/* The user's start-up debugger commands (batch/startcmds.h). */
+#include "batch/startcmds.h"
+
+#include "cudbg/model.h"
+#include "cudbg/options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int send_line(struct dbg_ctl *c, const char *line, char *err, size_t cap)
+{
+	/* One console line each: a newline would start another command. */
+	if (strpbrk(line, "\r\n")) {
+		snprintf(err, cap, "'%s': one debugger command a -ex, without newlines", line);
+		return -1;
+	}
+	if (ctl_console(c, line) < 0) {
+		snprintf(err, cap, "the debugger refused '%s'", line);
+		return -1;
+	}
+	return 0;
+}
+
+int start_commands_send(const struct cudbg_options *o, struct dbg_ctl *c,
+			char *err, size_t cap)
+{
+	char line[4200];
+	const char *home = getenv("HOME");
+
+	if (o->backend == SESSION_REPLAY)
+		return 0;
+	/* The debugger runs with --nx, so that what the screen parses does
+	 * not depend on the user's settings; `gdbinit yes` reads it all
+	 * the same, first, as gdb would. */
+	if (o->gdbinit && home && *home) {
+		snprintf(line, sizeof line, "%s/.gdbinit", home);
+		if (access(line, R_OK) == 0) {
+			snprintf(line, sizeof line, "source %s/.gdbinit", home);
+			if (send_line(c, line, err, cap) < 0)
+				return -1;
+		}
+	}
+	for (size_t i = 0; i < o->ndbg_cmds; i++) {
+		if (o->dbg_cmd_is_file[i])
+			snprintf(line, sizeof line, "source %s", o->dbg_cmds[i]);
+		else
+			snprintf(line, sizeof line, "%s", o->dbg_cmds[i]);
+		if (send_line(c, line, err, cap) < 0)
+			return -1;
+	}
+	return 0;
+}
