@@ -45,12 +45,18 @@ static const char usage_text[] =
 "                       in order with -x)\n"
 "  --no-run             the screen starts with the program not yet\n"
 "                       running (press r); by default it runs at once\n"
+; /* (two arrays: ISO C asks compilers for 4095 bytes of literal) */
+static const char usage_more[] =
 "  --memcheck=WHEN      auto (default), always or never: when to run the\n"
 "                       program under compute-sanitizer memcheck\n"
 "  --sanitizer PATH     the compute-sanitizer binary to use\n"
 "  --sanitizer-tool=TOOL memcheck (default), racecheck (shared-memory\n"
 "                       races), initcheck (uninitialised reads) or\n"
 "                       synccheck (barrier misuse): the tool the pass runs\n"
+"  --memcheck-kernel NAME\n"
+"                       the memcheck pass checks only kernels named NAME\n"
+"                       (faster; the screen's M does this by itself after\n"
+"                       a stop in a kernel)\n"
 "  --sanitizer-report FILE.xml\n"
 "                       load a saved compute-sanitizer XML report\n"
 "  --timeout SECS       a program still running after SECS is\n"
@@ -82,7 +88,10 @@ static const char usage_text[] =
 
 const char *options_usage(void)
 {
-	return usage_text;
+	static char all[sizeof usage_text + sizeof usage_more];
+	if (!all[0])
+		snprintf(all, sizeof all, "%s%s", usage_text, usage_more);
+	return all;
 }
 
 __attribute__((format(printf, 3, 4)))
@@ -119,7 +128,7 @@ static struct option long_opts[] = {
 	VAL("debugger"), VAL("directory"), VAL("memcheck"), VAL("sanitizer"),
 	VAL("sanitizer-report"), VAL("sanitizer-tool"), VAL("mi-exec"),
 	VAL("timeout"), VAL("break"), VAL("command"), VAL("eval-command"),
-	VAL("core-dir"), VAL("dap-port"),
+	VAL("core-dir"), VAL("dap-port"), VAL("memcheck-kernel"),
 	FLAG("batch"), FLAG("json"), FLAG("demo"), FLAG("keep-temp"),
 	FLAG("version"), FLAG("help"), FLAG("force"), FLAG("replay-realtime"),
 	FLAG("mi-log"), FLAG("no-run"), FLAG("no-launch-blocking"),
@@ -269,7 +278,13 @@ static int set_value(struct cudbg_options *o, const char *name,
 		return parse_memcheck(o, v, err, cap);
 	else if (strcmp(name, "--sanitizer") == 0)
 		o->sanitizer = v;
-	else if (strcmp(name, "--sanitizer-report") == 0)
+	else if (strcmp(name, "--memcheck-kernel") == 0) {
+		char f[300];
+		if (diag_memcheck_kernel_filter(v, f, sizeof f) < 0)
+			return fail(err, cap, "--memcheck-kernel takes a kernel's "
+				    "name (letters, digits, _), not '%s'", v);
+		o->memcheck_kernel = v;
+	} else if (strcmp(name, "--sanitizer-report") == 0)
 		o->sanitizer_report = v;
 	else if (strcmp(name, "--sanitizer-tool") == 0) {
 		if (!(o->sanitizer_tool = diag_san_tool_parse(v)))

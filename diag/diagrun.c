@@ -26,6 +26,7 @@ struct diag_run {
 	enum diag_memcheck_policy policy;
 	const char *sanitizer;
 	const char *tool;        /* --sanitizer-tool, NULL: memcheck */
+	const char *kernel;      /* --memcheck-kernel, NULL: every kernel */
 	const char *debugger;
 	bool keep_temp;
 	bool can_rerun;             /* a launch: the pass can run the program */
@@ -101,6 +102,7 @@ struct diag_run *diag_run_new(const struct cudbg_options *o,
 	r->policy = policy_of(o->memcheck);
 	r->sanitizer = o->sanitizer;
 	r->tool = o->sanitizer_tool;
+	r->kernel = o->memcheck_kernel;
 	r->debugger = o->debugger;
 	r->keep_temp = o->keep_temp;
 	r->can_rerun = o->backend == SESSION_LAUNCH && o->argv && o->argv[0];
@@ -259,6 +261,7 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	struct diag_memcheck_opts mo = {
 		.sanitizer = r->sanitizer, .argv = r->argv, .python = -1,
 		.keep_temp = r->keep_temp, .tool = r->tool,
+		.kernel = r->kernel,
 	};
 	char err[1024];
 	r->times.pass_start = mono_now();

@@ -62,6 +62,8 @@ struct cudbg_options {
 			       * config file may change only the default) */
 	const char *sanitizer;        /* --sanitizer PATH, or NULL */
 	const char *sanitizer_report; /* --sanitizer-report FILE.xml */
+	const char *memcheck_kernel;  /* --memcheck-kernel NAME, or NULL:
+				       * the pass checks every kernel */
 	const char *sanitizer_tool;   /* --sanitizer-tool: "memcheck" ...
 				       * (static), NULL: memcheck */
 	bool demo;            /* --demo */

@@ -25,8 +25,9 @@
 # XML NAME.TOOL.sanitizer.xml).  Every pass's report is checked against the
 # .expect (PASS:, not:, not-PASS:, exit-PASS: rules).  Programs run
 # GPU_JOBS at a time (default 6); GPU_PERF=1 then times plain, bare
-# cuda-gdb, live, bare compute-sanitizer and memcheck one program at a time
-# for the ratios (perf.tsv).  At the end the recordings and XML are
+# cuda-gdb, live, bare compute-sanitizer, memcheck and memcheck narrowed
+# to the live stop's kernel (--memcheck-kernel) one program at a time for
+# the ratios (perf.tsv; GPU_PASSES=plain GPU_PERF=1 for the timings alone).  At the end the recordings and XML are
 # collected in tests/fixtures/gpu layout (recordings over 1 MB gzipped,
 # never a coredump) with the reports and timings:
 # $GPU_RESULTS/collect.tar.gz; `gpu-test.sh collect` redoes only that.
@@ -35,9 +36,10 @@
 # of one command on the GPU machine): one FAIL line names those left, to
 # be run next by name.
 #
-# Other sections (GPU_SECTIONS, default "programs examples screens kills
-# perf"): the recorded examples of data/examples, the screen driven
-# through tmux, killing the debugger, perf.py.  For the corpus alone, in
+# Other sections (GPU_SECTIONS, default "programs examples screens
+# pyscreens kills perf"): the recorded examples of data/examples, the
+# screen driven through tmux, 8 PyTorch faults on the screen at once,
+# killing the debugger, perf.py.  For the corpus alone, in
 # about 5 minutes: GPU_SECTIONS=programs tests/gpu/gpu-test.sh
 #
 # Prints PASS/FAIL lines and the closing "N passed, N failed" line.
@@ -223,7 +225,9 @@ program_job() {
 perf_program() {
 	local name=$1 prog=() passes
 	EXP=$ROOT/tests/gpu/$name.expect
-	passes=" $(expect_passes "$EXP" $DEFAULT_PASSES) "
+	# (the .expect's passes, whatever GPU_PASSES ran: GPU_PASSES=plain
+	# GPU_PERF=1 builds the programs and times them all)
+	passes=" $(expect_passes "$EXP" plain live memcheck core sancore report) "
 	if [ -x "$SRC/$name" ]; then prog=("$SRC/$name"); else prog=(python3 "$SRC/$name.py"); fi
 	cd "$SRC" || return
 	local P=$RES/reports/$name.perf
@@ -237,6 +241,13 @@ perf_program() {
 		"${prog[@]}" > "$P-bare-sanitizer.txt" 2>&1
 	timed "$name" perf-memcheck timeout 300 "$BIN" --batch --memcheck=always --force \
 		-d "$SRC" "${prog[@]}" > "$P-memcheck.txt" 2>&1
+	# The pass narrowed to the kernel the live run stopped in (what the
+	# screen's M does after a stop), against the bare sanitizer.
+	local kernel
+	kernel=$(sed -n 's/^kernel: *\([A-Za-z_][A-Za-z0-9_]*\)$/\1/p' "$P-live.txt" | head -1)
+	[ -n "$kernel" ] && timed "$name" perf-memcheck-kernel timeout 300 "$BIN" --batch \
+		--memcheck=always --memcheck-kernel "$kernel" --force \
+		-d "$SRC" "${prog[@]}" > "$P-memcheck-kernel.txt" 2>&1
 	cd "$ROOT" || exit 2
 }
 
@@ -369,7 +380,13 @@ screens() {
 	sleep 2; cap seed80 seed80-1-fault
 	$T send-keys -t seed80 q; sleep 0.5; $T send-keys -t seed80 q; sleep 2
 	$T kill-session -t seed80 2>/dev/null
-	cd "$SRC/examples" 2>/dev/null || { fail screens/step "examples not built"; return; }
+	# (the examples section builds it; alone, screens builds it here)
+	if [ ! -x "$SRC/examples/step_kernel" ]; then
+		mkdir -p "$SRC/examples" && cp "$ROOT"/data/examples/step_kernel.cu "$SRC/examples/" &&
+			nvcc -g -G -arch=sm_90 -o "$SRC/examples/step_kernel" "$SRC/examples/step_kernel.cu" ||
+			{ fail screens/step "nvcc step_kernel failed"; return; }
+	fi
+	cd "$SRC/examples" || return
 	$T new-session -d -s step -x 120 -y 40 \
 		"cd $SRC/examples && TERM=xterm-256color $BIN --memcheck=never -d $SRC/examples -b saxpy2 ./step_kernel; sleep 600"
 	expect_screen step-break step 'reakpoint 1' 60 "no breakpoint stop"
@@ -429,6 +446,39 @@ screen_passes() {
 	cap pyauto pyauto-2-hints
 	$T send-keys -t pyauto q; sleep 0.5; $T send-keys -t pyauto y; sleep 2
 	$T kill-session -t pyauto 2>/dev/null
+}
+
+# ---- PyTorch faults on the screen (issue 11, item 6) ----
+# Each PyTorch program of the corpus that names a value, live in the
+# screen at 120x40, all at once: the capture at the fault stop must show
+# the user's script line, the operator and the bad value
+# (screens/py-NAME-fault.txt), as the batch report does.
+PY_SCREENS="torch_label torch_embedding torch_embedding_module torch_adv_index
+	torch_bce torch_multinomial torch_nll_ignore torch_dataloader"
+pyscreens() {
+	mkdir -p "$RES/screens"
+	command -v tmux >/dev/null || { fail pyscreens "tmux not installed"; return; }
+	local n
+	for n in $PY_SCREENS; do
+		cp "$ROOT/tests/gpu/$n.py" "$SRC/"
+		$T new-session -d -s "py-$n" -x 120 -y 40 \
+			"cd $SRC && TERM=xterm-256color $BIN --memcheck=never python3 $n.py; sleep 600"
+	done
+	for n in $PY_SCREENS; do
+		# the first hint is drawn once the diagnosis is complete
+		if wait_screen "py-$n" '1\. ' 170; then
+			sleep 3; cap "py-$n" "py-$n-fault"
+			local f=$RES/screens/py-$n-fault.txt
+			if grep -q "$n\.py:[0-9]" "$f"; then pass "pyscreens/$n-line"
+			else fail "pyscreens/$n-line" "no $n.py:LINE on the screen"; fi
+		else
+			fail "pyscreens/$n" "no diagnosis on the screen"
+			cap "py-$n" "py-$n-fault"
+		fi
+		$T send-keys -t "py-$n" q; sleep 0.3; $T send-keys -t "py-$n" y
+	done
+	sleep 2
+	for n in $PY_SCREENS; do $T kill-session -t "py-$n" 2>/dev/null; done
 }
 
 # ---- killing the debugger from outside (issue: hardening) ----
@@ -493,9 +543,10 @@ nvcc --version | tail -1; python3 -c 'import torch; print("torch", torch.__versi
 [ -x "$BIN" ] || { echo "FAIL gpu-test: $BIN not built (run make)"; exit 2; }
 : > "$TIMES"
 
-SECTIONS=${GPU_SECTIONS:-programs examples screens kills perf}
+SECTIONS=${GPU_SECTIONS:-programs examples screens pyscreens kills perf}
 case " $SECTIONS " in *" examples "*) echo "== examples"; examples ;; esac
 case " $SECTIONS " in *" screens "*) echo "== screens"; screens ;; esac
+case " $SECTIONS " in *" pyscreens "*) echo "== pyscreens"; pyscreens ;; esac
 case " $SECTIONS " in *" kills "*) echo "== kills"; kills ;; esac
 case " $SECTIONS " in *" perf "*) echo "== perf"; perf ;; esac
 case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac

@@ -23,7 +23,7 @@ fi
 # distance of 984 and a size of 4 (issue 10, item 2).  The XML is
 # off_by_one's; the text names its finding's address.
 FAKE_SAN_XML=$ROOT/tests/fixtures/gpu/off_by_one.sanitizer.xml \
-FAKE_SAN_TEXT='=========     Access to 0x7f3720800320 is out of bounds\n=========     and is 4,185,984 bytes before the nearest allocation at 0x7fa042bfe2a4 of size 4,194,304 bytes\n' \
+FAKE_SAN_TEXT='=========     Access to 0x7f1f42800320 is out of bounds\n=========     and is 4,185,984 bytes before the nearest allocation at 0x7fa042bfe2a4 of size 4,194,304 bytes\n' \
 	timeout 60 "$BIN" --batch --memcheck=always --debugger gdb \
 	--sanitizer "$ROOT/tests/data/fake-compute-sanitizer" "${CUDBG_BUILD:?}/progs/steps" >"$out" 2>&1
 if grep -q '4185984 bytes before' "$out" && grep -q 'allocation of 4194304 bytes' "$out" &&
@@ -53,3 +53,17 @@ else
 	echo "FAIL memcheck-text/recorded-and-replayed:"; grep 'sanitizer[|+=]' "$rec" | head -5
 	diff "$live" "$out" | head -40 | sed 's/^/    /'
 fi
+
+# --memcheck-kernel narrows the pass: compute-sanitizer is asked for that
+# kernel alone (--kernel-name regex=NAME, matched in the mangled name).
+argv=$(mktemp)
+FAKE_SAN_ARGV=$argv FAKE_SAN_XML=$ROOT/tests/fixtures/gpu/off_by_one.sanitizer.xml \
+	timeout 60 "$BIN" --batch --memcheck=always --memcheck-kernel row_sums --debugger gdb \
+	--sanitizer "$ROOT/tests/data/fake-compute-sanitizer" "${CUDBG_BUILD:?}/progs/steps" >"$out" 2>&1
+if grep -qx -- '--kernel-name' "$argv" && grep -qx 'regex=row_sums' "$argv" &&
+   grep -q '(san-oob' "$out"; then
+	echo "PASS memcheck-text/kernel-filter"
+else
+	echo "FAIL memcheck-text/kernel-filter:"; sed 's/^/    /' "$argv"
+fi
+rm -f "$argv"

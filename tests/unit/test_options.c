@@ -238,3 +238,20 @@ TEST(launch_blocking_for_python_under_cuda_gdb)
 	CHECK(!sc.launch_blocking);
 	options_free(&o);
 }
+
+/* --memcheck-kernel: a kernel's name (or signature) the pass narrows to;
+ * something with no name in it is refused in one line. */
+TEST(memcheck_kernel_takes_a_name)
+{
+	char **a = ARGV("--memcheck-kernel", "row_sums", "./prog");
+	struct cudbg_options o;
+	char err[256];
+	CHECK_INT(parse(&o, a, 3, err), 0);
+	CHECK_STR(o.memcheck_kernel, "row_sums");
+	options_free(&o);
+	a = ARGV("--memcheck-kernel=(*)", "./prog");
+	CHECK(parse(&o, a, 2, err) < 0);
+	CHECK(strstr(err, "--memcheck-kernel takes a kernel's name") != NULL);
+	CHECK(strchr(err, '\n') == NULL);
+	options_free(&o);
+}
