@@ -153,6 +153,9 @@ struct ui {
 	struct pane *panes;         /* every pane of tui/panes/panes.def */
 	int npanes;
 	int area_pane[AREA__PANES]; /* the pane each area shows, -1 none */
+	/* Screen columns of a cut tab bar's ‹ and › at the last draw (a
+	 * click there goes to the previous / next tab); 0: not drawn. */
+	int tab_less_x[AREA__PANES], tab_more_x[AREA__PANES];
 
 	bool console_input;  /* keys go to the console's line editor */
 	bool help_open;

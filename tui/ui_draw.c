@@ -224,8 +224,11 @@ static void draw_title(struct ui *ui, int a, const struct canvas *c)
 	x = canvas_str(c, 0, 0, focused ? "▶" : " ", ts);
 	if (level == TAB_LEVELS - 1 && n > 0)
 		tab_window(ui, tab, n, act, level, c->r.w, &lo, &hi);
-	if (lo > 0)
+	ui->tab_less_x[a] = ui->tab_more_x[a] = 0;
+	if (lo > 0) {
+		ui->tab_less_x[a] = c->r.x + x;
 		x = canvas_str(c, x, 0, "‹", STYLE(UC_TAB_ACTIVE, CA_BOLD));
+	}
 	for (int t = lo; t <= hi && t < n; t++) {
 		struct pane *p = &ui->panes[tab[t]];
 		p->tab_x = c->r.x + x;
@@ -240,8 +243,10 @@ static void draw_title(struct ui *ui, int a, const struct canvas *c)
 		}
 		p->tab_w = c->r.x + x - p->tab_x;
 	}
-	if (hi < n - 1)
+	if (hi < n - 1) {
+		ui->tab_more_x[a] = c->r.x + x;
 		x = canvas_str(c, x, 0, "›", STYLE(UC_TAB_ACTIVE, CA_BOLD));
+	}
 	if (n == 0)
 		return;
 	struct pane *vis = &ui->panes[tab[act]];

@@ -369,6 +369,13 @@ static int global_key(struct ui *ui, int key)
 
 static int title_click(struct ui *ui, int a, int x)
 {
+	/* the marks of a cut tab bar: the tab before or after the run shown */
+	if (x && (x == ui->tab_less_x[a] || x == ui->tab_more_x[a])) {
+		if ((int)ui->lreq.focus != a)
+			ui_focus(ui, &ui->panes[ui->area_pane[a]]);
+		tab_cycle(ui, x == ui->tab_less_x[a] ? -1 : 1);
+		return PR_REDRAW;
+	}
 	for (int i = 0; i < ui->npanes; i++) {
 		struct pane *p = &ui->panes[i];
 		if ((int)p->ops->home == a && p->tab_w > 0 && x >= p->tab_x &&
