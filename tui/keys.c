@@ -1,5 +1,6 @@
 /* Key names for the help overlay and the test script. */
 #include "tui/keys.h"
+#include "cudbg/config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,25 +112,57 @@ int key_action_of(int key)
 	return -1;
 }
 
-/* Appends a row's keys to keys[*n..cap), two spaces apart. */
-static void row_keys(const struct key_row *r, char *keys, size_t cap, size_t *n)
+/* Appends label to keys[*n..cap), two spaces after what is there. */
+static void add_label(const char *label, char *keys, size_t cap, size_t *n)
 {
-	int k[2] = { r->key, r->alt };
-	char b[32];
+	int w = snprintf(keys + *n, cap - *n, "%s%s", *n ? "  " : "", label);
 
-	for (int j = 0; j < 2; j++) {
-		const char *s = r->keys ? r->keys : k[j] != TK_NONE ? tk_label(k[j], b, sizeof b) : NULL;
-		if (!s)
-			continue;
-		int w = snprintf(keys + *n, cap - *n, "%s%s", *n ? "  " : "", s);
-		if (w > 0)
-			*n = *n + (size_t)w < cap ? *n + (size_t)w : cap - 1;
-		if (r->keys)
-			break;
-	}
+	if (w > 0)
+		*n = *n + (size_t)w < cap ? *n + (size_t)w : cap - 1;
 }
 
-int key_help_next(size_t *i, char *keys, size_t cap, const char **what)
+/* The action a bind's key does in the end: the last bind of that key. */
+static bool bind_wins(const struct config_bind *b, size_t nb, size_t j)
+{
+	for (size_t k = j + 1; k < nb; k++)
+		if (b[k].key == b[j].key)
+			return false;
+	return true;
+}
+
+/* Whether key is bound (in the end) to another action than the one
+ * whose default key is does. */
+static bool bound_elsewhere(const struct config_bind *b, size_t nb, int key, int does)
+{
+	for (size_t j = nb; j-- > 0;)
+		if (b[j].key == key)
+			return b[j].does != does;
+	return false;
+}
+
+/* Appends a row's keys in force: its default keys not bound elsewhere,
+ * then the keys bound to it. */
+static void row_keys(const struct key_row *r, const struct config_bind *b, size_t nb,
+		     char *keys, size_t cap, size_t *n)
+{
+	char l[32];
+
+	if (r->keys) {
+		add_label(r->keys, keys, cap, n);
+		return;
+	}
+	if (r->key != TK_NONE && !bound_elsewhere(b, nb, r->key, r->key))
+		add_label(tk_label(r->key, l, sizeof l), keys, cap, n);
+	if (r->alt != TK_NONE && !bound_elsewhere(b, nb, r->alt, r->key))
+		add_label(tk_label(r->alt, l, sizeof l), keys, cap, n);
+	for (size_t j = 0; j < nb; j++)
+		if (b[j].does == r->key && b[j].key != r->key && b[j].key != r->alt &&
+		    bind_wins(b, nb, j))
+			add_label(tk_label(b[j].key, l, sizeof l), keys, cap, n);
+}
+
+int key_help_next(size_t *i, const struct config_bind *binds, size_t nb,
+		  char *keys, size_t cap, const char **what)
 {
 	size_t n = 0;
 
@@ -140,7 +173,7 @@ int key_help_next(size_t *i, char *keys, size_t cap, const char **what)
 		const struct key_row *r = &key_rows[*i];
 		if (!r->help)
 			continue;
-		row_keys(r, keys, cap, &n);
+		row_keys(r, binds, binds ? nb : 0, keys, cap, &n);
 		if (r->help[0]) {
 			*what = r->help;
 			(*i)++;

@@ -73,9 +73,14 @@ extern const size_t key_nrows;
 
 /* The action a key does by default, or -1. */
 int key_action_of(int key);
+struct config_bind;
+
 /* The global keys' help lines in order: *i starts at 0; writes the keys
  * ("c  F5", "Tab  S-Tab") into keys and the line into *what; returns 0
- * past the last. */
-int key_help_next(size_t *i, char *keys, size_t cap, const char **what);
+ * past the last.  With the config file's binds (n of them, later ones
+ * winning) the keys are those in force: a default key bound to another
+ * action is left out, a key bound to the row's action is added. */
+int key_help_next(size_t *i, const struct config_bind *binds, size_t n,
+		  char *keys, size_t cap, const char **what);
 
 #endif

@@ -365,7 +365,7 @@ static int help_lines(struct ui *ui, void (*fn)(void *, int, const char *, const
 	const char *what;
 
 	fn(ctx, n++, "Global keys", NULL);
-	for (size_t i = 0; key_help_next(&i, keys, sizeof keys, &what);)
+	for (size_t i = 0; key_help_next(&i, ui->binds, ui->nbinds, keys, sizeof keys, &what);)
 		fn(ctx, n++, keys, what);
 	for (int i = 0; i < ui->npanes; i++) {
 		const struct pane_ops *o = ui->panes[i].ops;

@@ -81,7 +81,7 @@ TEST(keys_md_lists_the_key_tables)
 	const char *what;
 	size_t n = 0;
 
-	for (size_t i = 0; key_help_next(&i, keys, sizeof keys, &what);)
+	for (size_t i = 0; key_help_next(&i, NULL, 0, keys, sizeof keys, &what);)
 		n += (size_t)snprintf(want + n, sizeof want - n, "%s\n", keys);
 	check_section(text, "Global keys", want);
 	memset(&ui, 0, sizeof ui);
