@@ -108,6 +108,17 @@ const char *pane_text_find(const char *s, size_t len, const char *pat)
 	return NULL;
 }
 
+const char *pane_textlog_row(const struct textlog *t, long row, size_t *len,
+			     struct textlog_line *tmp)
+{
+	const struct textlog_line *l = textlog_get(t, (size_t)row, tmp);
+
+	if (!l)
+		return NULL;
+	*len = l->len;
+	return l->text;
+}
+
 /* Moves to the next (dir 1) or previous (-1) row matching the search,
  * wrapping around. */
 static void search_go(struct pane *p, struct ui *ui, int dir)

@@ -176,6 +176,11 @@ void pane_console_completion(struct ui *ui, const char *completion,
  * capital (vim's smartcase); NULL when not found or pat is empty.
  * tui/listview.c */
 const char *pane_text_find(const char *s, size_t len, const char *pat);
+struct textlog;
+/* Row `row` of a text log as a search's text (for panes that show one:
+ * Console, Program output); NULL past the end. */
+const char *pane_textlog_row(const struct textlog *t, long row, size_t *len,
+			     struct textlog_line *tmp);
 /* The search keys of a pane with ops->search: PR_* (PR_IGNORED for other
  * keys, or when it has nothing to search). */
 int pane_search_key(struct pane *p, struct ui *ui, int key);

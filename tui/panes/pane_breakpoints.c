@@ -146,40 +146,43 @@ static int bps_add(struct pane *p, struct ui *ui, int key)
 	return PR_REDRAW;
 }
 
-static int bps_toggle(struct pane *p, struct ui *ui, int key)
+/* The breakpoint keys act on the cursor's breakpoint: *b, and 0; or the
+ * PR_* to return (no debugger: the list's own keys; no row: nothing). */
+static int bps_target(struct pane *p, struct ui *ui, const struct dec_bkpt **b)
 {
-	const struct dec_bkpt *b = cursor_bkpt(p->state, ui);
-
-	(void)key;
 	if (!ui->ctl)
 		return PR_IGNORED;
-	if (!b)
-		return PR_HANDLED;
-	return dpane_done(ui, ctl_break_enable(ui->ctl, b->number, !b->enabled));
+	*b = cursor_bkpt(p->state, ui);
+	return *b ? 0 : PR_HANDLED;
+}
+
+static int bps_toggle(struct pane *p, struct ui *ui, int key)
+{
+	const struct dec_bkpt *b;
+	int r = bps_target(p, ui, &b);
+
+	(void)key;
+	return r ? r : dpane_done(ui, ctl_break_enable(ui->ctl, b->number, !b->enabled));
 }
 
 static int bps_delete(struct pane *p, struct ui *ui, int key)
 {
-	const struct dec_bkpt *b = cursor_bkpt(p->state, ui);
+	const struct dec_bkpt *b;
+	int r = bps_target(p, ui, &b);
 
 	(void)key;
-	if (!ui->ctl)
-		return PR_IGNORED;
-	if (!b)
-		return PR_HANDLED;
-	return dpane_done(ui, ctl_break_delete(ui->ctl, b->number));
+	return r ? r : dpane_done(ui, ctl_break_delete(ui->ctl, b->number));
 }
 
 static int bps_condition(struct pane *p, struct ui *ui, int key)
 {
 	struct bps_state *s = p->state;
-	const struct dec_bkpt *b = cursor_bkpt(s, ui);
+	const struct dec_bkpt *b;
+	int r = bps_target(p, ui, &b);
 
 	(void)key;
-	if (!ui->ctl)
-		return PR_IGNORED;
-	if (!b)
-		return PR_HANDLED;
+	if (r)
+		return r;
 	s->cond_for = b->number;
 	ui_prompt_open(ui, p, "condition (empty: none):", cond_done);
 	if (b->cond) {

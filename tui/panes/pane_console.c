@@ -496,13 +496,8 @@ static long console_cursor(struct pane *p, struct ui *ui)
 static const char *console_text(struct pane *p, struct ui *ui, long row, size_t *len,
 				struct textlog_line *tmp)
 {
-	const struct textlog_line *l = textlog_get(&ui->console, (size_t)row, tmp);
-
 	(void)p;
-	if (!l)
-		return NULL;
-	*len = l->len;
-	return l->text;
+	return pane_textlog_row(&ui->console, row, len, tmp);
 }
 
 /* Scrolls the transcript so that the match shows, in the middle when it

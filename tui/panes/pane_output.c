@@ -122,13 +122,8 @@ static long output_cursor(struct pane *p, struct ui *ui)
 static const char *output_text(struct pane *p, struct ui *ui, long row, size_t *len,
 			       struct textlog_line *tmp)
 {
-	const struct textlog_line *l = textlog_get(&ui->output, (size_t)row, tmp);
-
 	(void)p;
-	if (!l)
-		return NULL;
-	*len = l->len;
-	return l->text;
+	return pane_textlog_row(&ui->output, row, len, tmp);
 }
 
 /* A match stops following the output. */
