@@ -50,7 +50,10 @@ case_cmd() {
 		--nproc_per_node=2 mp_torchrun.py ;;
 	mp_dataloader_main) echo python3 mp_dataloader.py main ;;
 	mp_dataloader_worker) echo python3 mp_dataloader.py worker ;;
-	mp_mpi) echo mpirun -n 2 python3 mp_mpi.py ;;
+	# -m mpi4py: an uncaught exception aborts the whole job (MPI_Abort);
+	# without it rank 1 waits in MPI_Finalize for rank 0, which waits in
+	# its barrier, and the plain run never ends (run 5: past 120 s).
+	mp_mpi) echo mpirun -n 2 python3 -m mpi4py mp_mpi.py ;;
 	esac
 }
 
