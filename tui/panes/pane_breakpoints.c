@@ -158,7 +158,7 @@ static int bps_target(struct pane *p, struct ui *ui, const struct dec_bkpt **b)
 
 static int bps_toggle(struct pane *p, struct ui *ui, int key)
 {
-	const struct dec_bkpt *b;
+	const struct dec_bkpt *b = NULL;
 	int r = bps_target(p, ui, &b);
 
 	(void)key;
@@ -167,7 +167,7 @@ static int bps_toggle(struct pane *p, struct ui *ui, int key)
 
 static int bps_delete(struct pane *p, struct ui *ui, int key)
 {
-	const struct dec_bkpt *b;
+	const struct dec_bkpt *b = NULL;
 	int r = bps_target(p, ui, &b);
 
 	(void)key;
@@ -177,7 +177,7 @@ static int bps_delete(struct pane *p, struct ui *ui, int key)
 static int bps_condition(struct pane *p, struct ui *ui, int key)
 {
 	struct bps_state *s = p->state;
-	const struct dec_bkpt *b;
+	const struct dec_bkpt *b = NULL;
 	int r = bps_target(p, ui, &b);
 
 	(void)key;
