@@ -146,42 +146,43 @@ static int bps_add(struct pane *p, struct ui *ui, int key)
 	return PR_REDRAW;
 }
 
-/* The breakpoint keys act on the cursor's breakpoint: *b, and 0; or the
- * PR_* to return (no debugger: the list's own keys; no row: nothing). */
-static int bps_target(struct pane *p, struct ui *ui, const struct dec_bkpt **b)
+/* The breakpoint the keys act on: the cursor's; NULL with *r the PR_* to
+ * return (no debugger: PR_IGNORED, the list's own keys; no row:
+ * PR_HANDLED). */
+static const struct dec_bkpt *bps_target(struct pane *p, struct ui *ui, int *r)
 {
-	if (!ui->ctl)
-		return PR_IGNORED;
-	*b = cursor_bkpt(p->state, ui);
-	return *b ? 0 : PR_HANDLED;
+	const struct dec_bkpt *b = ui->ctl ? cursor_bkpt(p->state, ui) : NULL;
+
+	*r = ui->ctl ? PR_HANDLED : PR_IGNORED;
+	return b;
 }
 
 static int bps_toggle(struct pane *p, struct ui *ui, int key)
 {
-	const struct dec_bkpt *b = NULL;
-	int r = bps_target(p, ui, &b);
+	int r;
+	const struct dec_bkpt *b = bps_target(p, ui, &r);
 
 	(void)key;
-	return r ? r : dpane_done(ui, ctl_break_enable(ui->ctl, b->number, !b->enabled));
+	return b ? dpane_done(ui, ctl_break_enable(ui->ctl, b->number, !b->enabled)) : r;
 }
 
 static int bps_delete(struct pane *p, struct ui *ui, int key)
 {
-	const struct dec_bkpt *b = NULL;
-	int r = bps_target(p, ui, &b);
+	int r;
+	const struct dec_bkpt *b = bps_target(p, ui, &r);
 
 	(void)key;
-	return r ? r : dpane_done(ui, ctl_break_delete(ui->ctl, b->number));
+	return b ? dpane_done(ui, ctl_break_delete(ui->ctl, b->number)) : r;
 }
 
 static int bps_condition(struct pane *p, struct ui *ui, int key)
 {
 	struct bps_state *s = p->state;
-	const struct dec_bkpt *b = NULL;
-	int r = bps_target(p, ui, &b);
+	int r;
+	const struct dec_bkpt *b = bps_target(p, ui, &r);
 
 	(void)key;
-	if (r)
+	if (!b)
 		return r;
 	s->cond_for = b->number;
 	ui_prompt_open(ui, p, "condition (empty: none):", cond_done);
