@@ -25,16 +25,16 @@ BUILD     ?= build
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
 
-PKGS := ncursesw expat
+PKGS := ncursesw expat zlib
 # A missing pkg-config or missing development files would otherwise end in
 # an obscure compile or link error; say what to install instead.
 NOBUILD_GOALS := clean uninstall check-layers
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifeq ($(shell command -v $(PKG_CONFIG) 2>/dev/null),)
-$(error pkg-config not found: apt-get install pkg-config libncurses-dev libreadline-dev libexpat1-dev)
+$(error pkg-config not found: apt-get install pkg-config libncurses-dev libreadline-dev libexpat1-dev zlib1g-dev)
 endif
 ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo yes),yes)
-$(error pkg-config finds no $(PKGS) development files: apt-get install libncurses-dev libexpat1-dev libreadline-dev)
+$(error pkg-config finds no $(PKGS) development files: apt-get install libncurses-dev libexpat1-dev libreadline-dev zlib1g-dev)
 endif
 endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
@@ -69,6 +69,8 @@ LDLIBS   += $(PKG_LIBS) $(RL_LIBS) -lm
 # The folders are the layers, lowest first; each builds one static library
 # and a layer includes only its own and lower layers' headers (`make
 # check-layers`, tests/sh/check_layers.sh; docs/development.md "Layers"):
+#   base/        text safety (UTF-8, terminal and JSON escaping), the
+#                growable buffer and the JSON writer; libc only
 #   mi/          GDB/MI parser, debugger session, model
 #   diag/        the diagnosis engine
 #   dap/         the Debug Adapter Protocol server (--dap)
@@ -78,6 +80,7 @@ LDLIBS   += $(PKG_LIBS) $(RL_LIBS) -lm
 #   tui/panes/   one file per pane (pane.h, panes.def)
 #   app/         the entry point: command line, config file, --job
 # include/cudbg/ holds the headers each layer offers the ones above it.
+BASE_SRC  := $(wildcard base/*.c)
 MI_SRC    := $(wildcard mi/*.c)
 DIAG_SRC  := $(wildcard diag/*.c)
 DAP_SRC   := $(wildcard dap/*.c)
@@ -88,6 +91,7 @@ TEST_SRC := $(wildcard tests/unit/test_*.c)
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
+BASE_OBJ  := $(BASE_SRC:%.c=$(BUILD)/%.o)
 MI_OBJ    := $(MI_SRC:%.c=$(BUILD)/%.o)
 DIAG_OBJ  := $(DIAG_SRC:%.c=$(BUILD)/%.o)
 DAP_OBJ   := $(DAP_SRC:%.c=$(BUILD)/%.o)
@@ -96,10 +100,12 @@ TUI_OBJ   := $(TUI_SRC:%.c=$(BUILD)/%.o)
 APP_OBJ   := $(APP_SRC:%.c=$(BUILD)/%.o)
 # Highest layer first.  The frontends (dap, batch, tui) read the parsed
 # command line (include/cudbg/options.h) and call options_session_config
-# in app/options.c, so libcudbg-app.a comes again after them.
+# in app/options.c, so libcudbg-app.a comes again after them.  base/ is
+# under every layer: last.
 LIBS     := $(BUILD)/libcudbg-app.a $(BUILD)/libcudbg-dap.a \
 	$(BUILD)/libcudbg-tui.a $(BUILD)/libcudbg-batch.a \
-	$(BUILD)/libcudbg-app.a $(BUILD)/libcudbg-diag.a $(BUILD)/libcudbg-mi.a
+	$(BUILD)/libcudbg-app.a $(BUILD)/libcudbg-diag.a $(BUILD)/libcudbg-mi.a \
+	$(BUILD)/libcudbg-base.a
 BIN      := $(BUILD)/cudbg-tui
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCHES  := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
@@ -123,6 +129,9 @@ $(BUILD)/datadir.stamp: FORCE
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
 FORCE:
 
+$(BUILD)/libcudbg-base.a: $(BASE_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
 $(BUILD)/libcudbg-mi.a: $(MI_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
@@ -201,7 +210,8 @@ FUZZ_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
 	-MMD -MP
-FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o)
+FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o) \
+	$(BASE_SRC:%.c=build-fuzz/%.o)
 # the config parser is pure C beside the screen code (fuzz_config)
 FUZZ_OBJ   += build-fuzz/app/config.o build-fuzz/tui/keys.o
 # the DAP JSON parser (fuzz_dap_json)

@@ -4,6 +4,7 @@
  * ordinary --core path, in batch mode or the screen, with the job's table
  * beside it (the report's "job" part, the Processes pane).  See
  * docs/multiprocess.md. */
+#include "cudbg/base.h"
 #include "cudbg/batch.h"
 #include "cudbg/job.h"
 #include "cudbg/options.h"
@@ -145,7 +146,7 @@ int job_main(const struct cudbg_options *o)
 	}
 	struct job *j = get_job(o, err, sizeof err);
 	if (!j) {
-		fprintf(stderr, "cudbg-tui: %s\n", err);
+		text_write_line(stderr, "cudbg-tui: ", err);
 		if (o->json) { /* JSON stays parseable on an error too */
 			struct batch_report r = { .mode = "job", .state = "error",
 						  .bkptno = -1 };

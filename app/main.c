@@ -1,5 +1,6 @@
 /* cudbg-tui entry point: options, then the screen, batch mode, or the
  * developer's --mi-log mode. */
+#include "cudbg/base.h"
 #include "cudbg/batch.h"
 #include "cudbg/config.h"
 #include "cudbg/dap.h"
@@ -21,8 +22,7 @@
 
 struct milog {
 	struct session *s;
-	char *tline;          /* partial program output line */
-	size_t tlen, tcap;
+	struct dbuf tline;    /* partial program output line */
 	bool ready;
 	int ready_status;
 	bool replied;         /* the last command we sent was answered */
@@ -30,23 +30,10 @@ struct milog {
 };
 
 /* Text from the debugger or the program never reaches the terminal raw:
- * controls, DEL and every byte >= 0x80 become \xNN. */
-static void put_clean(FILE *f, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c >= 0x7f || c == '\\')
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
-}
-
+ * one line each, through base's terminal escaper (docs/text-safety.md). */
 static void put_line(const char *tag, const char *s, size_t len)
 {
-	fputs(tag, stdout);
-	put_clean(stdout, s, len);
-	fputc('\n', stdout);
+	text_write_line_n(stdout, tag, s, len);
 	fflush(stdout);
 }
 
@@ -64,23 +51,15 @@ static void log_output(void *ctx, const char *buf, size_t len)
 {
 	struct milog *m = ctx;
 	for (size_t i = 0; i < len; i++) {
-		if (buf[i] == '\n') {
-			size_t n = m->tlen;
-			if (n && m->tline[n - 1] == '\r')
-				n--;
-			put_line("T ", m->tline ? m->tline : "", n);
-			m->tlen = 0;
+		if (buf[i] != '\n') {
+			dbuf_putc(&m->tline, buf[i]);
 			continue;
 		}
-		if (m->tlen == m->tcap) {
-			size_t cap = m->tcap ? m->tcap * 2 : 256;
-			char *nb = realloc(m->tline, cap);
-			if (!nb)
-				return;
-			m->tline = nb;
-			m->tcap = cap;
-		}
-		m->tline[m->tlen++] = buf[i];
+		size_t n = m->tline.len;
+		if (n && m->tline.s[n - 1] == '\r')
+			n--;
+		put_line("T ", m->tline.s ? m->tline.s : "", n);
+		m->tline.len = 0;
 	}
 }
 
@@ -202,9 +181,7 @@ static int mi_log_main(const struct cudbg_options *o)
 	char err[600];
 	m.s = session_new(&cfg, &h, err, sizeof err, NULL);
 	if (!m.s) {
-		fprintf(stderr, "cudbg-tui: ");
-		put_clean(stderr, err, strlen(err));
-		fputc('\n', stderr);
+		text_write_line(stderr, "cudbg-tui: ", err);
 		return 2;
 	}
 	int ms = (o->timeout_s ? o->timeout_s : 60) * 1000;
@@ -221,15 +198,16 @@ static int mi_log_main(const struct cudbg_options *o)
 		session_run_until(m.s, NULL, NULL, 300);
 	bool alive = session_alive(m.s);
 	session_free(m.s);
-	if (m.tlen)
-		put_line("T ", m.tline, m.tlen);
-	free(m.tline);
+	if (m.tline.len)
+		put_line("T ", m.tline.s, m.tline.len);
+	dbuf_free(&m.tline);
 	printf("end\n");
 	return rc == 0 && alive ? 0 : 1;
 }
 
 /* CUDBG_REPLAY_MAX_MB: the largest recording (decompressed) a replay
- * reads; the default (1024) keeps a runaway .gz from filling memory. */
+ * reads; the default (4096) keeps a runaway .gz from filling the disk
+ * (its private copy) and the index from outgrowing memory. */
 static int replay_limit(void)
 {
 	const char *v = getenv("CUDBG_REPLAY_MAX_MB");
@@ -309,7 +287,7 @@ static int load_config(struct cudbg_options *o, struct cudbg_config *cfg)
 	char path[4096], err[1024];
 	const char *p = config_default_path(path, sizeof path);
 	if (config_load(cfg, p, err, sizeof err) < 0) {
-		fprintf(stderr, "cudbg-tui: %s\n", err);
+		text_write_line(stderr, "cudbg-tui: ", err);
 		return -1;
 	}
 	if (config_apply(cfg, o) < 0) {
@@ -332,7 +310,7 @@ int main(int argc, char **argv)
 		argv = demo_argv;
 	}
 	if (options_parse(&o, argc, argv, err, sizeof err)) {
-		fprintf(stderr, "cudbg-tui: %s\n", err);
+		text_write_line(stderr, "cudbg-tui: ", err);
 		return 2;
 	}
 	memset(&cfg, 0, sizeof cfg);

@@ -1,5 +1,6 @@
 /* Command-line parsing for cudbg-tui (see include/cudbg/options.h). */
 #include "cudbg/options.h"
+#include "cudbg/diagrun.h"
 #include "cudbg/memcheck.h"
 #include "cudbg/sanitizer.h"
 
@@ -601,4 +602,33 @@ void options_session_config(const struct cudbg_options *o,
 			       diag_argv_is_python(o->argv);
 	/* --timeout bounds the wait for the debugger's first answer too. */
 	cfg->start_timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : 0;
+}
+
+static enum diag_memcheck_policy memcheck_policy(enum cudbg_memcheck m)
+{
+	switch (m) {
+	case CUDBG_MEMCHECK_ALWAYS: return DIAG_MEMCHECK_ALWAYS;
+	case CUDBG_MEMCHECK_NEVER: return DIAG_MEMCHECK_NEVER;
+	case CUDBG_MEMCHECK_AUTO: break;
+	}
+	return DIAG_MEMCHECK_AUTO;
+}
+
+void options_diag_config(const struct cudbg_options *o,
+			 struct diag_run_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->argv = o->argv;
+	cfg->dirs = o->dirs;
+	cfg->ndirs = o->ndirs;
+	cfg->memcheck = memcheck_policy(o->memcheck);
+	cfg->sanitizer = o->sanitizer;
+	cfg->sanitizer_tool = o->sanitizer_tool;
+	cfg->memcheck_kernel = o->memcheck_kernel;
+	cfg->sanitizer_report = o->sanitizer_report;
+	cfg->debugger = o->debugger;
+	cfg->replay = o->replay;
+	cfg->keep_temp = o->keep_temp;
+	cfg->can_rerun = o->backend == SESSION_LAUNCH && o->argv && o->argv[0];
+	cfg->no_pystack = o->no_pystack;
 }

@@ -1,5 +1,6 @@
 /* Batch mode: run to the first stop or the program's end, print the
  * report.  See include/cudbg/batch.h. */
+#include "cudbg/base.h"
 #include "cudbg/batch.h"
 #include "cudbg/diagrun.h"
 #include "cudbg/hang.h"
@@ -192,7 +193,7 @@ static int run_to_stop(struct dbg_ctl *c, const struct cudbg_options *o,
 	if (o->ndbg_cmds > 0 || o->gdbinit) {
 		char err[512];
 		if (start_commands_send(o, c, err, sizeof err) < 0) {
-			fprintf(stderr, "cudbg-tui: %s\n", err);
+			text_write_line(stderr, "cudbg-tui: ", err);
 			return -1;
 		}
 	}
@@ -393,7 +394,7 @@ static const char *options_mode(const struct cudbg_options *o)
  * error: docs/report-schema.md). */
 static int report_error(const struct cudbg_options *o, const char *msg)
 {
-	fprintf(stderr, "cudbg-tui: %s\n", msg);
+	text_write_line(stderr, "cudbg-tui: ", msg);
 	if (o->json) {
 		struct batch_report r = { .mode = options_mode(o),
 					  .state = "error", .bkptno = -1 };
@@ -516,7 +517,9 @@ int batch_main(const struct cudbg_options *o)
 		return report_error(o, "batch mode needs a program, --pid, "
 				    "--remote, --core, --replay or "
 				    "--sanitizer-report");
-	struct diag_run *dr = diag_run_new(o, NULL, err, sizeof err);
+	struct diag_run_config dcfg;
+	options_diag_config(o, &dcfg);
+	struct diag_run *dr = diag_run_new(&dcfg, NULL, err, sizeof err);
 	if (!dr)
 		return report_error(o, err);
 	if (o->backend == SESSION_NONE)
@@ -628,13 +631,13 @@ int batch_main(const struct cudbg_options *o)
 		r.error = strdup(e && *e ? e : "the session failed");
 	}
 	if (r.error)
-		fprintf(stderr, "cudbg-tui: %s\n", r.error);
+		text_write_line(stderr, "cudbg-tui: ", r.error);
 	int code = print_report(o, &r) < 0 ? 2 : batch_exit_code(&r);
 	/* A recording that stopped (a full disk, `ulimit -f`) loses what
 	 * the user asked to keep: said with the write's own errno, exit 2. */
 	const char *rec_err = session_record_error(ctl_session(c));
 	if (rec_err) {
-		fprintf(stderr, "cudbg-tui: %s\n", rec_err);
+		text_write_line(stderr, "cudbg-tui: ", rec_err);
 		code = 2;
 	}
 	t[T_REPORT] = mono_now();

@@ -1,5 +1,6 @@
 /* The batch report: collected from the model, printed as text or JSON.
  * See include/cudbg/batch.h. */
+#include "cudbg/base.h"
 #include "cudbg/batch.h"
 #include "cudbg/model.h"
 
@@ -220,93 +221,12 @@ int batch_exit_code(const struct batch_report *r)
 
 /* ---- escaping ---- */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left) and its code
- * point, or 0 when the bytes are not valid UTF-8. */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-	if (len == 0 || s[0] > 0xf4 || len > n)
-		return 0;
-	uint32_t v = s[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = v << 6 | (s[i] & 0x3f);
-	}
-	static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-	if (v < min[len] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
-}
-
-/* Code points that must not reach a terminal raw: C0, DEL, C1, and the
- * bidirectional controls (which can reorder what a person reads). */
-static bool unsafe_cp(uint32_t cp)
-{
-	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
-	       (cp >= 0x202a && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f ||
-	       cp == 0x061c;
-}
-
+/* Untrusted text on one report line: base's terminal escaper (tab as a
+ * space, newline and other controls as \xNN; docs/text-safety.md). */
 static void put_text(FILE *out, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)(str ? str : "");
-	size_t n = strlen((const char *)s);
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		size_t len = utf8_seq(s + i, n - i, &cp);
-		if (len == 0) {
-			fprintf(out, "\\x%02x", s[i]);
-			i++;
-		} else if (unsafe_cp(cp)) {
-			if (cp < 0x100)
-				fprintf(out, "\\x%02x", (unsigned)cp);
-			else
-				fprintf(out, "\\u{%04x}", (unsigned)cp);
-			i += len;
-		} else {
-			fwrite(s + i, 1, len, out);
-			i += len;
-		}
-	}
-}
-
-static void put_json_str(FILE *out, const char *str)
-{
-	if (!str) {
-		fputs("null", out);
-		return;
-	}
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str);
-	fputc('"', out);
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		size_t len = utf8_seq(s + i, n - i, &cp);
-		if (len == 0) {
-			fputs("\\ufffd", out); /* not UTF-8: JSON cannot hold it */
-			i++;
-			continue;
-		}
-		if (cp == '"' || cp == '\\')
-			fprintf(out, "\\%c", (char)cp);
-		else if (cp == '\n')
-			fputs("\\n", out);
-		else if (cp == '\t')
-			fputs("\\t", out);
-		else if (unsafe_cp(cp) || cp == 0x2028 || cp == 0x2029)
-			fprintf(out, "\\u%04x", (unsigned)cp);
-		else
-			fwrite(s + i, 1, len, out);
-		i += len;
-	}
-	fputc('"', out);
+	if (str)
+		text_escape_write(out, str, strlen(str), 0);
 }
 
 /* ---- text ---- */
@@ -424,169 +344,129 @@ void batch_print_text(FILE *out, const struct batch_report *r)
 
 /* ---- JSON ---- */
 
-static void json_key(FILE *out, const char *key, bool *first)
+/* One [x,y,z] index, or null. */
+static void json_dim(struct jw *w, const char *key, bool has,
+		     const uint32_t d[3])
 {
-	fprintf(out, "%s\"%s\":", *first ? "" : ",", key);
-	*first = false;
+	if (!has) {
+		jw_null(w, key);
+		return;
+	}
+	jw_arr(w, key);
+	for (int i = 0; i < 3; i++)
+		jw_uint(w, NULL, d[i]);
+	jw_end(w);
 }
 
-static void json_str(FILE *out, const char *key, const char *v, bool *first)
+static void json_frame(struct jw *w, const char *key,
+		       const struct batch_frame *f)
 {
-	json_key(out, key, first);
-	put_json_str(out, v);
-}
-
-static void json_int(FILE *out, const char *key, long long v, bool *first)
-{
-	json_key(out, key, first);
-	fprintf(out, "%lld", v);
+	if (!f->valid) {
+		jw_null(w, key);
+		return;
+	}
+	jw_obj(w, key);
+	/* the stop's own frame has no level: it is the innermost, 0 */
+	jw_int(w, "level", f->level < 0 ? 0 : f->level);
+	jw_str(w, "function", f->func);
+	jw_str(w, "file", f->file);
+	jw_str(w, "fullname", f->fullname);
+	jw_int_or_null(w, "line", f->line, f->line > 0);
+	/* "addr" before; "address" as in diagnosis.frames */
+	jw_hex(w, "address", f->addr, true);
+	jw_end(w);
 }
 
 /* An index the debugger did not give (-1) is null, never -1. */
-static void json_index(FILE *out, const char *key, long long v, bool *first)
+static void json_focus(struct jw *w, const struct batch_report *r)
 {
-	json_key(out, key, first);
-	if (v >= 0)
-		fprintf(out, "%lld", v);
-	else
-		fputs("null", out);
-}
-
-static void json_dim(FILE *out, const char *key, bool has, const uint32_t d[3],
-		     bool *first)
-{
-	json_key(out, key, first);
-	if (has)
-		fprintf(out, "[%u,%u,%u]", d[0], d[1], d[2]);
-	else
-		fputs("null", out);
-}
-
-static void json_frame(FILE *out, const char *key, const struct batch_frame *f,
-		       bool *first)
-{
-	json_key(out, key, first);
-	if (!f->valid) {
-		fputs("null", out);
-		return;
-	}
-	bool ff = true;
-	fputc('{', out);
-	/* the stop's own frame has no level: it is the innermost, 0 */
-	json_int(out, "level", f->level < 0 ? 0 : f->level, &ff);
-	json_str(out, "function", f->func, &ff);
-	json_str(out, "file", f->file, &ff);
-	json_str(out, "fullname", f->fullname, &ff);
-	json_key(out, "line", &ff);
-	if (f->line > 0)
-		fprintf(out, "%d", f->line);
-	else
-		fputs("null", out);
-	json_key(out, "address", &ff); /* "addr" before; as in diagnosis.frames */
-	fprintf(out, "\"0x%" PRIx64 "\"", f->addr);
-	fputc('}', out);
-}
-
-static void json_focus(FILE *out, const struct batch_report *r, bool *first)
-{
-	json_key(out, "focus", first);
 	if (!r->has_focus) {
-		fputs("null", out);
+		jw_null(w, "focus");
 		return;
 	}
-	bool ff = true;
-	fputc('{', out);
-	json_index(out, "device", r->device_no, &ff);
-	json_index(out, "sm", r->sm, &ff);
-	json_index(out, "warp", r->warp, &ff);
-	json_index(out, "lane", r->lane, &ff);
-	json_index(out, "kernel", r->kernel_no, &ff);
-	json_index(out, "grid", r->grid, &ff);
-	json_dim(out, "cluster", r->has_cluster, r->cluster, &ff);
-	json_dim(out, "block", r->has_block, r->block, &ff);
-	json_dim(out, "thread", r->has_thread, r->thread, &ff);
-	fputc('}', out);
+	jw_obj(w, "focus");
+	jw_int_or_null(w, "device", r->device_no, r->device_no >= 0);
+	jw_int_or_null(w, "sm", r->sm, r->sm >= 0);
+	jw_int_or_null(w, "warp", r->warp, r->warp >= 0);
+	jw_int_or_null(w, "lane", r->lane, r->lane >= 0);
+	jw_int_or_null(w, "kernel", r->kernel_no, r->kernel_no >= 0);
+	jw_int_or_null(w, "grid", r->grid, r->grid >= 0);
+	json_dim(w, "cluster", r->has_cluster, r->cluster);
+	json_dim(w, "block", r->has_block, r->block);
+	json_dim(w, "thread", r->has_thread, r->thread);
+	jw_end(w);
 }
 
-static void json_exception(FILE *out, const struct batch_report *r,
-			   bool *first)
+static void json_exception(struct jw *w, const struct batch_report *r)
 {
-	json_key(out, "exception", first);
 	if (!r->exception_name && !r->has_error_pc && !r->message) {
-		fputs("null", out);
+		jw_null(w, "exception");
 		return;
 	}
-	bool ff = true;
-	fputc('{', out);
-	json_str(out, "name", r->exception_name, &ff);
-	json_key(out, "pc", &ff);
-	if (r->has_error_pc)
-		fprintf(out, "\"0x%" PRIx64 "\"", r->error_pc);
-	else
-		fputs("null", out);
-	json_str(out, "function", r->fault_function, &ff);
-	json_str(out, "file", r->fault_file, &ff);
-	json_index(out, "line", r->fault_line > 0 ? r->fault_line : -1, &ff);
-	json_str(out, "message", r->message, &ff);
-	fputc('}', out);
+	jw_obj(w, "exception");
+	jw_str(w, "name", r->exception_name);
+	jw_hex(w, "pc", r->error_pc, r->has_error_pc);
+	jw_str(w, "function", r->fault_function);
+	jw_str(w, "file", r->fault_file);
+	jw_int_or_null(w, "line", r->fault_line, r->fault_line > 0);
+	jw_str(w, "message", r->message);
+	jw_end(w);
 }
 
-static void json_exit(FILE *out, const struct batch_report *r, bool *first)
+static void json_exit(struct jw *w, const struct batch_report *r)
 {
-	json_key(out, "exit", first);
 	if (!r->exited) {
-		fputs("null", out);
+		jw_null(w, "exit");
 		return;
 	}
-	bool ff = true;
-	fputc('{', out);
-	json_key(out, "code", &ff);
-	if (r->exit_signalled)
-		fputs("null", out);
+	jw_obj(w, "exit");
+	jw_int_or_null(w, "code", r->exit_code, !r->exit_signalled);
+	jw_str(w, "signal", r->exit_signal);
+	jw_end(w);
+}
+
+static void json_report(struct jw *w, const struct batch_report *r)
+{
+	jw_obj(w, NULL);
+	jw_str(w, "mode", r->mode);
+	jw_str(w, "program", r->program);
+	jw_str(w, "state", r->state);
+	if (r->error)
+		jw_null(w, "fault");
 	else
-		fprintf(out, "%d", r->exit_code);
-	json_str(out, "signal", r->exit_signal, &ff);
-	fputc('}', out);
+		jw_bool(w, "fault", r->fault);
+	jw_str(w, "summary", r->summary);
+	jw_str(w, "hang", r->hang);
+	jw_str(w, "reason", r->reason);
+	jw_str(w, "signal", r->signal_name);
+	jw_str(w, "signal_meaning", r->signal_meaning);
+	jw_bool(w, "device", r->device);
+	json_focus(w, r);
+	jw_str(w, "kernel", r->kernel);
+	json_frame(w, "frame", &r->frame);
+	json_frame(w, "kernel_frame", &r->kernel_frame);
+	json_exception(w, r);
+	jw_int_or_null(w, "breakpoint", r->bkptno, r->bkptno >= 0);
+	json_exit(w, r);
+	jw_str(w, "error", r->error);
+	if (r->diagnosis) /* written by base's writer in diag/report.c */
+		jw_raw(w, "diagnosis", r->diagnosis);
+	if (r->job) /* likewise, in diag/job_report.c */
+		jw_raw(w, "job", r->job);
+	jw_end(w);
 }
 
 void batch_print_json(FILE *out, const struct batch_report *r)
 {
-	bool first = true;
-	fputc('{', out);
-	json_str(out, "mode", r->mode, &first);
-	json_str(out, "program", r->program, &first);
-	json_str(out, "state", r->state, &first);
-	json_key(out, "fault", &first);
-	fputs(r->error ? "null" : r->fault ? "true" : "false", out);
-	json_str(out, "summary", r->summary, &first);
-	json_str(out, "hang", r->hang, &first);
-	json_str(out, "reason", r->reason, &first);
-	json_str(out, "signal", r->signal_name, &first);
-	json_str(out, "signal_meaning", r->signal_meaning, &first);
-	json_key(out, "device", &first);
-	fputs(r->device ? "true" : "false", out);
-	json_focus(out, r, &first);
-	json_str(out, "kernel", r->kernel, &first);
-	json_frame(out, "frame", &r->frame, &first);
-	json_frame(out, "kernel_frame", &r->kernel_frame, &first);
-	json_exception(out, r, &first);
-	json_key(out, "breakpoint", &first);
-	if (r->bkptno >= 0)
-		fprintf(out, "%d", r->bkptno);
-	else
-		fputs("null", out);
-	json_exit(out, r, &first);
-	json_str(out, "error", r->error, &first);
-	if (r->diagnosis) { /* a JSON object from diag/report.c */
-		size_t n = strlen(r->diagnosis);
-		while (n && r->diagnosis[n - 1] == '\n')
-			n--;
-		json_key(out, "diagnosis", &first);
-		fwrite(r->diagnosis, 1, n, out);
+	struct jw w;
+	jw_init(&w);
+	json_report(&w, r);
+	char *s = jw_take(&w);
+	if (!s) { /* out of memory: still one line of valid JSON */
+		fputs("{\"error\":\"out of memory\"}\n", out);
+		return;
 	}
-	if (r->job) { /* a JSON object from diag/job_report.c */
-		json_key(out, "job", &first);
-		fputs(r->job, out);
-	}
-	fputs("}\n", out);
+	fputs(s, out);
+	fputc('\n', out);
+	free(s);
 }

@@ -68,7 +68,7 @@ struct dap {
 	char *mode;                      /* "live", "attach", "core", "replay" */
 	struct dbg_ctl *ctl;
 	struct diag_run *dr;
-	struct dbg_ctl_hooks dr_hooks;   /* the diagnosis's hooks, which
+	struct session_handlers dr_hooks;   /* the diagnosis's hooks, which
 					  * ours forward to */
 	struct diag_refault *rf;         /* cudbgReplayToFault under way */
 	struct diag_run *mc_run;         /* cudbgMemcheck's pass: its core

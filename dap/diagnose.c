@@ -15,9 +15,7 @@
 
 static const struct diag_fault *analyze(struct dap *d)
 {
-	struct diag *dg = diag_run_diag(d->dr);
-	diag_feed_model(dg, ctl_model(d->ctl));
-	return diag_analyze(dg);
+	return diag_run_fault(d->dr, ctl_model(d->ctl));
 }
 
 /* "Warp Illegal Address in saxpy at null_write.cu:12, block (0,0,0)
@@ -188,7 +186,6 @@ void dap_req_exception_info(struct dap *d, const struct dj *req,
 		return;
 	}
 	const struct diag_fault *f = analyze(d);
-	struct diag_hints h = { 0 };
 	char summary[1024];
 	if (f->kind == DIAG_FAULT_NONE)
 		model_describe_stop(ctl_model(d->ctl), summary, sizeof summary);
@@ -197,16 +194,16 @@ void dap_req_exception_info(struct dap *d, const struct dj *req,
 			      sizeof summary);
 	char *text = diag_run_report(d->dr, false, d->mode, summary);
 	/* the report re-analysed: fetch the fault again (stale pointer) */
-	f = analyze(d);
-	diag_hints_match(diag_run_rules(d->dr), f, &h);
+	const struct diag_hints *h = diag_run_hints(d->dr);
+	f = diag_analyze(diag_run_diag(d->dr));
 	struct dj_w w;
 	dap_resp_begin(&w, d, req);
 	dj_w_ktext(&w, "exceptionId", f->signal_name ? f->signal_name
 				       : f->exception_name ? f->exception_name
 				       : diag_fault_kind_name(f->kind));
 	char desc[1400];
-	snprintf(desc, sizeof desc, "%s%s%s", summary, h.n ? ". Hint: " : "",
-		 h.n ? h.v[0].title : "");
+	snprintf(desc, sizeof desc, "%s%s%s", summary, h->n ? ". Hint: " : "",
+		 h->n ? h->v[0].title : "");
 	dj_w_ktext(&w, "description", desc);
 	dj_w_kstr(&w, "breakMode", f->kind == DIAG_FAULT_NONE ? "never" : "always");
 	dj_w_key(&w, "details");
@@ -217,10 +214,9 @@ void dap_req_exception_info(struct dap *d, const struct dj *req,
 	if (f->kernel)
 		dj_w_ktext(&w, "fullTypeName", f->kernel);
 	write_user_lines(&w, f);
-	write_cudbg(&w, f, &h);
+	write_cudbg(&w, f, h);
 	dj_w_obj_end(&w);
 	dap_resp_end(d, &w);
-	diag_hints_clear(&h);
 	free(text);
 }
 
@@ -238,10 +234,10 @@ void dap_req_memcheck(struct dap *d, const struct dj *req, const struct dj *a)
 			       "configuration (it reruns the program)");
 		return;
 	}
-	struct cudbg_options o = d->o;
-	o.memcheck = CUDBG_MEMCHECK_ALWAYS;
-	o.memcheck_given = true;
-	struct diag_run *r = diag_run_new(&o, NULL, err, sizeof err);
+	struct diag_run_config cfg;
+	options_diag_config(&d->o, &cfg);
+	cfg.memcheck = DIAG_MEMCHECK_ALWAYS;
+	struct diag_run *r = diag_run_new(&cfg, NULL, err, sizeof err);
 	if (!r) {
 		dap_resp_error(d, req, "%s", err);
 		return;

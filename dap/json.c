@@ -6,63 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- UTF-8 ---- */
-
-/* Length of the valid UTF-8 sequence at s (n bytes left) and its code
- * point, or 0 when the bytes are not valid UTF-8 (overlongs, surrogates
- * and values past U+10FFFF refused). */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	unsigned c = s[0];
-	size_t len;
-	uint32_t v, min;
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	} else if (c >= 0xc2 && c <= 0xdf) {
-		len = 2, v = c & 0x1f, min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3, v = c & 0x0f, min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4, v = c & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = v << 6 | (s[i] & 0x3f);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
-}
-
-static size_t utf8_put(char *out, uint32_t cp)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	} else if (cp < 0x800) {
-		out[0] = (char)(0xc0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	} else if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | cp >> 12);
-		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | cp >> 18);
-	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 /* ---- parser ---- */
 
 struct dj_p {
@@ -96,24 +39,13 @@ static bool p_lit(struct dj_p *p, const char *word)
 	return true;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool p_hex4(struct dj_p *p, uint32_t *out)
 {
 	uint32_t v = 0;
 	if (p->n - p->i < 4)
 		return false;
 	for (int k = 0; k < 4; k++) {
-		int h = hexval(p->s[p->i + (size_t)k]);
+		int h = hex_value(p->s[p->i + (size_t)k]);
 		if (h < 0)
 			return false;
 		v = v << 4 | (uint32_t)h;
@@ -153,7 +85,7 @@ static bool p_escape(struct dj_p *p, char *out, size_t *o)
 	uint32_t cp;
 	if (c != 'u' || !p_unicode(p, &cp))
 		return false;
-	*o += utf8_put(out + *o, cp);
+	*o += utf8_encode(cp, out + *o);
 	return true;
 }
 
@@ -195,8 +127,7 @@ static char *p_string(struct dj_p *p, size_t *lenp)
 			continue;
 		}
 		uint32_t cp;
-		size_t l = utf8_seq((const unsigned char *)p->s + p->i,
-				    p->n - p->i, &cp);
+		size_t l = utf8_decode(p->s + p->i, p->n - p->i, &cp);
 		if (!l) {
 			p_fail(p, "invalid UTF-8 in a string");
 			break;
@@ -469,185 +400,37 @@ long long dj_int(const struct dj *v, const char *key, long long def)
 	return (long long)m->num;
 }
 
-/* ---- writer ---- */
+/* ---- writer: base's JSON writer (include/cudbg/base.h) ---- */
 
-void dj_w_init(struct dj_w *w)
-{
-	memset(w, 0, sizeof *w);
-	w->first[0] = true;
-}
-
-void dj_w_free(struct dj_w *w)
-{
-	free(w->buf);
-	memset(w, 0, sizeof *w);
-}
-
-static void w_put(struct dj_w *w, const char *s, size_t n)
-{
-	if (w->oom)
-		return;
-	if (w->len + n + 1 > w->cap) {
-		size_t nc = w->cap ? w->cap : 256;
-		while (nc < w->len + n + 1)
-			nc *= 2;
-		char *nb = realloc(w->buf, nc);
-		if (!nb) {
-			w->oom = true;
-			return;
-		}
-		w->buf = nb;
-		w->cap = nc;
-	}
-	memcpy(w->buf + w->len, s, n);
-	w->len += n;
-	w->buf[w->len] = 0;
-}
-
-static void w_puts(struct dj_w *w, const char *s)
-{
-	w_put(w, s, strlen(s));
-}
-
-/* The comma before a value, unless it follows a key or is the first. */
-static void w_sep(struct dj_w *w)
-{
-	if (w->after_key) {
-		w->after_key = false;
-		return;
-	}
-	if (!w->first[w->depth])
-		w_put(w, ",", 1);
-	w->first[w->depth] = false;
-}
-
-static void w_open(struct dj_w *w, char c)
-{
-	w_sep(w);
-	w_put(w, &c, 1);
-	if (w->depth < DJ_MAX_DEPTH)
-		w->depth++;
-	else
-		w->oom = true; /* a bug of ours, not input: refuse to emit */
-	w->first[w->depth] = true;
-}
-
-static void w_close(struct dj_w *w, char c)
-{
-	if (w->depth > 0)
-		w->depth--;
-	w_put(w, &c, 1);
-}
-
-void dj_w_obj(struct dj_w *w) { w_open(w, '{'); }
-void dj_w_obj_end(struct dj_w *w) { w_close(w, '}'); }
-void dj_w_arr(struct dj_w *w) { w_open(w, '['); }
-void dj_w_arr_end(struct dj_w *w) { w_close(w, ']'); }
-
-static bool is_bidi_control(uint32_t cp)
-{
-	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
-	       cp == 0x200e || cp == 0x200f || cp == 0x061c;
-}
-
-static void w_escaped(struct dj_w *w, const char *s, size_t n, bool text)
-{
-	char tmp[16];
-	w_put(w, "\"", 1);
-	for (size_t i = 0; i < n;) {
-		unsigned char c = (unsigned char)s[i];
-		uint32_t cp;
-		size_t l = utf8_seq((const unsigned char *)s + i, n - i, &cp);
-		if (!l) {
-			/* invalid byte: visible in text, U+FFFD otherwise */
-			if (text)
-				snprintf(tmp, sizeof tmp, "\\\\x%02x", c);
-			w_puts(w, text ? tmp : "\xef\xbf\xbd");
-			i++;
-			continue;
-		}
-		if (c == '"' || c == '\\') {
-			tmp[0] = '\\', tmp[1] = (char)c;
-			w_put(w, tmp, 2);
-		} else if (c == '\n') {
-			w_puts(w, "\\n");
-		} else if (c == '\t') {
-			w_puts(w, "\\t");
-		} else if (text && (cp < 0x20 || cp == 0x7f ||
-				    (cp >= 0x80 && cp < 0xa0))) {
-			snprintf(tmp, sizeof tmp, "\\\\x%02x", (unsigned)cp);
-			w_puts(w, tmp);
-		} else if (text && is_bidi_control(cp)) {
-			snprintf(tmp, sizeof tmp, "\\\\u{%04x}", (unsigned)cp);
-			w_puts(w, tmp);
-		} else if (cp < 0x20) {
-			snprintf(tmp, sizeof tmp, "\\u%04x", (unsigned)cp);
-			w_puts(w, tmp);
-		} else {
-			w_put(w, s + i, l);
-		}
-		i += l;
-	}
-	w_put(w, "\"", 1);
-}
-
-void dj_w_key(struct dj_w *w, const char *key)
-{
-	w_sep(w);
-	w_escaped(w, key, strlen(key), false);
-	w_put(w, ":", 1);
-	w->after_key = true;
-}
+void dj_w_init(struct dj_w *w) { jw_init(&w->j); }
+void dj_w_free(struct dj_w *w) { jw_free(&w->j); }
+void dj_w_obj(struct dj_w *w) { jw_obj(&w->j, NULL); }
+void dj_w_obj_end(struct dj_w *w) { jw_end(&w->j); }
+void dj_w_arr(struct dj_w *w) { jw_arr(&w->j, NULL); }
+void dj_w_arr_end(struct dj_w *w) { jw_end(&w->j); }
+void dj_w_key(struct dj_w *w, const char *key) { jw_key(&w->j, key); }
+void dj_w_str(struct dj_w *w, const char *s) { jw_str(&w->j, NULL, s); }
+void dj_w_int(struct dj_w *w, long long v) { jw_int(&w->j, NULL, v); }
+void dj_w_bool(struct dj_w *w, bool v) { jw_bool(&w->j, NULL, v); }
+void dj_w_null(struct dj_w *w) { jw_null(&w->j, NULL); }
 
 void dj_w_strn(struct dj_w *w, const char *s, size_t n)
 {
-	w_sep(w);
-	w_escaped(w, s, n, false);
-}
-
-void dj_w_str(struct dj_w *w, const char *s)
-{
-	if (!s) {
-		dj_w_null(w);
-		return;
-	}
-	dj_w_strn(w, s, strlen(s));
+	jw_strn(&w->j, NULL, s, n);
 }
 
 void dj_w_textn(struct dj_w *w, const char *s, size_t n)
 {
-	w_sep(w);
-	w_escaped(w, s, n, true);
+	jw_text(&w->j, NULL, s, n);
 }
 
 void dj_w_text(struct dj_w *w, const char *s)
 {
-	dj_w_textn(w, s ? s : "", s ? strlen(s) : 0);
-}
-
-void dj_w_int(struct dj_w *w, long long v)
-{
-	char tmp[32];
-	w_sep(w);
-	snprintf(tmp, sizeof tmp, "%lld", v);
-	w_puts(w, tmp);
-}
-
-void dj_w_bool(struct dj_w *w, bool v)
-{
-	w_sep(w);
-	w_puts(w, v ? "true" : "false");
-}
-
-void dj_w_null(struct dj_w *w)
-{
-	w_sep(w);
-	w_puts(w, "null");
+	jw_text(&w->j, NULL, s, s ? strlen(s) : 0);
 }
 
 void dj_w_value(struct dj_w *w, const struct dj *v)
 {
-	char tmp[40];
 	switch (v->type) {
 	case DJ_NULL:
 		dj_w_null(w);
@@ -656,9 +439,7 @@ void dj_w_value(struct dj_w *w, const struct dj *v)
 		dj_w_bool(w, v->b);
 		break;
 	case DJ_NUM:
-		w_sep(w);
-		snprintf(tmp, sizeof tmp, "%.17g", v->num);
-		w_puts(w, tmp);
+		jw_double(&w->j, NULL, v->num);
 		break;
 	case DJ_STR:
 		dj_w_strn(w, v->str, v->len);
@@ -671,31 +452,27 @@ void dj_w_value(struct dj_w *w, const struct dj *v)
 				dj_w_key(w, v->keys[i]);
 			dj_w_value(w, &v->kids[i]);
 		}
-		v->type == DJ_ARR ? dj_w_arr_end(w) : dj_w_obj_end(w);
+		jw_end(&w->j);
 		break;
 	}
 }
 
 void dj_w_kstr(struct dj_w *w, const char *key, const char *s)
 {
-	dj_w_key(w, key);
-	dj_w_str(w, s);
+	jw_str(&w->j, key, s);
 }
 
 void dj_w_ktext(struct dj_w *w, const char *key, const char *s)
 {
-	dj_w_key(w, key);
-	dj_w_text(w, s);
+	jw_text(&w->j, key, s, s ? strlen(s) : 0);
 }
 
 void dj_w_kint(struct dj_w *w, const char *key, long long v)
 {
-	dj_w_key(w, key);
-	dj_w_int(w, v);
+	jw_int(&w->j, key, v);
 }
 
 void dj_w_kbool(struct dj_w *w, const char *key, bool v)
 {
-	dj_w_key(w, key);
-	dj_w_bool(w, v);
+	jw_bool(&w->j, key, v);
 }

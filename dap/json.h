@@ -7,11 +7,11 @@
  * (surrogate pairs joined, lone surrogates refused), nesting at most
  * DJ_MAX_DEPTH.  It builds a tree the caller frees with dj_free().
  *
- * The writer appends to a growable buffer; dj_w_text() makes text from the
- * debugger or the program safe to show in an editor's console: control
- * characters other than newline and tab, DEL and bidirectional overrides
- * become visible escapes (\x1b, \u{202e}), invalid UTF-8 bytes \xNN.
- * Once an allocation fails the buffer is marked (oom) and stays so.
+ * The writer is base's (struct jw, include/cudbg/base.h) under the dj_w_
+ * names the server uses; dj_w_text() is jw_text(): text from the debugger
+ * or the program made safe to show in an editor's console (controls other
+ * than newline and tab, DEL, C1 and bidi controls become visible escapes,
+ * \x1b, \u{202e}; invalid UTF-8 bytes \xNN; docs/text-safety.md).
  */
 #ifndef CUDBG_DAP_JSON_H
 #define CUDBG_DAP_JSON_H
@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "cudbg/base.h"
 
 enum { DJ_MAX_DEPTH = 64 };
 
@@ -49,13 +51,10 @@ long long dj_int(const struct dj *v, const char *key, long long def);
 
 /* ---- writer ---- */
 
+/* Over base's JSON writer: the text is w.j.b.s (w.j.b.len bytes); once
+ * an allocation fails w.j.b.oom is set and stays so. */
 struct dj_w {
-	char *buf;
-	size_t len, cap;
-	bool oom;
-	int depth;
-	bool first[DJ_MAX_DEPTH + 1]; /* no member written yet at this depth */
-	bool after_key;
+	struct jw j;
 };
 
 void dj_w_init(struct dj_w *w);

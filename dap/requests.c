@@ -98,7 +98,7 @@ static const struct dj *keep_args(struct dap *d, const struct dj *a)
 	char err[64];
 	dj_w_init(&w);
 	dj_w_value(&w, a);
-	d->args = w.oom ? NULL : dj_parse(w.buf, w.len, err, sizeof err);
+	d->args = w.j.b.oom ? NULL : dj_parse(w.j.b.s, w.j.b.len, err, sizeof err);
 	dj_w_free(&w);
 	return d->args;
 }
@@ -338,7 +338,7 @@ int dap_start_debugger(struct dap *d, char *err, size_t cap)
 	struct dbg_ctl_config cfg = { .session = &scfg, .lean = true,
 				      .want = MODEL_WANT_HOST_THREADS };
 	diag_run_hooks(d->dr, &d->dr_hooks);
-	cfg.hooks = (struct dbg_ctl_hooks){ .ctx = d, .on_record = hook_record,
+	cfg.hooks = (struct session_handlers){ .ctx = d, .on_record = hook_record,
 		.on_output = hook_output, .on_stderr = hook_stderr,
 		.on_ready = hook_ready, .on_exit = hook_exit };
 	d->ctl = ctl_new(&cfg, err, cap, NULL);
@@ -358,7 +358,9 @@ int dap_start_debugger(struct dap *d, char *err, size_t cap)
  * always, its coredump opened), waits for its start sequence. */
 static int start_session(struct dap *d, char *err, size_t cap)
 {
-	d->dr = diag_run_new(&d->o, NULL, err, cap);
+	struct diag_run_config dcfg;
+	options_diag_config(&d->o, &dcfg);
+	d->dr = diag_run_new(&dcfg, NULL, err, cap);
 	if (!d->dr || dap_start_debugger(d, err, cap) < 0)
 		return -1;
 	diag_run_before(d->dr, d->ctl, d->timeout_ms);

@@ -43,15 +43,15 @@ static int write_all(int fd, const char *p, size_t n)
 void dap_send(struct dap *d, struct dj_w *w)
 {
 	char head[64];
-	if (w->oom || d->out_fd < 0) {
+	if (w->j.b.oom || d->out_fd < 0) {
 		dj_w_free(w);
 		return;
 	}
 	int hl = snprintf(head, sizeof head, "Content-Length: %zu\r\n\r\n",
-			  w->len);
+			  w->j.b.len);
 	/* A client that went away: stop serving, no SIGPIPE death. */
 	if (write_all(d->out_fd, head, (size_t)hl) < 0 ||
-	    write_all(d->out_fd, w->buf, w->len) < 0) {
+	    write_all(d->out_fd, w->j.b.s, w->j.b.len) < 0) {
 		d->out_fd = -1;
 		d->quit = true;
 	}

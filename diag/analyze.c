@@ -145,7 +145,7 @@ static void fill_stop(struct diag *d)
 	if (s->signal_name &&
 	    strncmp(s->signal_name, "CUDA_EXCEPTION_", 15) == 0) {
 		unsigned n;
-		if (parse_uint(s->signal_name + 15, &n) && n < 1000)
+		if (diag_parse_uint(s->signal_name + 15, &n) && n < 1000)
 			f->exception_code = (int)n;
 		f->exception_name = s->exception_name ? s->exception_name
 						      : s->signal_meaning;
@@ -194,7 +194,7 @@ static enum diag_fault_kind stop_kind(struct diag *d)
 	const struct stop_info *s = &d->stop;
 	const struct diag_frame *f0 = frame0(d);
 	const char *name = d->fault.exception_name;
-	if (s->assert_text || (name && ci_strstr(name, "assert")) ||
+	if (s->assert_text || (name && diag_ci_strstr(name, "assert")) ||
 	    (f0 && f0->func && strcmp(f0->func, "__assert_fail") == 0))
 		return DIAG_FAULT_ASSERT;
 	if (s->signal_name && strcmp(s->signal_name, "SIGTRAP") == 0) {
@@ -230,13 +230,13 @@ static enum diag_fault_kind pick_kind(struct diag *d)
 	if (d->stop.have)
 		return stop_kind(d);
 	if (f->finding && f->finding->kind == DIAG_SAN_IMPRECISE &&
-	    f->finding->exception && ci_strstr(f->finding->exception, "assert"))
+	    f->finding->exception && diag_ci_strstr(f->finding->exception, "assert"))
 		return DIAG_FAULT_ASSERT;
 	/* memcheck's record of __trap(): Imprecise, <exception>Trace/
 	 * breakpoint trap</exception>, <func>__trap</func> (H200). */
 	if (f->finding && f->finding->kind == DIAG_SAN_IMPRECISE &&
 	    f->finding->exception &&
-	    ci_strstr(f->finding->exception, "breakpoint trap"))
+	    diag_ci_strstr(f->finding->exception, "breakpoint trap"))
 		return DIAG_FAULT_TRAP;
 	if (f->finding && (f->finding->kind == DIAG_SAN_PRECISE ||
 			   f->finding->kind == DIAG_SAN_IMPRECISE ||

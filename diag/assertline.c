@@ -191,9 +191,9 @@ static struct diag_assert_entry *entry_new(const struct diag_assert_line *l)
 	struct diag_assert_entry *e = calloc(1, sizeof *e);
 	if (!e)
 		return NULL;
-	e->file = dstrndup(l->file, l->file_len);
-	e->kernel = dstrndup(l->kernel, l->kernel_len);
-	e->expr = dstrndup(l->expr, l->expr_len);
+	e->file = diag_strndup(l->file, l->file_len);
+	e->kernel = diag_strndup(l->kernel, l->kernel_len);
+	e->expr = diag_strndup(l->expr, l->expr_len);
 	e->line = l->line;
 	if (e->kernel) {
 		size_t n = diag_kernel_basename(e->kernel, NULL, 0);

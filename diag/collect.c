@@ -126,12 +126,12 @@ void diag_set_pystack(struct diag *d, struct diag_pystack *ps,
 		d->pystack = *ps;
 		memset(ps, 0, sizeof *ps);
 	}
-	dstrset(&d->pystack_why, why_not);
+	diag_strset(&d->pystack_why, why_not);
 }
 
 void diag_set_bad_value(struct diag *d, const char *text)
 {
-	dstrset(&d->bad_value, text);
+	diag_strset(&d->bad_value, text);
 }
 
 void diag_focus_clear(struct diag_focus *f)
@@ -238,12 +238,12 @@ static const char *const notable[] = {
 /* Text recognised as an environment problem, whoever printed it. */
 static void scan_environment(struct diag *d, const char *l)
 {
-	if (ci_strstr(l, "libcudadebugger") &&
-	    (ci_strstr(l, "not found") || ci_strstr(l, "cannot") ||
-	     ci_strstr(l, "could not") || ci_strstr(l, "failed") ||
-	     ci_strstr(l, "no such file") || ci_strstr(l, "missing")))
+	if (diag_ci_strstr(l, "libcudadebugger") &&
+	    (diag_ci_strstr(l, "not found") || diag_ci_strstr(l, "cannot") ||
+	     diag_ci_strstr(l, "could not") || diag_ci_strstr(l, "failed") ||
+	     diag_ci_strstr(l, "no such file") || diag_ci_strstr(l, "missing")))
 		d->set_flags[DIAG_F_CUDADEBUGGER_MISSING] = true;
-	if (ci_strstr(l, "cuda-gdb-minimal"))
+	if (diag_ci_strstr(l, "cuda-gdb-minimal"))
 		d->set_flags[DIAG_F_MINIMAL_DEBUGGER] = true;
 	if (strstr(l, "no CUDA-capable device is detected") ||
 	    strstr(l, "Found no NVIDIA driver") ||
@@ -253,7 +253,7 @@ static void scan_environment(struct diag *d, const char *l)
 		d->set_flags[DIAG_F_NO_KERNEL_IMAGE] = true;
 	if (strstr(l, "driver version is insufficient") ||
 	    strstr(l, "cudaErrorInsufficientDriver") ||
-	    ci_strstr(l, "driver is too old"))
+	    diag_ci_strstr(l, "driver is too old"))
 		d->set_flags[DIAG_F_DRIVER_TOO_OLD] = true;
 }
 
@@ -261,7 +261,7 @@ static void keep_line(struct diag *d, const char *s, size_t n)
 {
 	if (n > 1000)
 		n = 1000;
-	char *l = dstrndup(s, n);
+	char *l = diag_strndup(s, n);
 	if (!l)
 		return;
 	bool is_err = false;
@@ -337,7 +337,7 @@ void diag_on_exit(struct diag *d, bool signalled, int code_or_signal)
 	if (signalled) {
 		char name[32];
 		snprintf(name, sizeof name, "signal %d", code_or_signal);
-		dstrset(&d->exit_signal, name);
+		diag_strset(&d->exit_signal, name);
 	}
 }
 
@@ -376,7 +376,7 @@ int diag_lend_sanitizer(struct diag *d, const struct diag_san *report)
 int diag_set_core(struct diag *d, const char *path)
 {
 	d->in_core = true;
-	return dstrset(&d->core_path, path) ? DIAG_OK : DIAG_ENOMEM;
+	return diag_strset(&d->core_path, path) ? DIAG_OK : DIAG_ENOMEM;
 }
 
 void diag_set_flag(struct diag *d, enum diag_flag f, bool on)
@@ -394,7 +394,7 @@ int diag_value_put(struct diag *d, const char *name, const char *value,
 			if (frame >= 0 && d->vals[i].frame > frame)
 				return DIAG_OK;
 			d->vals[i].frame = frame;
-			return dstrset(&d->vals[i].value, value) ? DIAG_OK
+			return diag_strset(&d->vals[i].value, value) ? DIAG_OK
 								 : DIAG_ENOMEM;
 		}
 	if (d->n_vals >= DIAG_MAX_VALUES)
@@ -425,7 +425,7 @@ void diag_value_type(struct diag *d, const char *name, const char *type)
 {
 	for (size_t i = 0; type && i < d->n_vals; i++)
 		if (strcmp(d->vals[i].name, name) == 0) {
-			dstrset(&d->vals[i].type, type);
+			diag_strset(&d->vals[i].type, type);
 			return;
 		}
 }
@@ -440,7 +440,7 @@ int diag_set_value(struct diag *d, const char *expr, const char *value)
 static int num_or(const char *s, int dflt)
 {
 	unsigned v;
-	return s && parse_uint(s, &v) && v < 0x7fffffff ? (int)v : dflt;
+	return s && diag_parse_uint(s, &v) && v < 0x7fffffff ? (int)v : dflt;
 }
 
 static int num_or_prefix(const char *s)
@@ -495,13 +495,13 @@ static bool frame_from(const struct mi_node *t, struct diag_frame *f)
 	memset(f, 0, sizeof *f);
 	const char *s;
 	f->level = num_or(mi_find_str(t, "level"), 0);
-	f->func = dstrdup(mi_find_str(t, "func"));
-	f->file = dstrdup(mi_find_str(t, "file"));
-	f->fullname = dstrdup(mi_find_str(t, "fullname"));
-	f->from = dstrdup(mi_find_str(t, "from"));
+	f->func = diag_strdup(mi_find_str(t, "func"));
+	f->file = diag_strdup(mi_find_str(t, "file"));
+	f->fullname = diag_strdup(mi_find_str(t, "fullname"));
+	f->from = diag_strdup(mi_find_str(t, "from"));
 	f->line = (unsigned)num_or(mi_find_str(t, "line"), 0);
 	if ((s = mi_find_str(t, "addr")))
-		parse_u64(s, &f->addr);
+		diag_parse_u64(s, &f->addr);
 	/* cuda-gdb 13 labels device frames with arch="m68k". */
 	s = mi_find_str(t, "arch");
 	f->device = s && strcmp(s, "m68k") == 0;
@@ -652,7 +652,7 @@ static void on_kernels(struct diag *d, const struct mi_node *table)
 	const char *args = strstr(inv, "(,args=");
 	size_t n = args ? (size_t)(args - inv) : strlen(inv);
 	if (n)
-		d->table_kernel = dstrndup(inv, n);
+		d->table_kernel = diag_strndup(inv, n);
 }
 
 static void on_done(struct diag *d, const struct mi_node *res)
@@ -689,16 +689,16 @@ static void stop_fill(struct stop_info *s, const struct mi_node *res)
 {
 	const char *v;
 	s->have = true;
-	s->reason = dstrdup(mi_find_str(res, "reason"));
-	s->signal_name = dstrdup(mi_find_str(res, "signal-name"));
-	s->signal_meaning = dstrdup(mi_find_str(res, "signal-meaning"));
-	s->exception_name = dstrdup(mi_find_str(res, "exception_name"));
-	s->message = dstrdup(mi_find_str(res, "message"));
-	s->exc_function = dstrdup(mi_find_str(res, "function"));
-	s->exc_file = dstrdup(mi_find_str(res, "filename"));
+	s->reason = diag_strdup(mi_find_str(res, "reason"));
+	s->signal_name = diag_strdup(mi_find_str(res, "signal-name"));
+	s->signal_meaning = diag_strdup(mi_find_str(res, "signal-meaning"));
+	s->exception_name = diag_strdup(mi_find_str(res, "exception_name"));
+	s->message = diag_strdup(mi_find_str(res, "message"));
+	s->exc_function = diag_strdup(mi_find_str(res, "function"));
+	s->exc_file = diag_strdup(mi_find_str(res, "filename"));
 	s->exc_line = (unsigned)num_or(mi_find_str(res, "line"), 0);
 	if ((v = mi_find_str(res, "pc")))
-		s->has_error_pc = parse_u64(v, &s->error_pc);
+		s->has_error_pc = diag_parse_u64(v, &s->error_pc);
 	const struct mi_node *f = mi_find(res, "CudaFocus");
 	if (f && f->kind == MI_NODE_TUPLE)
 		focus_from(f->child, &s->focus);
@@ -726,7 +726,7 @@ static void on_stopped(struct diag *d, const struct mi_node *res)
 		d->exit_live = true;
 		if (strcmp(reason, "exited-signalled") == 0) {
 			d->exit_signalled = true;
-			dstrset(&d->exit_signal, mi_find_str(res, "signal-name"));
+			diag_strset(&d->exit_signal, mi_find_str(res, "signal-name"));
 		} else {
 			d->exit_code = octal_code(mi_find_str(res, "exit-code"));
 		}
@@ -742,8 +742,8 @@ static void on_stopped(struct diag *d, const struct mi_node *res)
 		if (sig && strcmp(sig, "0") != 0 && strcmp(sig, "SIGINT") != 0 &&
 		    !d->host_signal) {
 			d->host_signal = true;
-			dstrset(&d->host_signal_name, sig);
-			dstrset(&d->host_signal_meaning,
+			diag_strset(&d->host_signal_name, sig);
+			diag_strset(&d->host_signal_meaning,
 				mi_find_str(res, "signal-meaning"));
 		}
 		return;
@@ -801,7 +801,7 @@ static char *trimmed_dup(const char *p, size_t n)
 	}
 	while (n && (p[n - 1] == ' ' || p[n - 1] == '\n' || p[n - 1] == '\t'))
 		n--;
-	return n ? dstrndup(p, n) : NULL;
+	return n ? diag_strndup(p, n) : NULL;
 }
 
 /* The exception's name, after "CUDA Exception: " or alone in the next
@@ -839,7 +839,7 @@ static void core_exception_pc(struct diag *d, const char *t, size_t len)
 	if (s->have && !s->from_core)
 		return; /* a live stop's fields are kept */
 	core_stop(d);
-	char *line = dstrndup(t + pn, n - pn);
+	char *line = diag_strndup(t + pn, n - pn);
 	if (!line || s->has_error_pc) {
 		free(line);
 		return;
@@ -847,7 +847,7 @@ static void core_exception_pc(struct diag *d, const char *t, size_t len)
 	char *p = line, *sp = strchr(p, ' ');
 	if (sp)
 		*sp++ = '\0';
-	s->has_error_pc = parse_u64(p, &s->error_pc);
+	s->has_error_pc = diag_parse_u64(p, &s->error_pc);
 	char *loc = sp ? strstr(sp, "  (") : NULL;
 	for (char *q = loc; q && (q = strstr(q + 3, "  ("));)
 		loc = q;
@@ -858,9 +858,9 @@ static void core_exception_pc(struct diag *d, const char *t, size_t len)
 		loc[ln - 1] = '\0';
 		*colon = '\0';
 		unsigned line_no;
-		if (parse_uint(colon + 1, &line_no) && line_no &&
+		if (diag_parse_uint(colon + 1, &line_no) && line_no &&
 		    !s->exc_file) {
-			s->exc_file = dstrdup(loc + 3);
+			s->exc_file = diag_strdup(loc + 3);
 			s->exc_line = line_no;
 		}
 		*loc = '\0';
@@ -889,7 +889,7 @@ static void on_console(struct diag *d, const char *t, size_t len)
 		size_t n = len - on;
 		while (n && t[on + n - 1] == '\n')
 			n--;
-		char *p = dstrndup(t + on, n);
+		char *p = diag_strndup(t + on, n);
 		if (p) {
 			diag_set_core(d, p);
 			free(p);
@@ -940,10 +940,10 @@ static void on_console(struct diag *d, const char *t, size_t len)
 			comma = end;
 		while (end > comma && (end[-1] == '.' || end[-1] == ' '))
 			end--;
-		d->stop.signal_name = dstrndup(s, (size_t)(comma - s));
+		d->stop.signal_name = diag_strndup(s, (size_t)(comma - s));
 		if (comma + 2 < end)
 			d->stop.signal_meaning =
-				dstrndup(comma + 2, (size_t)(end - comma - 2));
+				diag_strndup(comma + 2, (size_t)(end - comma - 2));
 	} else if (strstr(t, "Assertion failed.")) {
 		core_stop(d);
 		d->stop.assert_text = true;

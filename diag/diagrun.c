@@ -3,7 +3,6 @@
 #include "cudbg/assertline.h"
 #include "cudbg/hints.h"
 #include "cudbg/model.h"
-#include "cudbg/options.h"
 #include "cudbg/pystack.h"
 #include "cudbg/report.h"
 #include "cudbg/sanitizer.h"
@@ -20,6 +19,8 @@
 struct diag_run {
 	struct diag *d;
 	struct diag_rules *rules;
+	char rules_error[256];      /* why rules is NULL (rules_optional) */
+	const char *const *labels;  /* the report's action labels, or NULL */
 	char *const *argv;          /* the program (options' argv), or NULL */
 	const char *const *dirs;
 	size_t ndirs;
@@ -38,6 +39,10 @@ struct diag_run {
 	const volatile sig_atomic_t *cancel; /* non-zero: stop waiting (a signal) */
 	struct diag_run_times times;
 	struct diag_hints hints;
+	/* The screen's step (diag_run_update): what it left. */
+	struct diag_run_view view;
+	char *view_report;
+	char stop_reason[256];
 };
 
 static double mono_now(void)
@@ -45,16 +50,6 @@ static double mono_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static enum diag_memcheck_policy policy_of(enum cudbg_memcheck m)
-{
-	switch (m) {
-	case CUDBG_MEMCHECK_ALWAYS: return DIAG_MEMCHECK_ALWAYS;
-	case CUDBG_MEMCHECK_NEVER: return DIAG_MEMCHECK_NEVER;
-	case CUDBG_MEMCHECK_AUTO: break;
-	}
-	return DIAG_MEMCHECK_AUTO;
 }
 
 static int load_report(struct diag_run *r, const char *path, char *err,
@@ -86,7 +81,25 @@ static int replay_pass_text(struct diag_run *r, const char *replay,
 	return 0;
 }
 
-struct diag_run *diag_run_new(const struct cudbg_options *o,
+/* The rules next to a build tree the binary runs from, else the
+ * installed ones.  A failure is an error unless the run may go without
+ * hints (the screen shows why instead). */
+static int load_rules(struct diag_run *r, const struct diag_run_config *c,
+		      const char *exe_dir, char *err, size_t cap)
+{
+	char path[4096], self[4096];
+	if (!exe_dir)
+		exe_dir = diag_exe_dir(self, sizeof self);
+	const char *rules = diag_rules_default_path(exe_dir, path, sizeof path);
+	if (!c->rules_optional)
+		return diag_rules_load_file(rules, &r->rules, err, cap);
+	if (diag_rules_load_file(rules, &r->rules, r->rules_error,
+				 sizeof r->rules_error) < 0)
+		r->rules = NULL;
+	return 0;
+}
+
+struct diag_run *diag_run_new(const struct diag_run_config *c,
 			      const char *exe_dir, char *err, size_t cap)
 {
 	struct diag_run *r = calloc(1, sizeof *r);
@@ -96,36 +109,34 @@ struct diag_run *diag_run_new(const struct cudbg_options *o,
 		return NULL;
 	}
 	r->memcheck_secs = -1;
-	r->argv = o->argv;
-	r->dirs = o->dirs;
-	r->ndirs = o->ndirs;
-	r->policy = policy_of(o->memcheck);
-	r->sanitizer = o->sanitizer;
-	r->tool = o->sanitizer_tool;
-	r->kernel = o->memcheck_kernel;
-	r->debugger = o->debugger;
-	r->keep_temp = o->keep_temp;
-	r->can_rerun = o->backend == SESSION_LAUNCH && o->argv && o->argv[0];
+	r->argv = c->argv;
+	r->dirs = c->dirs;
+	r->ndirs = c->ndirs;
+	r->policy = c->memcheck;
+	r->sanitizer = c->sanitizer;
+	r->tool = c->sanitizer_tool;
+	r->kernel = c->memcheck_kernel;
+	r->debugger = c->debugger;
+	r->keep_temp = c->keep_temp;
+	r->can_rerun = c->can_rerun && c->argv && c->argv[0];
+	r->labels = c->action_labels;
 	/* A replay does not know its program: it asks as the recording did
 	 * (a recording of a non-Python program answers the first question
 	 * with an error, and that ends it). */
-	r->pystack = !o->no_pystack && (!o->argv || !o->argv[0] ||
-					diag_argv_is_python(o->argv));
-	if (o->argv)
-		diag_set_program(r->d, o->argv, NULL);
-	for (size_t i = 0; i < o->ndirs; i++)
-		diag_add_source_dir(r->d, o->dirs[i]);
-	char path[4096], self[4096];
-	if (!exe_dir)
-		exe_dir = diag_exe_dir(self, sizeof self);
-	const char *rules = diag_rules_default_path(exe_dir, path, sizeof path);
-	if (diag_rules_load_file(rules, &r->rules, err, cap) < 0 ||
-	    (o->replay && replay_pass_text(r, o->replay, err, cap) < 0) ||
-	    (o->sanitizer_report &&
-	     load_report(r, o->sanitizer_report, err, cap) < 0)) {
+	r->pystack = !c->no_pystack && (!c->argv || !c->argv[0] ||
+					diag_argv_is_python(c->argv));
+	if (c->argv)
+		diag_set_program(r->d, c->argv, NULL);
+	for (size_t i = 0; i < c->ndirs; i++)
+		diag_add_source_dir(r->d, c->dirs[i]);
+	if (load_rules(r, c, exe_dir, err, cap) < 0 ||
+	    (c->replay && replay_pass_text(r, c->replay, err, cap) < 0) ||
+	    (c->sanitizer_report &&
+	     load_report(r, c->sanitizer_report, err, cap) < 0)) {
 		diag_run_free(r);
 		return NULL;
 	}
+	r->view.no_rules = diag_run_rules_error(r);
 	return r;
 }
 
@@ -134,6 +145,7 @@ void diag_run_free(struct diag_run *r)
 	if (!r)
 		return;
 	diag_hints_clear(&r->hints);
+	free(r->view_report);
 	diag_rules_free(r->rules);
 	diag_memcheck_free(r->mc);
 	diag_free(r->d);
@@ -149,6 +161,11 @@ struct diag *diag_run_diag(struct diag_run *r)
 const struct diag_rules *diag_run_rules(const struct diag_run *r)
 {
 	return r->rules;
+}
+
+const char *diag_run_rules_error(const struct diag_run *r)
+{
+	return r->rules ? NULL : r->rules_error;
 }
 
 /* ---- hooks ------------------------------------------------------------- */
@@ -179,8 +196,9 @@ static void hook_ready(void *ctx, int status, const char *msg)
 		r->times.debugger_ready = mono_now();
 }
 
-void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h)
+void diag_run_hooks(struct diag_run *r, struct session_handlers *h)
 {
+	memset(h, 0, sizeof *h);
 	h->ctx = r;
 	h->on_record = hook_record;
 	h->on_output = hook_output;
@@ -255,14 +273,19 @@ static int wait_memcheck(struct diag_run *r, struct session *s,
 	}
 }
 
+void diag_run_pass_opts(const struct diag_run *r, struct diag_memcheck_opts *mo)
+{
+	*mo = (struct diag_memcheck_opts){
+		.sanitizer = r->sanitizer, .argv = r->argv, .python = -1,
+		.keep_temp = r->keep_temp, .tool = r->tool, .kernel = r->kernel,
+	};
+}
+
 static int run_memcheck(struct diag_run *r, struct session *dbg,
 			int timeout_ms)
 {
-	struct diag_memcheck_opts mo = {
-		.sanitizer = r->sanitizer, .argv = r->argv, .python = -1,
-		.keep_temp = r->keep_temp, .tool = r->tool,
-		.kernel = r->kernel,
-	};
+	struct diag_memcheck_opts mo;
+	diag_run_pass_opts(r, &mo);
 	char err[1024];
 	r->times.pass_start = mono_now();
 	r->mc = diag_memcheck_start(&mo, NULL, NULL, err, sizeof err);
@@ -289,7 +312,7 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	r->memcheck_secs = diag_memcheck_seconds(r->mc);
 	size_t len;
 	const char *text = diag_memcheck_text(r->mc, &len);
-	r->memcheck_text = dstrndup(text, len);
+	r->memcheck_text = diag_strndup(text, len);
 	r->memcheck_len = r->memcheck_text ? len : 0;
 	/* Kept in the recording: its replay diagnoses from the same text. */
 	if (dbg && text && len)
@@ -306,9 +329,14 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	return 0;
 }
 
+bool diag_run_pass_first(const struct diag_run *r)
+{
+	return r->policy == DIAG_MEMCHECK_ALWAYS && r->can_rerun;
+}
+
 int diag_run_before(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
-	if (r->policy == DIAG_MEMCHECK_ALWAYS && r->can_rerun)
+	if (diag_run_pass_first(r))
 		return run_memcheck(r, c ? ctl_session(c) : NULL, timeout_ms);
 	return 0;
 }
@@ -453,6 +481,14 @@ static void read_pystack(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 	free(what);
 }
 
+bool diag_run_auto_pass(struct diag_run *r, const struct session_caps *caps)
+{
+	/* A CPU program under plain gdb has nothing for compute-sanitizer. */
+	bool cuda = !caps || !caps->probed || caps->is_cuda_gdb;
+	return r->policy == DIAG_MEMCHECK_AUTO && r->can_rerun && cuda &&
+	       diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, diag_analyze(r->d));
+}
+
 int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
 	if (timeout_ms < 0)
@@ -475,12 +511,7 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 	}
 	if (c)
 		read_pystack(r, c, timeout_ms < 10000 ? timeout_ms : 10000);
-	f = diag_analyze(r->d);
-	/* A CPU program under plain gdb has nothing for compute-sanitizer. */
-	const struct session_caps *caps = c ? session_caps(ctl_session(c)) : NULL;
-	bool cuda = !caps || !caps->probed || caps->is_cuda_gdb;
-	if (r->policy == DIAG_MEMCHECK_AUTO && r->can_rerun && cuda &&
-	    diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, f)) {
+	if (diag_run_auto_pass(r, c ? session_caps(ctl_session(c)) : NULL)) {
 		int rc = run_memcheck(r, NULL, timeout_ms);
 		if (rc < 0)
 			return rc;
@@ -505,6 +536,7 @@ static const struct diag_report_in *report_in(struct diag_run *r,
 		.stop_reason = stop_reason, .memcheck_text = r->memcheck_text,
 		.memcheck_text_len = r->memcheck_len,
 		.memcheck_seconds = r->memcheck_secs,
+		.action_labels = r->labels,
 	};
 	return in;
 }
@@ -522,4 +554,92 @@ int diag_run_exit_code(struct diag_run *r)
 	struct diag_report_in in;
 	report_in(r, &in, NULL, NULL);
 	return diag_report_exit_code(&in);
+}
+
+const struct diag_hints *diag_run_hints(struct diag_run *r)
+{
+	diag_hints_match(r->rules, diag_analyze(r->d), &r->hints);
+	return &r->hints;
+}
+
+const struct diag_fault *diag_run_fault(struct diag_run *r,
+					const struct dbg_model *m)
+{
+	diag_feed_model(r->d, m);
+	return diag_analyze(r->d);
+}
+
+/* ---- the screen's step ---------------------------------------------------- */
+
+const struct diag_run_view *diag_run_view(const struct diag_run *r)
+{
+	return &r->view;
+}
+
+static void view_clear(struct diag_run *r)
+{
+	unsigned long gen = r->view.generation;
+	diag_hints_clear(&r->hints);
+	free(r->view_report);
+	r->view_report = NULL;
+	r->view = (struct diag_run_view){
+		.generation = gen + 1,
+		.no_rules = diag_run_rules_error(r),
+	};
+}
+
+/* Whether the account says anything yet: a stop, the end, or what a
+ * sanitizer said (a report, the pass ran or could not). */
+static bool has_account(const struct dbg_model *m, const struct diag_fault *f)
+{
+	return m->state == MODEL_STOPPED || m->state == MODEL_EXITED ||
+	       f->flags[DIAG_F_SANITIZER] || f->flags[DIAG_F_MEMCHECK_RAN] ||
+	       f->flags[DIAG_F_SANITIZER_MISSING];
+}
+
+int diag_run_update(struct diag_run *r, const struct dbg_model *m,
+		    diag_run_feed_fn feed, void *ctx)
+{
+	view_clear(r);
+	if (!m || !r->rules)
+		return r->rules ? DIAG_OK : DIAG_ENOTFOUND;
+	struct diag *d = diag_new();
+	if (!d)
+		return DIAG_ENOMEM;
+	diag_free(r->d);
+	r->d = d;
+	/* The program and the source directories, as batch's account has
+	 * them (diag_run_new): hints that name {program}, {command} or
+	 * {script} read the same on the screen. */
+	if (r->argv)
+		diag_set_program(d, r->argv, NULL);
+	for (size_t i = 0; i < r->ndirs; i++)
+		diag_add_source_dir(d, r->dirs[i]);
+	/* A replay of a memcheck pass's recording: the pass's text (its
+	 * "sanitizer|" notes) goes first, as in batch's account
+	 * (replay_pass_text): a device assert's file:line is only there. */
+	if (r->memcheck_text && r->memcheck_len)
+		diag_on_program_output(d, r->memcheck_text, r->memcheck_len);
+	diag_feed_model_run(d, m);
+	if (feed)
+		feed(ctx, d);
+	const struct diag_fault *f = diag_analyze(d);
+	if (!f)
+		return DIAG_ENOMEM;
+	diag_hints_match(r->rules, f, &r->hints);
+	struct diag_report_in in = {
+		.fault = f, .hints = &r->hints, .mode = m->is_core ? "core" : "live",
+		.stop_reason = model_describe_stop(m, r->stop_reason,
+						   sizeof r->stop_reason),
+		.memcheck_text = r->memcheck_text,
+		.memcheck_text_len = r->memcheck_len,
+		.memcheck_seconds = r->memcheck_secs, .action_labels = r->labels,
+	};
+	r->view_report = diag_report_text(&in);
+	r->view.fault = f;
+	r->view.hints = &r->hints;
+	r->view.report = r->view_report;
+	r->view.stop_reason = in.stop_reason;
+	r->view.account = has_account(m, f);
+	return DIAG_OK;
 }

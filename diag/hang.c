@@ -290,7 +290,7 @@ static long group_find(struct build *b, const struct dec_thread_row *r)
 	g->block_lo = d3(r->from_block);
 	g->block_hi = d3(r->from_block);
 	if (by_line) {
-		g->file = dstrdup(r->filename);
+		g->file = diag_strdup(r->filename);
 		g->line = line;
 		g->source = source;
 		g->past_barrier = past;
@@ -465,14 +465,14 @@ static char *kernel_name(const struct dbg_model *m)
 						 (size_t)row, &k) == 0 &&
 		    k.invocation && k.invocation[0] &&
 		    k.invocation[0] != '(')
-			return dstrndup(k.invocation,
+			return diag_strndup(k.invocation,
 					strcspn(k.invocation, "("));
 	}
 	if (!fn)
 		return NULL;
 	char buf[512];
 	diag_kernel_basename(fn, buf, sizeof buf);
-	return dstrdup(buf[0] ? buf : fn);
+	return diag_strdup(buf[0] ? buf : fn);
 }
 
 static void judge(struct diag_hang *h)
@@ -548,9 +548,9 @@ static void host_summary(struct diag *d, struct diag_hang *h,
 	const struct dec_frame *f = user_frame(d, m, &source);
 	if (!f)
 		return;
-	h->host_func = dstrdup(f->func);
+	h->host_func = diag_strdup(f->func);
 	if (f->file && f->line > 0) {
-		h->host_file = dstrdup(f->file);
+		h->host_file = diag_strdup(f->file);
 		h->host_line = (unsigned)f->line;
 		h->host_source = source;
 		h->spin = wait_of(h->host_source) == DIAG_HANG_SPIN;
@@ -869,8 +869,8 @@ static bool group_copy(struct diag_hang_group *dst,
 		       const struct diag_hang_group *src)
 {
 	*dst = *src;
-	dst->file = dstrdup(src->file);
-	dst->source = dstrdup(src->source);
+	dst->file = diag_strdup(src->file);
+	dst->source = diag_strdup(src->source);
 	return (!src->file || dst->file) && (!src->source || dst->source);
 }
 
@@ -884,10 +884,10 @@ int diag_hang_set(struct diag *d, const struct diag_hang *src)
 	*h = *src;
 	h->groups = NULL;
 	h->n_groups = 0;
-	h->kernel = dstrdup(src->kernel);
-	h->host_file = dstrdup(src->host_file);
-	h->host_func = dstrdup(src->host_func);
-	h->host_source = dstrdup(src->host_source);
+	h->kernel = diag_strdup(src->kernel);
+	h->host_file = diag_strdup(src->host_file);
+	h->host_func = diag_strdup(src->host_func);
+	h->host_source = diag_strdup(src->host_source);
 	bool ok = (!src->kernel || h->kernel) &&
 		  (!src->host_file || h->host_file) &&
 		  (!src->host_func || h->host_func) &&

@@ -30,7 +30,7 @@ static void put_axis(struct dbuf *b, uint32_t lo, uint32_t hi)
 		dbuf_printf(b, "%u..%u", lo, hi);
 }
 
-bool dbuf_put_range(struct dbuf *b, struct diag_dim3 lo, struct diag_dim3 hi)
+bool diag_put_range(struct dbuf *b, struct diag_dim3 lo, struct diag_dim3 hi)
 {
 	dbuf_putc(b, '(');
 	put_axis(b, lo.x, hi.x);
@@ -112,9 +112,9 @@ static bool ph_assert(const struct diag_fault *f, const char *p, size_t n,
 	if (eq(p, n, "total"))
 		return put_int(b, (long long)f->assert_total, true);
 	if (eq(p, n, "blocks"))
-		return dbuf_put_range(b, e->block_min, e->block_max);
+		return diag_put_range(b, e->block_min, e->block_max);
 	if (eq(p, n, "threads"))
-		return dbuf_put_range(b, e->thread_min, e->thread_max);
+		return diag_put_range(b, e->thread_min, e->thread_max);
 	if (eq(p, n, "first")) {
 		dbuf_puts(b, "block ");
 		put_dim(b, e->first_block[0]);
@@ -143,9 +143,9 @@ static bool ph_san_group(const struct diag_fault *f, const char *p, size_t n,
 		return false;
 	if (eq(p, n, "same")) return put_int(b, (long long)g->count, true);
 	if (eq(p, n, "same_threads"))
-		return g->has_who && dbuf_put_range(b, g->thread_min, g->thread_max);
+		return g->has_who && diag_put_range(b, g->thread_min, g->thread_max);
 	if (eq(p, n, "same_blocks"))
-		return g->has_who && dbuf_put_range(b, g->block_min, g->block_max);
+		return g->has_who && diag_put_range(b, g->block_min, g->block_max);
 	return false;
 }
 
@@ -369,7 +369,7 @@ static bool any_glob(const struct patterns *p, const char *s)
 	if (!s)
 		return false;
 	for (size_t i = 0; i < p->n; i++)
-		if (glob_match(p->v[i], s))
+		if (diag_glob_match(p->v[i], s))
 			return true;
 	return false;
 }

@@ -182,7 +182,7 @@ static void read_identity(struct job_proc *p)
 	char path[64];
 	size_t len;
 	snprintf(path, sizeof path, "/proc/%ld/cmdline", p->pid);
-	char *cmd = read_small_file(path, 16384, &len);
+	char *cmd = diag_read_small_file(path, 16384, &len);
 	if (cmd && len > 0) {
 		char *joined = job_join_cmdline(cmd, len);
 		bool changed = joined && (!p->cmdline ||
@@ -192,7 +192,7 @@ static void read_identity(struct job_proc *p)
 			p->cmdline = joined;
 			joined = NULL;
 			snprintf(path, sizeof path, "/proc/%ld/environ", p->pid);
-			char *env = read_small_file(path, 1 << 20, &len);
+			char *env = diag_read_small_file(path, 1 << 20, &len);
 			if (env)
 				job_parse_environ(env, len, p);
 			free(env);
@@ -201,7 +201,7 @@ static void read_identity(struct job_proc *p)
 			ssize_t n = readlink(path, exe, sizeof exe - 1);
 			if (n > 0) {
 				exe[n] = '\0';
-				dstrset(&p->exe, exe);
+				diag_strset(&p->exe, exe);
 			}
 		}
 		free(joined);
@@ -350,7 +350,7 @@ static void poll_cores(struct run *r)
 		if (!p && !(p = add_proc(r->j, pid, now_s() - r->t0)))
 			continue;
 		if (!p->core)
-			dstrset(&p->core, path);
+			diag_strset(&p->core, path);
 		p->core_time = (double)sb.st_mtim.tv_sec +
 			       (double)sb.st_mtim.tv_nsec / 1e9;
 		p->faulted = true;
@@ -535,7 +535,7 @@ static int make_dir(struct job *j, const struct job_config *cfg, char *err,
 				 "%s: %s", cfg->core_dir, strerror(errno));
 			return -1;
 		}
-		j->core_dir = dstrdup(cfg->core_dir);
+		j->core_dir = diag_strdup(cfg->core_dir);
 		return j->core_dir ? 0 : -1;
 	}
 	const char *tmp = getenv("TMPDIR");
@@ -548,7 +548,7 @@ static int make_dir(struct job *j, const struct job_config *cfg, char *err,
 			 strerror(errno));
 		return -1;
 	}
-	j->core_dir = dstrdup(path);
+	j->core_dir = diag_strdup(path);
 	j->own_dir = !cfg->keep_dir;
 	return j->core_dir ? 0 : -1;
 }
@@ -619,7 +619,7 @@ static void read_pystacks(struct job *j)
 		size_t len;
 		snprintf(path, sizeof path, "%s/pystack.%ld", j->core_dir,
 			 j->procs[i].pid);
-		char *text = read_small_file(path, 1 << 20, &len);
+		char *text = diag_read_small_file(path, 1 << 20, &len);
 		if (text && len > 0)
 			job_parse_pystack(text, len, &j->procs[i]);
 		free(text);
@@ -807,7 +807,7 @@ struct job *job_from_core_dir(const char *dir, char *err, size_t cap)
 		return NULL;
 	}
 	struct job *j = calloc(1, sizeof *j);
-	if (!j || !(j->core_dir = dstrdup(dir))) {
+	if (!j || !(j->core_dir = diag_strdup(dir))) {
 		closedir(d);
 		free(j);
 		snprintf(err, cap, "out of memory");
@@ -827,7 +827,7 @@ struct job *job_from_core_dir(const char *dir, char *err, size_t cap)
 		struct job_proc *p = find_proc(j, pid);
 		if (p)
 			continue; /* two files of one pid: the first listed */
-		if (!(p = add_proc(j, pid, 0)) || !dstrset(&p->core, path))
+		if (!(p = add_proc(j, pid, 0)) || !diag_strset(&p->core, path))
 			break;
 		p->state = JOB_UNKNOWN;
 		p->faulted = true;

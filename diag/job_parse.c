@@ -100,7 +100,7 @@ int job_parse_environ(const char *buf, size_t len, struct job_proc *p)
 			const char *v = env_value(entry, n, rank_vars[k]);
 			size_t vn = v ? n - (size_t)(v - entry) : 0;
 			if (v && rank_like(v, vn)) {
-				char *r = dstrndup(v, vn);
+				char *r = diag_strndup(v, vn);
 				if (!r)
 					return -1;
 				free(p->rank);
@@ -114,7 +114,7 @@ int job_parse_environ(const char *buf, size_t len, struct job_proc *p)
 			const char *v = env_value(entry, n, local_vars[k]);
 			size_t vn = v ? n - (size_t)(v - entry) : 0;
 			if (v && rank_like(v, vn)) {
-				char *r = dstrndup(v, vn);
+				char *r = diag_strndup(v, vn);
 				if (!r)
 					return -1;
 				free(p->local_rank);
@@ -132,7 +132,7 @@ char *job_join_cmdline(const char *buf, size_t len)
 {
 	while (len > 0 && buf[len - 1] == '\0')
 		len--;
-	char *s = dstrndup(buf, len);
+	char *s = diag_strndup(buf, len);
 	if (!s)
 		return NULL;
 	for (size_t i = 0; i < len; i++)
@@ -277,8 +277,8 @@ static int take_frames(const struct pyblock *b, const char *end,
 		if (!frame_line(l, n, &file, &flen, &line, &func, &fnlen))
 			break;
 		struct job_pyframe *f = &p->py[p->npy];
-		f->file = dstrndup(file, flen);
-		f->func = dstrndup(func, fnlen);
+		f->file = diag_strndup(file, flen);
+		f->func = diag_strndup(func, fnlen);
 		f->line = line;
 		if (!f->file || !f->func) {
 			free(f->file);

@@ -12,7 +12,7 @@
 static void put_esc(struct dbuf *b, const char *s)
 {
 	if (s)
-		dbuf_put_escaped(b, s, strlen(s));
+		text_escape(b, s, strlen(s), 0);
 	else
 		dbuf_putc(b, '-');
 }
@@ -140,15 +140,6 @@ char *job_report_text(const struct job *j)
 
 /* ---- JSON ---- */
 
-static void json_key_str(struct dbuf *b, const char *key, const char *v)
-{
-	dbuf_printf(b, ",\"%s\":", key);
-	if (v)
-		dbuf_put_json(b, v);
-	else
-		dbuf_puts(b, "null");
-}
-
 static const char *state_name(enum job_state s)
 {
 	switch (s) {
@@ -161,100 +152,87 @@ static const char *state_name(enum job_state s)
 	return "unknown";
 }
 
-static void json_pyframe(struct dbuf *b, const struct job_pyframe *f)
+static void json_pyframe(struct jw *w, const char *key,
+			 const struct job_pyframe *f)
 {
-	dbuf_puts(b, "{\"function\":");
-	dbuf_put_json(b, f->func);
-	json_key_str(b, "file", f->file);
-	dbuf_printf(b, ",\"line\":%d}", f->line);
+	jw_obj(w, key);
+	jw_str(w, "function", f->func);
+	jw_str(w, "file", f->file);
+	jw_int(w, "line", f->line);
+	jw_end(w);
 }
 
-static void json_python(struct dbuf *b, const struct job_proc *p)
+static void json_python(struct jw *w, const struct job_proc *p)
 {
-	dbuf_puts(b, ",\"python_line\":");
 	if (p->npy && p->py_user >= 0 && (size_t)p->py_user < p->npy)
-		json_pyframe(b, &p->py[p->py_user]);
+		json_pyframe(w, "python_line", &p->py[p->py_user]);
 	else
-		dbuf_puts(b, "null");
-	dbuf_puts(b, ",\"python_stack\":");
+		jw_null(w, "python_line");
 	if (!p->npy) {
-		dbuf_puts(b, "null");
+		jw_null(w, "python_stack");
 		return;
 	}
-	dbuf_putc(b, '[');
-	for (size_t i = 0; i < p->npy; i++) {
-		if (i)
-			dbuf_putc(b, ',');
-		json_pyframe(b, &p->py[i]);
-	}
-	dbuf_putc(b, ']');
+	jw_arr(w, "python_stack");
+	for (size_t i = 0; i < p->npy; i++)
+		json_pyframe(w, NULL, &p->py[i]);
+	jw_end(w);
 }
 
-static void json_proc(struct dbuf *b, const struct job *j, size_t i)
+static void json_signal(struct jw *w, const struct job_proc *p)
+{
+	const char *a = p->state == JOB_SIGNALLED ? sigabbrev_np(p->status)
+						  : NULL;
+	char sig[32];
+	snprintf(sig, sizeof sig, "SIG%s", a ? a : "?");
+	jw_str(w, "signal", a ? sig : NULL);
+}
+
+static void json_proc(struct jw *w, const struct job *j, size_t i)
 {
 	const struct job_proc *p = &j->procs[i];
-	dbuf_printf(b, "{\"pid\":%ld", p->pid);
-	if (p->ppid)
-		dbuf_printf(b, ",\"ppid\":%ld", p->ppid);
-	else
-		dbuf_puts(b, ",\"ppid\":null");
-	json_key_str(b, "command", p->cmdline);
-	json_key_str(b, "exe", p->exe);
-	json_key_str(b, "rank", p->rank);
-	json_key_str(b, "rank_var", p->rank_var);
-	json_key_str(b, "local_rank", p->local_rank);
-	json_key_str(b, "state", state_name(p->state));
-	if (p->state == JOB_EXITED)
-		dbuf_printf(b, ",\"exit_code\":%d", p->status);
-	else
-		dbuf_puts(b, ",\"exit_code\":null");
-	if (p->state == JOB_SIGNALLED) {
-		const char *a = sigabbrev_np(p->status);
-		char sig[32];
-		snprintf(sig, sizeof sig, "SIG%s", a ? a : "?");
-		json_key_str(b, "signal", a ? sig : NULL);
-	} else {
-		dbuf_puts(b, ",\"signal\":null");
+	jw_obj(w, NULL);
+	jw_int(w, "pid", p->pid);
+	jw_int_or_null(w, "ppid", p->ppid, p->ppid != 0);
+	jw_str(w, "command", p->cmdline);
+	jw_str(w, "exe", p->exe);
+	jw_str(w, "rank", p->rank);
+	jw_str(w, "rank_var", p->rank_var);
+	jw_str(w, "local_rank", p->local_rank);
+	jw_str(w, "state", state_name(p->state));
+	jw_int_or_null(w, "exit_code", p->status, p->state == JOB_EXITED);
+	json_signal(w, p);
+	jw_bool(w, "stopped_by_us", p->killed_by_us);
+	json_python(w, p);
+	jw_str(w, "core", p->core);
+	jw_bool(w, "faulted", p->faulted);
+	jw_bool(w, "faulting", (int)i == j->faulting);
+	if (j->command) {
+		jw_fixed(w, "seen_s", p->seen_s, 3);
+		jw_fixed(w, "end_s", p->end_s, 3);
 	}
-	dbuf_printf(b, ",\"stopped_by_us\":%s", p->killed_by_us ? "true" : "false");
-	json_python(b, p);
-	json_key_str(b, "core", p->core);
-	dbuf_printf(b, ",\"faulted\":%s,\"faulting\":%s",
-		    p->faulted ? "true" : "false",
-		    (int)i == j->faulting ? "true" : "false");
-	if (j->command)
-		dbuf_printf(b, ",\"seen_s\":%.3f,\"end_s\":%.3f", p->seen_s,
-			    p->end_s);
-	dbuf_putc(b, '}');
+	jw_end(w);
 }
 
 char *job_report_json(const struct job *j)
 {
-	struct dbuf b = {0};
+	struct jw w;
 	const struct job_proc *f = job_faulting(j);
-	dbuf_puts(&b, "{\"source\":");
-	dbuf_put_json(&b, j->command ? "run" : "core-dir");
-	json_key_str(&b, "command", j->command);
-	json_key_str(&b, "core_dir", j->core_dir);
-	if (j->leader)
-		dbuf_printf(&b, ",\"leader\":%ld", j->leader);
-	else
-		dbuf_puts(&b, ",\"leader\":null");
-	if (f)
-		dbuf_printf(&b, ",\"faulting_pid\":%ld", f->pid);
-	else
-		dbuf_puts(&b, ",\"faulting_pid\":null");
-	dbuf_printf(&b, ",\"seconds\":%.3f,\"stopped_rest\":%s,"
-		    "\"stopped_early\":%s,\"processes\":[", j->secs,
-		    j->stopped_rest ? "true" : "false",
-		    j->timed_out ? "true" : "false");
-	for (size_t i = 0; i < j->nprocs; i++) {
-		if (i)
-			dbuf_putc(&b, ',');
-		json_proc(&b, j, i);
-	}
-	dbuf_puts(&b, "]}");
-	return dbuf_take(&b);
+	jw_init(&w);
+	jw_obj(&w, NULL);
+	jw_str(&w, "source", j->command ? "run" : "core-dir");
+	jw_str(&w, "command", j->command);
+	jw_str(&w, "core_dir", j->core_dir);
+	jw_int_or_null(&w, "leader", j->leader, j->leader != 0);
+	jw_int_or_null(&w, "faulting_pid", f ? f->pid : 0, f != NULL);
+	jw_fixed(&w, "seconds", j->secs, 3);
+	jw_bool(&w, "stopped_rest", j->stopped_rest);
+	jw_bool(&w, "stopped_early", j->timed_out);
+	jw_arr(&w, "processes");
+	for (size_t i = 0; i < j->nprocs; i++)
+		json_proc(&w, j, i);
+	jw_end(&w);
+	jw_end(&w);
+	return jw_take(&w);
 }
 
 void job_note_recording(struct session *s, const struct job *j)

@@ -13,10 +13,10 @@ static void frame_copy(struct diag_frame *o, const struct dec_frame *f)
 {
 	memset(o, 0, sizeof *o);
 	o->level = f->level;
-	o->func = dstrdup(f->func);
-	o->file = dstrdup(f->file);
-	o->fullname = dstrdup(f->fullname);
-	o->from = dstrdup(f->from);
+	o->func = diag_strdup(f->func);
+	o->file = diag_strdup(f->file);
+	o->fullname = diag_strdup(f->fullname);
+	o->from = diag_strdup(f->from);
 	o->line = f->line > 0 ? (unsigned)f->line : 0;
 	o->addr = f->has_addr ? f->addr : 0;
 	/* cuda-gdb 13 labels device frames with arch="m68k". */
@@ -96,8 +96,8 @@ static void stop_from_model(struct diag *d, const struct dbg_model *m)
 		    strcmp(st->signal_name, "0") != 0 &&
 		    strcmp(st->signal_name, "SIGINT") != 0) {
 			d->host_signal = true;
-			dstrset(&d->host_signal_name, st->signal_name);
-			dstrset(&d->host_signal_meaning, st->signal_meaning);
+			diag_strset(&d->host_signal_name, st->signal_name);
+			diag_strset(&d->host_signal_meaning, st->signal_meaning);
 		}
 		return;
 	}
@@ -105,13 +105,13 @@ static void stop_from_model(struct diag *d, const struct dbg_model *m)
 	if (s->have)
 		return;
 	s->have = true;
-	s->reason = dstrdup(st->reason_text);
-	s->signal_name = dstrdup(st->signal_name);
-	s->signal_meaning = dstrdup(st->signal_meaning);
-	s->exception_name = dstrdup(st->exception_name);
-	s->message = dstrdup(st->message);
-	s->exc_function = dstrdup(st->function);
-	s->exc_file = dstrdup(st->filename);
+	s->reason = diag_strdup(st->reason_text);
+	s->signal_name = diag_strdup(st->signal_name);
+	s->signal_meaning = diag_strdup(st->signal_meaning);
+	s->exception_name = diag_strdup(st->exception_name);
+	s->message = diag_strdup(st->message);
+	s->exc_function = diag_strdup(st->function);
+	s->exc_file = diag_strdup(st->filename);
 	s->exc_line = st->line > 0 ? (unsigned)st->line : 0;
 	s->error_pc = st->error_pc;
 	s->has_error_pc = st->has_error_pc;

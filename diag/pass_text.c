@@ -70,17 +70,6 @@ void diag_pass_text_note(struct session *s, const char *text, size_t len)
 	}
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static void unescape(struct dbuf *b, const char *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -88,9 +77,9 @@ static void unescape(struct dbuf *b, const char *p, size_t n)
 			dbuf_putc(b, '\\');
 			i++;
 		} else if (p[i] == '\\' && i + 3 < n && p[i + 1] == 'x' &&
-			   hexval(p[i + 2]) >= 0 && hexval(p[i + 3]) >= 0) {
-			dbuf_putc(b, (char)(hexval(p[i + 2]) * 16 +
-					    hexval(p[i + 3])));
+			   hex_value(p[i + 2]) >= 0 && hex_value(p[i + 3]) >= 0) {
+			dbuf_putc(b, (char)(hex_value(p[i + 2]) * 16 +
+					    hex_value(p[i + 3])));
 			i += 3;
 		} else {
 			dbuf_putc(b, p[i]);

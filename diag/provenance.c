@@ -61,8 +61,8 @@ static bool global_space(const struct diag_san_record *r)
 static bool illegal_address(const struct diag_fault *f)
 {
 	const char *e = f->exception_name;
-	if (e && (ci_strstr(e, "Illegal Address") ||
-		  ci_strstr(e, "Out-of-range Address")))
+	if (e && (diag_ci_strstr(e, "Illegal Address") ||
+		  diag_ci_strstr(e, "Out-of-range Address")))
 		return true;
 	const struct diag_san_record *r = f->finding;
 	return r && r->kind == DIAG_SAN_PRECISE && r->has_address;

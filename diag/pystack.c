@@ -139,26 +139,26 @@ int diag_pystack_copy(struct diag_pystack *dst, const struct diag_pystack *src)
 		  (!src->n_tensors || dst->tensors) && (!src->n_ints || dst->ints);
 	for (size_t i = 0; ok && i < src->n_frames; i++, dst->n_frames++) {
 		dst->frames[i] = src->frames[i];
-		dst->frames[i].file = dstrdup(src->frames[i].file);
-		dst->frames[i].func = dstrdup(src->frames[i].func);
-		dst->frames[i].source = dstrdup(src->frames[i].source);
+		dst->frames[i].file = diag_strdup(src->frames[i].file);
+		dst->frames[i].func = diag_strdup(src->frames[i].func);
+		dst->frames[i].source = diag_strdup(src->frames[i].source);
 		ok = dst->frames[i].file && dst->frames[i].func &&
 		     (!src->frames[i].source || dst->frames[i].source);
 	}
 	for (size_t i = 0; ok && i < src->n_tensors; i++, dst->n_tensors++) {
 		struct diag_pytensor *t = &dst->tensors[i];
 		*t = src->tensors[i];
-		t->name = dstrdup(t->name);
-		t->dtype = dstrdup(t->dtype);
-		t->device = dstrdup(t->device);
+		t->name = diag_strdup(t->name);
+		t->dtype = diag_strdup(t->dtype);
+		t->device = diag_strdup(t->device);
 		ok = t->name && t->dtype && t->device;
 	}
 	for (size_t i = 0; ok && i < src->n_ints; i++, dst->n_ints++) {
 		dst->ints[i] = src->ints[i];
-		ok = (dst->ints[i].name = dstrdup(src->ints[i].name)) != NULL;
+		ok = (dst->ints[i].name = diag_strdup(src->ints[i].name)) != NULL;
 	}
 	if (ok && src->error)
-		ok = (dst->error = dstrdup(src->error)) != NULL;
+		ok = (dst->error = diag_strdup(src->error)) != NULL;
 	if (!ok) {
 		diag_pystack_free(dst);
 		return DIAG_ENOMEM;
@@ -225,9 +225,9 @@ static int add_frame(struct diag_pystack *ps, char **f, int n)
 	    !(ps->frames = calloc(DIAG_PY_MAX_FRAMES, sizeof *ps->frames)))
 		return DIAG_ENOMEM;
 	struct diag_pyf *fr = &ps->frames[ps->n_frames];
-	fr->file = dstrdup(f[1]);
-	fr->func = dstrdup(f[3]);
-	fr->source = n >= 5 && *f[4] ? dstrdup(f[4]) : NULL;
+	fr->file = diag_strdup(f[1]);
+	fr->func = diag_strdup(f[3]);
+	fr->source = n >= 5 && *f[4] ? diag_strdup(f[4]) : NULL;
 	fr->line = (unsigned)line;
 	if (!fr->file || !fr->func || (n >= 5 && *f[4] && !fr->source)) {
 		free(fr->file);
@@ -267,9 +267,9 @@ static int add_tensor(struct diag_pystack *ps, char **f, int n)
 	if (!ps->tensors &&
 	    !(ps->tensors = calloc(DIAG_PY_MAX_TENSORS, sizeof *ps->tensors)))
 		return DIAG_ENOMEM;
-	t.name = dstrdup(f[2]);
-	t.dtype = dstrdup(f[3]);
-	t.device = dstrdup(f[4]);
+	t.name = diag_strdup(f[2]);
+	t.dtype = diag_strdup(f[3]);
+	t.device = diag_strdup(f[4]);
 	if (!t.name || !t.dtype || !t.device) {
 		free(t.name);
 		free(t.dtype);
@@ -288,7 +288,7 @@ static int add_int(struct diag_pystack *ps, char **f, int n)
 		return 0;
 	if (!ps->ints && !(ps->ints = calloc(DIAG_PY_MAX_INTS, sizeof *ps->ints)))
 		return DIAG_ENOMEM;
-	if (!(v.name = dstrdup(f[2])))
+	if (!(v.name = diag_strdup(f[2])))
 		return DIAG_ENOMEM;
 	ps->ints[ps->n_ints++] = v;
 	return 0;
@@ -305,7 +305,7 @@ static int parse_line(struct diag_pystack *ps, char *line)
 	if (strcmp(f[0], "I") == 0)
 		return add_int(ps, f, n);
 	if (strcmp(f[0], "E") == 0 && n >= 2 && !ps->error)
-		return (ps->error = dstrdup(f[1])) ? 0 : DIAG_ENOMEM;
+		return (ps->error = diag_strdup(f[1])) ? 0 : DIAG_ENOMEM;
 	return 0; /* unknown lines are skipped: a later script may add some */
 }
 
@@ -314,7 +314,7 @@ int diag_pystack_parse(const char *text, size_t len, struct diag_pystack *out)
 	memset(out, 0, sizeof *out);
 	if (!text || len > DIAG_PY_BUF_CAP)
 		return DIAG_ESYNTAX;
-	char *copy = dstrndup(text, len);
+	char *copy = diag_strndup(text, len);
 	if (!copy)
 		return DIAG_ENOMEM;
 	int rc = 0;
@@ -422,7 +422,7 @@ static enum diag_pybad_kind kind_of(const char *a)
 	    strstr(a, "index out of bounds") || strstr(a, "idx_dim") ||
 	    strstr(a, "index_size"))
 		return DIAG_PYBAD_INDEX;
-	if (ci_strstr(a, "multinomial") || ci_strstr(a, "probability"))
+	if (diag_ci_strstr(a, "multinomial") || diag_ci_strstr(a, "probability"))
 		return DIAG_PYBAD_PROB;
 	if (strstr(a, "input_val >= zero") || strstr(a, "<= one"))
 		return DIAG_PYBAD_RANGE01;

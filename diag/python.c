@@ -54,7 +54,7 @@ static void pyf_set(struct diag *d, struct diag_pyframe *out,
 	 * another machine has the same line) */
 	out->source = diag_read_source_line(d, f->file, f->line);
 	if (!out->source && f->source)
-		out->source = dstrdup(f->source);
+		out->source = diag_strdup(f->source);
 }
 
 /* The same two frames from the live stack (diag_set_pystack): the
@@ -84,7 +84,7 @@ void diag_python_live(struct diag *d, struct diag_python *out)
 static char *line_of(const char *path, unsigned line)
 {
 	size_t len;
-	char *text = read_small_file(path, 16u << 20, &len);
+	char *text = diag_read_small_file(path, 16u << 20, &len);
 	if (!text)
 		return NULL;
 	const char *p = text, *end = text + len;
@@ -101,7 +101,7 @@ static char *line_of(const char *path, unsigned line)
 		while (e > p && isspace((unsigned char)e[-1]))
 			e--;
 		size_t n = (size_t)(e - p);
-		out = dstrndup(p, n > 300 ? 300 : n);
+		out = diag_strndup(p, n > 300 ? 300 : n);
 	}
 	free(text);
 	return out;
@@ -145,7 +145,7 @@ static char *ops_in(const char *func)
 		return NULL;
 	p += 10;
 	size_t n = ident_len(p);
-	return n ? dstrndup(p, n) : NULL;
+	return n ? diag_strndup(p, n) : NULL;
 }
 
 static char *native_in(const char *func)
@@ -155,7 +155,7 @@ static char *native_in(const char *func)
 		return NULL;
 	p += 12;
 	size_t n = ident_len(p);
-	return n ? dstrndup(p, n) : NULL;
+	return n ? diag_strndup(p, n) : NULL;
 }
 
 /* The innermost dispatcher operator, and in *outer_out the outermost
@@ -272,5 +272,5 @@ char *diag_stub_kernel(const char *stub)
 		if (!nested)
 			break;
 	}
-	return name ? dstrndup(name, name_len) : NULL;
+	return name ? diag_strndup(name, name_len) : NULL;
 }

@@ -51,7 +51,7 @@ static const char *step_kind_name(enum diag_step_kind k)
 static void t_esc(struct dbuf *b, const char *s)
 {
 	if (s)
-		dbuf_put_escaped(b, s, strlen(s));
+		text_escape(b, s, strlen(s), 0);
 }
 
 /* Untrusted text, escaped, wrapped at `width` columns with `indent`
@@ -393,9 +393,9 @@ static void t_group(struct dbuf *b, const struct diag_fault *f,
 	dbuf_printf(b, "\n       %zu findings", g->count);
 	if (g->has_who) {
 		dbuf_puts(b, ": threads ");
-		dbuf_put_range(b, g->thread_min, g->thread_max);
+		diag_put_range(b, g->thread_min, g->thread_max);
 		dbuf_puts(b, ", blocks ");
-		dbuf_put_range(b, g->block_min, g->block_max);
+		diag_put_range(b, g->block_min, g->block_max);
 	}
 	dbuf_putc(b, '\n');
 	if (g->has_address) {
@@ -577,279 +577,205 @@ char *diag_report_text(const struct diag_report_in *in)
 
 /* ---- JSON -------------------------------------------------------------- */
 
-struct jw {
-	struct dbuf b;
-	bool first[32];   /* per nesting level: nothing written yet */
-	int depth;
-};
-
-static void j_sep(struct jw *w)
-{
-	if (!w->first[w->depth])
-		dbuf_putc(&w->b, ',');
-	w->first[w->depth] = false;
-}
-
-static void j_open(struct jw *w, const char *key, char c)
-{
-	j_sep(w);
-	if (key) {
-		dbuf_put_json(&w->b, key);
-		dbuf_putc(&w->b, ':');
-	}
-	dbuf_putc(&w->b, c);
-	if (w->depth < 31)
-		w->first[++w->depth] = true;
-}
-
-static void j_close(struct jw *w, char c)
-{
-	dbuf_putc(&w->b, c);
-	if (w->depth > 0)
-		w->depth--;
-}
-
-static void j_key(struct jw *w, const char *key)
-{
-	j_sep(w);
-	if (key) {
-		dbuf_put_json(&w->b, key);
-		dbuf_putc(&w->b, ':');
-	}
-}
-
-static void j_str(struct jw *w, const char *key, const char *v)
-{
-	j_key(w, key);
-	if (v)
-		dbuf_put_json(&w->b, v);
-	else
-		dbuf_puts(&w->b, "null");
-}
-
-static void j_int(struct jw *w, const char *key, long long v)
-{
-	j_key(w, key);
-	dbuf_printf(&w->b, "%lld", v);
-}
-
-static void j_num_or_null(struct jw *w, const char *key, long long v, bool ok)
-{
-	j_key(w, key);
-	if (ok)
-		dbuf_printf(&w->b, "%lld", v);
-	else
-		dbuf_puts(&w->b, "null");
-}
-
-static void j_bool(struct jw *w, const char *key, bool v)
-{
-	j_key(w, key);
-	dbuf_puts(&w->b, v ? "true" : "false");
-}
-
-static void j_hex(struct jw *w, const char *key, uint64_t v, bool ok)
-{
-	char s[32];
-	snprintf(s, sizeof s, "0x%llx", (unsigned long long)v);
-	j_str(w, key, ok ? s : NULL);
-}
-
+/* The report's three numbers of a block or thread index, as [x,y,z]. */
 static void j_dim(struct jw *w, const char *key, struct diag_dim3 v)
 {
-	j_key(w, key);
-	dbuf_printf(&w->b, "[%u,%u,%u]", v.x, v.y, v.z);
+	jw_arr(w, key);
+	jw_uint(w, NULL, v.x);
+	jw_uint(w, NULL, v.y);
+	jw_uint(w, NULL, v.z);
+	jw_end(w);
 }
 
 static void j_exception(struct jw *w, const struct diag_fault *f)
 {
 	if (!f->signal_name && !f->exception_name) {
-		j_str(w, "exception", NULL);
+		jw_str(w, "exception", NULL);
 		return;
 	}
-	j_open(w, "exception", '{');
-	j_str(w, "signal", f->signal_name);
-	j_num_or_null(w, "code", f->exception_code, f->exception_code >= 0);
-	j_str(w, "name", f->exception_name);
-	j_str(w, "meaning", f->signal_meaning);
-	j_str(w, "message", f->exception_message);
-	j_str(w, "explanation", f->explanation);
-	j_str(w, "scope", f->scope);
-	j_bool(w, "lane_known", !f->flags[DIAG_F_LANE_UNKNOWN]);
-	j_close(w, '}');
+	jw_obj(w, "exception");
+	jw_str(w, "signal", f->signal_name);
+	jw_int_or_null(w, "code", f->exception_code, f->exception_code >= 0);
+	jw_str(w, "name", f->exception_name);
+	jw_str(w, "meaning", f->signal_meaning);
+	jw_str(w, "message", f->exception_message);
+	jw_str(w, "explanation", f->explanation);
+	jw_str(w, "scope", f->scope);
+	jw_bool(w, "lane_known", !f->flags[DIAG_F_LANE_UNKNOWN]);
+	jw_end(w);
 }
 
 static void j_focus(struct jw *w, const struct diag_fault *f)
 {
 	const struct diag_focus *c = &f->focus;
 	if (!c->valid) {
-		j_str(w, "focus", NULL);
+		jw_str(w, "focus", NULL);
 		return;
 	}
-	j_open(w, "focus", '{');
-	j_num_or_null(w, "device", c->device, c->device >= 0);
-	j_num_or_null(w, "sm", c->sm, c->sm >= 0);
-	j_num_or_null(w, "warp", c->warp, c->warp >= 0);
-	j_num_or_null(w, "lane", c->lane, c->lane >= 0);
-	j_num_or_null(w, "kernel", c->kernel, c->kernel >= 0);
-	j_num_or_null(w, "grid", c->grid, c->grid >= 0);
+	jw_obj(w, "focus");
+	jw_int_or_null(w, "device", c->device, c->device >= 0);
+	jw_int_or_null(w, "sm", c->sm, c->sm >= 0);
+	jw_int_or_null(w, "warp", c->warp, c->warp >= 0);
+	jw_int_or_null(w, "lane", c->lane, c->lane >= 0);
+	jw_int_or_null(w, "kernel", c->kernel, c->kernel >= 0);
+	jw_int_or_null(w, "grid", c->grid, c->grid >= 0);
 	j_dim(w, "block", c->block);
 	j_dim(w, "thread", c->thread);
 	if (c->has_cluster) {
 		j_dim(w, "cluster", c->cluster);
 		j_dim(w, "cluster_dim", c->cluster_dim);
 	} else { /* never left out (docs/report-schema.md) */
-		j_str(w, "cluster", NULL);
-		j_str(w, "cluster_dim", NULL);
+		jw_str(w, "cluster", NULL);
+		jw_str(w, "cluster_dim", NULL);
 	}
-	j_close(w, '}');
+	jw_end(w);
 }
 
 static void j_frames(struct jw *w, const char *key, const struct diag_frame *v,
 		     size_t n)
 {
-	j_open(w, key, '[');
+	jw_arr(w, key);
 	for (size_t i = 0; i < n; i++) {
-		j_open(w, NULL, '{');
-		j_int(w, "level", v[i].level);
-		j_str(w, "function", v[i].func);
-		j_str(w, "file", v[i].file);
-		j_str(w, "fullname", v[i].fullname);
-		j_num_or_null(w, "line", v[i].line, v[i].line > 0);
-		j_str(w, "from", v[i].from);
-		j_hex(w, "address", v[i].addr, v[i].addr != 0);
-		j_close(w, '}');
+		jw_obj(w, NULL);
+		jw_int(w, "level", v[i].level);
+		jw_str(w, "function", v[i].func);
+		jw_str(w, "file", v[i].file);
+		jw_str(w, "fullname", v[i].fullname);
+		jw_int_or_null(w, "line", v[i].line, v[i].line > 0);
+		jw_str(w, "from", v[i].from);
+		jw_hex(w, "address", v[i].addr, v[i].addr != 0);
+		jw_end(w);
 	}
-	j_close(w, ']');
+	jw_end(w);
 }
 
 static void j_pyframe(struct jw *w, const char *key,
 		      const struct diag_pyframe *p)
 {
-	j_open(w, key, '{');
-	j_str(w, "file", p->file);
-	j_int(w, "line", p->line);
-	j_str(w, "function", p->func);
-	j_str(w, "source", p->source);
-	j_close(w, '}');
+	jw_obj(w, key);
+	jw_str(w, "file", p->file);
+	jw_int(w, "line", p->line);
+	jw_str(w, "function", p->func);
+	jw_str(w, "source", p->source);
+	jw_end(w);
 }
 
 static void j_pystack(struct jw *w, const struct diag_fault *f)
 {
 	const struct diag_pystack *ps = f->pystack;
-	j_str(w, "bad_value", f->bad_value);
-	j_str(w, "python_stack_missing", ps ? NULL : f->pystack_why);
+	jw_str(w, "bad_value", f->bad_value);
+	jw_str(w, "python_stack_missing", ps ? NULL : f->pystack_why);
 	if (!ps) {
-		j_str(w, "python_stack", NULL);
+		jw_str(w, "python_stack", NULL);
 		return;
 	}
-	j_open(w, "python_stack", '[');
+	jw_arr(w, "python_stack");
 	for (size_t i = 0; i < ps->n_frames; i++) {
-		j_open(w, NULL, '{');
-		j_str(w, "file", ps->frames[i].file);
-		j_int(w, "line", ps->frames[i].line);
-		j_str(w, "function", ps->frames[i].func);
-		j_bool(w, "library", ps->frames[i].library);
-		j_close(w, '}');
+		jw_obj(w, NULL);
+		jw_str(w, "file", ps->frames[i].file);
+		jw_int(w, "line", ps->frames[i].line);
+		jw_str(w, "function", ps->frames[i].func);
+		jw_bool(w, "library", ps->frames[i].library);
+		jw_end(w);
 	}
-	j_close(w, ']');
+	jw_end(w);
 }
 
 static void j_asserts(struct jw *w, const struct diag_fault *f)
 {
-	j_int(w, "assertion_lines", (long long)f->assert_total);
-	j_open(w, "assertions", '[');
+	jw_int(w, "assertion_lines", (long long)f->assert_total);
+	jw_arr(w, "assertions");
 	for (size_t i = 0; i < f->n_asserts; i++) {
 		const struct diag_assert_entry *e = f->asserts[i];
-		j_open(w, NULL, '{');
-		j_str(w, "file", e->file);
-		j_int(w, "line", e->line);
-		j_str(w, "kernel", e->kernel);
-		j_str(w, "kernel_name", e->kernel_short);
-		j_str(w, "expression", e->expr);
-		j_int(w, "count", (long long)e->count);
+		jw_obj(w, NULL);
+		jw_str(w, "file", e->file);
+		jw_int(w, "line", e->line);
+		jw_str(w, "kernel", e->kernel);
+		jw_str(w, "kernel_name", e->kernel_short);
+		jw_str(w, "expression", e->expr);
+		jw_int(w, "count", (long long)e->count);
 		j_dim(w, "block_min", e->block_min);
 		j_dim(w, "block_max", e->block_max);
 		j_dim(w, "thread_min", e->thread_min);
 		j_dim(w, "thread_max", e->thread_max);
-		j_open(w, "examples", '[');
+		jw_arr(w, "examples");
 		for (unsigned k = 0; k < e->n_examples; k++) {
-			j_open(w, NULL, '{');
+			jw_obj(w, NULL);
 			j_dim(w, "block", e->first_block[k]);
 			j_dim(w, "thread", e->first_thread[k]);
-			j_close(w, '}');
+			jw_end(w);
 		}
-		j_close(w, ']');
-		j_close(w, '}');
+		jw_end(w);
+		jw_end(w);
 	}
-	j_close(w, ']');
+	jw_end(w);
 }
 
 static void j_finding(struct jw *w, const struct diag_san_record *r)
 {
-	j_open(w, NULL, '{');
-	j_str(w, "kind", diag_san_kind_name(r->kind));
-	j_str(w, "level", r->level);
-	j_str(w, "error", r->error);
-	j_str(w, "exception", r->exception);
-	j_str(w, "text", r->text);
+	jw_obj(w, NULL);
+	jw_str(w, "kind", diag_san_kind_name(r->kind));
+	jw_str(w, "level", r->level);
+	jw_str(w, "error", r->error);
+	jw_str(w, "exception", r->exception);
+	jw_str(w, "text", r->text);
 	if (r->has_who && r->kind == DIAG_SAN_RACE) {
-		j_str(w, "thread", NULL); /* a race names its block only */
+		jw_str(w, "thread", NULL); /* a race names its block only */
 		j_dim(w, "block", r->block);
 	} else if (r->has_who) {
 		j_dim(w, "thread", r->thread);
 		j_dim(w, "block", r->block);
 	} else {
-		j_str(w, "thread", NULL);
-		j_str(w, "block", NULL);
+		jw_str(w, "thread", NULL);
+		jw_str(w, "block", NULL);
 	}
-	j_num_or_null(w, "size", r->size, r->size > 0);
-	j_str(w, "direction", r->direction);
-	j_str(w, "space", r->space);
-	j_hex(w, "address", r->address, r->has_address);
+	jw_int_or_null(w, "size", r->size, r->size > 0);
+	jw_str(w, "direction", r->direction);
+	jw_str(w, "space", r->space);
+	jw_hex(w, "address", r->address, r->has_address);
 	if (r->kind == DIAG_SAN_RACE) { /* racecheck: the pair */
-		j_str(w, "hazard", r->hazard);
-		j_num_or_null(w, "hazards", (long long)r->hazards,
+		jw_str(w, "hazard", r->hazard);
+		jw_int_or_null(w, "hazards", (long long)r->hazards,
 			      r->hazards > 0);
-		j_open(w, "other_access", '{');
-		j_str(w, "direction", r->direction2);
-		j_str(w, "function", r->func2);
-		j_str(w, "file", r->path2);
-		j_num_or_null(w, "line", r->line2, r->line2 > 0);
-		j_close(w, '}');
+		jw_obj(w, "other_access");
+		jw_str(w, "direction", r->direction2);
+		jw_str(w, "function", r->func2);
+		jw_str(w, "file", r->path2);
+		jw_int_or_null(w, "line", r->line2, r->line2 > 0);
+		jw_end(w);
 	} else { /* null, never left out (docs/report-schema.md) */
-		j_str(w, "hazard", NULL);
-		j_str(w, "hazards", NULL);
-		j_str(w, "other_access", NULL);
+		jw_str(w, "hazard", NULL);
+		jw_str(w, "hazards", NULL);
+		jw_str(w, "other_access", NULL);
 	}
-	j_str(w, "function", r->func);
-	j_str(w, "file", r->path);
-	j_num_or_null(w, "line", r->line, r->line > 0);
-	j_hex(w, "pc", r->pc, r->has_pc);
-	j_str(w, "api", r->api);
-	j_str(w, "message", r->message);
+	jw_str(w, "function", r->func);
+	jw_str(w, "file", r->path);
+	jw_int_or_null(w, "line", r->line, r->line > 0);
+	jw_hex(w, "pc", r->pc, r->has_pc);
+	jw_str(w, "api", r->api);
+	jw_str(w, "message", r->message);
 	if (r->has_alloc) {
-		j_open(w, "allocation", '{');
-		j_hex(w, "address", r->alloc_address, true);
-		j_int(w, "size", (long long)r->alloc_size);
-		j_int(w, "distance", r->distance);
-		j_close(w, '}');
+		jw_obj(w, "allocation");
+		jw_hex(w, "address", r->alloc_address, true);
+		jw_int(w, "size", (long long)r->alloc_size);
+		jw_int(w, "distance", r->distance);
+		jw_end(w);
 	} else {
-		j_str(w, "allocation", NULL);
+		jw_str(w, "allocation", NULL);
 	}
-	j_open(w, "python_frames", '[');
+	jw_arr(w, "python_frames");
 	for (size_t i = 0; i < r->n_host; i++) {
 		if (!r->host[i].python)
 			continue;
-		j_open(w, NULL, '{');
-		j_str(w, "function", r->host[i].func);
-		j_str(w, "file", r->host[i].path);
-		j_int(w, "line", r->host[i].line);
-		j_close(w, '}');
+		jw_obj(w, NULL);
+		jw_str(w, "function", r->host[i].func);
+		jw_str(w, "file", r->host[i].path);
+		jw_int(w, "line", r->host[i].line);
+		jw_end(w);
 	}
-	j_close(w, ']');
-	j_int(w, "host_frames", (long long)r->n_host);
-	j_close(w, '}');
+	jw_end(w);
+	jw_int(w, "host_frames", (long long)r->n_host);
+	jw_end(w);
 }
 
 /* A group of findings (diag/groups.c); `first` indexes "findings". */
@@ -857,119 +783,119 @@ static void j_group(struct jw *w, const struct diag_fault *f,
 		    const struct diag_finding_group *g)
 {
 	const struct diag_san_record *r = f->findings[g->first];
-	j_open(w, NULL, '{');
-	j_int(w, "first", (long long)g->first);
-	j_int(w, "count", (long long)g->count);
-	j_str(w, "kind", diag_san_kind_name(r->kind));
-	j_str(w, "text", r->text ? r->text : r->exception ? r->exception
+	jw_obj(w, NULL);
+	jw_int(w, "first", (long long)g->first);
+	jw_int(w, "count", (long long)g->count);
+	jw_str(w, "kind", diag_san_kind_name(r->kind));
+	jw_str(w, "text", r->text ? r->text : r->exception ? r->exception
 							  : r->error);
-	j_str(w, "function", r->func);
-	j_str(w, "file", r->path);
-	j_num_or_null(w, "line", r->line, r->line > 0);
-	j_num_or_null(w, "size", r->size, r->size > 0);
+	jw_str(w, "function", r->func);
+	jw_str(w, "file", r->path);
+	jw_int_or_null(w, "line", r->line, r->line > 0);
+	jw_int_or_null(w, "size", r->size, r->size > 0);
 	if (g->has_who) {
 		j_dim(w, "thread_min", g->thread_min);
 		j_dim(w, "thread_max", g->thread_max);
 		j_dim(w, "block_min", g->block_min);
 		j_dim(w, "block_max", g->block_max);
 	} else {
-		j_str(w, "thread_min", NULL);
-		j_str(w, "thread_max", NULL);
-		j_str(w, "block_min", NULL);
-		j_str(w, "block_max", NULL);
+		jw_str(w, "thread_min", NULL);
+		jw_str(w, "thread_max", NULL);
+		jw_str(w, "block_min", NULL);
+		jw_str(w, "block_max", NULL);
 	}
-	j_hex(w, "address_min", g->address_min, g->has_address);
-	j_hex(w, "address_max", g->address_max, g->has_address);
+	jw_hex(w, "address_min", g->address_min, g->has_address);
+	jw_hex(w, "address_max", g->address_max, g->has_address);
 	if (g->has_alloc) {
-		j_open(w, "allocation", '{');
-		j_hex(w, "address", g->alloc_address, true);
-		j_int(w, "size", (long long)g->alloc_size);
-		j_int(w, "distance_min", g->distance_min);
-		j_int(w, "distance_max", g->distance_max);
-		j_close(w, '}');
+		jw_obj(w, "allocation");
+		jw_hex(w, "address", g->alloc_address, true);
+		jw_int(w, "size", (long long)g->alloc_size);
+		jw_int(w, "distance_min", g->distance_min);
+		jw_int(w, "distance_max", g->distance_max);
+		jw_end(w);
 	} else {
-		j_str(w, "allocation", NULL);
+		jw_str(w, "allocation", NULL);
 	}
-	j_close(w, '}');
+	jw_end(w);
 }
 
 static void j_hints(struct jw *w, const struct diag_hints *h)
 {
-	j_open(w, "hints", '[');
+	jw_arr(w, "hints");
 	for (size_t i = 0; h && i < h->n; i++) {
 		const struct diag_hint *x = &h->v[i];
-		j_open(w, NULL, '{');
-		j_str(w, "id", x->id);
-		j_int(w, "priority", x->priority);
-		j_str(w, "title", x->title);
-		j_str(w, "what", x->what);
-		j_str(w, "why", x->why);
-		j_open(w, "evidence", '[');
+		jw_obj(w, NULL);
+		jw_str(w, "id", x->id);
+		jw_int(w, "priority", x->priority);
+		jw_str(w, "title", x->title);
+		jw_str(w, "what", x->what);
+		jw_str(w, "why", x->why);
+		jw_arr(w, "evidence");
 		for (size_t k = 0; k < x->n_evidence; k++)
-			j_str(w, NULL, x->evidence[k]);
-		j_close(w, ']');
-		j_open(w, "steps", '[');
+			jw_str(w, NULL, x->evidence[k]);
+		jw_end(w);
+		jw_arr(w, "steps");
 		for (size_t k = 0; k < x->n_steps; k++) {
 			const struct diag_hint_step *s = &x->steps[k];
-			j_open(w, NULL, '{');
-			j_str(w, "kind", step_kind_name(s->kind));
-			j_str(w, "action", s->kind == DIAG_STEP_KEY
+			jw_obj(w, NULL);
+			jw_str(w, "kind", step_kind_name(s->kind));
+			jw_str(w, "action", s->kind == DIAG_STEP_KEY
 					   ? diag_action_name(s->action) : NULL);
-			j_str(w, "text", s->text);
-			j_close(w, '}');
+			jw_str(w, "text", s->text);
+			jw_end(w);
 		}
-		j_close(w, ']');
-		j_close(w, '}');
+		jw_end(w);
+		jw_end(w);
 	}
-	j_close(w, ']');
+	jw_end(w);
 }
 
 static void j_rest(struct jw *w, const struct diag_fault *f)
 {
-	j_str(w, "operator", f->op);
-	j_str(w, "operator_outer", f->op_outer);
-	j_str(w, "host_operator_later", f->host_op_later);
+	jw_str(w, "operator", f->op);
+	jw_str(w, "operator_outer", f->op_outer);
+	jw_str(w, "host_operator_later", f->host_op_later);
 	if (f->python.found) {
-		j_open(w, "python", '{');
+		jw_obj(w, "python");
 		j_pyframe(w, "call", &f->python.call);
 		j_pyframe(w, "launch", &f->python.launch);
-		j_close(w, '}');
+		jw_end(w);
 	} else {
-		j_str(w, "python", NULL);
+		jw_str(w, "python", NULL);
 	}
 	j_pystack(w, f);
 	j_asserts(w, f);
-	j_open(w, "findings", '[');
+	jw_arr(w, "findings");
 	for (size_t i = 0; i < f->n_findings; i++)
 		j_finding(w, f->findings[i]);
-	j_close(w, ']');
-	j_open(w, "finding_groups", '[');
+	jw_end(w);
+	jw_arr(w, "finding_groups");
 	for (size_t i = 0; i < f->n_groups; i++)
 		j_group(w, f, &f->groups[i]);
-	j_close(w, ']');
-	j_str(w, "coredump", f->core_path);
+	jw_end(w);
+	jw_str(w, "coredump", f->core_path);
 	if (f->exited) {
-		j_open(w, "exit", '{');
-		j_num_or_null(w, "code", f->exit_code, !f->exit_signal);
-		j_str(w, "signal", f->exit_signal);
-		j_close(w, '}');
+		jw_obj(w, "exit");
+		jw_int_or_null(w, "code", f->exit_code, !f->exit_signal);
+		jw_str(w, "signal", f->exit_signal);
+		jw_end(w);
 	} else {
-		j_str(w, "exit", NULL);
+		jw_str(w, "exit", NULL);
 	}
-	j_str(w, "error_line", f->error_line);
-	j_open(w, "values", '{');
+	jw_str(w, "error_line", f->error_line);
+	jw_obj(w, "values");
 	for (size_t i = 0; i < f->n_values; i++)
-		j_str(w, f->values[i].expr, f->values[i].value);
-	j_close(w, '}');
-	j_open(w, "notes", '[');
+		jw_str(w, f->values[i].expr, f->values[i].value);
+	jw_end(w);
+	jw_arr(w, "notes");
 	for (size_t i = 0; i < f->n_notes; i++)
-		j_str(w, NULL, f->notes[i]);
-	j_close(w, ']');
-	j_open(w, "facts", '[');
+		jw_str(w, NULL, f->notes[i]);
+	jw_end(w);
+	jw_arr(w, "facts");
 	for (int i = 0; i < DIAG_F_COUNT; i++)
 		if (f->flags[i])
-			j_str(w, NULL, diag_flag_name((enum diag_flag)i));
-	j_close(w, ']');
+			jw_str(w, NULL, diag_flag_name((enum diag_flag)i));
+	jw_end(w);
 }
 
 static const char *const hang_waits[] = {
@@ -982,104 +908,105 @@ static const char *const hang_waits[] = {
 static void j_hang(struct jw *w, const struct diag_hang *h)
 {
 	if (!h) {
-		j_str(w, "hang", NULL);
+		jw_str(w, "hang", NULL);
 		return;
 	}
 	char head[512];
 	diag_hang_headline(h, head, sizeof head);
-	j_open(w, "hang", '{');
-	j_str(w, "headline", head);
-	j_int(w, "seconds", (long long)(h->seconds + 0.5));
-	j_bool(w, "recorded", h->recorded);
-	j_bool(w, "device", h->device);
-	j_str(w, "kernel", h->kernel);
-	j_num_or_null(w, "threads_live", h->threads_live, h->device);
-	j_num_or_null(w, "blocks_live", h->blocks_live, h->device);
-	j_num_or_null(w, "blocks_total", h->blocks_total, h->blocks_total > 0);
-	j_num_or_null(w, "block_size", h->block_size, h->block_size > 0);
-	j_open(w, "places", '[');
+	jw_obj(w, "hang");
+	jw_str(w, "headline", head);
+	jw_int(w, "seconds", (long long)(h->seconds + 0.5));
+	jw_bool(w, "recorded", h->recorded);
+	jw_bool(w, "device", h->device);
+	jw_str(w, "kernel", h->kernel);
+	jw_int_or_null(w, "threads_live", h->threads_live, h->device);
+	jw_int_or_null(w, "blocks_live", h->blocks_live, h->device);
+	jw_int_or_null(w, "blocks_total", h->blocks_total, h->blocks_total > 0);
+	jw_int_or_null(w, "block_size", h->block_size, h->block_size > 0);
+	jw_arr(w, "places");
 	for (size_t i = 0; i < h->n_groups; i++) {
 		const struct diag_hang_group *g = &h->groups[i];
-		j_open(w, NULL, '{');
+		jw_obj(w, NULL);
 		j_dim(w, "block_from", g->block_lo);
 		j_dim(w, "block_to", g->block_hi);
-		j_num_or_null(w, "blocks", g->blocks, g->blocks >= 0);
-		j_int(w, "threads", g->threads);
-		j_str(w, "file", g->file);
-		j_num_or_null(w, "line", g->line, g->line > 0);
-		j_hex(w, "pc", g->pc, true);
-		j_str(w, "source", g->source);
-		j_str(w, "wait", hang_waits[g->wait]);
-		j_close(w, '}');
+		jw_int_or_null(w, "blocks", g->blocks, g->blocks >= 0);
+		jw_int(w, "threads", g->threads);
+		jw_str(w, "file", g->file);
+		jw_int_or_null(w, "line", g->line, g->line > 0);
+		jw_hex(w, "pc", g->pc, true);
+		jw_str(w, "source", g->source);
+		jw_str(w, "wait", hang_waits[g->wait]);
+		jw_end(w);
 	}
-	j_close(w, ']');
+	jw_end(w);
 	if (h->barrier_divergent) {
-		j_open(w, "barrier_divergent", '{');
+		jw_obj(w, "barrier_divergent");
 		j_dim(w, "block", h->barrier_block);
-		j_int(w, "threads_at_barrier", h->barrier_threads);
-		j_close(w, '}');
+		jw_int(w, "threads_at_barrier", h->barrier_threads);
+		jw_end(w);
 	} else {
-		j_str(w, "barrier_divergent", NULL);
+		jw_str(w, "barrier_divergent", NULL);
 	}
-	j_bool(w, "spin", h->spin);
-	j_bool(w, "all_waiting", h->all_waiting);
-	j_open(w, "host", '{');
-	j_str(w, "file", h->host_file);
-	j_num_or_null(w, "line", h->host_line, h->host_line > 0);
-	j_str(w, "function", h->host_func);
-	j_close(w, '}');
-	j_close(w, '}');
+	jw_bool(w, "spin", h->spin);
+	jw_bool(w, "all_waiting", h->all_waiting);
+	jw_obj(w, "host");
+	jw_str(w, "file", h->host_file);
+	jw_int_or_null(w, "line", h->host_line, h->host_line > 0);
+	jw_str(w, "function", h->host_func);
+	jw_end(w);
+	jw_end(w);
 }
 
 char *diag_report_json(const struct diag_report_in *in)
 {
-	struct jw w = {.first = {true}};
+	struct jw w;
+	jw_init(&w);
 	/* No fault account (an error before any diagnosis): every member
 	 * still written, null or empty (docs/report-schema.md). */
 	static const struct diag_fault no_fault;
 	const struct diag_fault *f = in->fault ? in->fault : &no_fault;
-	j_open(&w, NULL, '{');
-	j_str(&w, "schema", "cudbg-tui/diagnosis/1");
-	j_bool(&w, "fault", diag_report_exit_code(in) == DIAG_EXIT_FAULT ||
+	jw_obj(&w, NULL);
+	jw_str(&w, "schema", "cudbg-tui/diagnosis/1");
+	jw_bool(&w, "fault", diag_report_exit_code(in) == DIAG_EXIT_FAULT ||
 				    f->kind != DIAG_FAULT_NONE);
-	j_int(&w, "exit_status", diag_report_exit_code(in));
-	j_str(&w, "kind", diag_fault_kind_name(f->kind));
-	j_str(&w, "mode", in->mode);
-	j_str(&w, "stop_reason", in->stop_reason);
-	j_str(&w, "error", in->error);
+	jw_int(&w, "exit_status", diag_report_exit_code(in));
+	jw_str(&w, "kind", diag_fault_kind_name(f->kind));
+	jw_str(&w, "mode", in->mode);
+	jw_str(&w, "stop_reason", in->stop_reason);
+	jw_str(&w, "error", in->error);
 	if (in->memcheck_seconds >= 0) {
-		j_open(&w, "memcheck", '{');
-		j_int(&w, "milliseconds",
+		jw_obj(&w, "memcheck");
+		jw_int(&w, "milliseconds",
 		      (long long)(in->memcheck_seconds * 1000 + 0.5));
-		j_close(&w, '}');
+		jw_end(&w);
 	} else {
-		j_str(&w, "memcheck", NULL);
+		jw_str(&w, "memcheck", NULL);
 	}
 	{ /* the fault account */
 		j_exception(&w, f);
-		j_open(&w, "kernel", '{');
-		j_str(&w, "name", f->kernel_short);
-		j_str(&w, "full", f->kernel);
-		j_close(&w, '}');
-		j_open(&w, "location", '{');
-		j_str(&w, "file", f->where.file);
-		j_str(&w, "fullname", f->where.fullname);
-		j_num_or_null(&w, "line", f->where.line, f->where.line > 0);
-		j_str(&w, "function", f->where.func);
-		j_str(&w, "source", loc_source_name(f->where.source));
-		j_close(&w, '}');
+		jw_obj(&w, "kernel");
+		jw_str(&w, "name", f->kernel_short);
+		jw_str(&w, "full", f->kernel);
+		jw_end(&w);
+		jw_obj(&w, "location");
+		jw_str(&w, "file", f->where.file);
+		jw_str(&w, "fullname", f->where.fullname);
+		jw_int_or_null(&w, "line", f->where.line, f->where.line > 0);
+		jw_str(&w, "function", f->where.func);
+		jw_str(&w, "source", loc_source_name(f->where.source));
+		jw_end(&w);
 		j_focus(&w, f);
-		j_open(&w, "pc", '{');
-		j_hex(&w, "error", f->error_pc, f->has_error_pc);
-		j_hex(&w, "stop", f->stop_pc, f->has_stop_pc);
-		j_close(&w, '}');
+		jw_obj(&w, "pc");
+		jw_hex(&w, "error", f->error_pc, f->has_error_pc);
+		jw_hex(&w, "stop", f->stop_pc, f->has_stop_pc);
+		jw_end(&w);
 		j_frames(&w, "frames", f->frames, f->n_frames);
 		j_frames(&w, "host_frames", f->host_frames, f->n_host_frames);
 		j_hang(&w, f->hang);
 		j_rest(&w, f);
 	}
 	j_hints(&w, in->hints);
-	j_close(&w, '}');
+	jw_end(&w);
 	dbuf_putc(&w.b, '\n');
-	return dbuf_take(&w.b);
+	return jw_take(&w);
 }

@@ -202,7 +202,7 @@ static bool add_eval(struct diag_rules *r, const char *s, size_t n)
 	for (size_t i = 0; i < r->n_evals; i++)
 		if (strlen(r->evals[i]) == n && memcmp(r->evals[i], s, n) == 0)
 			return true;
-	return push_str(&r->evals, &r->n_evals, dstrndup(s, n));
+	return push_str(&r->evals, &r->n_evals, diag_strndup(s, n));
 }
 
 /* Every {eval:A|B} alternative of a (checked) template. */
@@ -287,7 +287,7 @@ static int add_patterns(struct loader *L, struct patterns *p, const char *v)
 		if (s[n - 1] == '\\' && (n < 2 || s[n - 2] != '\\'))
 			return lerr(L, L->line, "a pattern ends in a lone "
 				    "backslash in '%s'", L->key);
-		if (!push_str(&p->v, &p->n, dstrndup(s, n)))
+		if (!push_str(&p->v, &p->n, diag_strndup(s, n)))
 			return DIAG_ENOMEM;
 		if (!bar)
 			break;
@@ -448,7 +448,7 @@ static int start_rule(struct loader *L, const char *s, size_t n,
 	memset(L->cur, 0, sizeof *L->cur);
 	L->cur->line = line;
 	L->cur->priority = 50;
-	return (L->cur->id = dstrndup(s, n)) ? DIAG_OK : DIAG_ENOMEM;
+	return (L->cur->id = diag_strndup(s, n)) ? DIAG_OK : DIAG_ENOMEM;
 }
 
 static int key_line(struct loader *L, const char *s, size_t n,
@@ -562,7 +562,7 @@ int diag_rules_load_file(const char *path, struct diag_rules **out,
 	size_t len;
 	*out = NULL;
 	errno = 0;
-	char *buf = read_small_file(path, DIAG_RULES_MAX_BYTES, &len);
+	char *buf = diag_read_small_file(path, DIAG_RULES_MAX_BYTES, &len);
 	if (!buf) {
 		snprintf(err, errcap, "%s: cannot read the hints file: %s",
 			 path, errno ? strerror(errno) : "too large");

@@ -218,7 +218,7 @@ static char *text_copy(struct diag_san *s)
 		t++, n--;
 	while (n && isspace((unsigned char)t[n - 1]))
 		n--;
-	char *c = dstrndup(t, n);
+	char *c = diag_strndup(t, n);
 	if (!c)
 		fail(s, "out of memory");
 	return c;
@@ -240,7 +240,7 @@ static const char *scan_dec(const char *p, const char *end, uint64_t *v);
 static bool xml_number(const char *c, uint64_t *v)
 {
 	size_t n = strlen(c);
-	return parse_u64(c, v) || (n && scan_dec(c, c + n, v) == c + n);
+	return diag_parse_u64(c, v) || (n && scan_dec(c, c + n, v) == c + n);
 }
 
 static void set_u64(struct diag_san *s, uint64_t *dst, bool *has)
@@ -283,7 +283,7 @@ static enum diag_san_kind kind_of(const char *t)
 		return DIAG_SAN_IMPRECISE;
 	if (strcasecmp(t, "Api") == 0)
 		return DIAG_SAN_API;
-	if (ci_strstr(t, "leak"))
+	if (diag_ci_strstr(t, "leak"))
 		return DIAG_SAN_LEAK;
 	return DIAG_SAN_OTHER;
 }

@@ -21,7 +21,7 @@
 
 static bool has(const char *s, const char *w)
 {
-	return s && ci_strstr(s, w) != NULL;
+	return s && diag_ci_strstr(s, w) != NULL;
 }
 
 static enum diag_san_kind tool_kind(const struct diag_san_record *r)
@@ -74,10 +74,10 @@ static void split_loc(const char *p, const char *end, struct access *a)
 			line = line * 10 + (unsigned long)(*d++ - '0');
 		if (d < end && *d != ':')
 			continue;
-		a->path = dstrndup(p, (size_t)(c - p));
+		a->path = diag_strndup(p, (size_t)(c - p));
 		a->line = (unsigned)line;
 		if (d < end)
-			a->func = dstrndup(d + 1, (size_t)(end - d - 1));
+			a->func = diag_strndup(d + 1, (size_t)(end - d - 1));
 		return;
 	}
 }
@@ -126,14 +126,14 @@ static const char *find(const char *p, const char *end, const char *w)
 static void set_if_empty(char **dst, const char *v)
 {
 	if (!*dst && v && *v)
-		*dst = dstrdup(v);
+		*dst = diag_strdup(v);
 }
 
 /* "Race reported between A and B [N hazards]" */
 static void race_sentence(struct diag_san_record *r)
 {
 	const char *t = r->text;
-	const char *b = t ? ci_strstr(t, "between ") : NULL;
+	const char *b = t ? diag_ci_strstr(t, "between ") : NULL;
 	if (!b)
 		return;
 	const char *end = t + strlen(t);
@@ -188,7 +188,7 @@ static void race_type(struct diag_san_record *r)
 		char pat[16];
 		snprintf(pat, sizeof pat, "%s hazard", types[i]);
 		if (r->text && strstr(r->text, pat)) {
-			r->hazard = dstrdup(types[i]);
+			r->hazard = diag_strdup(types[i]);
 			return;
 		}
 	}
@@ -197,11 +197,11 @@ static void race_type(struct diag_san_record *r)
 	bool w1 = strcasecmp(r->direction, "write") == 0;
 	bool w2 = strcasecmp(r->direction2, "write") == 0;
 	if (w1 && w2)
-		r->hazard = dstrdup("WAW");
+		r->hazard = diag_strdup("WAW");
 	else if (w1 != w2)
 		/* a read and a write race: which came first (RAW or WAR)
 		 * depends on how the warps ran, and the report does not say */
-		r->hazard = dstrdup("RAW/WAR");
+		r->hazard = diag_strdup("RAW/WAR");
 }
 
 /* "Uninitialized __global__ memory read of size 4 bytes" */
@@ -211,10 +211,10 @@ static void uninit_sentence(struct diag_san_record *r)
 	if (!t)
 		return;
 	if (!r->space && strstr(t, "__global__"))
-		r->space = dstrdup("__global__");
+		r->space = diag_strdup("__global__");
 	if (!r->direction)
-		r->direction = dstrdup(has(t, " write") ? "write" : "read");
-	const char *sz = ci_strstr(t, "of size ");
+		r->direction = diag_strdup(has(t, " write") ? "write" : "read");
+	const char *sz = diag_ci_strstr(t, "of size ");
 	if (sz && !r->size) {
 		unsigned long n = strtoul(sz + 8, NULL, 10);
 		if (n < 1u << 20)

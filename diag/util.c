@@ -1,5 +1,5 @@
-/* Small helpers for diag/: growable strings, globs, number parsing,
- * escaping untrusted text for terminals and JSON. */
+/* Small helpers for diag/: strings, globs, number parsing, small files.
+ * The growable buffer and the escapers are base's (include/cudbg/base.h). */
 #include "diag/internal.h"
 #include "cudbg/diag.h"
 #include "cudbg/report.h"
@@ -14,95 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- dbuf -------------------------------------------------------------- */
-
-static bool dbuf_reserve(struct dbuf *b, size_t extra)
-{
-	if (b->oom)
-		return false;
-	if (b->len + extra + 1 <= b->cap)
-		return true;
-	size_t cap = b->cap ? b->cap : 64;
-	while (cap < b->len + extra + 1)
-		cap *= 2;
-	char *s = realloc(b->s, cap);
-	if (!s) {
-		b->oom = true;
-		return false;
-	}
-	b->s = s;
-	b->cap = cap;
-	return true;
-}
-
-void dbuf_put(struct dbuf *b, const char *s, size_t n)
-{
-	if (!dbuf_reserve(b, n))
-		return;
-	if (n)
-		memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-void dbuf_puts(struct dbuf *b, const char *s)
-{
-	dbuf_put(b, s, strlen(s));
-}
-
-void dbuf_putc(struct dbuf *b, char c)
-{
-	dbuf_put(b, &c, 1);
-}
-
-void dbuf_printf(struct dbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char small[256];
-	int n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof small) {
-		dbuf_put(b, small, (size_t)n);
-		return;
-	}
-	if (!dbuf_reserve(b, (size_t)n))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-char *dbuf_take(struct dbuf *b)
-{
-	char *s = NULL;
-	if (!b->oom) {
-		s = b->s ? b->s : calloc(1, 1);
-		b->s = NULL;
-	}
-	dbuf_free(b);
-	return s;
-}
-
-void dbuf_free(struct dbuf *b)
-{
-	free(b->s);
-	b->s = NULL;
-	b->len = b->cap = 0;
-	b->oom = false;
-}
-
 /* ---- strings ----------------------------------------------------------- */
 
-char *dstrdup(const char *s)
+char *diag_strdup(const char *s)
 {
 	return s ? strdup(s) : NULL;
 }
 
-char *dstrndup(const char *s, size_t n)
+char *diag_strndup(const char *s, size_t n)
 {
 	char *d = malloc(n + 1);
 	if (!d)
@@ -112,7 +31,7 @@ char *dstrndup(const char *s, size_t n)
 	return d;
 }
 
-bool dstrset(char **dst, const char *s)
+bool diag_strset(char **dst, const char *s)
 {
 	char *c = NULL;
 	if (s && !(c = strdup(s)))
@@ -122,7 +41,7 @@ bool dstrset(char **dst, const char *s)
 	return true;
 }
 
-bool glob_match(const char *p, const char *s)
+bool diag_glob_match(const char *p, const char *s)
 {
 	/* Iterative with one backtrack point: linear enough for rule
 	 * patterns, and no recursion on hostile input. */
@@ -156,7 +75,7 @@ bool glob_match(const char *p, const char *s)
 	return *p == '\0';
 }
 
-const char *ci_strstr(const char *hay, const char *needle)
+const char *diag_ci_strstr(const char *hay, const char *needle)
 {
 	size_t n = strlen(needle);
 	if (n == 0)
@@ -167,7 +86,7 @@ const char *ci_strstr(const char *hay, const char *needle)
 	return NULL;
 }
 
-bool parse_u64(const char *s, uint64_t *out)
+bool diag_parse_u64(const char *s, uint64_t *out)
 {
 	if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
 		return false;
@@ -180,121 +99,16 @@ bool parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
-bool parse_uint(const char *s, unsigned *out)
+bool diag_parse_uint(const char *s, unsigned *out)
 {
 	uint64_t v;
-	if (!parse_u64(s, &v) || v > 0xffffffffu)
+	if (!diag_parse_u64(s, &v) || v > 0xffffffffu)
 		return false;
 	*out = (unsigned)v;
 	return true;
 }
 
-/* ---- escaping ---------------------------------------------------------- */
-
-/* Decodes one UTF-8 sequence; returns its length, or 0 when invalid
- * (overlong forms, surrogates and values past U+10FFFF are invalid). */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	size_t len;
-	uint32_t c, min;
-	if ((s[0] & 0xe0) == 0xc0) {
-		len = 2, c = s[0] & 0x1f, min = 0x80;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		len = 3, c = s[0] & 0x0f, min = 0x800;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		len = 4, c = s[0] & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
-/* Code points that must never reach a terminal raw: C1 controls and the
- * bidirectional embeddings, overrides and isolates (Trojan Source). */
-static bool cp_dangerous(uint32_t c)
-{
-	return (c >= 0x80 && c <= 0x9f) || c == 0x061c || c == 0x200e ||
-	       c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
-	       (c >= 0x2066 && c <= 0x2069);
-}
-
-void dbuf_put_escaped(struct dbuf *b, const char *s, size_t len)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0;
-	while (i < len) {
-		uint32_t cp;
-		size_t n = utf8_decode(u + i, len - i, &cp);
-		if (n == 0) {
-			dbuf_printf(b, "\\x%02x", u[i]);
-			i++;
-			continue;
-		}
-		if (cp == '\t')
-			dbuf_putc(b, ' ');
-		else if (cp < 0x20 || cp == 0x7f)
-			dbuf_printf(b, "\\x%02x", (unsigned)cp);
-		else if (cp_dangerous(cp))
-			dbuf_printf(b, "\\u{%04x}", (unsigned)cp);
-		else
-			dbuf_put(b, s + i, n);
-		i += n;
-	}
-}
-
-void dbuf_put_json(struct dbuf *b, const char *s)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t len = strlen(s), i = 0;
-	dbuf_putc(b, '"');
-	while (i < len) {
-		uint32_t cp;
-		size_t n = utf8_decode(u + i, len - i, &cp);
-		if (n == 0) {
-			dbuf_puts(b, "\\ufffd");
-			i++;
-			continue;
-		}
-		if (cp == '"')
-			dbuf_puts(b, "\\\"");
-		else if (cp == '\\')
-			dbuf_puts(b, "\\\\");
-		else if (cp == '\n')
-			dbuf_puts(b, "\\n");
-		else if (cp == '\t')
-			dbuf_puts(b, "\\t");
-		else if (cp < 0x20 || cp == 0x7f || cp_dangerous(cp))
-			dbuf_printf(b, "\\u%04x", (unsigned)cp);
-		else
-			dbuf_put(b, s + i, n);
-		i += n;
-	}
-	dbuf_putc(b, '"');
-}
-
-char *diag_escape_text(const char *s, size_t len)
-{
-	struct dbuf b = {0};
-	dbuf_put(&b, "", 0);
-	dbuf_put_escaped(&b, s, len);
-	return dbuf_take(&b);
-}
-
-char *read_small_file(const char *path, size_t max, size_t *len)
+char *diag_read_small_file(const char *path, size_t max, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)

@@ -1,4 +1,5 @@
 /* Decoders for disassembly, registers, memory and completion. */
+#include "cudbg/base.h"
 #include "cudbg/decode.h"
 #include "mi/decode_int.h"
 
@@ -189,17 +190,6 @@ void dec_regvals_free(struct dec_regvals *r)
 
 /* ---- -data-read-memory-bytes ---- */
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int mem_block(struct dec_arena *a, const struct mi_node *t,
 		     struct dec_mem_block *b)
 {
@@ -218,7 +208,7 @@ static int mem_block(struct dec_arena *a, const struct mi_node *t,
 	if (!b->bytes)
 		return MI_ENOMEM;
 	for (size_t i = 0; i + 1 < hex->len; i += 2) {
-		int hi = hex_digit(hex->str[i]), lo = hex_digit(hex->str[i + 1]);
+		int hi = hex_value(hex->str[i]), lo = hex_value(hex->str[i + 1]);
 		if (hi < 0 || lo < 0)
 			return DEC_ESHAPE;
 		b->bytes[b->len++] = (unsigned char)(hi << 4 | lo);

@@ -1,5 +1,12 @@
 /* The replay engine: answers MI commands from a transcript, and the fake
- * debugger loop that speaks it over pipes (rules in transcript.h). */
+ * debugger loop that speaks it over pipes (rules in transcript.h).
+ *
+ * Memory: the engine keeps what matching needs, not the recording: per
+ * command its place and a key id (each distinct command body is kept
+ * once), per result line its place, token and owner, and reads the
+ * text of what it answers from the transcript when it answers
+ * (transcript_get).  A recording of 3.5 million console lines costs
+ * the transcript's 16-byte index per line and nothing here. */
 #include "cudbg/transcript.h"
 #include "cudbg/mi.h"
 
@@ -18,19 +25,43 @@ struct rcmd {
 	size_t end;          /* end of its block (next '>' or n) */
 	size_t seg_start;    /* its answer: entries [seg_start, seg_end) */
 	size_t seg_end;
-	const char *key;     /* body without token */
-	size_t key_len;
+	uint32_t key;        /* id of its body without token (struct keys) */
+	bool tty_set;        /* the body is -inferior-tty-set ... */
+	bool interrupt;      /* the body is -exec-interrupt ... */
+	bool has_token;
+	bool running;        /* its result was ^running */
+	uint64_t token;
+	long result;         /* entry index of its result line, or -1 */
+};
+
+/* A '<' line that is a result record. */
+struct rres {
+	size_t entry;
 	uint64_t token;
 	bool has_token;
-	long result;         /* entry index of its result line, or -1 */
-	bool running;        /* its result was ^running */
+	bool running;
+	long owner;          /* the command whose result it is, or -1 */
+};
+
+/* The distinct command bodies, interned: matching compares ids. */
+struct keys {
+	char *text;          /* bodies one after another */
+	size_t len, cap;
+	size_t *off, *klen;  /* per id */
+	uint64_t *hash;
+	size_t n, idcap;
+	uint32_t *slot;      /* open addressing: id + 1, 0 = empty */
+	size_t nslot;        /* a power of two */
 };
 
 struct replay {
 	struct transcript *t;
+	size_t n;            /* records in t */
 	struct rcmd *c;
 	size_t m;
-	long *owner;         /* per entry: the command whose result it is */
+	struct rres *res;    /* in entry order */
+	size_t nres;
+	struct keys keys;
 	size_t cursor;       /* next recorded command expected */
 	char *scratch;       /* rewritten result lines */
 	size_t scratch_cap;
@@ -79,39 +110,270 @@ static bool word_is(const char *s, size_t len, const char *w)
 	       (len == n || s[n] == ' ' || s[n] == '\t');
 }
 
-static int collect_commands(struct replay *r)
+/* ---- interned command bodies ------------------------------------------- */
+
+static uint64_t hash_bytes(const char *s, size_t len)
 {
-	struct transcript *t = r->t;
-	size_t cap = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->e[i].tag != '>')
-			continue;
-		if (r->m == cap) {
-			cap = cap ? cap * 2 : 64;
-			void *nc = realloc(r->c, cap * sizeof *r->c);
-			if (!nc)
-				return -1;
-			r->c = nc;
-		}
-		struct rcmd *c = &r->c[r->m];
-		if (r->m > 0)
-			r->c[r->m - 1].end = i;
-		c->entry = i;
-		c->end = t->n;
-		c->key = transcript_command_body(t->e[i].text, t->e[i].len,
-						 &c->key_len, &c->token);
-		c->has_token = c->key != t->e[i].text &&
-			       c->key[-1] >= '0' && c->key[-1] <= '9';
-		c->result = -1;
-		c->running = false;
-		r->m++;
+	uint64_t h = 1469598103934665603u; /* FNV-1a */
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211u;
+	}
+	return h;
+}
+
+/* The id of body s, or -1 when it is not there. */
+static long keys_find(const struct keys *k, const char *s, size_t len,
+		      uint64_t h)
+{
+	if (!k->nslot)
+		return -1;
+	for (size_t i = (size_t)h & (k->nslot - 1);; i = (i + 1) &
+	     (k->nslot - 1)) {
+		uint32_t v = k->slot[i];
+		if (v == 0)
+			return -1;
+		size_t id = v - 1;
+		if (k->hash[id] == h && k->klen[id] == len &&
+		    memcmp(k->text + k->off[id], s, len) == 0)
+			return (long)id;
+	}
+}
+
+static void keys_place(struct keys *k, size_t id)
+{
+	size_t i = (size_t)k->hash[id] & (k->nslot - 1);
+	while (k->slot[i])
+		i = (i + 1) & (k->nslot - 1);
+	k->slot[i] = (uint32_t)(id + 1);
+}
+
+/* Keeps the table at most half full. */
+static int keys_rehash(struct keys *k)
+{
+	if (k->nslot && (k->n + 1) * 2 <= k->nslot)
+		return 0;
+	size_t ns = k->nslot ? k->nslot * 2 : 64;
+	uint32_t *slot = calloc(ns, sizeof *slot);
+	if (!slot)
+		return -1;
+	free(k->slot);
+	k->slot = slot;
+	k->nslot = ns;
+	for (size_t id = 0; id < k->n; id++)
+		keys_place(k, id);
+	return 0;
+}
+
+static int keys_grow(struct keys *k, size_t len)
+{
+	if (k->n == k->idcap) {
+		size_t nc = k->idcap ? k->idcap * 2 : 64;
+		size_t *o = realloc(k->off, nc * sizeof *o);
+		if (o)
+			k->off = o;
+		size_t *l = realloc(k->klen, nc * sizeof *l);
+		if (l)
+			k->klen = l;
+		uint64_t *h = realloc(k->hash, nc * sizeof *h);
+		if (h)
+			k->hash = h;
+		if (!o || !l || !h)
+			return -1;
+		k->idcap = nc;
+	}
+	if (!k->text || k->cap - k->len < len) { /* an empty body too */
+		size_t nc = k->cap ? k->cap : 4096;
+		while (nc - k->len < len)
+			nc *= 2;
+		char *nt = realloc(k->text, nc);
+		if (!nt)
+			return -1;
+		k->text = nt;
+		k->cap = nc;
 	}
 	return 0;
+}
+
+/* The id of body s, added when new; -1 when out of memory. */
+static long keys_intern(struct keys *k, const char *s, size_t len)
+{
+	uint64_t h = hash_bytes(s, len);
+	long id = keys_find(k, s, len, h);
+	if (id >= 0)
+		return id;
+	if (k->n >= UINT32_MAX - 1 || keys_rehash(k) || keys_grow(k, len))
+		return -1;
+	memcpy(k->text + k->len, s, len);
+	k->off[k->n] = k->len;
+	k->klen[k->n] = len;
+	k->hash[k->n] = h;
+	k->len += len;
+	keys_place(k, k->n);
+	return (long)k->n++;
+}
+
+static void keys_free(struct keys *k)
+{
+	free(k->text);
+	free(k->off);
+	free(k->klen);
+	free(k->hash);
+	free(k->slot);
+}
+
+/* ---- the index, in one pass over the recording -------------------------- */
+
+static int add_command(struct replay *r, size_t i,
+		       const struct transcript_entry *e, size_t *cap)
+{
+	if (r->m == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		void *nc = realloc(r->c, *cap * sizeof *r->c);
+		if (!nc)
+			return -1;
+		r->c = nc;
+	}
+	struct rcmd *c = &r->c[r->m];
+	if (r->m > 0)
+		r->c[r->m - 1].end = i;
+	size_t key_len;
+	const char *key = transcript_command_body(e->text, e->len, &key_len,
+						  &c->token);
+	long id = keys_intern(&r->keys, key, key_len);
+	if (id < 0)
+		return -1;
+	c->entry = i;
+	c->end = r->n;
+	c->key = (uint32_t)id;
+	c->tty_set = word_is(key, key_len, "-inferior-tty-set");
+	c->interrupt = word_is(key, key_len, "-exec-interrupt");
+	c->has_token = key != e->text && key[-1] >= '0' && key[-1] <= '9';
+	c->result = -1;
+	c->running = false;
+	r->m++;
+	return 0;
+}
+
+static int add_result(struct replay *r, size_t i,
+		      const struct transcript_entry *e, size_t *cap)
+{
+	size_t junk, caret;
+	bool has;
+	uint64_t tok;
+	if (!result_line(e->text, e->len, &junk, &caret, &has, &tok))
+		return 0;
+	if (r->nres == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		void *nr = realloc(r->res, *cap * sizeof *r->res);
+		if (!nr)
+			return -1;
+		r->res = nr;
+	}
+	r->res[r->nres++] = (struct rres){
+		.entry = i, .token = tok, .has_token = has, .owner = -1,
+		.running = is_running_result(e->text, e->len, caret) };
+	return 0;
+}
+
+static bool starts_stopped(const struct transcript_entry *e)
+{
+	size_t junk = skip_junk(e->text, e->len);
+	return e->len - junk >= 8 &&
+	       memcmp(e->text + junk, "*stopped", 8) == 0;
+}
+
+static void note_stop(void *ctx, const struct mi_record *rec)
+{
+	*(bool *)ctx |= rec->kind == MI_REC_EXEC &&
+			strcmp(rec->klass, "stopped") == 0;
+}
+
+static bool stop_parses(const struct transcript_entry *e)
+{
+	size_t junk = skip_junk(e->text, e->len);
+	bool ok = false;
+	mi_parse_line(e->text + junk, e->len - junk, note_stop, &ok);
+	return ok;
+}
+
+/* Bytes of a '<' line enough to tell a result record or a *stopped:
+ * junk in front (a few bytes seen), a token, "^running,". */
+#define HEAD_MAX 4096
+
+/* Commands, result lines and *stopped lines, read once in order.  A
+ * recording cut while its program ran (the recorder killed, the file
+ * truncated after ^running, a *stopped that does not parse) has no stop
+ * after its last run: the last *stopped that parses is kept.  The
+ * candidates are checked from the end, as few as it takes. */
+static int index_records(struct replay *r)
+{
+	size_t ccap = 0, rcap = 0, ns = 0, scap = 0;
+	size_t *stops = NULL;
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < r->n; i++) {
+		char tag = transcript_tag(r->t, i);
+		if (tag != '>' && tag != '<')
+			continue;
+		/* A '<' line is told by its head (junk, token, '^' or
+		 * *stopped): a 60 MB table line is not read for that. */
+		struct transcript_entry e;
+		transcript_peek(r->t, i, tag == '<' ? HEAD_MAX : SIZE_MAX, &e);
+		if (tag == '>') {
+			rc = add_command(r, i, &e, &ccap);
+			continue;
+		}
+		rc = add_result(r, i, &e, &rcap);
+		if (rc == 0 && starts_stopped(&e)) {
+			if (ns == scap) {
+				scap = scap ? scap * 2 : 16;
+				size_t *nst = realloc(stops, scap * sizeof *nst);
+				if (!nst) {
+					rc = -1;
+					break;
+				}
+				stops = nst;
+			}
+			stops[ns++] = i;
+		}
+	}
+	r->last_stop = -1;
+	while (rc == 0 && ns-- > 0) {
+		struct transcript_entry e;
+		transcript_get(r->t, stops[ns], &e);
+		if (stop_parses(&e)) {
+			r->last_stop = (long)stops[ns];
+			break;
+		}
+	}
+	free(stops);
+	return rc;
+}
+
+/* The result line at entry i, or NULL. */
+static struct rres *result_at(const struct replay *r, size_t i)
+{
+	size_t lo = 0, hi = r->nres;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->res[mid].entry < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->nres && r->res[lo].entry == i ? &r->res[lo] : NULL;
+}
+
+static long owner_of(const struct replay *r, size_t i)
+{
+	const struct rres *x = result_at(r, i);
+	return x ? x->owner : -1;
 }
 
 struct tokpos {
 	uint64_t token;
 	size_t entry;
+	size_t res;          /* index in r->res */
 };
 
 static int cmp_tokpos(const void *a, const void *b)
@@ -127,20 +389,14 @@ static int cmp_tokpos(const void *a, const void *b)
  * pipelined).  Sorted (token, entry) pairs make that a binary search. */
 static int claim_tokened(struct replay *r)
 {
-	struct transcript *t = r->t;
 	size_t n = 0;
-	struct tokpos *tp = malloc((t->n ? t->n : 1) * sizeof *tp);
+	struct tokpos *tp = malloc((r->nres ? r->nres : 1) * sizeof *tp);
 	if (!tp)
 		return -1;
-	for (size_t i = 0; i < t->n; i++) {
-		size_t junk, caret;
-		bool has;
-		uint64_t tok;
-		if (t->e[i].tag == '<' &&
-		    result_line(t->e[i].text, t->e[i].len, &junk, &caret,
-				&has, &tok) && has)
-			tp[n++] = (struct tokpos){ tok, i };
-	}
+	for (size_t i = 0; i < r->nres; i++)
+		if (r->res[i].has_token)
+			tp[n++] = (struct tokpos){ r->res[i].token,
+						   r->res[i].entry, i };
 	qsort(tp, n, sizeof *tp, cmp_tokpos);
 	for (size_t k = 0; k < r->m; k++) {
 		struct rcmd *c = &r->c[k];
@@ -157,9 +413,9 @@ static int claim_tokened(struct replay *r)
 				hi = mid;
 		}
 		if (lo < n && tp[lo].token == c->token &&
-		    r->owner[tp[lo].entry] < 0) {
+		    r->res[tp[lo].res].owner < 0) {
 			c->result = (long)tp[lo].entry;
-			r->owner[tp[lo].entry] = (long)k;
+			r->res[tp[lo].res].owner = (long)k;
 		}
 	}
 	free(tp);
@@ -171,20 +427,23 @@ static int claim_tokened(struct replay *r)
  * that no earlier command took. */
 static void claim_untokened(struct replay *r)
 {
-	struct transcript *t = r->t;
 	for (size_t k = 0; k < r->m; k++) {
 		struct rcmd *c = &r->c[k];
 		if (c->has_token)
 			continue;
-		for (size_t i = c->entry + 1; i < t->n; i++) {
-			size_t junk, caret;
-			bool has;
-			uint64_t tok;
-			if (t->e[i].tag == '<' && r->owner[i] < 0 &&
-			    result_line(t->e[i].text, t->e[i].len, &junk,
-					&caret, &has, &tok) && !has) {
-				c->result = (long)i;
-				r->owner[i] = (long)k;
+		size_t lo = 0, hi = r->nres;
+		while (lo < hi) { /* the first result after the command */
+			size_t mid = (lo + hi) / 2;
+			if (r->res[mid].entry <= c->entry)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t j = lo; j < r->nres; j++) {
+			struct rres *x = &r->res[j];
+			if (x->owner < 0 && !x->has_token) {
+				c->result = (long)x->entry;
+				x->owner = (long)k;
 				break;
 			}
 		}
@@ -212,7 +471,7 @@ static void find_segments(struct replay *r)
 		else if (c->result >= 0) {
 			/* up to the next '>' after the result */
 			end = (size_t)c->result + 1;
-			while (end < r->t->n && r->t->e[end].tag != '>')
+			while (end < r->n && transcript_tag(r->t, end) != '>')
 				end++;
 		}
 		if (end < start)
@@ -226,40 +485,10 @@ static void mark_running(struct replay *r)
 {
 	for (size_t k = 0; k < r->m; k++) {
 		struct rcmd *c = &r->c[k];
-		if (c->result < 0)
-			continue;
-		const struct transcript_entry *e = &r->t->e[c->result];
-		size_t junk, caret;
-		bool has;
-		uint64_t tok;
-		result_line(e->text, e->len, &junk, &caret, &has, &tok);
-		c->running = is_running_result(e->text, e->len, caret);
+		const struct rres *x = c->result >= 0
+				       ? result_at(r, (size_t)c->result) : NULL;
+		c->running = x && x->running;
 	}
-}
-
-static void note_stop(void *ctx, const struct mi_record *rec)
-{
-	*(bool *)ctx |= rec->kind == MI_REC_EXEC &&
-			strcmp(rec->klass, "stopped") == 0;
-}
-
-/* A recording cut while its program ran (the recorder killed, the file
- * truncated after ^running, a *stopped that does not parse) has no stop
- * after its last run: find where the last good one is. */
-static long find_last_stop(const struct transcript *t)
-{
-	for (size_t i = t->n; i-- > 0;) {
-		const struct transcript_entry *e = &t->e[i];
-		size_t junk = e->tag == '<' ? skip_junk(e->text, e->len) : 0;
-		if (e->tag != '<' || e->len - junk < 8 ||
-		    memcmp(e->text + junk, "*stopped", 8) != 0)
-			continue;
-		bool ok = false;
-		mi_parse_line(e->text + junk, e->len - junk, note_stop, &ok);
-		if (ok)
-			return (long)i;
-	}
-	return -1;
 }
 
 bool replay_ends_running(const struct replay *r, long k)
@@ -277,21 +506,14 @@ struct replay *replay_new(struct transcript *t)
 		return NULL;
 	}
 	r->t = t;
-	r->owner = malloc((t->n ? t->n : 1) * sizeof *r->owner);
-	if (!r->owner) {
-		replay_free(r);
-		return NULL;
-	}
-	for (size_t i = 0; i < t->n; i++)
-		r->owner[i] = -1;
-	if (collect_commands(r) || claim_tokened(r)) {
+	r->n = transcript_count(t);
+	if (index_records(r) || claim_tokened(r)) {
 		replay_free(r);
 		return NULL;
 	}
 	claim_untokened(r);
 	mark_running(r);
 	find_segments(r);
-	r->last_stop = find_last_stop(t);
 	return r;
 }
 
@@ -301,36 +523,41 @@ void replay_free(struct replay *r)
 		return;
 	transcript_free(r->t);
 	free(r->c);
-	free(r->owner);
+	free(r->res);
+	keys_free(&r->keys);
 	free(r->scratch);
 	free(r);
 }
 
 /* ---- answering ------------------------------------------------------------ */
 
-static bool key_matches(const struct rcmd *c, const char *key, size_t len)
+/* `key_id`: the id of the body asked, or -1 when no recorded command
+ * has that body. */
+static bool key_matches(const struct rcmd *c, const char *key, size_t len,
+			long key_id)
 {
 	/* The pty name differs in every run. */
 	if (word_is(key, len, "-inferior-tty-set"))
-		return word_is(c->key, c->key_len, "-inferior-tty-set");
+		return c->tty_set;
 	/* "-exec-interrupt" and "-exec-interrupt --all" stop the same
 	 * program: a recording of either answers both (the fixtures' recorder
 	 * sent the bare command, this program sends --all). */
 	if (word_is(key, len, "-exec-interrupt"))
-		return word_is(c->key, c->key_len, "-exec-interrupt");
-	return c->key_len == len && memcmp(c->key, key, len) == 0;
+		return c->interrupt;
+	return key_id >= 0 && c->key == (uint32_t)key_id;
 }
 
 /* Picks the recorded command that answers `key` (rules in
  * transcript.h); -1 when there is none. */
 static long pick(struct replay *r, const char *key, size_t len)
 {
-	if (r->cursor < r->m && key_matches(&r->c[r->cursor], key, len))
+	long id = keys_find(&r->keys, key, len, hash_bytes(key, len));
+	if (r->cursor < r->m && key_matches(&r->c[r->cursor], key, len, id))
 		return (long)r->cursor++;
 	long first_ge = -1, last_lt = -1, first = -1;
 	bool moves = false;
 	for (size_t k = 0; k < r->m; k++) {
-		if (!key_matches(&r->c[k], key, len))
+		if (!key_matches(&r->c[k], key, len, id))
 			continue;
 		if (first < 0)
 			first = (long)k;
@@ -403,42 +630,56 @@ static void emit_made_up(struct replay *r, const char *tok, size_t tok_len,
 	fn(ctx, '<', "(gdb) ", 6, t);
 }
 
+/* Emits entry i as recorded (its text read now). */
+static void emit_entry(struct replay *r, size_t i, replay_emit_fn fn,
+		       void *ctx)
+{
+	struct transcript_entry e;
+	transcript_get(r->t, i, &e);
+	fn(ctx, e.tag, e.text, e.len, e.t);
+}
+
+static void emit_result_at(struct replay *r, size_t i, const char *tok,
+			   size_t tok_len, replay_emit_fn fn, void *ctx)
+{
+	struct transcript_entry e;
+	transcript_get(r->t, i, &e);
+	emit_result(r, &e, tok, tok_len, fn, ctx);
+}
+
 static void emit_block(struct replay *r, long k, const char *tok,
 		       size_t tok_len, replay_emit_fn fn, void *ctx)
 {
 	const struct rcmd *c = &r->c[k];
-	const struct transcript *t = r->t;
-	fn(ctx, '>', t->e[c->entry].text, t->e[c->entry].len,
-	   t->e[c->entry].t);
+	emit_entry(r, c->entry, fn, ctx);
 	for (size_t i = c->seg_start; i < c->seg_end; i++) {
-		const struct transcript_entry *e = &t->e[i];
-		if (e->tag == '#' || e->tag == '>')
+		char tag = transcript_tag(r->t, i);
+		if (tag == '#' || tag == '>')
 			continue;
-		if (e->tag != '<') {
-			fn(ctx, e->tag, e->text, e->len, e->t);
-		} else if (r->owner[i] == k) {
-			emit_result(r, e, tok, tok_len, fn, ctx);
-		} else if (r->owner[i] < 0) {
-			fn(ctx, '<', e->text, e->len, e->t);
-		} /* else: another command's result, sent with it */
+		long owner = tag == '<' ? owner_of(r, i) : -1;
+		if (owner == k)
+			emit_result_at(r, i, tok, tok_len, fn, ctx);
+		else if (owner < 0)
+			emit_entry(r, i, fn, ctx);
+		/* else: another command's result, sent with it */
 	}
 	if (c->result >= 0 && ((size_t)c->result < c->seg_start ||
 			       (size_t)c->result >= c->seg_end))
-		emit_result(r, &t->e[c->result], tok, tok_len, fn, ctx);
-	else if (c->result < 0)
+		emit_result_at(r, (size_t)c->result, tok, tok_len, fn, ctx);
+	else if (c->result < 0) {
+		struct transcript_entry e;
+		transcript_get(r->t, c->entry, &e);
 		emit_made_up(r, tok, tok_len, "^error,msg=\"no answer to this "
-			     "command in the recording\"", fn, ctx,
-			     t->e[c->entry].t);
+			     "command in the recording\"", fn, ctx, e.t);
+	}
 }
 
 void replay_banner(struct replay *r, replay_emit_fn fn, void *ctx)
 {
-	const struct transcript *t = r->t;
-	size_t end = r->m ? r->c[0].entry : t->n;
+	size_t end = r->m ? r->c[0].entry : r->n;
 	for (size_t i = 0; i < end; i++)
-		if (t->e[i].tag != '#')
-			fn(ctx, t->e[i].tag, t->e[i].text, t->e[i].len,
-			   t->e[i].t);
+		if (transcript_tag(r->t, i) != '#')
+			emit_entry(r, i, fn, ctx);
 }
 
 static void emit_not_found(struct replay *r, const char *tok, size_t tok_len,

@@ -1,77 +1,38 @@
 /* session_format_record(): a record back to one line of canonical MI. */
+#include "cudbg/base.h"
 #include "cudbg/session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct out {
-	char *buf;
-	size_t len, cap;
-	bool failed;
-};
-
-/* Room for n more bytes and a NUL. */
-static bool grow(struct out *o, size_t n)
-{
-	if (o->failed)
-		return false;
-	if (o->len + n + 1 > o->cap) {
-		size_t cap = o->cap ? o->cap : 256;
-		while (cap < o->len + n + 1)
-			cap *= 2;
-		char *nb = realloc(o->buf, cap);
-		if (!nb) {
-			o->failed = true;
-			return false;
-		}
-		o->buf = nb;
-		o->cap = cap;
-	}
-	return true;
-}
-
-static void put(struct out *o, const char *s, size_t n)
-{
-	if (!grow(o, n))
-		return;
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-	o->buf[o->len] = 0;
-}
-
-static void put_str(struct out *o, const char *s)
-{
-	put(o, s, strlen(s));
-}
-
-static void put_quoted(struct out *o, const char *s, size_t len)
+static void put_quoted(struct dbuf *o, const char *s, size_t len)
 {
 	size_t need = mi_quote(NULL, 0, s, len);
-	if (!grow(o, need))
+	if (dbuf_reserve(o, need) < 0)
 		return;
-	mi_quote(o->buf + o->len, need + 1, s, len);
+	mi_quote(o->s + o->len, need + 1, s, len);
 	o->len += need;
 }
 
 /* Depth is bounded by the parser (MI_MAX_DEPTH). */
-static void put_node(struct out *o, const struct mi_node *n)
+static void put_node(struct dbuf *o, const struct mi_node *n)
 {
 	if (n->name) {
-		put_str(o, n->name);
-		put(o, "=", 1);
+		dbuf_puts(o, n->name);
+		dbuf_put(o, "=", 1);
 	}
 	if (n->kind == MI_NODE_STRING) {
 		put_quoted(o, n->str, n->len);
 		return;
 	}
-	put(o, n->kind == MI_NODE_TUPLE ? "{" : "[", 1);
+	dbuf_put(o, n->kind == MI_NODE_TUPLE ? "{" : "[", 1);
 	for (const struct mi_node *c = n->child; c; c = c->next) {
 		put_node(o, c);
 		if (c->next)
-			put(o, ",", 1);
+			dbuf_put(o, ",", 1);
 	}
-	put(o, n->kind == MI_NODE_TUPLE ? "}" : "]", 1);
+	dbuf_put(o, n->kind == MI_NODE_TUPLE ? "}" : "]", 1);
 }
 
 static char prefix_of(enum mi_record_kind k)
@@ -90,38 +51,36 @@ static char prefix_of(enum mi_record_kind k)
 
 char *session_format_record(const struct mi_record *rec, size_t *len)
 {
-	struct out o = { 0 };
+	struct dbuf o = { 0 };
 	char tmp[96];
 	if (rec->kind == MI_REC_PROMPT) {
-		put_str(&o, "(gdb)");
+		dbuf_puts(&o, "(gdb)");
 	} else if (rec->kind == MI_REC_ERROR) {
 		snprintf(tmp, sizeof tmp, "?%s at byte %zu",
 			 mi_strerror(rec->error), rec->error_at);
-		put_str(&o, tmp);
+		dbuf_puts(&o, tmp);
 	} else {
 		if (rec->has_token) {
 			snprintf(tmp, sizeof tmp, "%llu",
 				 (unsigned long long)rec->token);
-			put_str(&o, tmp);
+			dbuf_puts(&o, tmp);
 		}
 		char p = prefix_of(rec->kind);
-		put(&o, &p, 1);
+		dbuf_put(&o, &p, 1);
 		if (rec->kind >= MI_REC_CONSOLE && rec->kind <= MI_REC_LOG) {
 			put_quoted(&o, rec->text, rec->text_len);
 		} else {
-			put_str(&o, rec->klass);
+			dbuf_puts(&o, rec->klass);
 			for (const struct mi_node *n = rec->results; n;
 			     n = n->next) {
-				put(&o, ",", 1);
+				dbuf_put(&o, ",", 1);
 				put_node(&o, n);
 			}
 		}
 	}
-	if (o.failed || !o.buf) {
-		free(o.buf);
-		return NULL;
-	}
-	if (len)
-		*len = o.len;
-	return o.buf;
+	size_t n = o.len;
+	char *text = dbuf_take(&o);
+	if (text && len)
+		*len = n;
+	return text;
 }

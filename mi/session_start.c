@@ -465,15 +465,14 @@ static enum session_backend start_kind(const char *b, size_t len)
 	return SESSION_LAUNCH;     /* meaning: not a start command */
 }
 
-static int scan_entry(void *ctx, const struct transcript_entry *e,
-		      size_t full_len)
+static int scan_entry(void *ctx, const struct transcript_entry *e)
 {
 	struct replay_scan *rs = ctx;
 	struct session *s = rs->s;
 	if (e->tag == '<' && !s->replay_cuda &&
 	    memmem(e->text, e->len, "CudaFocus", 9))
 		s->replay_cuda = true;
-	if (e->tag != '>' || full_len != e->len)
+	if (e->tag != '>')
 		return 0;
 	size_t len;
 	const char *b = transcript_command_body(e->text, e->len, &len, NULL);
@@ -496,35 +495,26 @@ static int scan_entry(void *ctx, const struct transcript_entry *e,
 	return add_replay_start(s, b, len) ? -1 : 0;
 }
 
-/* What the recording did, from its lines (loaded once: the same
- * transcript then goes to the fake debugger, see fake_main). */
-static int scan_replay(struct session *s, const struct transcript *t,
-		       char *err, size_t cap)
-{
-	struct replay_scan rs = { .s = s };
-	s->replay_of = SESSION_NONE;
-	for (size_t i = 0; i < t->n; i++)
-		if (scan_entry(&rs, &t->e[i], t->e[i].len)) {
-			snprintf(err, cap, "out of memory reading %s", t->name);
-			return SESSION_ENOMEM;
-		}
-	return 0;
-}
-
 /* The recording is read once, here, and checked whole (a bad line, a
- * cut, a size over the limit are refused before anything starts); the
- * forked fake debugger inherits it.  A pipe (--replay <(zcat F.gz),
- * /dev/stdin) could not be read a second time anyway, and a .gz is
- * decompressed once instead of twice. */
+ * cut, a size over the limit are refused before anything starts); what
+ * the session needs from it (scan_entry) is taken from each line as it
+ * is indexed.  The forked fake debugger inherits the loaded transcript:
+ * its index, and the descriptor its texts are read from (the file
+ * itself, or for a pipe or a .gz a private decompressed copy), so a
+ * pipe (--replay <(zcat F.gz), /dev/stdin), which could not be read a
+ * second time, and a .gz are read once. */
 static int load_replay(struct session *s, const char *path, char *err,
 		       size_t cap)
 {
-	int rc = transcript_load(path, &s->replay_t, err, cap);
+	struct replay_scan rs = { .s = s };
+	s->replay_of = SESSION_NONE;
+	int rc = transcript_load_each(path, &s->replay_t, scan_entry, &rs,
+				      err, cap);
 	if (rc == TRANSCRIPT_ENOMEM)
 		return SESSION_ENOMEM;
 	if (rc)
 		return SESSION_ETRANSCRIPT;
-	return scan_replay(s, s->replay_t, err, cap);
+	return 0;
 }
 
 struct fake_args {
@@ -659,7 +649,8 @@ static int start_child(struct session *s, const struct session_config *c,
 		/* The forked child runs fake_main inside this frame. */
 		struct fake_args args = { s->replay_t, c->replay_realtime };
 		session_note(s, "cudbg-tui started: replay of %s", s->path);
-		int rc = spawn_fork(&s->child, fake_main, &args, err, cap);
+		int rc = spawn_fork(&s->child, fake_main, &args,
+				    transcript_fd(s->replay_t), err, cap);
 		/* The child has it; this process needs it no more. */
 		transcript_free(s->replay_t);
 		s->replay_t = NULL;

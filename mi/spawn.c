@@ -248,8 +248,23 @@ int spawn_exec(struct spawn_child *c, char *const argv[], char *err,
 	return 0;
 }
 
+/* Closes every descriptor from 3 up but `keep` (-1: none). */
+static void close_all_but(int keep)
+{
+	if (keep < 3) {
+		if (close_range(3, ~0U, 0) == 0)
+			return;
+	} else if ((keep == 3 || close_range(3, (unsigned)keep - 1, 0) == 0) &&
+		   close_range((unsigned)keep + 1, ~0U, 0) == 0) {
+		return;
+	}
+	for (int fd = 3; fd < 1024; fd++)
+		if (fd != keep)
+			close(fd);
+}
+
 int spawn_fork(struct spawn_child *c, int (*fn)(void *ctx), void *ctx,
-	       char *err, size_t cap)
+	       int keep_fd, char *err, size_t cap)
 {
 	struct pipes p;
 	int rc = make_pipes(&p);
@@ -263,10 +278,8 @@ int spawn_fork(struct spawn_child *c, int (*fn)(void *ctx), void *ctx,
 		child_setup(&p);
 		/* No exec follows, so close-on-exec does not help: drop
 		 * every inherited descriptor (the UI's terminal, the pty
-		 * master) by hand. */
-		if (close_range(3, ~0U, 0) < 0)
-			for (int fd = 3; fd < 1024; fd++)
-				close(fd);
+		 * master) by hand, but the one fn reads from. */
+		close_all_but(keep_fd);
 		_exit(fn(ctx));
 	}
 	if (pid < 0) {

@@ -35,9 +35,11 @@ int spawn_exec(struct spawn_child *c, char *const argv[], char *err,
 	       size_t cap);
 
 /* Forks a child in a new session that runs fn(ctx, 0, 1, 2) on fresh
- * pipes and exits with its result (the fake debugger of a replay). */
+ * pipes and exits with its result (the fake debugger of a replay).
+ * Descriptors from 3 up are closed in the child, but keep_fd (-1: none;
+ * the transcript the replay reads its texts from). */
 int spawn_fork(struct spawn_child *c, int (*fn)(void *ctx), void *ctx,
-	       char *err, size_t cap);
+	       int keep_fd, char *err, size_t cap);
 
 /* Closes our ends. */
 void spawn_close(struct spawn_child *c);

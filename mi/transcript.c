@@ -5,17 +5,15 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
+#include <zlib.h>
 
 __attribute__((format(printf, 4, 5)))
 static int fail(int code, char *err, size_t cap, const char *fmt, ...)
@@ -142,61 +140,25 @@ static int cancelled(void)
 	return cancel_flag ? (int)*cancel_flag : 0;
 }
 
-/* ---- input: a plain file, a pipe, or a gzip child ----------------------- */
+/* ---- input: a plain file, a pipe, or a .gz read through zlib ------------ */
 
 struct source {
 	int fd;
-	pid_t gz;      /* gzip -dc child, or 0 */
-	int gz_err;    /* its stderr */
+	gzFile gz;     /* a .gz file, read through zlib, or NULL */
 	char back[2];  /* bytes read to test a pipe for gzip magic */
 	size_t nback;
 	size_t total;  /* bytes read so far (decompressed) */
-	bool seekable; /* a regular file: its size is known */
+	bool seekable; /* a plain regular file: its size is known, and it
+			* can be read where it is (no copy) */
 	size_t size;
-	int why;       /* TRANSCRIPT_ETOOBIG / ECANCEL after a read of -1 */
+	int why;       /* TRANSCRIPT_ETOOBIG / ECANCEL / EOPEN (zlib) after a
+			* read of -1 */
 };
 
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
 	return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-static int spawn_gzip(struct source *src, const char *path, char *err,
-		      size_t cap)
-{
-	int out[2], er[2];
-	if (pipe2(out, O_CLOEXEC) < 0)
-		return fail(TRANSCRIPT_EOPEN, err, cap, "%s: pipe: %s", path,
-			    strerror(errno));
-	if (pipe2(er, O_CLOEXEC) < 0) {
-		close(out[0]);
-		close(out[1]);
-		return fail(TRANSCRIPT_EOPEN, err, cap, "%s: pipe: %s", path,
-			    strerror(errno));
-	}
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, er[1], 2);
-	char a0[] = "gzip", a1[] = "-dc", a2[] = "--";
-	char *argv[] = { a0, a1, a2, (char *)(uintptr_t)path, NULL };
-	int rc = posix_spawnp(&src->gz, "gzip", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(out[1]);
-	close(er[1]);
-	if (rc != 0) {
-		src->gz = 0;
-		close(out[0]);
-		close(er[0]);
-		return fail(TRANSCRIPT_EOPEN, err, cap, "%s: cannot run gzip "
-			    "to read it: %s (install gzip)", path,
-			    strerror(rc));
-	}
-	src->fd = out[0];
-	src->gz_err = er[0];
-	return 0;
 }
 
 /* What the file is, when it cannot be a transcript: a directory, a
@@ -219,7 +181,9 @@ static int check_kind(int fd, const struct stat *st, const char *path,
 }
 
 /* A pipe is read once, as it comes: its first two bytes tell gzip data,
- * which cannot be handed to gzip by name (they are already read). */
+ * which is refused (a compressed stream could be inflated as it comes,
+ * but the .gz file itself is the better input: it is read without the
+ * copy a pipe needs). */
 static int open_pipe(struct source *src, int fd, const char *path,
 		     char *err, size_t cap)
 {
@@ -253,10 +217,25 @@ static int open_pipe(struct source *src, int fd, const char *path,
 	return 0;
 }
 
+/* A .gz file: zlib reads it from the descriptor (a file named .gz that
+ * holds plain text is read as it is: zlib passes it through). */
+static int open_gz(struct source *src, int fd, const char *path, char *err,
+		   size_t cap)
+{
+	src->gz = gzdopen(fd, "rb");
+	if (!src->gz) {
+		close(fd);
+		return fail(TRANSCRIPT_ENOMEM, err, cap, "%s: out of memory "
+			    "opening it", path);
+	}
+	gzbuffer(src->gz, 1 << 18);
+	return 0;
+}
+
 static int source_open(struct source *src, const char *path, char *err,
 		       size_t cap)
 {
-	*src = (struct source){ .fd = -1, .gz_err = -1 };
+	*src = (struct source){ .fd = -1 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fail(TRANSCRIPT_EOPEN, err, cap, "cannot open transcript "
@@ -278,55 +257,78 @@ static int source_open(struct source *src, const char *path, char *err,
 	 * name says. */
 	bool gz = ends_with(path, ".gz") ||
 		  (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b);
-	if (!gz) {
-		src->fd = fd;
-		src->seekable = true;
-		src->size = (size_t)st.st_size;
-		return 0;
-	}
-	close(fd);
-	return spawn_gzip(src, path, err, cap);
+	if (gz)
+		return open_gz(src, fd, path, err, cap);
+	src->fd = fd;
+	src->seekable = true;
+	src->size = (size_t)st.st_size;
+	return 0;
 }
 
-/* Closes; for gzip, checks how it ended.  `early`: the reader stopped
- * before EOF (gzip is killed, its status does not count). */
+/* zlib's message without the "<fd:3>: " it puts in front (the file
+ * was opened by descriptor; the caller names it). */
+static const char *zlib_message(gzFile gz, int *zerr)
+{
+	const char *msg = gzerror(gz, zerr);
+	if (!msg || !*msg)
+		return "error";
+	if (strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ": "))
+		msg = strstr(msg, ": ") + 2;
+	return msg;
+}
+
+static int gz_damaged(const char *path, const char *msg, char *err,
+		      size_t cap)
+{
+	return fail(TRANSCRIPT_EOPEN, err, cap, "%s: cannot decompress it "
+		    "(zlib: %s); the .gz file is damaged: copy or record it "
+		    "again", path, msg);
+}
+
+/* A .gz that ended: zlib tells whether the stream was whole
+ * (Z_BUF_ERROR: it stopped in the middle of a member). */
+static int gz_check_end(gzFile gz, const char *path, char *err, size_t cap)
+{
+	int zerr = Z_OK;
+	const char *msg = zlib_message(gz, &zerr);
+	if (zerr == Z_BUF_ERROR)
+		return fail(TRANSCRIPT_ETRUNC, err, cap, "%s: the compressed "
+			    "transcript is cut short (zlib: %s); copy or record "
+			    "it again", path, msg);
+	if (zerr != Z_OK)
+		return gz_damaged(path, msg, err, cap);
+	return 0;
+}
+
+/* Closes what is still open.  `early`: the reader stopped before EOF
+ * (how a .gz ended does not count then). */
 static int source_close(struct source *src, const char *path, bool early,
 			char *err, size_t cap)
 {
+	int rc = 0;
+	if (src->gz) {
+		if (!early)
+			rc = gz_check_end(src->gz, path, err, cap);
+		gzclose_r(src->gz);
+		src->gz = NULL;
+	}
 	if (src->fd >= 0)
 		close(src->fd);
 	src->fd = -1;
-	if (!src->gz)
-		return 0;
-	if (early)
-		kill(src->gz, SIGTERM); /* before reading its stderr: a gzip
-					 * still writing would never close it */
-	char buf[256] = "";
-	ssize_t n = read(src->gz_err, buf, sizeof buf - 1);
-	buf[n > 0 ? n : 0] = 0;
-	char *msg = buf + strspn(buf, "\n "); /* gzip may start with \n */
-	char *nl = strchr(msg, '\n');
-	if (nl)
-		*nl = 0;
-	close(src->gz_err);
-	int st = 0;
-	while (waitpid(src->gz, &st, 0) < 0 && errno == EINTR)
-		;
-	src->gz = 0;
-	if (early)
-		return 0;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		return 0;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-		return fail(TRANSCRIPT_EOPEN, err, cap, "%s: gzip not found; "
-			    "install gzip to read compressed transcripts",
-			    path);
-	if (strstr(msg, "unexpected end of file"))
-		return fail(TRANSCRIPT_ETRUNC, err, cap, "%s: the compressed "
-			    "transcript is cut short (gzip: unexpected end of "
-			    "file)", path);
-	return fail(TRANSCRIPT_EOPEN, err, cap, "%s: cannot decompress it: %s",
-		    path, msg[0] ? msg : "gzip failed");
+	return rc;
+}
+
+/* One read from zlib; a decompression error is reported by read_failed. */
+static ssize_t gz_read(struct source *src, char *buf, size_t len)
+{
+	if (len > (size_t)1 << 30)
+		len = (size_t)1 << 30;
+	int n = gzread(src->gz, buf, (unsigned)len);
+	if (n < 0) {
+		src->why = TRANSCRIPT_EOPEN;
+		return -1;
+	}
+	return n;
 }
 
 /* Reads some bytes.  Waits in poll, which a signal always interrupts
@@ -352,6 +354,10 @@ static ssize_t source_read(struct source *src, char *buf, size_t len)
 		if (src->total > max_bytes) {
 			src->why = TRANSCRIPT_ETOOBIG;
 			return -1;
+		}
+		if (src->gz) {
+			n = gz_read(src, buf, len);
+			break;
 		}
 		struct pollfd pfd = { .fd = src->fd, .events = POLLIN };
 		if (!src->seekable && poll(&pfd, 1, -1) < 0) {
@@ -384,11 +390,19 @@ static int read_failed(const struct source *src, const char *path, int e,
 			    "more than cudbg-tui replays (CUDBG_REPLAY_MAX_MB "
 			    "raises the limit)", path, max_bytes >> 20,
 			    src->gz ? " once decompressed" : "");
+	if (src->why == TRANSCRIPT_EOPEN && src->gz) {
+		int zerr = Z_OK;
+		const char *msg = zlib_message(src->gz, &zerr);
+		if (zerr == Z_ERRNO)
+			return fail(TRANSCRIPT_EOPEN, err, cap, "%s: read "
+				    "failed: %s", path, strerror(e));
+		return gz_damaged(path, msg, err, cap);
+	}
 	return fail(TRANSCRIPT_EOPEN, err, cap, "%s: read failed: %s", path,
 		    strerror(e));
 }
 
-/* ---- whole file, line by line -------------------------------------------- */
+/* ---- whole file, indexed ------------------------------------------------- */
 
 static bool blank(const char *s, size_t len)
 {
@@ -398,220 +412,390 @@ static bool blank(const char *s, size_t len)
 	return true;
 }
 
-/* The loader keeps the lines it takes in t->buf, one after another, and
- * indexes each as it ends.  Entries hold offsets into the buffer while it
- * may still move (realloc) and pointers once it is complete. */
-struct loader {
-	struct transcript *t;
-	size_t cap;           /* of t->buf */
-	size_t ecap;          /* of t->e */
-	size_t line_start;    /* offset of the current line in t->buf */
-	size_t dropped_len;   /* bytes of an over-long line being dropped */
-	bool dropping;
-	unsigned long lineno;
-	size_t outs;
+/* One record of the index: 16 bytes, whatever its text holds.  The time
+ * is kept in milliseconds (the recorder writes 3 decimals; a replay
+ * only waits by it).  The line number is not kept per record: record i
+ * is on line i + 1 unless blank lines came before it, and the few
+ * records where the count jumps are listed apart (struct jump). */
+struct trec {
+	uint64_t off;       /* its TEXT in the backing bytes (or in notes) */
+	uint32_t len : 28;  /* at most MAX_RECORD (2^27) */
+	uint32_t tag : 3;   /* index in tags[] */
+	uint32_t note : 1;  /* text in t->notes: a dropped line's note */
+	uint32_t ms;        /* SECONDS * 1000, saturates at 49 days */
 };
 
-static int add_entry(struct loader *ld, const struct transcript_entry *e,
-		     char *err, size_t cap)
+_Static_assert(sizeof(struct trec) == 16, "an index record is 16 bytes");
+
+static const char tags[] = "><ET#";
+
+/* From record `rec` on, record i is on line `line` + (i - rec). */
+struct jump {
+	size_t rec;
+	unsigned long line;
+};
+
+struct transcript {
+	struct trec *rec;
+	size_t n, cap;
+	struct jump *jumps;
+	size_t njumps, jcap;
+	int fd;           /* the bytes: a file read with pread, or -1 */
+	char *mem;        /* or these (transcript_parse) */
+	size_t mem_len;
+	char *notes;      /* texts of the notes that replace dropped lines */
+	size_t notes_len, notes_cap;
+	char *win;        /* read window: bytes [win_off, win_off+win_len) */
+	size_t win_cap, win_len;
+	uint64_t win_off;
+	char *name;       /* the path it came from, for messages */
+};
+
+/* The loader indexes bytes as they come.  A line that lies inside one
+ * chunk is parsed where it is; one that spans chunks is gathered in
+ * lb (at most MAX_RECORD bytes: a longer one is dropped as it comes). */
+struct loader {
+	struct transcript *t;
+	transcript_each_fn fn;
+	void *ctx;
+	char *lb;
+	size_t lb_len, lb_cap;
+	uint64_t pos;         /* offset of the next byte fed */
+	uint64_t line_off;    /* offset of the current line */
+	size_t line_total;    /* bytes of the current line so far */
+	bool dropping;        /* it passed MAX_RECORD */
+	unsigned long lineno; /* lines ended so far */
+	size_t outs;
+	size_t max_records;
+};
+
+/* Line numbers: a jump where record n's line is not the count's. */
+static int note_line(struct transcript *t, unsigned long line)
 {
-	struct transcript *t = ld->t;
-	if (t->n == ld->ecap) {
-		size_t ncap = ld->ecap ? ld->ecap * 2 : 256;
-		void *ne = realloc(t->e, ncap * sizeof *t->e);
-		if (!ne)
-			return fail(TRANSCRIPT_ENOMEM, err, cap, "%s: out of "
-				    "memory", t->name);
-		t->e = ne;
-		ld->ecap = ncap;
+	unsigned long want = t->njumps
+		? t->jumps[t->njumps - 1].line + (t->n - t->jumps[t->njumps - 1].rec)
+		: t->n + 1;
+	if (line == want)
+		return 0;
+	if (t->njumps == t->jcap) {
+		size_t ncap = t->jcap ? t->jcap * 2 : 16;
+		void *nj = realloc(t->jumps, ncap * sizeof *t->jumps);
+		if (!nj)
+			return -1;
+		t->jumps = nj;
+		t->jcap = ncap;
 	}
-	t->e[t->n++] = *e;
-	ld->outs += e->tag == '<';
+	t->jumps[t->njumps++] = (struct jump){ t->n, line };
 	return 0;
 }
 
-/* A complete line at [ld->line_start, nl) of t->buf. */
-static int take_line(struct loader *ld, size_t nl, char *err, size_t cap)
+static unsigned long line_of(const struct transcript *t, size_t i)
 {
-	struct transcript *t = ld->t;
-	const char *p = t->buf + ld->line_start;
-	size_t len = nl - ld->line_start;
-	ld->lineno++;
-	if (blank(p, len))
-		return 0;
-	struct transcript_entry e;
-	if (transcript_parse_line(p, len, &e))
-		return fail(TRANSCRIPT_EFORMAT, err, cap, "%s:%lu: %s", t->name,
-			    ld->lineno, format_hint);
-	e.line = ld->lineno;
-	e.text = (const char *)(uintptr_t)(size_t)(e.text - t->buf);
-	return add_entry(ld, &e, err, cap);
+	size_t lo = 0, hi = t->njumps;
+	while (lo < hi) { /* the first jump after record i */
+		size_t mid = (lo + hi) / 2;
+		if (t->jumps[mid].rec <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return i + 1;
+	return t->jumps[lo - 1].line + (i - t->jumps[lo - 1].rec);
 }
 
-/* Room kept free behind the bytes read, for the note that replaces a
- * dropped line. */
-#define SPARE 256
+static unsigned tag_code(char tag)
+{
+	return (unsigned)(strchr(tags, tag) - tags);
+}
 
-/* Checks the head of an over-long line (its SECONDS and TAG) in place. */
-static int check_head(struct loader *ld, size_t len, char *err, size_t cap)
+static int add_rec(struct loader *ld, const struct trec *r,
+		   unsigned long line, char *err, size_t cap)
+{
+	struct transcript *t = ld->t;
+	if (t->n + t->njumps >= ld->max_records)
+		return fail(TRANSCRIPT_ETOOBIG, err, cap, "%s: over %zu "
+			    "million records, more than cudbg-tui replays "
+			    "(CUDBG_REPLAY_MAX_MB raises the limit)", t->name,
+			    ld->max_records / 1000000);
+	if (t->n == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 1024;
+		void *nr = realloc(t->rec, ncap * sizeof *t->rec);
+		if (!nr)
+			return fail(TRANSCRIPT_ENOMEM, err, cap, "%s: out of "
+				    "memory indexing it", t->name);
+		t->rec = nr;
+		t->cap = ncap;
+	}
+	if (note_line(t, line))
+		return fail(TRANSCRIPT_ENOMEM, err, cap, "%s: out of memory "
+			    "indexing it", t->name);
+	t->rec[t->n++] = *r;
+	ld->outs += tags[r->tag] == '<';
+	return 0;
+}
+
+static uint32_t to_ms(double t)
+{
+	double ms = t * 1000 + 0.5;
+	return ms >= 4294967295.0 ? UINT32_MAX : (uint32_t)ms;
+}
+
+static int each_failed(struct loader *ld, char *err, size_t cap)
+{
+	return fail(TRANSCRIPT_ENOMEM, err, cap, "out of memory reading %s",
+		    ld->t->name);
+}
+
+/* A whole line (no newline) of `len` bytes starting at ld->line_off. */
+static int take_line(struct loader *ld, const char *s, size_t len, char *err,
+		     size_t cap)
+{
+	ld->lineno++;
+	if (blank(s, len))
+		return 0;
+	struct transcript_entry e;
+	if (transcript_parse_line(s, len, &e))
+		return fail(TRANSCRIPT_EFORMAT, err, cap, "%s:%lu: %s",
+			    ld->t->name, ld->lineno, format_hint);
+	e.line = ld->lineno;
+	struct trec r = { .off = ld->line_off + (uint64_t)(e.text - s),
+			  .len = (uint32_t)e.len, .ms = to_ms(e.t),
+			  .tag = tag_code(e.tag) & 7 };
+	int rc = add_rec(ld, &r, e.line, err, cap);
+	if (rc == 0 && ld->fn && ld->fn(ld->ctx, &e))
+		rc = each_failed(ld, err, cap);
+	return rc;
+}
+
+/* A line over MAX_RECORD ended: a '#' note takes its place (kept in
+ * memory, the file is not changed). */
+static int take_note(struct loader *ld, char *err, size_t cap)
+{
+	struct transcript *t = ld->t;
+	ld->lineno++;
+	char note[160];
+	int k = snprintf(note, sizeof note, "cudbg-tui: line %lu (%zu bytes) "
+			 "left out: longer than the %zu MB an MI record may "
+			 "be", ld->lineno, ld->line_total, MAX_RECORD >> 20);
+	if (t->notes_cap - t->notes_len < (size_t)k) {
+		size_t ncap = t->notes_cap ? t->notes_cap * 2 : 1024;
+		char *nn = realloc(t->notes, ncap);
+		if (!nn)
+			return each_failed(ld, err, cap);
+		t->notes = nn;
+		t->notes_cap = ncap;
+	}
+	memcpy(t->notes + t->notes_len, note, (size_t)k);
+	struct trec r = { .off = t->notes_len, .len = (uint32_t)k,
+			  .tag = tag_code('#') & 7, .note = 1 };
+	t->notes_len += (size_t)k;
+	int rc = add_rec(ld, &r, ld->lineno, err, cap);
+	struct transcript_entry e = { .tag = '#', .text = note,
+				      .len = (size_t)k, .line = ld->lineno };
+	if (rc == 0 && ld->fn && ld->fn(ld->ctx, &e))
+		rc = each_failed(ld, err, cap);
+	return rc;
+}
+
+/* An over-long line's head (SECONDS TAG) must still be a transcript
+ * line's: garbage is refused, not dropped.  `s` holds its first bytes. */
+static int check_head(struct loader *ld, const char *s, size_t len,
+		      char *err, size_t cap)
 {
 	struct transcript_entry e;
-	if (transcript_parse_line(ld->t->buf + ld->line_start,
-				  len < 64 ? len : 64, &e))
+	if (transcript_parse_line(s, len < 64 ? len : 64, &e))
 		return fail(TRANSCRIPT_EFORMAT, err, cap, "%s:%lu: %s",
 			    ld->t->name, ld->lineno + 1, format_hint);
 	return 0;
 }
 
-/* The current line passed MAX_RECORD before its end: its bytes go, and
- * the rest of it is skipped as it comes. */
-static int start_dropping(struct loader *ld, char *err, size_t cap)
+/* The current line passes MAX_RECORD with the k bytes at p: its head is
+ * checked, its bytes go, the rest of it is skipped as it comes. */
+static int start_dropping(struct loader *ld, const char *p, size_t k,
+			  char *err, size_t cap)
 {
-	struct transcript *t = ld->t;
-	size_t len = t->buf_len - ld->line_start;
-	int rc = check_head(ld, len, err, cap);
-	if (rc)
-		return rc;
+	char head[64];
+	size_t h = ld->lb_len < sizeof head ? ld->lb_len : sizeof head;
+	memcpy(head, ld->lb, h);
+	size_t more = sizeof head - h < k ? sizeof head - h : k;
+	memcpy(head + h, p, more);
 	ld->dropping = true;
-	ld->dropped_len = len;
-	t->buf_len = ld->line_start;
+	ld->lb_len = 0;
+	free(ld->lb);  /* up to 128 MB: not kept for the next lines */
+	ld->lb = NULL;
+	ld->lb_cap = 0;
+	return check_head(ld, head, h + more, err, cap);
+}
+
+/* k more bytes of a line that spans chunks. */
+static int gather(struct loader *ld, const char *p, size_t k, char *err,
+		  size_t cap)
+{
+	ld->line_total += k;
+	if (ld->dropping)
+		return 0;
+	if (ld->line_total > MAX_RECORD)
+		return start_dropping(ld, p, k, err, cap);
+	if (ld->lb_cap - ld->lb_len < k) {
+		size_t ncap = ld->lb_cap ? ld->lb_cap : 4096;
+		while (ncap - ld->lb_len < k)
+			ncap *= 2;
+		char *nb = realloc(ld->lb, ncap);
+		if (!nb)
+			return fail(TRANSCRIPT_ENOMEM, err, cap, "%s: out of "
+				    "memory reading it", ld->t->name);
+		ld->lb = nb;
+		ld->lb_cap = ncap;
+	}
+	memcpy(ld->lb + ld->lb_len, p, k);
+	ld->lb_len += k;
 	return 0;
 }
 
-/* The over-long line ends at `nl` (its newline; [nl + 1, *end) are the
- * next bytes): a '#' note takes its place, the next bytes follow it. */
-static int replace_with_note(struct loader *ld, size_t nl, size_t *end,
-			     char *err, size_t cap)
+/* The line being gathered ends. */
+static int end_gathered(struct loader *ld, char *err, size_t cap)
 {
-	struct transcript *t = ld->t;
-	char note[160];
-	int k = snprintf(note, sizeof note, "0 # cudbg-tui: line %lu (%zu "
-			 "bytes) left out: longer than the %zu MB an MI "
-			 "record may be", ld->lineno + 1, ld->dropped_len,
-			 MAX_RECORD >> 20);
-	size_t rest = *end - (nl + 1);
-	char *at = t->buf + ld->line_start;
-	memmove(at + k + 1, t->buf + nl + 1, rest); /* SPARE holds it */
-	memcpy(at, note, (size_t)k);
-	at[k] = '\n';
+	int rc = ld->dropping ? take_note(ld, err, cap)
+			      : take_line(ld, ld->lb, ld->lb_len, err, cap);
 	ld->dropping = false;
-	*end = ld->line_start + (size_t)k + 1 + rest;
-	int rc = take_line(ld, ld->line_start + (size_t)k, err, cap);
-	ld->line_start += (size_t)k + 1;
-	t->buf_len = ld->line_start;
-	return rc;
-}
-
-/* Indexes the n bytes just appended at t->buf + t->buf_len. */
-static int feed(struct loader *ld, size_t n, char *err, size_t cap)
-{
-	struct transcript *t = ld->t;
-	size_t pos = t->buf_len, end = t->buf_len + n;
-	int rc = 0;
-	while (rc == 0 && pos < end) {
-		char *nlp = memchr(t->buf + pos, '\n', end - pos);
-		size_t upto = nlp ? (size_t)(nlp - t->buf) : end;
-		if (ld->dropping)
-			ld->dropped_len += upto - pos;
-		if (!nlp) {
-			t->buf_len = ld->dropping ? ld->line_start : end;
-			if (!ld->dropping && end - ld->line_start > MAX_RECORD)
-				rc = start_dropping(ld, err, cap);
-			return rc;
-		}
-		if (!ld->dropping && upto - ld->line_start > MAX_RECORD) {
-			ld->dropped_len = upto - ld->line_start;
-			rc = check_head(ld, ld->dropped_len, err, cap);
-			ld->dropping = rc == 0;
-		}
-		if (rc == 0 && ld->dropping) {
-			rc = replace_with_note(ld, upto, &end, err, cap);
-			pos = ld->line_start;
-			continue;
-		}
-		if (rc == 0)
-			rc = take_line(ld, upto, err, cap);
-		pos = upto + 1;
-		ld->line_start = pos;
-		t->buf_len = pos;
+	ld->lb_len = 0;
+	if (ld->lb_cap > ((size_t)1 << 20)) { /* a long line went by */
+		free(ld->lb);
+		ld->lb = NULL;
+		ld->lb_cap = 0;
 	}
 	return rc;
 }
 
-/* Entries point into the buffer once it no longer moves. */
-static void fix_pointers(struct transcript *t)
+/* Indexes the n bytes at p, the next ones of the file. */
+static int feed(struct loader *ld, const char *p, size_t n, char *err,
+		size_t cap)
 {
-	for (size_t i = 0; i < t->n; i++)
-		t->e[i].text = t->buf + (size_t)(uintptr_t)t->e[i].text;
+	const char *end = p + n;
+	int rc = 0;
+	while (rc == 0 && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t k = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (nl && ld->line_total == 0 && k <= MAX_RECORD)
+			rc = take_line(ld, p, k, err, cap);
+		else if (nl && ld->line_total == 0) {
+			rc = check_head(ld, p, k, err, cap);
+			ld->line_total = k;
+			if (rc == 0)
+				rc = take_note(ld, err, cap);
+		} else {
+			rc = gather(ld, p, k, err, cap);
+			if (rc == 0 && nl)
+				rc = end_gathered(ld, err, cap);
+		}
+		ld->pos += k + (nl != NULL);
+		if (nl) {
+			ld->line_off = ld->pos;
+			ld->line_total = 0;
+		}
+		p += k + (nl != NULL);
+	}
+	return rc;
 }
 
 /* After the last byte: a line without an end, or no output at all. */
 static int finish_load(struct loader *ld, char *err, size_t cap)
 {
 	struct transcript *t = ld->t;
-	if (ld->dropping || t->buf_len > ld->line_start)
+	if (ld->line_total > 0)
 		return fail(TRANSCRIPT_ETRUNC, err, cap, "%s:%lu: the "
 			    "transcript is cut short (its last line has no "
 			    "end)", t->name, ld->lineno + 1);
-	fix_pointers(t);
 	if (ld->outs == 0)
 		return fail(TRANSCRIPT_EEMPTY, err, cap, "%s: no debugger output "
 			    "in it (no '<' lines); is it a transcript?",
 			    t->name);
+	/* The index stops growing: give back its slack. */
+	if (t->n && t->n < t->cap) {
+		void *nr = realloc(t->rec, t->n * sizeof *t->rec);
+		if (nr) {
+			t->rec = nr;
+			t->cap = t->n;
+		}
+	}
 	return 0;
 }
 
-/* Makes room for `want` more bytes (plus SPARE) behind t->buf_len. */
-static int grow(struct loader *ld, size_t want)
+/* A private file for the bytes of a .gz or a pipe, which cannot be read
+ * again where they are: unlinked at once, so it is gone when the last
+ * descriptor closes (exit, crash or kill alike). */
+static int private_copy(const char *path, char *err, size_t cap)
 {
-	struct transcript *t = ld->t;
-	if (ld->cap - t->buf_len >= want + SPARE)
-		return 0;
-	size_t ncap = ld->cap ? ld->cap : want + SPARE;
-	while (ncap - t->buf_len < want + SPARE)
-		ncap *= 2;
-	char *nb = realloc(t->buf, ncap);
-	if (!nb)
-		return -1;
-	t->buf = nb;
-	ld->cap = ncap;
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	char tmpl[4096];
+	snprintf(tmpl, sizeof tmpl, "%s/cudbg-replay-XXXXXX", dir);
+	int fd = mkostemp(tmpl, O_CLOEXEC);
+	if (fd < 0)
+		return fail(TRANSCRIPT_EOPEN, err, cap, "%s: cannot make a "
+			    "temporary file in %s to read it from: %s (set "
+			    "TMPDIR to a writable directory)", path, dir,
+			    strerror(errno));
+	unlink(tmpl);
+	return fd;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
 	return 0;
 }
 
-static int load_source(struct loader *ld, struct source *src, char *err,
-		       size_t cap)
+static int copy_failed(const char *path, char *err, size_t cap)
+{
+	const char *dir = getenv("TMPDIR");
+	return fail(TRANSCRIPT_EOPEN, err, cap, "%s: cannot keep its "
+		    "decompressed bytes in %s: %s (set TMPDIR to a directory "
+		    "with room)", path, dir && *dir ? dir : "/tmp",
+		    strerror(errno));
+}
+
+/* Reads the whole source in chunks, copying it to copy_fd (>= 0) as it
+ * goes, and indexes it. */
+static int load_source(struct loader *ld, struct source *src, int copy_fd,
+		       char *err, size_t cap)
 {
 	struct transcript *t = ld->t;
 	if (src->seekable && src->size > max_bytes) {
 		src->why = TRANSCRIPT_ETOOBIG;
 		return read_failed(src, t->name, 0, err, cap);
 	}
-	/* A regular file's size is known: one allocation, with a little
-	 * room to see its end (a doubling buffer would peak at twice the
-	 * file).  A pipe grows by doubling (realloc moves big blocks by
-	 * remapping, not copying). */
-	if (grow(ld, src->seekable ? src->size + 4096 : CHUNK))
+	char *chunk = malloc(CHUNK);
+	if (!chunk)
 		return fail(TRANSCRIPT_ENOMEM, err, cap, "%s: out of memory "
 			    "reading it", t->name);
+	int rc = 0;
 	for (;;) {
-		size_t avail = ld->cap - t->buf_len - SPARE;
-		if (avail < (src->seekable ? 1 : 4096)) {
-			if (grow(ld, CHUNK))
-				return fail(TRANSCRIPT_ENOMEM, err, cap, "%s: out "
-					    "of memory reading it", t->name);
-			avail = ld->cap - t->buf_len - SPARE;
-		}
-		if (avail > CHUNK * 16) /* a flag check every 16 MB */
-			avail = CHUNK * 16;
-		ssize_t n = source_read(src, t->buf + t->buf_len, avail);
+		ssize_t n = source_read(src, chunk, CHUNK);
 		if (n < 0)
-			return read_failed(src, t->name, errno, err, cap);
-		if (n == 0)
-			return 0;
-		int rc = feed(ld, (size_t)n, err, cap);
+			rc = read_failed(src, t->name, errno, err, cap);
+		if (n <= 0)
+			break;
+		if (copy_fd >= 0 && write_all(copy_fd, chunk, (size_t)n)) {
+			rc = copy_failed(t->name, err, cap);
+			break;
+		}
+		rc = feed(ld, chunk, (size_t)n, err, cap);
 		if (rc)
-			return rc;
+			break;
 	}
+	free(chunk);
+	return rc;
 }
 
 static struct transcript *new_transcript(const char *name)
@@ -621,11 +805,21 @@ static struct transcript *new_transcript(const char *name)
 		free(t);
 		t = NULL;
 	}
+	if (t)
+		t->fd = -1;
 	return t;
 }
 
-int transcript_load(const char *path, struct transcript **out, char *err,
-		    size_t cap)
+static void init_loader(struct loader *ld, struct transcript *t,
+			transcript_each_fn fn, void *ctx)
+{
+	*ld = (struct loader){ .t = t, .fn = fn, .ctx = ctx };
+	ld->max_records = max_bytes / 2 / sizeof(struct trec);
+}
+
+int transcript_load_each(const char *path, struct transcript **out,
+			 transcript_each_fn fn, void *ctx, char *err,
+			 size_t cap)
 {
 	*out = NULL;
 	struct transcript *t = new_transcript(path);
@@ -637,8 +831,22 @@ int transcript_load(const char *path, struct transcript **out, char *err,
 		transcript_free(t);
 		return rc;
 	}
-	struct loader ld = { .t = t };
-	rc = load_source(&ld, &src, err, cap);
+	int copy_fd = -1;
+	if (!src.seekable) {
+		copy_fd = private_copy(path, err, cap);
+		rc = copy_fd < 0 ? copy_fd : 0;
+	}
+	struct loader ld;
+	init_loader(&ld, t, fn, ctx);
+	if (rc == 0)
+		rc = load_source(&ld, &src, copy_fd, err, cap);
+	free(ld.lb);
+	if (src.seekable) { /* read where it is from now on */
+		t->fd = src.fd;
+		src.fd = -1;
+	} else {
+		t->fd = copy_fd;
+	}
 	int crc = source_close(&src, path, rc != 0, err, cap);
 	if (rc == 0)
 		rc = crc;
@@ -652,19 +860,28 @@ int transcript_load(const char *path, struct transcript **out, char *err,
 	return 0;
 }
 
+int transcript_load(const char *path, struct transcript **out, char *err,
+		    size_t cap)
+{
+	return transcript_load_each(path, out, NULL, NULL, err, cap);
+}
+
 int transcript_parse(const char *buf, size_t len, const char *name,
 		     struct transcript **out, char *err, size_t cap)
 {
 	*out = NULL;
 	struct transcript *t = new_transcript(name);
-	struct loader ld = { .t = t };
-	if (!t || grow(&ld, len ? len : 1)) {
+	if (!t || !(t->mem = malloc(len ? len : 1))) {
 		transcript_free(t);
 		return fail(TRANSCRIPT_ENOMEM, err, cap, "out of memory");
 	}
 	if (len)
-		memcpy(t->buf, buf, len);
-	int rc = feed(&ld, len, err, cap);
+		memcpy(t->mem, buf, len);
+	t->mem_len = len;
+	struct loader ld;
+	init_loader(&ld, t, NULL, NULL);
+	int rc = feed(&ld, t->mem, len, err, cap);
+	free(ld.lb);
 	if (rc == 0)
 		rc = finish_load(&ld, err, cap);
 	if (rc) {
@@ -679,10 +896,110 @@ void transcript_free(struct transcript *t)
 {
 	if (!t)
 		return;
-	free(t->e);
-	free(t->buf);
+	if (t->fd >= 0)
+		close(t->fd);
+	free(t->rec);
+	free(t->jumps);
+	free(t->mem);
+	free(t->notes);
+	free(t->win);
 	free(t->name);
 	free(t);
+}
+
+/* ---- reading records back ---------------------------------------------- */
+
+/* Bytes read at a time when a record is not in the window: records read
+ * in order (a command's answer, the replay's first pass) then cost one
+ * pread per window. */
+#define WINDOW ((size_t)256 << 10)
+
+size_t transcript_count(const struct transcript *t)
+{
+	return t->n;
+}
+
+const char *transcript_name(const struct transcript *t)
+{
+	return t->name;
+}
+
+int transcript_fd(const struct transcript *t)
+{
+	return t->fd;
+}
+
+char transcript_tag(const struct transcript *t, size_t i)
+{
+	return i < t->n ? tags[t->rec[i].tag] : 0;
+}
+
+static ssize_t pread_full(int fd, char *buf, size_t len, uint64_t off)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = pread(fd, buf + got, len - got,
+				  (off_t)(off + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+/* Makes the window hold [off, off + len): a fresh read of at least
+ * WINDOW bytes.  A window grown for one big record shrinks back. */
+static int refill(struct transcript *t, uint64_t off, size_t len)
+{
+	size_t want = len > WINDOW ? len : WINDOW;
+	if (t->win_cap < want || (t->win_cap > WINDOW && want == WINDOW)) {
+		free(t->win);
+		t->win_len = t->win_cap = 0;
+		t->win = malloc(want);
+		if (!t->win)
+			return TRANSCRIPT_ENOMEM;
+		t->win_cap = want;
+	}
+	ssize_t n = pread_full(t->fd, t->win, want, off);
+	t->win_off = off;
+	t->win_len = n > 0 ? (size_t)n : 0;
+	return t->win_len >= len ? 0 : TRANSCRIPT_EOPEN;
+}
+
+int transcript_peek(struct transcript *t, size_t i, size_t max,
+		    struct transcript_entry *e)
+{
+	const struct trec *r = &t->rec[i];
+	size_t len = r->len < max ? r->len : max;
+	*e = (struct transcript_entry){ .t = r->ms / 1000.0,
+					.tag = tags[r->tag], .text = "",
+					.len = len, .line = line_of(t, i) };
+	if (r->note) {
+		e->text = t->notes + r->off;
+		return 0;
+	}
+	if (t->mem) {
+		e->text = t->mem + r->off;
+		return 0;
+	}
+	if (r->off < t->win_off || r->off + len > t->win_off + t->win_len) {
+		int rc = refill(t, r->off, len);
+		if (rc) {
+			e->len = 0;
+			return rc;
+		}
+	}
+	e->text = t->win + (r->off - t->win_off);
+	return 0;
+}
+
+int transcript_get(struct transcript *t, size_t i, struct transcript_entry *e)
+{
+	return transcript_peek(t, i, SIZE_MAX, e);
 }
 
 /* ---- streaming ----------------------------------------------------------- */

@@ -74,31 +74,6 @@ int dpane_error(const struct canvas *c, int y, const char *what,
 	return canvas_wrap(c, 1, y, c->r.w - 1, buf, STYLE(UC_ERROR, 0), true);
 }
 
-/* What each pane needs fetched at every stop while it is on screen (the
- * controller always fetches focus, stack, locals, kernels and the focused
- * block's threads). */
-static const struct {
-	const char *pane;
-	unsigned want;
-} pane_wants[] = {
-	{ "blocks", MODEL_WANT_BLOCKS },
-	{ "warps", MODEL_WANT_WARPS },
-	{ "lanes", MODEL_WANT_LANES },
-	{ "devices", MODEL_WANT_DEVICES | MODEL_WANT_SMS },
-	{ "gpumap", MODEL_WANT_BLOCKS | MODEL_WANT_SMS | MODEL_WANT_WARPS },
-	{ "warpwatch", MODEL_WANT_WARPS },
-	{ "registers", MODEL_WANT_REGS },
-	{ "memory", MODEL_WANT_MEMORY },
-};
-
-unsigned dpane_wants(const char *name)
-{
-	for (size_t i = 0; i < sizeof pane_wants / sizeof pane_wants[0]; i++)
-		if (strcmp(pane_wants[i].pane, name) == 0)
-			return pane_wants[i].want;
-	return 0;
-}
-
 /* Without cuda-gdb behind the screen the GPU panes have nothing to show:
  * their area gives its room to the program state panes. */
 static void gpu_area_sync(struct ui *ui)
@@ -128,7 +103,7 @@ void dpane_want_sync(struct ui *ui)
 	gpu_area_sync(ui);
 	for (int i = 0; i < ui->npanes; i++)
 		if (ui_pane_visible(ui, &ui->panes[i]))
-			want |= dpane_wants(ui->panes[i].ops->name);
+			want |= ui->panes[i].ops->wants;
 	/* A memory view the user never set has nothing to fetch. */
 	if (!ui->model || !ui->model->mem_expr)
 		want &= ~(unsigned)MODEL_WANT_MEMORY;

@@ -32,10 +32,9 @@ int dpane_error(const struct canvas *c, int y, const char *what,
 		const char *why);
 
 /* Tells the controller which optional data the panes on screen need
- * (MODEL_WANT_*); call on UCH_LAYOUT and UCH_STATE. */
+ * (their pane_ops.wants, MODEL_WANT_*); call on UCH_LAYOUT and
+ * UCH_STATE. */
 void dpane_want_sync(struct ui *ui);
-/* The MODEL_WANT_* bits of the pane named `name` (0 for none). */
-unsigned dpane_wants(const char *name);
 
 /* "(3,0,0)", or "?" when d is not valid. */
 char *dpane_dim3(char *buf, size_t cap, struct dec_dim3 d);

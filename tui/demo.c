@@ -1,6 +1,7 @@
 /* --demo: the recordings, where their data is, and the menu.  See
  * tui/demo.h; the screen side of the loop is in tui/tui.c. */
 #include "tui/demo.h"
+#include "cudbg/base.h"
 #include "tui/keys.h"
 #include "tui/ui.h"
 
@@ -329,12 +330,12 @@ int demo_batch(const struct cudbg_options *o)
 		return 2;
 	}
 	if (!demo_data_dir(NULL, dir, sizeof dir, err, sizeof err)) {
-		fprintf(stderr, "cudbg-tui: %s\n", err);
+		text_write_line(stderr, "cudbg-tui: ", err);
 		return 2;
 	}
 	struct demo_run r;
 	if (demo_run_init(&r, o, dir, e, err, sizeof err) < 0) {
-		fprintf(stderr, "cudbg-tui: %s\n", err);
+		text_write_line(stderr, "cudbg-tui: ", err);
 		return 2;
 	}
 	int rc = batch_main(&r.o);

@@ -6,6 +6,7 @@
 #include "tui/sanitize.h"
 
 #include "cudbg/assertline.h"
+#include "cudbg/diagrun.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
 #include "cudbg/session.h"
@@ -74,6 +75,8 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 	case UA_MEMCHECK: return glue_diag_memcheck(glue_of(ui));
 	case UA_TO_FAULT: return glue_diag_to_fault(glue_of(ui), arg);
 	case UA_SAN_TOOL: return glue_diag_next_tool(glue_of(ui));
+	case UA_FAULT_THREAD:
+		return ui_pane_request(ui, PANE_REQ_FAULT_THREAD) == PR_IGNORED ? -1 : 0;
 	case UA_UNTIL:
 		if (arg && split_location(arg, file, sizeof file, &line))
 			return refused(ui, ctl_until(c, file, line));
@@ -117,14 +120,29 @@ static int glue_console(struct ui *ui, const char *line)
 
 static void completed(void *ctx, const struct dec_complete *done)
 {
-	struct ui *ui = ctx;
+	struct glue *g = ctx;
 
-	pane_console_completion(ui, done->completion, done->matches, done->n);
+	if (g->complete_reply)
+		g->complete_reply(g->ui, g->complete_ctx, done->completion,
+				  done->matches, done->n);
 }
 
-static int glue_complete(struct ui *ui, const char *line)
+static int glue_complete(struct ui *ui, const char *line,
+			 ui_complete_reply reply, void *ctx)
 {
-	return refused(ui, ctl_complete(glue_of(ui)->ctl, line, completed, ui));
+	struct glue *g = glue_of(ui);
+
+	g->complete_reply = reply;
+	g->complete_ctx = ctx;
+	return refused(ui, ctl_complete(g->ctl, line, completed, g));
+}
+
+/* The disassembly (or why there is none) to the pane that asked. */
+static void disasm_reply(struct glue *g, const char *func,
+			 const struct ui_insn *v, size_t n, const char *err)
+{
+	if (g->disasm_reply)
+		g->disasm_reply(g->ui, g->disasm_ctx, func, v, n, err);
 }
 
 static void store_disasm(struct glue *g)
@@ -153,20 +171,23 @@ static void store_disasm(struct glue *g)
 	}
 	/* Stored under the name the pane asked with: the stop record and
 	 * the stack may spell the function differently. */
-	pane_sass_store(g->ui, g->disasm_want ? g->disasm_want : m->disasm_func, v,
-			m->disasm.n, m->disasm.n ? NULL : "the debugger returned no instructions");
+	disasm_reply(g, g->disasm_want ? g->disasm_want : m->disasm_func, v,
+		     m->disasm.n, m->disasm.n ? NULL : "the debugger returned no instructions");
 	free(g->disasm_want);
 	g->disasm_want = NULL;
 	free(v);
 	free(offs);
 }
 
-static int glue_disassemble(struct ui *ui, const char *func, uint64_t pc)
+static int glue_disassemble(struct ui *ui, const char *func, uint64_t pc,
+			    ui_disasm_reply reply, void *ctx)
 {
 	struct glue *g = glue_of(ui);
 	int64_t r;
 
 	(void)pc;
+	g->disasm_reply = reply;
+	g->disasm_ctx = ctx;
 	free(g->disasm_want);
 	g->disasm_want = strdup(func);
 	r = ctl_disassemble(g->ctl);
@@ -186,21 +207,24 @@ static int glue_disassemble(struct ui *ui, const char *func, uint64_t pc)
 		char msg[512];
 		snprintf(msg, sizeof msg, "cannot disassemble %s: %s", func,
 			 m->error ? m->error : "not stopped");
-		pane_sass_store(ui, func, NULL, 0, msg);
+		disasm_reply(g, func, NULL, 0, msg);
 		return -1;
 	}
 	return 0;
 }
 
-static void glue_feed(struct ui *ui, struct diag *d)
+static const struct diag_run_view *glue_diagnosis(struct ui *ui, bool update)
 {
-	glue_diag_feed(glue_of(ui), d);
-	glue_py_feed(glue_of(ui), d);
+	struct glue *g = glue_of(ui);
+
+	if (update)
+		glue_diag_update(g);
+	return diag_run_view(g->dr);
 }
 
 static const struct ui_actions glue_actions = {
 	.act = glue_act,
-	.diag_feed = glue_feed,
+	.diagnosis = glue_diagnosis,
 	.break_toggle = glue_break,
 	.console = glue_console,
 	.complete = glue_complete,
@@ -464,7 +488,7 @@ static void disasm_failed(struct glue *g, const struct dbg_model *m)
 		return;
 	snprintf(msg, sizeof msg, "The debugger could not disassemble %s%s%s", g->disasm_want,
 		 m->error ? ": " : ".", m->error ? m->error : "");
-	pane_sass_store(g->ui, g->disasm_want, NULL, 0, msg);
+	disasm_reply(g, g->disasm_want, NULL, 0, msg);
 	free(g->disasm_want);
 	g->disasm_want = NULL;
 }
@@ -706,7 +730,8 @@ int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 		snprintf(g->program, sizeof g->program, "%s", ui->status.program);
 	attach_ui(g);
 	snprintf(ui->status.program, sizeof ui->status.program, "%s", g->program);
-	pane_sass_forget(ui);
+	/* (UCH_SESSION: the panes drop what they cached of the old
+	 * session, the SASS pane its disassembly.) */
 	ui_changed(ui, UCH_ALL & ~UCH_LAYOUT);
 	return 0;
 }
@@ -734,8 +759,10 @@ struct glue *glue_new(struct ui *ui, const struct cudbg_options *o, char *err,
 	g->asserts = diag_asserts_new(); /* NULL: no assertion text, no harm */
 	g->o = o;
 	options_session_config(o, &sc);
-	g->ctl = start_ctl(g, &sc, err, cap);
+	if (glue_diag_new(g, err, cap) == 0)
+		g->ctl = start_ctl(g, &sc, err, cap);
 	if (!g->ctl) {
+		glue_diag_free(g);
 		diag_asserts_free(g->asserts);
 		free(g->dirs);
 		free(g);

@@ -1,8 +1,9 @@
 /* The screen's diagnosis passes: the memcheck pass (compute-sanitizer,
  * then its coredump in the debugger) and replay to fault (rerun and stop
  * the faulting thread before its bad access), both driven from the main
- * loop without blocking it.  What they learn reaches the Hints pane
- * through glue_diag_feed().
+ * loop without blocking it.  What they learn joins the screen's
+ * diagnosis pipeline (g->dr, diag/diagrun.h) at each glue_diag_update(),
+ * which the Hints pane renders; the pipeline holds the auto policy.
  *
  * The pass runs beside the debugger session: the user keeps stepping
  * while compute-sanitizer runs the program a second time.  Only when the
@@ -107,15 +108,19 @@ int glue_diag_next_tool(struct glue *g)
 	return 0;
 }
 
-static int start_pass(struct glue *g)
+/* start_pass(g, kernel): kernel non-NULL narrows the pass to it (M after
+ * a stop in a kernel); NULL leaves --memcheck-kernel's choice. */
+static int start_pass(struct glue *g, const char *kernel)
 {
-	struct diag_memcheck_opts mo = {
-		.sanitizer = g->o->sanitizer, .argv = g->o->argv, .python = -1,
-		.keep_temp = g->o->keep_temp, .tool = glue_tool(g),
-	};
+	struct diag_memcheck_opts mo;
 	char err[1024];
 	struct diag_memcheck *m;
 
+	diag_run_pass_opts(g->dr, &mo);
+	mo.tool = glue_tool(g);
+	if (kernel)
+		mo.kernel = kernel;
+	snprintf(g->mc_kernel, sizeof g->mc_kernel, "%s", kernel ? kernel : "");
 	g->mc_findings = 0;
 	m = diag_memcheck_start(&mo, pass_event, g, err, sizeof err);
 	if (!m) {
@@ -239,6 +244,15 @@ static void pass_done(struct glue *g)
 		ui_message(g->ui, UC_WARN, "memcheck pass: %zu error%s in %.1f s and no "
 			   "coredump; the Hints tab lists them", nerr,
 			   nerr == 1 ? "" : "s", secs);
+	} else if (g->mc_kernel[0]) {
+		/* The error may be in a kernel that ran before (a bad
+		 * pointer written there): the pass checks them all now. */
+		char k[sizeof g->mc_kernel];
+		snprintf(k, sizeof k, "%s", g->mc_kernel);
+		if (start_pass(g, NULL) == 0)
+			ui_message(g->ui, UC_WARN, "memcheck pass: no error in kernel %s "
+				   "(%.1f s); checking every kernel now", k, secs);
+		return;
 	} else {
 		ui_message(g->ui, UC_ACCENT, "memcheck pass: no errors in %.1f s", secs);
 	}
@@ -262,9 +276,9 @@ bool glue_diag_start(struct glue *g)
 		else
 			g->san_path = rep;
 	}
-	if (g->o->memcheck != CUDBG_MEMCHECK_ALWAYS || !can_rerun(g))
+	if (!diag_run_pass_first(g->dr))
 		return false;
-	if (start_pass(g) < 0)
+	if (start_pass(g, NULL) < 0)
 		return false;
 	g->run_after_pass = true;
 	return true;
@@ -423,6 +437,24 @@ int glue_diag_to_fault(struct glue *g, const char *arg)
 
 /* ---- the memcheck key and the auto policy ---------------------------- */
 
+/* The kernel the live program is stopped in, for M to narrow the pass to
+ * (compute-sanitizer then instruments that kernel alone, and the rest of
+ * the program runs at full speed), or NULL: no device stop, a coredump,
+ * another tool than memcheck, or --memcheck-kernel chose already. */
+static const char *stop_kernel(struct glue *g)
+{
+	const struct diag_run_view *v = diag_run_view(g->dr);
+	const struct dbg_model *m = ctl_model(g->ctl);
+	char f[300];
+
+	if (g->core_from_pass || m->state != MODEL_STOPPED || !m->focus.valid ||
+	    strcmp(glue_tool(g), "memcheck") != 0 || g->o->memcheck_kernel ||
+	    !v->fault || !v->fault->kernel_short ||
+	    diag_memcheck_kernel_filter(v->fault->kernel_short, f, sizeof f) < 0)
+		return NULL;
+	return v->fault->kernel_short;
+}
+
 int glue_diag_memcheck(struct glue *g)
 {
 	if (g->mc_running) {
@@ -433,9 +465,7 @@ int glue_diag_memcheck(struct glue *g)
 		/* A recording that carries its pass's report (the demos,
 		 * --sanitizer-report): M shows what that pass found rather
 		 * than refusing a rerun it cannot do. */
-		struct pane *h = ui_pane(g->ui, "hints");
-		if (h)
-			ui_focus(g->ui, h);
+		ui_pane_request(g->ui, PANE_REQ_DIAGNOSIS);
 		ui_message(g->ui, UC_ACCENT, "the memcheck pass of this recording found %zu "
 			   "error%s: see its findings in Hints (T replays to the first)",
 			   diag_san_count(g->san), diag_san_count(g->san) == 1 ? "" : "s");
@@ -447,39 +477,31 @@ int glue_diag_memcheck(struct glue *g)
 			   "core or attach has none)");
 		return -1;
 	}
-	return start_pass(g);
+	const char *k = stop_kernel(g);
+	if (start_pass(g, k) < 0)
+		return -1;
+	if (k)
+		ui_message(g->ui, UC_ACCENT, "memcheck pass: checking kernel %s only "
+			   "(the one the program stopped in); M stops it", k);
+	return 0;
 }
 
-/* Whether the run that just ended failed without a device stop (a CUDA
- * error on its terminal, or a failing exit): the same test batch mode
- * makes (diag_memcheck_wanted). */
-static bool run_wants_pass(struct glue *g)
-{
-	struct diag *d = diag_new();
-	bool want;
-
-	if (!d)
-		return false;
-	diag_feed_model_run(d, ctl_model(g->ctl));
-	want = diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, diag_analyze(d));
-	diag_free(d);
-	return want;
-}
-
+/* The auto policy is the pipeline's (diag_run_auto_pass, the one batch
+ * mode applies); the screen only says when to ask: once, when the
+ * program ended, with no pass run or running. */
 static void auto_policy(struct glue *g)
 {
 	const struct dbg_model *m = ctl_model(g->ctl);
-	const struct session_caps *caps = session_caps(ctl_session(g->ctl));
 
 	if (g->auto_checked || m->state != MODEL_EXITED)
 		return;
 	g->auto_checked = true;
-	/* A CPU program under plain gdb has nothing for compute-sanitizer. */
-	if (g->o->memcheck != CUDBG_MEMCHECK_AUTO || !can_rerun(g) ||
-	    g->mc_running || g->mc_ran || !caps || !caps->is_cuda_gdb ||
-	    !run_wants_pass(g))
+	if (g->mc_running || g->mc_ran)
 		return;
-	if (start_pass(g) == 0)
+	glue_diag_update(g);
+	if (!diag_run_auto_pass(g->dr, session_caps(ctl_session(g->ctl))))
+		return;
+	if (start_pass(g, NULL) == 0)
 		ui_message(g->ui, UC_ACCENT, "the program failed without a device stop: "
 			   "running the memcheck pass (M stops it)");
 }
@@ -494,10 +516,28 @@ void glue_diag_step(struct glue *g)
 		auto_policy(g);
 }
 
-/* ---- what the Hints pane adds ---------------------------------------- */
+/* ---- the pipeline ------------------------------------------------------ */
 
-void glue_diag_feed(struct glue *g, struct diag *d)
+int glue_diag_new(struct glue *g, char *err, size_t cap)
 {
+	struct diag_run_config dc;
+
+	options_diag_config(g->o, &dc);
+	/* The screen reads --sanitizer-report itself (a bad one is a
+	 * message, not the end) and lends it at each update (feed).  A
+	 * replay's pass text is read by the run, as batch's is. */
+	dc.sanitizer_report = NULL;
+	dc.rules_optional = true; /* the Hints pane says why there are none */
+	dc.action_labels = ui_diag_action_keys;
+	g->dr = diag_run_new(&dc, NULL, err, cap);
+	return g->dr ? 0 : -1;
+}
+
+/* What the screen knows beyond the model. */
+static void feed(void *ctx, struct diag *d)
+{
+	struct glue *g = ctx;
+
 	glue_hang_feed(g, d);
 	if (g->mc_ran)
 		diag_set_flag(d, DIAG_F_MEMCHECK_RAN, true);
@@ -515,6 +555,12 @@ void glue_diag_feed(struct glue *g, struct diag *d)
 		if (text && len)
 			diag_on_program_output(d, text, len);
 	}
+	glue_py_feed(g, d);
+}
+
+void glue_diag_update(struct glue *g)
+{
+	diag_run_update(g->dr, ctl_model(g->ctl), feed, g);
 }
 
 void glue_diag_free(struct glue *g)
@@ -526,6 +572,8 @@ void glue_diag_free(struct glue *g)
 	diag_memcheck_free(g->mc);
 	diag_memcheck_free(g->mc_prev);
 	diag_san_free(g->san);
+	diag_run_free(g->dr);
 	g->mc = g->mc_prev = NULL;
 	g->san = NULL;
+	g->dr = NULL;
 }

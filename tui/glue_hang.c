@@ -1,9 +1,9 @@
 /* The screen's hangs: --timeout interrupts a run still going after
  * SECONDS, as C-c does; once the interrupt's stop is shown, the stopped
  * kernel's coalesced threads are fetched (ctl_hang_tables) and the hang
- * summary (diag/hang.c) joins every rebuild of the Hints pane through
- * glue_diag_feed(), with the same hints as batch mode.  A resumed program
- * drops it. */
+ * summary (diag/hang.c) joins every update of the screen's diagnosis
+ * pipeline (glue_diag_update()), with the same hints as batch mode.  A
+ * resumed program drops it. */
 #include "tui/glue.h"
 #include "tui/glue_int.h"
 

@@ -1,6 +1,7 @@
 /* The glue's state, shared by tui/glue.c (model to screen, actions) and
- * tui/glue_diag.c (the memcheck pass, replay to fault and what the Hints
- * pane adds to its diagnosis).  Private to those two files. */
+ * tui/glue_diag.c (the memcheck pass, replay to fault and the screen's
+ * diagnosis pipeline, which the Hints pane renders), and the other
+ * tui/glue_*.c.  Private to them. */
 #ifndef CUDBG_TUI_GLUE_INT_H
 #define CUDBG_TUI_GLUE_INT_H
 
@@ -14,6 +15,7 @@
 
 struct cudbg_options;
 struct diag_hang;
+struct diag_run;
 
 /* Steps typed ahead that wait (200 `n` in one burst is a real use). */
 #define GLUE_STEP_QUEUE 1024
@@ -27,6 +29,10 @@ struct glue {
 	struct ui_bp *bps;
 	size_t capbps;
 	char *disasm_want;       /* asked for this function, no answer yet */
+	ui_disasm_reply disasm_reply; /* and where the answer goes */
+	void *disasm_ctx;
+	ui_complete_reply complete_reply; /* where -complete's answer goes */
+	void *complete_ctx;
 	struct diag_asserts *asserts; /* assertion lines in the program's output */
 	const char *const *breaks; /* -b locations (point into argv) */
 	size_t nbreaks;
@@ -35,12 +41,17 @@ struct glue {
 
 	/* tui/glue_diag.c */
 	const struct cudbg_options *o; /* outlives the glue */
+	struct diag_run *dr;      /* the diagnosis pipeline: rules, the
+				   * account, its hints and report, the
+				   * auto policy (diag/diagrun.h); owned */
 	struct diag_memcheck *mc; /* the running or last pass: its private
 				   * directory holds the report and the core */
 	struct diag_memcheck *mc_prev; /* the pass before (its core may be
 					* the open session until mc ends) */
 	size_t mc_findings;       /* error headers seen while it runs */
 	bool mc_running, mc_ran, mc_cancelled;
+	char mc_kernel[256];      /* the kernel M narrowed the pass to after
+				   * a stop in it ("" : every kernel) */
 	bool sanitizer_missing;   /* the last start found no sanitizer */
 	struct diag_san *san;     /* findings: the last pass's, or
 				   * --sanitizer-report's; owned */
@@ -134,15 +145,19 @@ int glue_diag_next_tool(struct glue *g);
 /* C-c while a replay to fault runs: it ends (the program is interrupted
  * by the caller).  Returns whether one was running. */
 bool glue_diag_stop_refault(struct glue *g);
-/* Adds the findings and the pass's output to a diagnosis being built. */
-void glue_diag_feed(struct glue *g, struct diag *d);
+/* The pipeline (g->dr, made by glue_diag_new) made afresh from the
+ * model and what the screen adds to it: the findings, the pass's output,
+ * a hang summary, the Python stack. */
+int glue_diag_new(struct glue *g, char *err, size_t cap);
+void glue_diag_update(struct glue *g);
 void glue_diag_free(struct glue *g);
 
 /* tui/glue_py.c */
 /* After every loop event: at a new settled live stop of a Python program
  * takes its stack from the interpreter (ui->pystack), once per stop. */
 void glue_py_step(struct glue *g);
-/* Hands this stop's Python stack and bad value to a diagnosis. */
+/* Hands this stop's Python stack and bad value to a diagnosis being
+ * made (glue_diag_update). */
 void glue_py_feed(struct glue *g, struct diag *d);
 void glue_py_free(struct glue *g);
 
@@ -154,7 +169,7 @@ int glue_hang_interrupt(struct glue *g);
 void glue_hang_step(struct glue *g);
 /* Milliseconds until --timeout runs out (-1: no such deadline). */
 int glue_hang_timeout_ms(struct glue *g);
-/* Adds the hang summary to a diagnosis being built (Hints pane). */
+/* Adds the hang summary to a diagnosis being made (glue_diag_update). */
 void glue_hang_feed(struct glue *g, struct diag *d);
 void glue_hang_free(struct glue *g);
 

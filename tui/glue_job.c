@@ -41,11 +41,7 @@ void glue_job_attach(struct glue *g)
 		name_process(ui, f);
 	snprintf(g->program, sizeof g->program, "%s", ui->status.program);
 	/* shown at once beside the source: which process this is */
-	struct pane *p = ui_pane(ui, "processes");
-	if (p) {
-		p->hidden = false;
-		ui->area_pane[p->ops->home] = (int)(p - ui->panes);
-	}
+	ui_pane_request(ui, PANE_REQ_PROCESSES);
 	ui_changed(ui, UCH_LAYOUT);
 }
 

@@ -1,4 +1,5 @@
-/* The sanitiser: untrusted bytes to safe, visible code points. */
+/* The screen sanitiser: base's classification of untrusted text
+ * (include/cudbg/base.h) mapped to visible glyphs and cell widths. */
 #include "tui/sanitize.h"
 
 #include <langinfo.h>
@@ -7,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
-
-#define CP_REPLACEMENT 0xFFFDu
 
 static bool have_utf8_ctype;
 
@@ -31,112 +30,60 @@ int sanitize_init_locale(void)
 	return have_utf8_ctype ? 0 : -1;
 }
 
-/* Strict UTF-8: no overlong forms, no surrogates, nothing past U+10FFFF.
- * Returns the sequence length, or 0 when s does not start a valid one. */
-static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+/* The screen's stand-in for what base classified as unsafe: a control
+ * picture where one exists (so the user sees which control it was), else
+ * U+FFFD.  Each stand-in is one column wide. */
+static void glyph_for(uint32_t cp, enum text_class cls, struct san_glyph *g)
 {
-	unsigned char b = s[0];
-	size_t n;
-	uint32_t v, min;
-
-	if (b < 0x80) {
-		*cp = b;
-		return 1;
-	}
-	if (b >= 0xC2 && b <= 0xDF) {
-		n = 2; v = b & 0x1Fu; min = 0x80;
-	} else if (b >= 0xE0 && b <= 0xEF) {
-		n = 3; v = b & 0x0Fu; min = 0x800;
-	} else if (b >= 0xF0 && b <= 0xF4) {
-		n = 4; v = b & 0x07u; min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len < n)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		v = (v << 6) | (s[i] & 0x3Fu);
-	}
-	if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-		return 0;
-	*cp = v;
-	return n;
-}
-
-static bool is_bidi_control(uint32_t cp)
-{
-	/* Embeddings/overrides, isolates, and the directional marks: each can
-	 * make a line read differently from what the bytes say. */
-	return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
-	       cp == 0x200E || cp == 0x200F || cp == 0x061C;
-}
-
-static void classify_control(uint32_t cp, struct san_glyph *g)
-{
+	static const enum san_class san_of[] = {
+		[TEXT_OK] = SAN_OK, [TEXT_TAB] = SAN_TAB,
+		[TEXT_NEWLINE] = SAN_NEWLINE, [TEXT_C0] = SAN_C0,
+		[TEXT_ESC] = SAN_ESC, [TEXT_C1] = SAN_C1,
+		[TEXT_BIDI] = SAN_BIDI, [TEXT_INVALID] = SAN_INVALID,
+	};
+	g->cls = san_of[cls];
 	g->width = 1;
-	if (cp == '\t') {
-		g->cls = SAN_TAB;
+	switch (cls) {
+	case TEXT_TAB:
 		g->cp = 0x2409;
-	} else if (cp == '\n') {
-		g->cls = SAN_NEWLINE;
+		break;
+	case TEXT_NEWLINE:
 		g->cp = 0x2424;
-	} else if (cp == 0x1B) {
-		g->cls = SAN_ESC;
+		break;
+	case TEXT_ESC:
 		g->cp = 0x241B;
-	} else if (cp == 0x7F) {
-		g->cls = SAN_C0;
-		g->cp = 0x2421;
-	} else {
-		g->cls = SAN_C0;
-		g->cp = 0x2400 + cp; /* the Control Pictures block */
+		break;
+	case TEXT_C0: /* the Control Pictures block; DEL is U+2421 */
+		g->cp = cp == 0x7F ? 0x2421 : 0x2400 + cp;
+		break;
+	default:
+		g->cp = UTF8_REPLACEMENT;
+		break;
 	}
-}
-
-static void set_replacement(struct san_glyph *g, enum san_class cls)
-{
-	g->cls = cls;
-	g->cp = CP_REPLACEMENT;
-	g->width = 1;
 }
 
 size_t sanitize_next(const char *s, size_t len, struct san_glyph *g)
 {
 	uint32_t cp = 0;
-	size_t n = utf8_decode((const unsigned char *)s, len, &cp);
+	enum text_class cls;
+	size_t n = text_next(s, len, &cp, &cls);
 
-	if (n == 0) {
-		set_replacement(g, SAN_INVALID);
-		return 1;
-	}
-	if (cp < 0x20 || cp == 0x7F) {
-		classify_control(cp, g);
-		return n;
-	}
-	if (cp >= 0x80 && cp <= 0x9F) {
-		set_replacement(g, SAN_C1);
-		return n;
-	}
-	if (is_bidi_control(cp)) {
-		set_replacement(g, SAN_BIDI);
+	if (cls != TEXT_OK) {
+		glyph_for(cp, cls, g);
 		return n;
 	}
 	g->cls = SAN_OK;
 	g->cp = cp;
-	if (cp < 0x7F) {
-		g->width = 1;
+	g->width = 1;
+	if (cp < 0x7F || !have_utf8_ctype)
 		return n;
-	}
-	if (!have_utf8_ctype) {
-		g->width = 1;
-		return n;
-	}
 	int w = wcwidth((wchar_t)cp);
-	if (w < 0)
-		set_replacement(g, SAN_NONPRINT);
-	else
+	if (w < 0) {
+		g->cls = SAN_NONPRINT;
+		g->cp = UTF8_REPLACEMENT;
+	} else {
 		g->width = w > 2 ? 2 : w;
+	}
 	return n;
 }
 
@@ -150,30 +97,6 @@ size_t sanitize_width(const char *s, size_t len)
 		w += (size_t)g.width;
 	}
 	return w;
-}
-
-size_t utf8_encode(uint32_t cp, char *out)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xC0 | (cp >> 6));
-		out[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xE0 | (cp >> 12));
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		out[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	out[0] = (char)(0xF0 | (cp >> 18));
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	out[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
 }
 
 char *sanitize_dup(const char *s, size_t len)

@@ -1,5 +1,6 @@
 /* The sanitiser: every byte of text from the debugger or the program goes
- * through here before it reaches a screen cell.
+ * through here before it reaches a screen cell.  What counts as unsafe is
+ * base's (text_classify); the glyphs and widths are the screen's.
  *
  * Untrusted text is decoded one code point at a time.  Anything that could
  * steer a terminal (ESC and so CSI/OSC sequences, C0 and C1 controls, DEL),
@@ -11,6 +12,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "cudbg/base.h" /* text_next, utf8_encode */
 
 enum san_class {
 	SAN_OK,      /* printable; cp is the input code point */
@@ -46,9 +49,5 @@ size_t sanitize_width(const char *s, size_t len);
  * of memory).  For text shown outside the cell grid (batch output, the
  * readline prompt). */
 char *sanitize_dup(const char *s, size_t len);
-
-/* Writes code point cp as UTF-8 into out (at least 4 bytes); returns the
- * length. */
-size_t utf8_encode(uint32_t cp, char *out);
 
 #endif

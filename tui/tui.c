@@ -1,6 +1,7 @@
 /* tui_main: the interactive screen over a debugger session; with --demo,
  * the demo menu first and back to it after each demo. */
 #include "cudbg/tui.h"
+#include "cudbg/base.h"
 #include "cudbg/config.h"
 #include "cudbg/model.h"
 #include "cudbg/options.h"
@@ -216,7 +217,7 @@ int tui_main(const struct cudbg_options *o)
 	if (script_path && *script_path) {
 		S.script = script_load(script_path, S.err, sizeof S.err);
 		if (!S.script) {
-			fprintf(stderr, "cudbg-tui: %s\n", S.err);
+			text_write_line(stderr, "cudbg-tui: ", S.err);
 			return 2;
 		}
 		test_size(&cols, &rows);
@@ -233,7 +234,7 @@ int tui_main(const struct cudbg_options *o)
 	if (S.started)
 		S.be.stop(&S.be);
 	if (S.err[0])
-		fprintf(stderr, "cudbg-tui: %s\n", S.err);
+		text_write_line(stderr, "cudbg-tui: ", S.err);
 	script_free(S.script);
 	if (st > 128 && st < 128 + NSIG) {
 		/* Leave as the signal asked, with the terminal restored and

@@ -1,5 +1,6 @@
 /* The screen: pane list, focus, title bars, overlays, key dispatch. */
 #include "tui/ui.h"
+#include "cudbg/hints.h"
 #include "tui/keys.h"
 #include "tui/sanitize.h"
 
@@ -116,6 +117,23 @@ struct pane *ui_pane(struct ui *ui, const char *name)
 		if (strcmp(ui->panes[i].ops->name, name) == 0)
 			return &ui->panes[i];
 	return NULL;
+}
+
+const char *const ui_diag_action_keys[DIAG_ACT_COUNT] = {
+	[DIAG_ACT_MEMCHECK] = "M",
+	[DIAG_ACT_REPLAY_TO_FAULT] = "T",
+};
+
+int ui_pane_request(struct ui *ui, int r)
+{
+	for (int i = 0; i < ui->npanes; i++) {
+		struct pane *p = &ui->panes[i];
+		int rc = p->ops->request ? p->ops->request(p, ui, (enum pane_request)r)
+					 : PR_IGNORED;
+		if (rc != PR_IGNORED)
+			return rc;
+	}
+	return PR_IGNORED;
 }
 
 void ui_focus(struct ui *ui, struct pane *p)

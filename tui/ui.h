@@ -45,6 +45,8 @@ enum ui_action {
 	UA_MEMCHECK,   /* run the memcheck pass (again: stop it) */
 	UA_TO_FAULT,   /* arg: a finding's number, 1-based, or NULL */
 	UA_SAN_TOOL,   /* the next sanitizer tool for M (K) */
+	UA_FAULT_THREAD, /* show the faulting thread (the pane that answers
+			  * PANE_REQ_FAULT_THREAD: Threads) */
 };
 
 /* What the status line shows; filled by the glue from the model (or by
@@ -115,22 +117,37 @@ struct ui_prompt {
  * this with controller calls; tests fill it with recorders.  Each returns
  * 0, or -1 after setting a message with ui_message().  All are
  * asynchronous: they send a command and return at once. */
-struct diag;
+struct diag_run_view;
+
+struct ui_insn;
+/* Answers the glue delivers to the pane that asked (the ctx it gave). */
+typedef void (*ui_disasm_reply)(struct ui *ui, void *ctx, const char *func,
+				const struct ui_insn *v, size_t n,
+				const char *err);
+typedef void (*ui_complete_reply)(struct ui *ui, void *ctx,
+				  const char *completion,
+				  const char *const *matches, size_t n);
 
 struct ui_actions {
 	/* UA_*; arg: a location for UA_UNTIL ("file:line") or NULL. */
 	int (*act)(struct ui *ui, enum ui_action a, const char *arg);
 	int (*break_toggle)(struct ui *ui, const char *file, int line);
 	int (*console)(struct ui *ui, const char *line); /* a console command */
-	int (*complete)(struct ui *ui, const char *line); /* -complete */
-	/* Fetches the disassembly of the function around pc; the answer comes
-	 * back through pane_sass_store().  Returns 1 when it cannot ask yet
+	/* -complete: the answer goes to reply(ui, ctx, ...), the asking
+	 * pane's (the glue names no pane). */
+	int (*complete)(struct ui *ui, const char *line, ui_complete_reply reply,
+			void *ctx);
+	/* Fetches the disassembly of the function around pc; the answer
+	 * (or the failure) goes to reply(ui, ctx, ...), the asking pane's,
+	 * under the name it asked with.  Returns 1 when it cannot ask yet
 	 * (the pane asks again at the next frame change). */
-	int (*disassemble)(struct ui *ui, const char *func, uint64_t pc);
-	/* Adds what the screen knows beyond the model (sanitizer findings,
-	 * the memcheck pass's output) to a diagnosis the Hints pane builds.
-	 * May be NULL. */
-	void (*diag_feed)(struct ui *ui, struct diag *d);
+	int (*disassemble)(struct ui *ui, const char *func, uint64_t pc,
+			   ui_disasm_reply reply, void *ctx);
+	/* The diagnosis pipeline's account (diag/diagrun.h) as the glue's
+	 * run holds it; update: make it afresh from the model and what the
+	 * screen knows beyond it (findings, the pass's output, a hang, the
+	 * Python stack) first.  The Hints pane renders it.  May be NULL. */
+	const struct diag_run_view *(*diagnosis)(struct ui *ui, bool update);
 	/* Switches the session to process
 	 * `index` of ui->job (its coredump).  May be NULL. */
 	int (*open_process)(struct ui *ui, size_t index);
@@ -253,6 +270,15 @@ bool ui_pane_visible(const struct ui *ui, const struct pane *p);
 struct pane *ui_pane(struct ui *ui, const char *name);
 /* Shows pane p in its area and focuses it. */
 void ui_focus(struct ui *ui, struct pane *p);
+/* The keys the screen shows for hint steps' actions (enum diag_action
+ * of cudbg/hints.h: "M", "T"; NULL: the action's name), in the Hints
+ * pane and in the report the diagnosis pipeline renders for it. */
+extern const char *const ui_diag_action_keys[];
+
+/* Asks the panes, in order, to do r (enum pane_request) until one does
+ * it (it shows itself as r says).  PR_* flags; PR_IGNORED when none
+ * did. */
+int ui_pane_request(struct ui *ui, int r);
 void ui_set_code_mode(struct ui *ui, enum code_mode m);
 
 /* A message on the hint line (sanitised when drawn). */

@@ -1,11 +1,21 @@
-/* One diagnosis of a batch run: the collector hooked into the controller,
- * the memcheck pass by policy, the coredump it wrote opened in the
- * debugger, values read for the hints, and the report.
+/* The diagnosis pipeline: one object that is fed a session's events
+ * (diag_run_hooks) and model updates (diag_run_update), holds the rules,
+ * the current account, its hints and its report, and decides the memcheck
+ * pass by policy (diag_run_auto_pass, the only copy of the auto policy).
+ * Batch mode (batch/batch.c), the screen (tui/glue*.c; the Hints pane
+ * renders what it holds) and the DAP server (dap/) each drive one; see
+ * docs/architecture.md, "One diagnosis pipeline".
  *
- * Code: diag/diagrun.c.  Used by batch mode (batch/batch.c)
- * so the report has one code path; the screen uses the pieces
- * (diag.h, memcheck.h, hints.h) directly in its own loop.  Nothing here
- * prints; errors come back as one-line messages.
+ * Batch and DAP stream: every record, program byte and stderr line goes
+ * to the collector through the hooks, and diag_run_after() reads the
+ * values the hints want, the host stack and the lanes, and runs the pass
+ * by policy.  The screen rebuilds: at each step diag_run_update() makes
+ * the account afresh from the model (the screen's controller is
+ * replaced on a rerun or a pass's coredump, so nothing stale carries
+ * over) plus what its feed callback adds.
+ *
+ * Code: diag/diagrun.c (the account from the model: diag/model_feed.c).
+ * Nothing here prints; errors come back as one-line messages.
  */
 #ifndef CUDBG_DIAGRUN_H
 #define CUDBG_DIAGRUN_H
@@ -17,31 +27,60 @@
 #include "cudbg/diag.h"
 #include "cudbg/memcheck.h"
 
-struct cudbg_options;
 struct dbg_ctl;
 struct dbg_model;
 struct dec_stack;
-struct dbg_ctl_hooks;
+struct session_handlers;
 struct diag_rules;
 
 struct diag_run;
+struct diag_hints;
+struct session_caps;
 
-/* From the command line: the program, source dirs, --memcheck,
- * --sanitizer, --sanitizer-report, --keep-temp, --debugger.  Loads the
- * rules file (exe_dir: where the binary is, for a build tree's data/).
- * NULL with a one-line message in err when the rules file or the
- * sanitizer report cannot be read (usage/environment errors). */
-struct diag_run *diag_run_new(const struct cudbg_options *o,
+/* What the pipeline needs to know, filled by the entry point from its
+ * command line (app/options.c options_diag_config()).  Pointers are
+ * borrowed: they must outlive the run. */
+struct diag_run_config {
+	char *const *argv;          /* the program, NULL ended, or NULL */
+	const char *const *dirs;    /* source directories */
+	size_t ndirs;
+	enum diag_memcheck_policy memcheck;
+	const char *sanitizer;      /* the sanitizer binary, or NULL */
+	const char *sanitizer_tool; /* NULL: memcheck */
+	const char *memcheck_kernel; /* the pass checks only kernels of this
+				      * name (--kernel-name), NULL: every one */
+	const char *sanitizer_report; /* a saved XML report, or NULL */
+	const char *debugger;       /* for the pass's coredump */
+	const char *replay;         /* a recording whose pass text is read */
+	bool keep_temp;
+	bool can_rerun;             /* a launch: the pass can run the program */
+	bool no_pystack;            /* never ask for the Python stack */
+	/* The screen: a rules file that cannot be read leaves the run
+	 * without hints (diag_run_rules_error says why) instead of failing. */
+	bool rules_optional;
+	/* Labels of the hint steps' actions in the report (the screen's
+	 * keys: "M", "T"), indexed by enum diag_action; NULL: names. */
+	const char *const *action_labels;
+};
+
+/* Loads the rules file (exe_dir: where the binary is, for a build
+ * tree's data/) and the sanitizer report.  NULL with a one-line message
+ * in err when the rules file (unless rules_optional) or the sanitizer
+ * report cannot be read (usage/environment errors). */
+struct diag_run *diag_run_new(const struct diag_run_config *cfg,
 			      const char *exe_dir, char *err, size_t cap);
 void diag_run_free(struct diag_run *r); /* accepts NULL */
 
 struct diag *diag_run_diag(struct diag_run *r);
+/* The rules, or NULL when they could not be read (rules_optional); then
+ * diag_run_rules_error() says why. */
 const struct diag_rules *diag_run_rules(const struct diag_run *r);
+const char *diag_run_rules_error(const struct diag_run *r);
 
 /* Fills the controller hooks so every record, program byte and stderr
  * line reaches the collector, and the debugger's readiness is timed
  * (h->ctx is the run). */
-void diag_run_hooks(struct diag_run *r, struct dbg_ctl_hooks *h);
+void diag_run_hooks(struct diag_run *r, struct session_handlers *h);
 
 /* A flag that ends the waits of the memcheck pass when it becomes
  * non-zero (batch mode's signal handler sets it): the sanitizer and the
@@ -61,6 +100,16 @@ const char *diag_run_temp_dir(const struct diag_run *r);
  * its recording.  Returns 0 (a missing sanitizer is a fact for the
  * hints, not an error) or a negative code. */
 int diag_run_before(struct diag_run *r, struct dbg_ctl *c, int timeout_ms);
+/* The pass's options as this run starts it (the sanitizer, the program,
+ * the tool, the kernel filter, --keep-temp): batch's pass and the
+ * screen's (which may pick another tool, K) start from the same. */
+struct diag_memcheck_opts;
+void diag_run_pass_opts(const struct diag_run *r, struct diag_memcheck_opts *mo);
+
+/* Whether the pass runs before the program's own run (--memcheck=always
+ * and a program to rerun): what diag_run_before() does, and what the
+ * screen asks before it starts its pass from the loop. */
+bool diag_run_pass_first(const struct diag_run *r);
 
 /* When things happened, in seconds on CLOCK_MONOTONIC (0: not at all):
  * for the phase timings batch mode prints with CUDBG_TIMING=1. */
@@ -83,10 +132,53 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms);
  * error), or NULL.  Owned by the run; valid until diag_run_free(). */
 const char *diag_run_core(const struct diag_run *r);
 
+/* Feeds the model m (diag_feed_model) and analyses: the account as it
+ * stands (a streaming run: batch, DAP).  Valid until the run is fed
+ * again. */
+const struct diag_fault *diag_run_fault(struct diag_run *r,
+					const struct dbg_model *m);
+
+/* The screen's step: the account made afresh from the model m (its stop,
+ * stacks, locals, lanes, the program's output still in the ring and how
+ * it ended) plus what feed(ctx, d) adds (findings, the pass's output, a
+ * hang summary, the Python stack; may be NULL), its hints matched and
+ * its report rendered as --batch prints it.  Returns 0, or a negative
+ * DIAG_E* code (no rules: DIAG_ENOTFOUND; the view is then empty). */
+typedef void (*diag_run_feed_fn)(void *ctx, struct diag *d);
+int diag_run_update(struct diag_run *r, const struct dbg_model *m,
+		    diag_run_feed_fn feed, void *ctx);
+
+/* What the last diag_run_update() (or report) left: owned by the run,
+ * valid until the next update, report or diag_run_free(). */
+struct diag_run_view {
+	const struct diag_fault *fault;  /* NULL before the first update */
+	const struct diag_hints *hints;
+	const char *report;              /* the text report, or NULL */
+	const char *stop_reason;         /* what the model says stopped it */
+	bool account;   /* there is something to diagnose: a stop, an
+			 * exit, a sanitizer report, the pass ran */
+	const char *no_rules; /* why there are no hints (the rules file
+			       * could not be read), or NULL */
+	unsigned long generation;        /* changes at each update */
+};
+const struct diag_run_view *diag_run_view(const struct diag_run *r);
+
+/* The auto policy, the only copy: whether the memcheck pass should run
+ * now, after a run that ended or stopped, given the account as it stands
+ * (diag_run_fault / diag_run_update first): --memcheck=auto, the program
+ * can be rerun, the debugger is cuda-gdb (caps NULL or not probed yet
+ * count as cuda-gdb; a CPU program under plain gdb has nothing for
+ * compute-sanitizer), and the run failed without a device stop
+ * (diag_memcheck_wanted).  The callers decide only when to ask. */
+bool diag_run_auto_pass(struct diag_run *r, const struct session_caps *caps);
+
 /* The report (text, or a JSON object for the "diagnosis" member),
  * malloc'd; NULL when out of memory. */
 char *diag_run_report(struct diag_run *r, bool json, const char *mode,
 		      const char *stop_reason);
+/* The hints of the account as it stands (matched again; owned by the
+ * run, valid until the next call that feeds, reports or updates). */
+const struct diag_hints *diag_run_hints(struct diag_run *r);
 /* 0 no fault, 1 fault, 2 environment error. */
 int diag_run_exit_code(struct diag_run *r);
 

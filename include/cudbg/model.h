@@ -306,20 +306,12 @@ char *model_describe_stop(const struct dbg_model *m, char *buf, size_t cap);
 
 struct dbg_ctl;
 
-/* Observers of the raw stream (diagnosis, recorder of notes).  Called
- * before the model applies the record.  Any may be NULL. */
-struct dbg_ctl_hooks {
-	void *ctx;
-	void (*on_record)(void *ctx, const struct mi_record *rec);
-	void (*on_output)(void *ctx, const char *buf, size_t len);
-	void (*on_stderr)(void *ctx, const char *line, size_t len);
-	void (*on_ready)(void *ctx, int status, const char *msg);
-	void (*on_exit)(void *ctx, const struct session_exit *ex);
-};
-
 struct dbg_ctl_config {
 	const struct session_config *session;
-	struct dbg_ctl_hooks hooks;
+	/* Observers of the raw stream (diagnosis, recorder of notes): the
+	 * session's own handlers (session.h), called before the model
+	 * applies the record.  Any may be NULL. */
+	struct session_handlers hooks;
 	size_t output_cap, console_cap; /* 0: defaults */
 	unsigned want;                  /* MODEL_WANT_* at start */
 	/* Batch mode: a stop's refresh fetches only the focus, the stack

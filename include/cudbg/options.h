@@ -115,6 +115,12 @@ void options_free(struct cudbg_options *o); /* accepts a zeroed struct */
 void options_session_config(const struct cudbg_options *o,
 			    struct session_config *cfg);
 
+/* Fills the diagnosis pipeline's config from the options (pointers into
+ * *o): diag/ never reads the command line itself. */
+struct diag_run_config;
+void options_diag_config(const struct cudbg_options *o,
+			 struct diag_run_config *cfg);
+
 /* The --help text (static). */
 const char *options_usage(void);
 

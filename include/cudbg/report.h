@@ -46,9 +46,4 @@ char *diag_report_json(const struct diag_report_in *in);
  * kind is DIAG_FAULT_ENVIRONMENT). */
 int diag_report_exit_code(const struct diag_report_in *in);
 
-/* Escapes untrusted text for a terminal line into a malloc'd string:
- * printable UTF-8 kept, controls as \xNN, bidi overrides as \u{XXXX},
- * invalid bytes as \xNN.  NULL when out of memory. */
-char *diag_escape_text(const char *s, size_t len);
-
 #endif

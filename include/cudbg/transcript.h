@@ -14,7 +14,8 @@
  *   'E' a line the debugger wrote on stderr
  *   'T' a line the program wrote to its terminal
  *   '#' a note of the recorder
- * A file whose name ends in ".gz" is read through a `gzip -dc` child.
+ * A file whose name ends in ".gz", or that starts with gzip's magic
+ * bytes, is read through zlib (no gzip program is run).
  *
  * Error convention of mi/: 0/positive on success, negative TRANSCRIPT_E*
  * on failure with a one-line message in the caller's err buffer, which
@@ -42,13 +43,19 @@ enum {
 };
 
 /* Reading is bounded: a transcript (decompressed) over this many bytes
- * is refused with a message naming the file, so a 1.5 GB-inflating .gz
- * ends at once instead of after a minute of reading.  A record (line)
- * over the 128 MB MI line cap of a live session is dropped while
- * reading and a '#' note takes its place.  Directories, terminals and
- * devices (/dev/zero) are refused; a pipe is read once, as it comes
- * (a compressed pipe is refused: give the .gz file). */
-#define TRANSCRIPT_MAX_BYTES_DEFAULT ((size_t)1 << 30)
+ * is refused with a message naming the file.  Memory no longer depends
+ * on the size (a loaded transcript keeps an index, not the bytes; see
+ * struct transcript below); what the bound still limits is the time to
+ * index it and, for a .gz or a pipe, the disk its private copy takes
+ * (docs/hardening.md, item 17).  A record (line) over the 128 MB MI line
+ * cap of a live session is dropped while reading and a '#' note takes
+ * its place.  Directories, terminals and devices (/dev/zero) are
+ * refused; a pipe is read once, as it comes (a compressed pipe is
+ * refused: give the .gz file). */
+#define TRANSCRIPT_MAX_BYTES_DEFAULT ((size_t)4 << 30)
+/* The index is bounded by the same setting: at most max/2 bytes of it
+ * (16 bytes a record), so a file of tiny lines (4 bytes the shortest)
+ * cannot make it six times the file. */
 void transcript_set_max_bytes(size_t max); /* 0: the default */
 size_t transcript_max_bytes(void);
 /* A flag a signal handler raises (a termination request): every read of
@@ -73,24 +80,56 @@ struct transcript_entry {
 	unsigned long line; /* 1-based line number in the file */
 };
 
-/* A whole transcript in memory.  Entries point into one buffer owned by
- * the transcript. */
-struct transcript {
-	struct transcript_entry *e;
-	size_t n;
-	char *buf;      /* the file's bytes */
-	size_t buf_len;
-	char *name;     /* the path it came from, for messages */
-};
+/* A loaded transcript: an index of its records (16 bytes each: where
+ * the text is, its length, tag, time and line number) over the bytes,
+ * which stay on disk.  A plain file is read where it is (pread); a .gz
+ * or a pipe is copied, decompressed, to a private temporary file in
+ * $TMPDIR (else /tmp) that is unlinked as soon as it is created, so it
+ * goes when the last descriptor closes, whatever way the process ends.
+ * transcript_parse keeps its bytes in memory instead.  A forked child
+ * inherits the descriptor (pread does not move a shared offset).
+ * Opaque; owned by the caller of transcript_load/parse, or by the
+ * replay it is given to. */
+struct transcript;
 
-/* Reads and checks a whole file.  Returns 0 and *out, or a negative code
- * with a message in err. */
+/* Called once per record while a transcript is loaded, with the whole
+ * text (e->len bytes, valid during the call only).  Returns 0 to go on,
+ * non-zero to stop the load (it then fails with TRANSCRIPT_ENOMEM). */
+typedef int (*transcript_each_fn)(void *ctx, const struct transcript_entry *e);
+
+/* Reads, checks and indexes a whole file.  Returns 0 and *out, or a
+ * negative code with a message in err.  `fn` (may be NULL) sees every
+ * record as it is indexed, so a caller needs no second pass. */
 int transcript_load(const char *path, struct transcript **out,
 		    char *err, size_t cap);
+int transcript_load_each(const char *path, struct transcript **out,
+			 transcript_each_fn fn, void *ctx, char *err,
+			 size_t cap);
 /* The same over bytes in memory (copied); `name` is used in messages. */
 int transcript_parse(const char *buf, size_t len, const char *name,
 		     struct transcript **out, char *err, size_t cap);
 void transcript_free(struct transcript *t); /* accepts NULL */
+
+/* How many records; the path or name it came from. */
+size_t transcript_count(const struct transcript *t);
+const char *transcript_name(const struct transcript *t);
+/* Record i (< transcript_count) into *e.  Its text is read on demand
+ * into a window the transcript owns: valid until the next
+ * transcript_get on the same transcript.  Records read in order cost
+ * one read per 256 KiB.  Returns 0, or TRANSCRIPT_EOPEN when the bytes
+ * can no longer be read (the file was cut or changed under us: e holds
+ * an empty text then), or TRANSCRIPT_ENOMEM (the same). */
+int transcript_get(struct transcript *t, size_t i,
+		   struct transcript_entry *e);
+/* The same with at most the first `max` bytes of the text (e->len says
+ * how many): a look at a record's head without reading a 60 MB line. */
+int transcript_peek(struct transcript *t, size_t i, size_t max,
+		    struct transcript_entry *e);
+/* The descriptor its texts are read from, or -1 (bytes in memory): a
+ * forked reader must keep it open. */
+int transcript_fd(const struct transcript *t);
+/* Only the tag, without reading anything. */
+char transcript_tag(const struct transcript *t, size_t i);
 
 /* Streams a file without holding it: calls fn once per line with at most
  * `keep` bytes of its text in e->text/e->len (full_len is the real

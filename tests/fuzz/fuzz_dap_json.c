@@ -15,16 +15,16 @@ static void round_trip(const struct dj *v)
 	char err[128];
 	dj_w_init(&a);
 	dj_w_value(&a, v);
-	if (a.oom) {
+	if (a.j.b.oom) {
 		dj_w_free(&a);
 		return;
 	}
-	struct dj *again = dj_parse(a.buf, a.len, err, sizeof err);
+	struct dj *again = dj_parse(a.j.b.s, a.j.b.len, err, sizeof err);
 	if (!again)
 		__builtin_trap(); /* we wrote JSON we cannot read */
 	dj_w_init(&b);
 	dj_w_value(&b, again);
-	if (!b.oom && (b.len != a.len || memcmp(a.buf, b.buf, a.len) != 0))
+	if (!b.j.b.oom && (b.j.b.len != a.j.b.len || memcmp(a.j.b.s, b.j.b.s, a.j.b.len) != 0))
 		__builtin_trap(); /* not stable */
 	dj_free(again);
 	dj_w_free(&a);
@@ -37,11 +37,11 @@ static void text_is_a_string(const uint8_t *data, size_t size)
 	char err[128];
 	dj_w_init(&w);
 	dj_w_textn(&w, (const char *)data, size);
-	if (w.oom) {
+	if (w.j.b.oom) {
 		dj_w_free(&w);
 		return;
 	}
-	struct dj *v = dj_parse(w.buf, w.len, err, sizeof err);
+	struct dj *v = dj_parse(w.j.b.s, w.j.b.len, err, sizeof err);
 	if (!v || v->type != DJ_STR)
 		__builtin_trap();
 	/* no escape character and no C0 control but newline/tab survive */

@@ -27,10 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	/* Ask it every recorded command twice (in order, then again: the
 	 * lookups), plus commands it does not hold. */
-	size_t ncmd = 0;
-	for (size_t i = 0; i < t->n; i++)
-		ncmd += t->e[i].tag == '>';
-	const char **cmds = ncmd ? malloc(ncmd * sizeof *cmds) : NULL;
+	size_t ncmd = 0, n_rec = transcript_count(t);
+	for (size_t i = 0; i < n_rec; i++)
+		ncmd += transcript_tag(t, i) == '>';
+	char **cmds = ncmd ? calloc(ncmd, sizeof *cmds) : NULL;
 	size_t *lens = ncmd ? malloc(ncmd * sizeof *lens) : NULL;
 	if (ncmd && (!cmds || !lens)) {
 		free(cmds);
@@ -38,13 +38,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		transcript_free(t);
 		return 0;
 	}
+	/* Texts are valid until the next read: the commands are copied. */
 	size_t k = 0;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->e[i].tag == '>') {
-			cmds[k] = t->e[i].text;
-			lens[k++] = t->e[i].len;
-		}
-	struct replay *r = replay_new(t); /* owns t; texts stay valid */
+	for (size_t i = 0; i < n_rec; i++) {
+		struct transcript_entry e;
+		if (transcript_tag(t, i) != '>' || transcript_get(t, i, &e))
+			continue;
+		cmds[k] = malloc(e.len ? e.len : 1);
+		if (!cmds[k])
+			continue;
+		memcpy(cmds[k], e.text, e.len);
+		lens[k++] = e.len;
+	}
+	ncmd = k;
+	struct replay *r = replay_new(t); /* owns t */
 	if (r) {
 		size_t n = 0;
 		replay_banner(r, sink, &n);
@@ -57,6 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		replay_answer(r, "9-gdb-exit", 10, sink, &n);
 		replay_free(r);
 	}
+	for (k = 0; k < ncmd; k++)
+		free(cmds[k]);
 	free(cmds);
 	free(lens);
 	return 0;

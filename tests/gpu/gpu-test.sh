@@ -380,6 +380,14 @@ screens() {
 	sleep 2; cap seed80 seed80-1-fault
 	$T send-keys -t seed80 q; sleep 0.5; $T send-keys -t seed80 q; sleep 2
 	$T kill-session -t seed80 2>/dev/null
+	stepscreen
+	screen_passes
+}
+
+# A breakpoint in a kernel, then next, step and the GPU map (GPU_SECTIONS
+# stepscreen runs it alone).
+stepscreen() {
+	mkdir -p "$RES/screens"
 	# (the examples section builds it; alone, screens builds it here)
 	if [ ! -x "$SRC/examples/step_kernel" ]; then
 		mkdir -p "$SRC/examples" && cp "$ROOT"/data/examples/step_kernel.cu "$SRC/examples/" &&
@@ -394,10 +402,18 @@ screens() {
 	$T send-keys -t step n; sleep 3; cap step step-2-next
 	$T send-keys -t step s; sleep 3; cap step step-3-step
 	$T send-keys -t step ']'; sleep 2; cap step step-4-map
+	# each step moved the stop: the screens differ, and none says error
+	local S=$RES/screens
+	if ! cmp -s "$S/step-1-break.txt" "$S/step-2-next.txt" &&
+	   ! cmp -s "$S/step-2-next.txt" "$S/step-3-step.txt" &&
+	   ! grep -qi 'error' "$S/step-2-next.txt" "$S/step-3-step.txt"; then
+		pass screens/step-moves
+	else
+		fail screens/step-moves "n or s did not move the stop (or an error showed)"
+	fi
 	$T send-keys -t step q; sleep 0.5; $T send-keys -t step y; sleep 2
 	$T kill-session -t step 2>/dev/null
 	cd "$ROOT" || exit 2
-	screen_passes
 }
 
 # The memcheck pass and replay to fault from the screen (issue: diagnosis):
@@ -481,6 +497,27 @@ pyscreens() {
 	for n in $PY_SCREENS; do $T kill-session -t "py-$n" 2>/dev/null; done
 }
 
+# ---- M after a live stop narrows the pass to the stop's kernel ----
+# null_deref stops live at a Warp Illegal Address in row_sums; M runs
+# compute-sanitizer on row_sums alone (--kernel-name regex=row_sums) and
+# opens its coredump at the faulting thread.
+narrowscreen() {
+	mkdir -p "$RES/screens"
+	cp "$ROOT/tests/gpu/null_deref.cu" "$SRC/"
+	[ -x "$SRC/null_deref" ] || nvcc -g -G -arch=sm_90 -o "$SRC/null_deref" "$SRC/null_deref.cu" ||
+		{ fail screens/narrow "nvcc null_deref failed"; return; }
+	$T new-session -d -s narrow -x 120 -y 40 \
+		"cd $SRC && TERM=xterm-256color $BIN --memcheck=never -d $SRC ./null_deref; sleep 600"
+	expect_screen narrow-stop narrow 'Illegal Address' 90 "no live stop"
+	sleep 2; $T send-keys -t narrow M
+	expect_screen narrow-kernel narrow 'checking kernel row_sums only' 20 "M did not narrow to row_sums"
+	cap narrow narrow-1-running
+	expect_screen narrow-core narrow 'coredump is open at the faulting thread' 120 "no coredump opened"
+	sleep 2; cap narrow narrow-2-core
+	$T send-keys -t narrow q; sleep 0.5; $T send-keys -t narrow y; sleep 2
+	$T kill-session -t narrow 2>/dev/null
+}
+
 # ---- killing the debugger from outside (issue: hardening) ----
 kills() {
 	mkdir -p "$RES/kills" "$RES/screens" # cap writes there (kills may run alone)
@@ -543,10 +580,12 @@ nvcc --version | tail -1; python3 -c 'import torch; print("torch", torch.__versi
 [ -x "$BIN" ] || { echo "FAIL gpu-test: $BIN not built (run make)"; exit 2; }
 : > "$TIMES"
 
-SECTIONS=${GPU_SECTIONS:-programs examples screens pyscreens kills perf}
+SECTIONS=${GPU_SECTIONS:-programs examples screens pyscreens narrowscreen kills perf}
 case " $SECTIONS " in *" examples "*) echo "== examples"; examples ;; esac
 case " $SECTIONS " in *" screens "*) echo "== screens"; screens ;; esac
 case " $SECTIONS " in *" pyscreens "*) echo "== pyscreens"; pyscreens ;; esac
+case " $SECTIONS " in *" stepscreen "*) echo "== stepscreen"; stepscreen ;; esac
+case " $SECTIONS " in *" narrowscreen "*) echo "== narrowscreen"; narrowscreen ;; esac
 case " $SECTIONS " in *" kills "*) echo "== kills"; kills ;; esac
 case " $SECTIONS " in *" perf "*) echo "== perf"; perf ;; esac
 case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac

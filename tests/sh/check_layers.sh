@@ -55,6 +55,7 @@ plant() {
 		printf '%s\n' "$out" | sed 's/^/    /'
 	fi
 }
+plant base-includes-mi base/text.c '#include "cudbg/session.h"' 'below mi/'
 plant mi-includes-diag mi/model.c '#include "cudbg/diag.h"' 'below diag/'
 plant diag-includes-tui diag/analyze.c '#include "tui/ui.h"' 'below tui/'
 plant batch-includes-tui batch/batch.c '#include "tui/keys.h"' 'below tui/'

@@ -128,4 +128,16 @@ elif ! plain $c "$tmp/$c.out" || ! plain $c "$tmp/$c.err"; then
 else
 	pass $c
 fi
+# A one-line error naming hostile input (a path with OSC and CSI in it):
+# written through base's text_write_line, so stderr carries no ESC either.
+c=error_names_hostile_path
+"$BIN" --batch --replay "$tmp/no${ESC}]0;ERR-TITLE$(printf '\007')x.mi.log" \
+	>"$tmp/$c.out" 2>"$tmp/$c.err"
+if ! grep -q 'ERR-TITLE' "$tmp/$c.err"; then
+	fail $c "the path is not named: $(cat "$tmp/$c.err")"
+elif ! plain $c "$tmp/$c.err"; then
+	fail $c "raw bytes in the error line"
+else
+	pass $c
+fi
 exit $fails

@@ -421,20 +421,32 @@ if [ -f "$FIX/big_grid.mi.log.gz" ]; then
 	XENV=
 	[ $(($(date +%s) - t0)) -le 10 ] ||
 		fail replay_too_big_time "took $(($(date +%s) - t0)) s"
-	# gzip missing: one line naming the file and gzip
-	XENV="PATH=$tmp/emptybin"
-	batch replay_gzip_missing --batch --replay "$FIX/big_grid.mi.log.gz"
-	rc=$?
-	XENV=
-	# (the message depends on where the lookup fails: exec, or the PATH
-	# search first, as under valgrind's wrapper)
-	if [ $rc -ne 2 ] || { ! said replay_gzip_missing "cannot run gzip" &&
-	     ! said replay_gzip_missing "gzip not found; install gzip"; }; then
-		fail replay_gzip_missing "rc=$rc"
-	else
-		pass replay_gzip_missing
-	fi
 fi
+# issue 14: a .gz is read with zlib, no gzip program is run: with an
+# empty PATH it replays to the fault (was: "cannot run gzip ... install
+# gzip"); a damaged or cut .gz is one line naming the file
+gzip -c "$NW" >"$tmp/nw.mi.log.gz"
+c=replay_gz_without_gzip
+XENV="PATH=$tmp/emptybin"
+batch $c --batch --replay "$tmp/nw.mi.log.gz"
+rc=$?
+XENV=
+if [ $rc -ne 1 ] || ! grep -q 'Warp Illegal Address' "$tmp/$c.res" ||
+   [ -s "$tmp/$c.err" ]; then
+	fail $c "rc=$rc: $(head -c 300 "$tmp/$c.err")"
+else
+	pass $c
+fi
+# the same bytes with the middle of the deflate stream overwritten
+sz=$(wc -c <"$tmp/nw.mi.log.gz")
+cp "$tmp/nw.mi.log.gz" "$tmp/bad.mi.log.gz"
+printf 'garbage-garbage-garbage-garbage' |
+	dd of="$tmp/bad.mi.log.gz" bs=1 seek=$((sz / 2)) conv=notrunc 2>/dev/null
+refused replay_gz_corrupt "$tmp/bad.mi.log.gz: cannot decompress it (zlib:" \
+	--replay "$tmp/bad.mi.log.gz"
+head -c $((sz / 2)) "$tmp/nw.mi.log.gz" >"$tmp/cut.mi.log.gz"
+refused replay_gz_cut "$tmp/cut.mi.log.gz: the compressed transcript is cut short" \
+	--replay "$tmp/cut.mi.log.gz"
 
 # item 1: a pipe that trickles bytes and never a newline; SIGTERM ends
 # the read at once (it was caught and never checked: only SIGKILL ended

@@ -2,8 +2,10 @@
  * fixtures, escaping of hostile text, and JSON validity. */
 #include "cudbg/batch.h"
 #include "cudbg/model.h"
+#include "cudbg/report.h"
 #include "tests/harness.h"
 #include "tests/unit/fixture.h"
+#include "tests/unit/fx_model.h"
 #include "tests/unit/json_check.h"
 
 #include <stdio.h>
@@ -17,48 +19,6 @@ TEST(json_checker_works)
 	CHECK(!json_valid("{\"a\":1,}"));
 	CHECK(!json_valid("{\"a\" 1}"));
 	CHECK(!json_valid("[\"\\x\"]"));
-}
-
-/* ---- models from fixtures ---- */
-
-struct feed {
-	struct dbg_model m;
-	int stops_wanted;   /* stop after this many *stopped */
-	bool done;
-};
-
-static void feed_record(const struct mi_record *rec, void *out)
-{
-	struct feed *f = out;
-	if (f->done)
-		return;
-	model_on_record(&f->m, rec);
-	if ((int)f->m.stop_count >= f->stops_wanted)
-		f->done = true;
-}
-
-static void do_stack(const struct mi_record *r, void *out)
-{
-	struct dec_stack st;
-	CHECK_INT(dec_stack_decode(r->results, &st), 0);
-	model_take_frames(out, &st);
-}
-
-/* The model as the controller leaves it after the first stop's refresh:
- * stop, focus query, stack. */
-static void model_at_stop(const char *fixture, struct dbg_model *m,
-			  bool with_stack)
-{
-	struct feed f = { .stops_wanted = 1 };
-	model_init(&f.m, 0, 0);
-	f.m.backend = SESSION_REPLAY;
-	f.m.cuda = true;
-	fx_each(fixture, feed_record, &f);
-	CHECK_INT(f.m.state, MODEL_STOPPED);
-	if (with_stack)
-		fx_decode(fixture, "-stack-list-frames", "^done", 0, do_stack,
-			  &f.m);
-	*m = f.m;
 }
 
 static char *print(const struct batch_report *r, bool json)
@@ -77,7 +37,7 @@ static char *print(const struct batch_report *r, bool json)
 TEST(seed_py_report)
 {
 	struct dbg_model m;
-	model_at_stop("seed_py.mi.log", &m, false);
+	fx_model_at_stop("seed_py.mi.log", &m, false);
 	struct batch_report r;
 	CHECK_INT(batch_collect(&m, &r), 0);
 	CHECK(r.fault);
@@ -110,7 +70,7 @@ TEST(seed_py_report)
 TEST(assert_label_kernel_frame_one)
 {
 	struct dbg_model m;
-	model_at_stop("assert_label.mi.log", &m, true);
+	fx_model_at_stop("assert_label.mi.log", &m, true);
 	struct batch_report r;
 	batch_collect(&m, &r);
 	CHECK_STR(r.frame.func, "__assert_fail");
@@ -136,7 +96,7 @@ TEST(assert_label_kernel_frame_one)
 TEST(null_write_exception_fields)
 {
 	struct dbg_model m;
-	model_at_stop("null_write.mi.log", &m, true);
+	fx_model_at_stop("null_write.mi.log", &m, true);
 	struct batch_report r;
 	batch_collect(&m, &r);
 	char *t = print(&r, false);
@@ -155,7 +115,7 @@ TEST(null_write_exception_fields)
 TEST(step_kernel_breakpoint_is_no_fault)
 {
 	struct dbg_model m;
-	model_at_stop("step_kernel.mi.log", &m, true);
+	fx_model_at_stop("step_kernel.mi.log", &m, true);
 	struct batch_report r;
 	batch_collect(&m, &r);
 	CHECK(!r.fault);
@@ -239,7 +199,9 @@ TEST(hostile_text_is_escaped)
 	CHECK(!strstr(t, "\xff"));
 	CHECK(strstr(t, "\\x1b[2J"));
 	CHECK(strstr(t, "\\u{202e}rev"));
-	CHECK(strstr(t, "\\x9b"));
+	/* a C1 control in UTF-8 form is a code point, written as one
+	 * (docs/text-safety.md); "\x9b" would read as an invalid byte */
+	CHECK(strstr(t, "\\u{009b}"));
 	CHECK(strstr(t, "bad\\xff\\xfe end"));
 	CHECK(strstr(t, "#0 f\\x0d\\x0ax (no source)"));
 	free(t);
@@ -250,6 +212,42 @@ TEST(hostile_text_is_escaped)
 	CHECK(strstr(j, "\\u202erev"));
 	CHECK(strstr(j, "bad\\ufffd\\ufffd end \\\"q\\\" \\\\"));
 	CHECK(strstr(j, "f\\u000d\\nx"));
+	free(j);
+	batch_report_free(&r);
+}
+
+static int occurrences(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* One --json document, one escaper: the batch part and the diagnosis part
+ * (diag/report.c) write the same untrusted text the same way.  Before
+ * base/, the diagnosis left U+2028/U+2029 raw while the batch part
+ * escaped them. */
+TEST(report_parts_escape_alike)
+{
+	static const char text[] = "m\xe2\x80\xa8 n\xe2\x80\xa9 c1\xc2\x85 "
+				   "rlo\xe2\x80\xae t\tx";
+	static const char want[] = "m\\u2028 n\\u2029 c1\\u0085 rlo\\u202e "
+				   "t\\tx";
+	struct diag_fault f = { .kind = DIAG_FAULT_NONE };
+	struct diag_report_in in = { .fault = &f, .mode = "replay",
+				     .stop_reason = text,
+				     .memcheck_seconds = -1 };
+	struct batch_report r = { .mode = "replay", .state = "stopped",
+				  .bkptno = -1 };
+	r.summary = strdup(text);
+	r.diagnosis = diag_report_json(&in);
+	CHECK(r.diagnosis != NULL);
+	char *j = print(&r, true);
+	CHECK_MSG(json_valid(j), "invalid JSON: %s", j);
+	CHECK_MSG(occurrences(j, want) == 2, "the two parts differ: %s", j);
+	CHECK_INT(occurrences(j, "\xe2\x80\xa8"), 0);
+	CHECK_INT(occurrences(j, "\xe2\x80\xa9"), 0);
 	free(j);
 	batch_report_free(&r);
 }

@@ -68,7 +68,7 @@ TEST(text_is_made_visible)
 	struct dj_w w;
 	dj_w_init(&w);
 	dj_w_text(&w, "red\033[31m \xe2\x80\xae x\xff\ttab\r\n");
-	CHECK_STR(w.buf, "\"red\\\\x1b[31m \\\\u{202e} x\\\\xff\\ttab\\\\x0d\\n\"");
+	CHECK_STR(w.j.b.s, "\"red\\\\x1b[31m \\\\u{202e} x\\\\xff\\ttab\\\\x0d\\n\"");
 	dj_w_free(&w);
 }
 
@@ -85,7 +85,7 @@ TEST(writer_separates_members)
 	dj_w_null(&w);
 	dj_w_arr_end(&w);
 	dj_w_obj_end(&w);
-	CHECK_STR(w.buf, "{\"a\":1,\"b\":[\"x\\\"y\",false,null]}");
+	CHECK_STR(w.j.b.s, "{\"a\":1,\"b\":[\"x\\\"y\",false,null]}");
 	dj_w_free(&w);
 }
 

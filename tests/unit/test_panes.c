@@ -202,8 +202,11 @@ TEST(dim3_helpers)
 	CHECK(dpane_bt_cmp((struct dec_dim3){ 1, 0, 0, true }, (struct dec_dim3){ 900, 0, 0, true },
 			   (struct dec_dim3){ 2, 0, 0, true }, (struct dec_dim3){ 0, 0, 0, true }) < 0);
 	CHECK_INT(dpane_popcount(0xffffffffffffffffull), 64);
-	CHECK_INT(dpane_wants("registers"), MODEL_WANT_REGS);
-	CHECK_INT(dpane_wants("source"), 0);
+	/* each pane declares the data it needs (pane_ops.wants) */
+	CHECK_INT(pane_registers_ops.wants, MODEL_WANT_REGS);
+	CHECK_INT(pane_gpumap_ops.wants,
+		  MODEL_WANT_BLOCKS | MODEL_WANT_SMS | MODEL_WANT_WARPS);
+	CHECK_INT(pane_source_ops.wants, 0);
 }
 
 static void regnames(const struct mi_record *rec, void *out)

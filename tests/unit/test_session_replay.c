@@ -135,15 +135,16 @@ static bool pred_replied(void *ctx)
 
 /* Where the recording's own story starts: its run command, or its last
  * attach/target/core command (which the session sends at start). */
-static long start_index(const struct transcript *t, bool run)
+static long start_index(struct transcript *t, bool run)
 {
 	long at = -1;
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->e[i].tag != '>')
+	for (size_t i = 0; i < transcript_count(t); i++) {
+		struct transcript_entry e;
+		if (transcript_tag(t, i) != '>' || transcript_get(t, i, &e))
 			continue;
 		size_t len;
-		const char *b = transcript_command_body(t->e[i].text,
-							t->e[i].len, &len, NULL);
+		const char *b = transcript_command_body(e.text, e.len, &len,
+							NULL);
 		if (run && len >= 9 && memcmp(b, "-exec-run", 9) == 0)
 			return (long)i;
 		if (!run && len >= 8 && (memcmp(b, "-target-", 8) == 0 ||
@@ -176,23 +177,27 @@ static void expect_rec(void *ctx, const struct mi_record *rec)
 /* The records after entry `from`; when the session sent that command
  * itself (attach, remote, core), its result went to the session's own
  * continuation (on_ready tells how it went), not to us. */
-static void expected_after(const struct transcript *t, size_t from,
+static void expected_after(struct transcript *t, size_t from,
 			   bool own_start, struct expect *x)
 {
-	x->items = calloc(t->n + 1, sizeof *x->items);
+	size_t n = transcript_count(t);
+	x->items = calloc(n + 1, sizeof *x->items);
 	x->n = 0;
 	x->skip_result = own_start;
-	for (size_t i = from; i < t->n; i++)
-		if (t->e[i].tag == '<')
-			mi_parse_line(t->e[i].text, t->e[i].len, expect_rec, x);
+	struct transcript_entry e;
+	for (size_t i = from; i < n; i++)
+		if (transcript_tag(t, i) == '<' && transcript_get(t, i, &e) == 0)
+			mi_parse_line(e.text, e.len, expect_rec, x);
 }
 
-static bool all_t_lines_seen(const struct transcript *t, const char *out)
+static bool all_t_lines_seen(struct transcript *t, const char *out)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->e[i].tag != 'T' || t->e[i].len == 0)
+	for (size_t i = 0; i < transcript_count(t); i++) {
+		struct transcript_entry e;
+		if (transcript_tag(t, i) != 'T' || transcript_get(t, i, &e) ||
+		    e.len == 0)
 			continue;
-		char *line = strndup(t->e[i].text, t->e[i].len);
+		char *line = strndup(e.text, e.len);
 		bool found = out && strstr(out, line);
 		free(line);
 		if (!found)
@@ -202,7 +207,7 @@ static bool all_t_lines_seen(const struct transcript *t, const char *out)
 }
 
 struct tcheck {
-	const struct transcript *t;
+	struct transcript *t;
 	struct seen *w;
 };
 
@@ -240,14 +245,17 @@ static void replay_fixture(const char *name, struct seen *w)
 		CHECK(session_run(w->s, on_reply, w) > 0);
 		CHECK(session_run_until(w->s, pred_replied, w, 60000) == 1);
 	}
-	for (size_t i = (size_t)from + 1; i < t->n && !w->exited; i++) {
-		if (t->e[i].tag != '>')
+	for (size_t i = (size_t)from + 1; i < transcript_count(t) &&
+	     !w->exited; i++) {
+		struct transcript_entry e;
+		if (transcript_tag(t, i) != '>')
 			continue;
+		CHECK_INT(transcript_get(t, i, &e), 0);
 		w->replied = false;
-		CHECK(session_send(w->s, on_reply, w, "%.*s", (int)t->e[i].len,
-				   t->e[i].text) > 0);
+		CHECK(session_send(w->s, on_reply, w, "%.*s", (int)e.len,
+				   e.text) > 0);
 		CHECK_MSG(session_run_until(w->s, pred_replied, w, 60000) == 1,
-			  "%s: no answer to line %lu", name, t->e[i].line);
+			  "%s: no answer to line %lu", name, e.line);
 	}
 	/* Records that follow the last reply (the recordings end with
 	 * -gdb-exit: the fake then exits and everything is read). */

@@ -41,7 +41,18 @@ enum ui_change {
 	UCH_DIAG = 1 << 8,        /* the fault diagnosis changed */
 	UCH_SOURCE = 1 << 9,      /* source directories or files */
 	UCH_LAYOUT = 1 << 10,     /* panes were shown or hidden */
+	UCH_SESSION = 1 << 11,    /* a new debugger session (the pass's
+				   * coredump, a rerun): what was cached of
+				   * the old one's process is stale */
 	UCH_ALL = 0x7fffffff,
+};
+
+/* What a pane can be asked to do by the glue (UA_FAULT_THREAD), by
+ * another pane through it, without either naming the pane. */
+enum pane_request {
+	PANE_REQ_FAULT_THREAD, /* show and focus the thread that faulted */
+	PANE_REQ_DIAGNOSIS,    /* show and focus the diagnosis */
+	PANE_REQ_PROCESSES,    /* show (not focus) a job's processes */
 };
 
 /* One key of a pane: the same row drives its dispatch and its line in
@@ -89,6 +100,11 @@ struct pane_ops {
 	const char *name;  /* id used by scripts and the config: "source" */
 	const char *title; /* tab label: "Source" */
 	enum area home;    /* where it is shown */
+	/* The data the controller must fetch at every stop while the pane
+	 * is on screen: MODEL_WANT_* bits (cudbg/model.h; focus, stack,
+	 * locals, kernels and the focused block's threads are always
+	 * fetched).  dpane_want_sync() ors them over the panes shown. */
+	unsigned wants;
 	/* Allocates p->state; returns 0 or -1.  Optional. */
 	int (*init)(struct pane *p, struct ui *ui);
 	/* Draws the pane's content into c (its area minus the title row). */
@@ -102,6 +118,9 @@ struct pane_ops {
 	/* Extra title text after the tab labels ("step_kernel.cu:9").  Writes
 	 * into buf (cap bytes).  Optional. */
 	void (*title_info)(struct pane *p, struct ui *ui, char *buf, size_t cap);
+	/* Does request r (enum pane_request), showing itself as r says:
+	 * PR_* flags, PR_IGNORED when it does not do r.  Optional. */
+	int (*request)(struct pane *p, struct ui *ui, enum pane_request r);
 	/* Frees p->state.  Optional. */
 	void (*free)(struct pane *p);
 	const struct pane_key *keys;        /* optional */
@@ -142,9 +161,10 @@ int listview_state_new(struct pane *p, size_t size, int height);
  * column 0): PR_REDRAW, or PR_IGNORED for other keys. */
 int listview_hscroll(size_t *hscroll, int key);
 
-/* ---- calls into particular panes (from the glue and tests) ---- */
+/* ---- calls into particular panes (from other panes) ---- */
 
-/* One disassembled instruction. */
+/* One disassembled instruction (the glue's answer to a disassembly
+ * request, ui_actions.disassemble). */
 struct ui_insn {
 	uint64_t addr;
 	const char *offset; /* "<+16>" or NULL */
@@ -152,24 +172,12 @@ struct ui_insn {
 	int line;           /* source line it belongs to, 0 unknown */
 };
 
-/* Stores the disassembly of func (copied); n == 0 with err set records a
- * failure ("cannot disassemble: ..."). */
-/* Drops every cached disassembly (a new debugger session). */
-void pane_sass_forget(struct ui *ui);
-void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,
-		     size_t n, const char *err);
-
 /* Shows `file` (found like the debugger's files: as given, or under the
  * -d directories) in the Source pane at `line` (0: the top) and focuses
  * it, until the next stop brings back the stopped frame's file.  For the
  * user's Python line, a file:line of the diagnosis, and `o` in Source.
  * Returns 0, or -1 after a message naming the file. */
 int pane_source_open(struct ui *ui, const char *file, int line);
-
-/* The answer to a completion request: the completed line and the matches
- * (copied; shown in the console when there are several). */
-void pane_console_completion(struct ui *ui, const char *completion,
-			     const char *const *matches, size_t n);
 
 /* The search the panes share (Source, Hints, Console, Program output):
  * where pat first occurs in s[0..len), case-insensitive unless pat has a

@@ -101,6 +101,7 @@ const struct pane_ops pane_blocks_ops = {
 	.name = "blocks",
 	.title = "Blocks",
 	.home = AREA_SIDE_TOP,
+	.wants = MODEL_WANT_BLOCKS,
 	.init = blocks_init,
 	.draw = dtable_draw,
 	.key = dtable_key,

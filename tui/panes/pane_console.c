@@ -374,6 +374,9 @@ static int console_scroll(struct console_state *s, struct ui *ui, int key, int p
 	return PR_REDRAW;
 }
 
+static void console_completion(struct ui *ui, void *ctx, const char *completion,
+			       const char *const *matches, size_t n);
+
 /* Keys while the line editor has the keyboard.  Curses keys above 255
  * are mapped onto readline commands here; bytes go to readline. */
 static int console_edit_key(struct pane *p, struct ui *ui, int key)
@@ -394,7 +397,7 @@ static int console_edit_key(struct pane *p, struct ui *ui, int key)
 	case TK_PGUP: case TK_PGDN: return console_scroll(s, ui, key, page);
 	case TK_TAB:
 		if (ui->actions && ui->actions->complete)
-			ui->actions->complete(ui, rl_line_buffer);
+			ui->actions->complete(ui, rl_line_buffer, console_completion, p);
 		else
 			ui_message(ui, UC_WARN, "no debugger is connected to complete from");
 		break;
@@ -452,9 +455,12 @@ static int console_on_change(struct pane *p, struct ui *ui, unsigned what)
 	return PR_HANDLED;
 }
 
-void pane_console_completion(struct ui *ui, const char *completion,
-			     const char *const *matches, size_t n)
+/* The glue's answer to Tab: the completed line and the matches (shown
+ * in the console when there are several). */
+static void console_completion(struct ui *ui, void *ctx, const char *completion,
+			       const char *const *matches, size_t n)
 {
+	(void)ctx;
 	if (completion && rl_line_buffer && strcmp(completion, rl_line_buffer) != 0) {
 		rl_replace_line(completion, 0);
 		rl_point = rl_end;

@@ -161,6 +161,7 @@ const struct pane_ops pane_devices_ops = {
 	.name = "devices",
 	.title = "Devices",
 	.home = AREA_SIDE_TOP,
+	.wants = MODEL_WANT_DEVICES | MODEL_WANT_SMS,
 	.init = devices_init,
 	.draw = devices_draw,
 	.key = devices_key,

@@ -508,6 +508,7 @@ const struct pane_ops pane_gpumap_ops = {
 	.name = "gpumap",
 	.title = "Map",
 	.home = AREA_SIDE_TOP,
+	.wants = MODEL_WANT_BLOCKS | MODEL_WANT_SMS | MODEL_WANT_WARPS,
 	.init = gpumap_init,
 	.draw = gpumap_draw,
 	.click = gpumap_click,

@@ -1,5 +1,6 @@
 /* The diagnosis and its guided hints, in the screen.  Two views of the
- * same account (diag/), rebuilt from the model whenever a stop, the
+ * account the diagnosis pipeline holds (diag/diagrun.h, the glue's run,
+ * through ui->actions->diagnosis), made afresh whenever a stop, the
  * program's output or its end changes it:
  *
  *  - the diagnosis (default): what happened in one line, where (kernel,
@@ -9,12 +10,12 @@
  *    that Enter does; the hints' explanations and evidence follow;
  *  - the full report (R): the text --batch prints, as it prints it.
  *
- * Building only reads the model; it never talks to the debugger.  Which
- * stops bring the pane forward is decided in hints_stop_view(). */
+ * The pane renders what the pipeline holds: it loads no rules and feeds
+ * no collector; it never talks to the debugger.  Which stops bring the
+ * pane forward is decided in hints_stop_view(). */
 #include "cudbg/diagrun.h"
 #include "cudbg/hints.h"
 #include "cudbg/model.h"
-#include "cudbg/report.h"
 #include "cudbg/sanitizer.h"
 #include "tui/keys.h"
 #include "tui/source.h"
@@ -57,8 +58,7 @@ struct dline {
 
 struct hints_state {
 	struct listview lv;
-	struct diag_rules *rules;
-	char rules_error[256];
+	char rules_error[256]; /* why the pipeline has no hints, or "" */
 	bool report;        /* the full report instead of the diagnosis */
 	/* the diagnosis */
 	struct hrow *rows;
@@ -81,33 +81,20 @@ struct hints_state {
 	struct pane_search search;
 };
 
-/* The keys the screen shows for hint steps; the other actions read as
- * their names, and Enter on the row does them. */
-static const char *const action_keys[DIAG_ACT_COUNT] = {
-	[DIAG_ACT_MEMCHECK] = "M",
-	[DIAG_ACT_REPLAY_TO_FAULT] = "T",
-};
-
+/* The keys the screen shows for hint steps (ui_diag_action_keys); the
+ * other actions read as their names, and Enter on the row does them. */
 static const char *action_label(enum diag_action a)
 {
-	return action_keys[a] ? action_keys[a] : diag_action_name(a);
+	return ui_diag_action_keys[a] ? ui_diag_action_keys[a] : diag_action_name(a);
 }
 
 static int hints_init(struct pane *p, struct ui *ui)
 {
 	struct hints_state *s = calloc(1, sizeof(*s));
-	char path[4096], self[4096];
 
 	(void)ui;
 	if (!s)
 		return -1;
-	/* The rules next to a build tree the binary runs from, as batch
-	 * mode finds them (diag/diagrun.c). */
-	const char *rules = diag_rules_default_path(diag_exe_dir(self, sizeof self),
-						    path, sizeof path);
-	if (diag_rules_load_file(rules, &s->rules, s->rules_error,
-				 sizeof s->rules_error) < 0)
-		s->rules = NULL;
 	s->stale = true;
 	s->wrap_w = -1;
 	s->seen_state = -1;
@@ -146,7 +133,6 @@ static void hints_free(struct pane *p)
 	struct hints_state *s = p->state;
 
 	hints_clear(s);
-	diag_rules_free(s->rules);
 	free(s);
 	p->state = NULL;
 }
@@ -426,42 +412,32 @@ static void split_lines(struct hints_state *s)
 	}
 }
 
-/* Feeds the model (stop, stacks, locals, lanes, the program's output and
- * its end) and what the glue adds to a fresh collector, and renders both
- * views. */
-static void hints_build(struct hints_state *s, struct ui *ui,
-			const struct dbg_model *m)
+/* The pipeline's account, made afresh (update) or as it stands; NULL
+ * without a glue (framework tests). */
+static const struct diag_run_view *pipeline(struct ui *ui, bool update)
 {
+	if (!ui->actions || !ui->actions->diagnosis)
+		return NULL;
+	return ui->actions->diagnosis(ui, update);
+}
+
+/* Renders both views of the pipeline's account, updated first. */
+static void hints_build(struct hints_state *s, struct ui *ui)
+{
+	const struct diag_run_view *v = pipeline(ui, true);
+
 	hints_clear(s);
 	s->stale = false;
 	s->account = false;
-	if (!m || !s->rules)
+	snprintf(s->rules_error, sizeof s->rules_error, "%s",
+		 v && v->no_rules ? v->no_rules : "");
+	if (!v || !v->fault || !ui->model)
 		return;
-	struct diag *d = diag_new();
-	if (!d)
-		return;
-	diag_feed_model_run(d, m);
-	/* Findings and the memcheck pass's output, from the glue. */
-	if (ui->actions && ui->actions->diag_feed)
-		ui->actions->diag_feed(ui, d);
-	const struct diag_fault *f = diag_analyze(d);
-	s->account = m->state == MODEL_STOPPED || m->state == MODEL_EXITED ||
-		     f->flags[DIAG_F_SANITIZER] || f->flags[DIAG_F_MEMCHECK_RAN] ||
-		     f->flags[DIAG_F_SANITIZER_MISSING];
-	struct diag_hints h = { 0 };
-	diag_hints_match(s->rules, f, &h);
-	char why[256];
-	struct diag_report_in in = {
-		.fault = f, .hints = &h, .mode = m->is_core ? "core" : "live",
-		.stop_reason = model_describe_stop(m, why, sizeof why),
-		.memcheck_seconds = -1, .action_labels = action_keys,
-	};
-	build_rows(s, f, &h, in.stop_reason);
-	s->text = diag_report_text(&in);
+	s->account = v->account;
+	build_rows(s, v->fault, v->hints, v->stop_reason);
+	s->text = v->report ? strdup(v->report) : NULL;
 	if (s->text)
 		split_lines(s);
-	diag_hints_clear(&h);
-	diag_free(d);
 }
 
 /* ---- wrapping and drawing ---- */
@@ -637,14 +613,14 @@ static void hints_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 	struct hints_state *s = p->state;
 	const struct dbg_model *m = ui->model;
 
-	if (!s->rules) {
+	if (s->stale)
+		hints_build(s, ui);
+	if (s->rules_error[0]) {
 		canvas_str(c, 1, 0, "no hints: ", STYLE(UC_ERROR, 0));
 		canvas_text(c, 11, 0, s->rules_error, strlen(s->rules_error),
 			    STYLE(UC_ERROR, 0));
 		return;
 	}
-	if (s->stale)
-		hints_build(s, ui, m);
 	int y0 = 0;
 	if (ui->pass[0]) {
 		canvas_str(c, 0, 0, ui->pass, STYLE(UC_ACCENT, CA_BOLD));
@@ -664,15 +640,12 @@ static void hints_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 
 /* ---- keys ---- */
 
-static void focus_pane(struct ui *ui, const char *name, int key)
+static void focus_pane(struct ui *ui, const char *name)
 {
 	struct pane *p = ui_pane(ui, name);
 
-	if (!p)
-		return;
-	ui_focus(ui, p);
-	if (key && p->ops->key)
-		p->ops->key(p, ui, key);
+	if (p)
+		ui_focus(ui, p);
 }
 
 /* Switches to the full report, at the findings list. */
@@ -694,21 +667,21 @@ static void do_action(struct hints_state *s, struct ui *ui, int a)
 	switch ((enum diag_action)a) {
 	case DIAG_ACT_MEMCHECK: ui_memcheck(ui); break;
 	case DIAG_ACT_REPLAY_TO_FAULT: ui_to_fault(ui, NULL); break;
-	case DIAG_ACT_FAULT_THREAD: focus_pane(ui, "threads", 'F'); break;
-	case DIAG_ACT_THREADS: focus_pane(ui, "threads", 0); break;
-	case DIAG_ACT_LANES: focus_pane(ui, "lanes", 0); break;
-	case DIAG_ACT_SOURCE: focus_pane(ui, "source", 0); break;
-	case DIAG_ACT_SASS: focus_pane(ui, "sass", 0); break;
-	case DIAG_ACT_LOCALS: focus_pane(ui, "locals", 0); break;
-	case DIAG_ACT_BACKTRACE: focus_pane(ui, "stack", 0); break;
+	case DIAG_ACT_FAULT_THREAD: ui_act(ui, UA_FAULT_THREAD, NULL); break;
+	case DIAG_ACT_THREADS: focus_pane(ui, "threads"); break;
+	case DIAG_ACT_LANES: focus_pane(ui, "lanes"); break;
+	case DIAG_ACT_SOURCE: focus_pane(ui, "source"); break;
+	case DIAG_ACT_SASS: focus_pane(ui, "sass"); break;
+	case DIAG_ACT_LOCALS: focus_pane(ui, "locals"); break;
+	case DIAG_ACT_BACKTRACE: focus_pane(ui, "stack"); break;
 	case DIAG_ACT_HOST_STACK:
-		focus_pane(ui, "stack", 0);
+		focus_pane(ui, "stack");
 		ui_message(ui, UC_MUTED, "h shows the host stack that launched the kernel");
 		break;
 	case DIAG_ACT_FINDINGS: show_findings(s, ui); break;
-	case DIAG_ACT_MEMORY: focus_pane(ui, "memory", 0); break;
+	case DIAG_ACT_MEMORY: focus_pane(ui, "memory"); break;
 	case DIAG_ACT_CONSOLE: ui_console_enter(ui); break;
-	case DIAG_ACT_OUTPUT: focus_pane(ui, "output", 0); break;
+	case DIAG_ACT_OUTPUT: focus_pane(ui, "output"); break;
 	case DIAG_ACT_COUNT: break;
 	}
 }
@@ -727,7 +700,7 @@ static void run_gdb(struct ui *ui, const char *cmd)
 		return;
 	}
 	ui->actions->console(ui, cmd);
-	focus_pane(ui, "console", 0);
+	focus_pane(ui, "console");
 }
 
 static void do_row(struct hints_state *s, struct ui *ui, long i)
@@ -912,7 +885,8 @@ static void apply_stop_view(struct pane *p, struct ui *ui)
 	enum area a = p->ops->home;
 	bool shown = ui->area_pane[a] == (int)(p - ui->panes);
 	enum stop_view view = hints_stop_view(ui);
-	if (view == VIEW_DIAGNOSIS && !s->rules)
+	const struct diag_run_view *v = pipeline(ui, false);
+	if (view == VIEW_DIAGNOSIS && v && v->no_rules)
 		view = VIEW_KEEP; /* it would show only why the rules failed */
 	switch (view) {
 	case VIEW_DIAGNOSIS:
@@ -955,6 +929,14 @@ static int hints_on_change(struct pane *p, struct ui *ui, unsigned what)
 	return PR_REDRAW;
 }
 
+static int hints_request(struct pane *p, struct ui *ui, enum pane_request r)
+{
+	if (r != PANE_REQ_DIAGNOSIS)
+		return PR_IGNORED;
+	ui_focus(ui, p);
+	return PR_REDRAW;
+}
+
 static void hints_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 {
 	struct hints_state *s = p->state;
@@ -989,6 +971,7 @@ const struct pane_ops pane_hints_ops = {
 	.click = hints_click,
 	.on_change = hints_on_change,
 	.title_info = hints_title,
+	.request = hints_request,
 	.free = hints_free,
 	.keys = hints_keys,
 	.search = &hints_search_ops,

@@ -88,6 +88,7 @@ const struct pane_ops pane_lanes_ops = {
 	.name = "lanes",
 	.title = "Lanes",
 	.home = AREA_SIDE_TOP,
+	.wants = MODEL_WANT_LANES,
 	.init = lanes_init,
 	.draw = dtable_draw,
 	.key = dtable_key,

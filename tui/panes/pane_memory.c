@@ -290,6 +290,7 @@ const struct pane_ops pane_memory_ops = {
 	.name = "memory",
 	.title = "Memory",
 	.home = AREA_SIDE_BOTTOM,
+	.wants = MODEL_WANT_MEMORY,
 	.init = memory_init,
 	.draw = memory_draw,
 	.key = memory_key,

@@ -194,6 +194,17 @@ static const struct pane_key processes_keys[] = {
 	PANE_KEYS_END,
 };
 
+/* A job's session: shown at once beside the source (which process this
+ * is), without taking the focus. */
+static int processes_request(struct pane *p, struct ui *ui, enum pane_request r)
+{
+	if (r != PANE_REQ_PROCESSES)
+		return PR_IGNORED;
+	p->hidden = false;
+	ui->area_pane[p->ops->home] = (int)(p - ui->panes);
+	return PR_REDRAW;
+}
+
 const struct pane_ops pane_processes_ops = {
 	.name = "processes",
 	.title = "Processes",
@@ -205,6 +216,7 @@ const struct pane_ops pane_processes_ops = {
 	.click = dpane_click_table, /* rows under the heading */
 	.on_change = processes_on_change,
 	.title_info = processes_title,
+	.request = processes_request,
 	.free = dpane_state_free,
 	.keys = processes_keys,
 };

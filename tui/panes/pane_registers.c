@@ -222,6 +222,7 @@ const struct pane_ops pane_registers_ops = {
 	.name = "registers",
 	.title = "Regs",
 	.home = AREA_SIDE_BOTTOM,
+	.wants = MODEL_WANT_REGS,
 	.init = regs_init,
 	.draw = regs_draw,
 	.key = regs_key,

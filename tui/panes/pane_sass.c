@@ -92,11 +92,6 @@ static struct sass_fn *fn_get(struct sass_state *s, const char *func, bool make)
 	return &s->cache[0];
 }
 
-static struct pane *sass_pane(struct ui *ui)
-{
-	return ui_pane(ui, "sass");
-}
-
 /* Puts the cursor on the instruction at pc. */
 static void follow_pc(struct sass_state *s, const struct sass_fn *f, uint64_t pc)
 {
@@ -109,6 +104,9 @@ static void follow_pc(struct sass_state *s, const struct sass_fn *f, uint64_t pc
 		}
 	s->follow_pc = pc;
 }
+
+static void sass_reply(struct ui *ui, void *ctx, const char *func,
+		       const struct ui_insn *v, size_t n, const char *err);
 
 /* Asks for the disassembly when the pane shows and it is not cached. */
 static void sass_fetch(struct pane *p, struct ui *ui)
@@ -130,18 +128,21 @@ static void sass_fetch(struct pane *p, struct ui *ui)
 		return;
 	f->pending = true;
 	/* 1: not possible yet (no stack); the next frame change asks again. */
-	if (ui->actions->disassemble(ui, ui->where.func, ui->where.pc) > 0)
+	if (ui->actions->disassemble(ui, ui->where.func, ui->where.pc,
+				     sass_reply, p) > 0)
 		f->pending = false;
 }
 
-void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,
-		     size_t n, const char *err)
+/* The glue's answer: the disassembly of func (copied); n == 0 with err
+ * set records a failure ("cannot disassemble: ..."). */
+static void sass_reply(struct ui *ui, void *ctx, const char *func,
+		       const struct ui_insn *v, size_t n, const char *err)
 {
-	struct pane *p = sass_pane(ui);
-	struct sass_state *s;
+	struct pane *p = ctx;
+	struct sass_state *s = p->state;
 	struct sass_fn *f;
 
-	if (!p || !(f = fn_get(s = p->state, func, true)))
+	if (!s || !(f = fn_get(s, func, true)))
 		return;
 	free(f->err);
 	f->err = NULL;
@@ -165,13 +166,8 @@ void pane_sass_store(struct ui *ui, const char *func, const struct ui_insn *v,
 /* A new debugger session (the memcheck pass's coredump, a rerun): a
  * kernel's code sits at other addresses in another process, so nothing
  * cached may be shown again. */
-void pane_sass_forget(struct ui *ui)
+static void sass_forget(struct sass_state *s)
 {
-	struct pane *p = ui_pane(ui, "sass");
-	struct sass_state *s = p ? p->state : NULL;
-
-	if (!s)
-		return;
 	for (int i = 0; i < SASS_CACHE; i++)
 		fn_clear(&s->cache[i]);
 	s->follow_pc = 0;
@@ -189,6 +185,8 @@ static void forget_failures(struct sass_state *s)
 
 static int sass_on_change(struct pane *p, struct ui *ui, unsigned what)
 {
+	if (what & UCH_SESSION)
+		sass_forget(p->state);
 	if (what & (UCH_STOP | UCH_FRAME | UCH_LAYOUT)) {
 		if (what & UCH_STOP) {
 			((struct sass_state *)p->state)->follow_pc = 0;

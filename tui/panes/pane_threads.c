@@ -497,6 +497,14 @@ static int threads_all(struct pane *p, struct ui *ui, int key)
 						 : m->focus.block));
 }
 
+static int threads_request(struct pane *p, struct ui *ui, enum pane_request r)
+{
+	if (r != PANE_REQ_FAULT_THREAD)
+		return PR_IGNORED;
+	ui_focus(ui, p);
+	return jump_fault(p, ui);
+}
+
 static int threads_key(struct pane *p, struct ui *ui, int key)
 {
 	(void)ui;
@@ -517,6 +525,7 @@ const struct pane_ops pane_threads_ops = {
 	.name = "threads",
 	.title = "Threads",
 	.home = AREA_SIDE_TOP,
+	.request = threads_request,
 	.init = threads_init,
 	.draw = threads_draw,
 	.key = threads_key,

@@ -92,6 +92,7 @@ const struct pane_ops pane_warps_ops = {
 	.name = "warps",
 	.title = "Warps",
 	.home = AREA_SIDE_TOP,
+	.wants = MODEL_WANT_WARPS,
 	.init = warps_init,
 	.draw = dtable_draw,
 	.key = dtable_key,

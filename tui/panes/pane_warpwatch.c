@@ -263,6 +263,7 @@ const struct pane_ops pane_warpwatch_ops = {
 	.name = "warpwatch",
 	.title = "Warp",
 	.home = AREA_SIDE_BOTTOM,
+	.wants = MODEL_WANT_WARPS,
 	.init = warpwatch_init,
 	.draw = warpwatch_draw,
 	.key = warpwatch_key,
