@@ -5,6 +5,7 @@
  *   directory PATH            (the rest of the line; ~/ is $HOME)
  *   bind KEY ACTION
  *   color ROLE FG [BG]        (colour is accepted too)
+ *   sanitizer-flags FLAGS...  (the rest of the line, split at blanks)
  * A line whose first non-blank is '#' is a comment.  There are no
  * trailing comments, so a directory may hold '#'.
  *
@@ -12,6 +13,7 @@
  * error message are escaped.  Only pure code here (no curses), so the
  * fuzz target links it alone with tui/keys.c. */
 #include "cudbg/config.h"
+#include "cudbg/memcheck.h"
 #include "tui/cells.h"
 #include "tui/keys.h"
 
@@ -349,6 +351,16 @@ static int parse_line(struct parse *p, char *line)
 			rest++;
 		return add_directory(p, rest);
 	}
+	/* sanitizer-flags takes the rest of the line: more words than
+	 * MAX_WORDS, split and checked as --sanitizer-flags is */
+	if (strncmp(line, "sanitizer-flags", 15) == 0 &&
+	    (blank(line[15]) || !line[15])) {
+		char why[512];
+		if (diag_san_flags_add(&p->c->san_flags, &p->c->nsan_flags,
+				       line + 15, why, sizeof why) < 0)
+			return bad(p, "%s", why);
+		return 0;
+	}
 	int n = split(line, w);
 	if (n > MAX_WORDS)
 		return bad(p, "too many words");
@@ -367,7 +379,8 @@ static int parse_line(struct parse *p, char *line)
 	if (strcmp(w[0], "color") == 0 || strcmp(w[0], "colour") == 0)
 		return add_colour(p, w, n);
 	return bad(p, "unknown setting '%s' (memcheck, directory, bind, "
-		   "keys, gdbinit, color)", shown(w[0], b, sizeof b));
+		   "keys, gdbinit, color, sanitizer-flags)",
+		   shown(w[0], b, sizeof b));
 }
 
 int config_parse(struct cudbg_config *c, const char *name, const char *text,
@@ -491,12 +504,37 @@ int config_load(struct cudbg_config *c, const char *path, char *err,
 	return rc;
 }
 
+/* The file's sanitizer flags go before the command line's (a later
+ * --sanitizer-flags reads as added to the file's).  Copies: the options
+ * own theirs. */
+static int prepend_san_flags(const struct cudbg_config *c,
+			     struct cudbg_options *o)
+{
+	size_t n = c->nsan_flags + o->nsan_flags;
+	char **f = calloc(n + 1, sizeof *f);
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < c->nsan_flags; i++)
+		if (!(f[i] = strdup(c->san_flags[i]))) {
+			diag_san_flags_free(f, i);
+			return -1;
+		}
+	for (size_t i = 0; i < o->nsan_flags; i++)
+		f[c->nsan_flags + i] = o->san_flags[i];
+	free(o->san_flags);
+	o->san_flags = f;
+	o->nsan_flags = n;
+	return 0;
+}
+
 int config_apply(const struct cudbg_config *c, struct cudbg_options *o)
 {
 	o->config = c;
 	if (c->memcheck_set && !o->memcheck_given)
 		o->memcheck = c->memcheck;
 	o->gdbinit = c->gdbinit;
+	if (c->nsan_flags && prepend_san_flags(c, o) < 0)
+		return -1;
 	if (!c->ndirs)
 		return 0;
 	const char **d = realloc(o->dirs, (o->ndirs + c->ndirs) * sizeof *d);
@@ -518,6 +556,7 @@ void config_free(struct cudbg_config *c)
 	free(c->dirs);
 	free(c->binds);
 	free(c->colours);
+	diag_san_flags_free(c->san_flags, c->nsan_flags);
 	free(c->path);
 	memset(c, 0, sizeof *c);
 }

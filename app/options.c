@@ -54,6 +54,12 @@ static const char usage_more[] =
 "  --sanitizer-tool=TOOL memcheck (default), racecheck (shared-memory\n"
 "                       races), initcheck (uninitialised reads) or\n"
 "                       synccheck (barrier misuse): the tool the pass runs\n"
+"  --sanitizer-flags FLAGS\n"
+"                       extra compute-sanitizer options for the pass,\n"
+"                       split at blanks, no shell (repeatable; e.g.\n"
+"                       \"--print-level error\"); the ones the pass\n"
+"                       sets itself (--tool, --xml, --save, ...) are\n"
+"                       refused\n"
 "  --memcheck-kernel NAME\n"
 "                       the memcheck pass checks only kernels named NAME\n"
 "                       (faster; the screen's M does this by itself after\n"
@@ -130,6 +136,7 @@ static struct option long_opts[] = {
 	VAL("sanitizer-report"), VAL("sanitizer-tool"), VAL("mi-exec"),
 	VAL("timeout"), VAL("break"), VAL("command"), VAL("eval-command"),
 	VAL("core-dir"), VAL("dap-port"), VAL("memcheck-kernel"),
+	VAL("sanitizer-flags"),
 	FLAG("batch"), FLAG("json"), FLAG("demo"), FLAG("keep-temp"),
 	FLAG("version"), FLAG("help"), FLAG("force"), FLAG("replay-realtime"),
 	FLAG("mi-log"), FLAG("no-run"), FLAG("no-launch-blocking"),
@@ -292,6 +299,14 @@ static int set_value(struct cudbg_options *o, const char *name,
 			return fail(err, cap, "--sanitizer-tool takes memcheck, "
 				    "racecheck, initcheck or synccheck, not "
 				    "'%s'", v);
+	}
+	else if (strcmp(name, "--sanitizer-flags") == 0) {
+		if (diag_san_flags_add(&o->san_flags, &o->nsan_flags, v, err,
+				       cap) < 0) {
+			char why[512];
+			snprintf(why, sizeof why, "%s", err);
+			return fail(err, cap, "--sanitizer-flags: %s", why);
+		}
 	}
 	else if (strcmp(name, "--mi-exec") == 0) {
 		if (push_str(&o->mi_exec, &o->nmi_exec, v))
@@ -567,6 +582,9 @@ void options_free(struct cudbg_options *o)
 	o->breaks = NULL;
 	o->nbreaks = 0;
 	free(o->mi_exec);
+	diag_san_flags_free(o->san_flags, o->nsan_flags);
+	o->san_flags = NULL;
+	o->nsan_flags = 0;
 	free(o->dbg_cmds);
 	free(o->dbg_cmd_is_file);
 	o->dbg_cmds = NULL;
@@ -625,6 +643,8 @@ void options_diag_config(const struct cudbg_options *o,
 	cfg->sanitizer = o->sanitizer;
 	cfg->sanitizer_tool = o->sanitizer_tool;
 	cfg->memcheck_kernel = o->memcheck_kernel;
+	cfg->san_flags = o->san_flags;
+	cfg->nsan_flags = o->nsan_flags;
 	cfg->sanitizer_report = o->sanitizer_report;
 	cfg->debugger = o->debugger;
 	cfg->replay = o->replay;

@@ -122,6 +122,27 @@ static void progress_end(void)
 	progress.on = false;
 }
 
+/* The memcheck pass's clock (diag_run_set_progress), in the same line. */
+static void pass_progress(void *ctx, const char *what, double secs)
+{
+	static bool started;
+	(void)ctx;
+	if (secs < 0) {
+		progress_end();
+		started = false;
+		return;
+	}
+	if (!started) {
+		started = true;
+		progress.on = isatty(2);
+		progress.since = mono_now() - secs;
+		progress.shown = 0;
+	}
+	char line[96];
+	snprintf(line, sizeof line, "running %s", what);
+	progress_tick(line);
+}
+
 /* What a wait is for, in words. */
 static const char *wait_what(struct dbg_ctl *c, bool want_ready)
 {
@@ -531,6 +552,7 @@ int batch_main(const struct cudbg_options *o)
 	struct dbg_ctl_config cfg = { .session = &scfg, .lean = true };
 	diag_run_hooks(dr, &cfg.hooks);
 	diag_run_set_cancel(dr, &batch_signalled);
+	diag_run_set_progress(dr, pass_progress, NULL);
 	signals_catch();
 	int timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : -1;
 	/* The debugger starts first: its start-up (its own Python, the

@@ -27,6 +27,8 @@ struct diag_run {
 	enum diag_memcheck_policy policy;
 	const char *sanitizer;
 	const char *tool;        /* --sanitizer-tool, NULL: memcheck */
+	char *const *san_flags;  /* --sanitizer-flags (the options' own) */
+	size_t nsan_flags;
 	const char *kernel;      /* --memcheck-kernel, NULL: every kernel */
 	const char *debugger;
 	bool keep_temp;
@@ -37,6 +39,8 @@ struct diag_run {
 	size_t memcheck_len;
 	struct diag_memcheck *mc;   /* kept: its directory holds the core */
 	const volatile sig_atomic_t *cancel; /* non-zero: stop waiting (a signal) */
+	diag_run_progress_fn progress;
+	void *progress_ctx;
 	struct diag_run_times times;
 	struct diag_hints hints;
 	/* The screen's step (diag_run_update): what it left. */
@@ -115,6 +119,8 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 	r->policy = c->memcheck;
 	r->sanitizer = c->sanitizer;
 	r->tool = c->sanitizer_tool;
+	r->san_flags = c->san_flags;
+	r->nsan_flags = c->nsan_flags;
 	r->kernel = c->memcheck_kernel;
 	r->debugger = c->debugger;
 	r->keep_temp = c->keep_temp;
@@ -224,6 +230,13 @@ void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag)
 	r->cancel = flag;
 }
 
+void diag_run_set_progress(struct diag_run *r, diag_run_progress_fn fn,
+			   void *ctx)
+{
+	r->progress = fn;
+	r->progress_ctx = ctx;
+}
+
 /* Milliseconds to the next poll: a short slice (a cancel flag is seen
  * at once), no later than the session wants its next check or than the
  * time left. */
@@ -253,9 +266,13 @@ static int wait_memcheck(struct diag_run *r, struct session *s,
 			 int timeout_ms)
 {
 	double t0 = mono_now();
+	char what[64];
+	snprintf(what, sizeof what, "the %s pass", r->tool ? r->tool : "memcheck");
 	for (;;) {
 		if (r->cancel && *r->cancel)
 			return 0;
+		if (r->progress)
+			r->progress(r->progress_ctx, what, mono_now() - t0);
 		int rc = diag_memcheck_handle(r->mc);
 		if (rc != 0)
 			return rc;
@@ -278,6 +295,7 @@ void diag_run_pass_opts(const struct diag_run *r, struct diag_memcheck_opts *mo)
 	*mo = (struct diag_memcheck_opts){
 		.sanitizer = r->sanitizer, .argv = r->argv, .python = -1,
 		.keep_temp = r->keep_temp, .tool = r->tool, .kernel = r->kernel,
+		.flags = r->san_flags, .nflags = r->nsan_flags,
 	};
 }
 
@@ -296,7 +314,10 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 		diag_on_debugger_stderr(r->d, err, strlen(err));
 		return 0;
 	}
-	if (wait_memcheck(r, dbg, timeout_ms) == 0) {
+	int ended = wait_memcheck(r, dbg, timeout_ms);
+	if (r->progress)
+		r->progress(r->progress_ctx, NULL, -1);
+	if (ended == 0) {
 		diag_memcheck_cancel(r->mc);
 		if (diag_memcheck_wait(r->mc, 2000) == 0) {
 			diag_memcheck_cancel(r->mc); /* now SIGKILL */

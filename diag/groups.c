@@ -120,3 +120,14 @@ void diag_group_findings(struct diag_fault *f)
 	f->groups = g;
 	f->n_groups = n;
 }
+
+bool diag_finding_in_group(const struct diag_fault *f,
+			   const struct diag_finding_group *g, size_t i)
+{
+	if (!g || i >= f->n_findings || g->first >= f->n_findings)
+		return false;
+	/* a record joins the first group it matches (diag_group_findings),
+	 * and matching is an equivalence: its group is the one whose first
+	 * record it matches */
+	return same_group(f->findings[g->first], f->findings[i]);
+}

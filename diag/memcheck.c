@@ -239,7 +239,7 @@ static char **build_argv(struct diag_memcheck *m, char *san, char *tool,
 	size_t n = 0;
 	while (o->argv[n])
 		n++;
-	char **a = calloc(n + 16, sizeof *a);
+	char **a = calloc(n + o->nflags + 16, sizeof *a);
 	if (!a)
 		return NULL;
 	size_t k = 0;
@@ -257,12 +257,18 @@ static char **build_argv(struct diag_memcheck *m, char *san, char *tool,
 		a[k++] = w_core;
 		a[k++] = m->core;
 	}
-	a[k++] = w_limit;
-	a[k++] = limit;
-	if (m->filter[0]) {
+	/* the user's own --print-limit and --kernel-name win (compute-
+	 * sanitizer takes an option once) */
+	if (!diag_san_flags_have(o->flags, o->nflags, w_limit)) {
+		a[k++] = w_limit;
+		a[k++] = limit;
+	}
+	if (m->filter[0] && !diag_san_flags_have(o->flags, o->nflags, w_kname)) {
 		a[k++] = w_kname;
 		a[k++] = m->filter;
 	}
+	for (size_t i = 0; i < o->nflags; i++)
+		a[k++] = o->flags[i];
 	for (size_t i = 0; i < n; i++)
 		a[k++] = o->argv[i];
 	a[k] = NULL;

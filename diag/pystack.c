@@ -420,7 +420,7 @@ static enum diag_pybad_kind kind_of(const char *a)
 		return DIAG_PYBAD_CLASS;
 	if (strstr(a, "srcSelectDimSize") || strstr(a, "ind_dim_size") ||
 	    strstr(a, "index out of bounds") || strstr(a, "idx_dim") ||
-	    strstr(a, "index_size"))
+	    strstr(a, "index_size") || strstr(a, "dstAddDimSize"))
 		return DIAG_PYBAD_INDEX;
 	if (diag_ci_strstr(a, "multinomial") || diag_ci_strstr(a, "probability"))
 		return DIAG_PYBAD_PROB;
@@ -473,6 +473,496 @@ static const struct diag_pytensor *subscript_source(const struct diag_pystack *p
 	return NULL;
 }
 
+/* ---- the indexing call on the operator frame's line --------------------
+ *
+ * gather, scatter and the index_* calls take the indexed dimension as an
+ * argument, and the frame's locals hold only the tensors: the dim is read
+ * from the call as the line spells it.  The kernels' assertions (PyTorch
+ * 2.11) say which family of calls failed:
+ *   gather, scatter*  ScatterGatherKernel.cu `idx_dim >= 0 && idx_dim <
+ *                     index_size && "..."` (run 5, H200)
+ *   index_select      Indexing.cu `srcIndex < srcSelectDimSize` (run 5);
+ *                     IndexKernelUtils.cu `ind >=0 && ind < ind_dim_size`
+ *   index_add(_)      Indexing.cu `dstIndex < dstAddDimSize` (run 5)
+ *   index_copy(_)     IndexKernel.cu `idx >= 0 && idx < self_dim_size &&
+ *                     "index_copy_(): index out of bounds"` (PyTorch's
+ *                     source; not yet seen on the H200)
+ *   index_fill(_)     IndexKernel.cu `idx >= -self_dim_size && idx <
+ *                     self_dim_size && "index out of bounds"` (source)
+ * The bound is the indexed tensor's size in dim: gather's input, scatter's
+ * self (its output), index_select's source, index_add_'s self.
+ *
+ * Only what the line says exactly is used; anything else gives a reason
+ * instead of a guess (docs/python.md, "The bad value"):
+ *   - the indexed tensor and the index must be plain names of tensor
+ *     locals of the frame (`self.table.index_add_(...)` is not read);
+ *   - dim is an integer literal (negative counts from the end), `dim=`
+ *     too, or the name of an int local; an expression is not read;
+ *   - the index may be wrapped in .view(shape), .reshape(...),
+ *     .flatten(...), .unsqueeze(n), .squeeze(...), .contiguous() or
+ *     .long(): on a contiguous tensor (checked later for the local) these
+ *     keep the elements and their row-major order, so element k of the
+ *     index the kernel saw is element k of the local, named in the
+ *     local's own shape.  .long() keeps an integer's value (int64 is the
+ *     widest).  A .view with a dtype reinterprets the bytes, and .t(),
+ *     .permute, .expand, slicing, arithmetic or a copy to the device
+ *     change which element is which: none is read.
+ *   - one call of the family on the line: two would leave the failing
+ *     one unknown. */
+
+enum call_family {
+	FAM_NONE, FAM_SCATTER_GATHER, FAM_INDEX_SELECT, FAM_INDEX_ADD,
+	FAM_INDEX_COPY, FAM_INDEX_FILL
+};
+
+static const struct {
+	const char *name;
+	enum call_family fam;
+} index_calls[] = {
+	{ "gather", FAM_SCATTER_GATHER },
+	{ "scatter", FAM_SCATTER_GATHER },
+	{ "scatter_", FAM_SCATTER_GATHER },
+	{ "scatter_add", FAM_SCATTER_GATHER },
+	{ "scatter_add_", FAM_SCATTER_GATHER },
+	{ "scatter_reduce", FAM_SCATTER_GATHER },
+	{ "scatter_reduce_", FAM_SCATTER_GATHER },
+	{ "index_select", FAM_INDEX_SELECT },
+	{ "index_add", FAM_INDEX_ADD },
+	{ "index_add_", FAM_INDEX_ADD },
+	{ "index_copy", FAM_INDEX_COPY },
+	{ "index_copy_", FAM_INDEX_COPY },
+	{ "index_fill", FAM_INDEX_FILL },
+	{ "index_fill_", FAM_INDEX_FILL },
+};
+
+static enum call_family assert_family(const char *a)
+{
+	if (strstr(a, "idx_dim"))
+		return FAM_SCATTER_GATHER;
+	if (strstr(a, "srcSelectDimSize") || strstr(a, "ind_dim_size"))
+		return FAM_INDEX_SELECT;
+	if (strstr(a, "dstAddDimSize"))
+		return FAM_INDEX_ADD;
+	if (strstr(a, "index_copy"))
+		return FAM_INDEX_COPY;
+	if (strstr(a, "self_dim_size"))
+		return FAM_INDEX_FILL;
+	return FAM_NONE;
+}
+
+/* Negative indices wrap where the assertion's lower bound is a negated
+ * size (`index >= -sizes[i]`, `idx >= -self_dim_size`); elsewhere
+ * (`idx_dim >= 0`, an unsigned dstIndex) a negative one is bad. */
+static bool negatives_wrap(const char *a)
+{
+	return strstr(a, ">= -") || strstr(a, ">=-");
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static bool is_ident(const char *s)
+{
+	if (!*s || isdigit((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!ident_char(*s))
+			return false;
+	return true;
+}
+
+/* Past the string literal that starts at p (its quote): the closing
+ * quote, or the end of the text. */
+static const char *skip_string(const char *p)
+{
+	char q = *p++;
+	while (*p && *p != q)
+		p += p[0] == '\\' && p[1] ? 2 : 1;
+	return p;
+}
+
+enum { LINE_CAP = 512, ARG_CAP = 160, MAX_ARGS = 8 };
+
+/* The line without its comment (a '#' outside a string) and without
+ * surrounding blanks; cut at cap. */
+static void code_of(const char *line, char *out, size_t cap)
+{
+	const char *end = line;
+	while (*end && *end != '#') {
+		if (*end == '\'' || *end == '"')
+			end = skip_string(end);
+		if (*end)
+			end++;
+	}
+	while (end > line && isspace((unsigned char)end[-1]))
+		end--;
+	while (line < end && isspace((unsigned char)*line))
+		line++;
+	size_t n = (size_t)(end - line);
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, line, n);
+	out[n] = '\0';
+}
+
+static void trimmed(const char *s, size_t n, char *out, size_t cap)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n >= cap)
+		n = cap - 1;
+	memmove(out, s, n); /* out may be s */
+	out[n] = '\0';
+}
+
+struct call_args {
+	int n;
+	char kw[MAX_ARGS][32];     /* "" for a positional one */
+	char val[MAX_ARGS][ARG_CAP];
+};
+
+/* One argument's text: "dim=1" -> kw "dim", val "1". */
+static void add_arg(struct call_args *a, const char *s, size_t n)
+{
+	char *kw = a->kw[a->n], *val = a->val[a->n];
+	trimmed(s, n, val, ARG_CAP);
+	kw[0] = '\0';
+	size_t k = 0;
+	while (ident_char(val[k]))
+		k++;
+	size_t e = k;
+	while (val[e] == ' ')
+		e++;
+	if (k && k < 32 && val[e] == '=' && val[e + 1] != '=') {
+		memcpy(kw, val, k);
+		kw[k] = '\0';
+		memmove(val, val + e + 1, strlen(val + e + 1) + 1);
+		trimmed(val, strlen(val), val, ARG_CAP);
+	}
+	a->n++;
+}
+
+/* The arguments of the call whose '(' is at p, split at top-level
+ * commas.  Returns false when the list does not close on the line, or
+ * holds more than MAX_ARGS. */
+static bool split_args(const char *p, struct call_args *a)
+{
+	memset(a, 0, sizeof *a);
+	int depth = 0;
+	const char *start = ++p;
+	for (; *p; p++) {
+		if (*p == '\'' || *p == '"') {
+			p = skip_string(p);
+			if (!*p)
+				return false;
+		} else if (*p == '(' || *p == '[' || *p == '{') {
+			depth++;
+		} else if ((*p == ')' || *p == ']' || *p == '}') && depth) {
+			depth--;
+		} else if (*p == ')' || (*p == ',' && !depth)) {
+			/* an empty one: f() or a trailing comma */
+			const char *q = start;
+			while (q < p && isspace((unsigned char)*q))
+				q++;
+			if (q < p) {
+				if (a->n >= MAX_ARGS)
+					return false;
+				add_arg(a, start, (size_t)(p - start));
+			}
+			if (*p == ')')
+				return true;
+			start = p + 1;
+		}
+	}
+	return false;
+}
+
+/* The argument named kw, else the positional one at pos, or NULL. */
+static const char *arg(const struct call_args *a, const char *kw, int pos)
+{
+	int k = 0;
+	for (int i = 0; i < a->n; i++)
+		if (a->kw[i][0] && strcmp(a->kw[i], kw) == 0)
+			return a->val[i];
+	for (int i = 0; i < a->n; i++)
+		if (!a->kw[i][0] && k++ == pos)
+			return a->val[i];
+	return NULL;
+}
+
+struct index_call {
+	const char *op;            /* index_calls[].name */
+	char self[ARG_CAP];        /* the indexed tensor's text */
+	char dim[ARG_CAP];
+	char index[ARG_CAP];
+};
+
+/* Where the receiver of the method whose '.' is at p starts: a dotted
+ * name with any calls and subscripts in it ("x.float()", "t[0]"). */
+static const char *receiver_start(const char *code, const char *p)
+{
+	const char *r = p;
+	while (r > code && r[-1] == ' ')
+		r--;
+	while (r > code) {
+		char c = r[-1];
+		if (ident_char(c) || c == '.') {
+			r--;
+			continue;
+		}
+		if (c != ')' && c != ']')
+			break;
+		int depth = 0;
+		do {
+			r--;
+			if (*r == ')' || *r == ']')
+				depth++;
+			else if (*r == '(' || *r == '[')
+				depth--;
+		} while (r > code && depth > 0);
+		if (depth > 0)
+			break;
+	}
+	return r;
+}
+
+/* Finds the calls of the family on the code; fills c from the last one.
+ * Returns how many there are, or -1 when one does not close on the line
+ * (c->op is then set). */
+static int find_calls(const char *code, enum call_family fam,
+		      struct index_call *c)
+{
+	int found = 0;
+	for (const char *p = code; *p; p++) {
+		if (*p == '\'' || *p == '"') {
+			p = skip_string(p);
+			if (!*p)
+				break;
+			continue;
+		}
+		if (*p != '.')
+			continue;
+		const char *name = p + 1;
+		while (*name == ' ')
+			name++;
+		const char *e = name;
+		while (ident_char(*e))
+			e++;
+		const char *paren = e;
+		while (*paren == ' ')
+			paren++;
+		size_t n = (size_t)(e - name);
+		size_t k = 0;
+		while (k < sizeof index_calls / sizeof index_calls[0] &&
+		       (index_calls[k].fam != fam ||
+			strlen(index_calls[k].name) != n ||
+			strncmp(index_calls[k].name, name, n) != 0))
+			k++;
+		if (*paren != '(' || k == sizeof index_calls / sizeof index_calls[0])
+			continue;
+		found++;
+		c->op = index_calls[k].name;
+		/* the receiver: the dotted name before the '.' */
+		const char *r = receiver_start(code, p);
+		char recv[ARG_CAP];
+		trimmed(r, (size_t)(p - r), recv, sizeof recv);
+		bool function = strcmp(recv, "torch") == 0 ||
+				strcmp(recv, "torch.Tensor") == 0;
+		struct call_args a;
+		if (!split_args(paren, &a))
+			return -1;
+		const char *self = function ? arg(&a, "input", 0) : recv;
+		const char *dim = arg(&a, "dim", function ? 1 : 0);
+		const char *index = arg(&a, "index", function ? 2 : 1);
+		snprintf(c->self, sizeof c->self, "%s", self ? self : "");
+		snprintf(c->dim, sizeof c->dim, "%s", dim ? dim : "");
+		snprintf(c->index, sizeof c->index, "%s", index ? index : "");
+		p = e - 1;
+	}
+	return found;
+}
+
+/* Whether a .view's arguments are a shape: no dtype (a .view(dtype)
+ * reinterprets the bytes). */
+static bool view_of_shape(const char *args)
+{
+	static const char *const dtypes[] = {
+		"torch", "dtype", "long", "int", "int8", "int16", "int32",
+		"int64", "uint8", "float", "half", "double", "bool", NULL };
+	char one[ARG_CAP];
+	for (const char *s = args; *s;) {
+		size_t n = strcspn(s, ",");
+		trimmed(s, n, one, sizeof one);
+		for (int k = 0; dtypes[k]; k++)
+			if (strcmp(one, dtypes[k]) == 0 ||
+			    strncmp(one, "torch.", 6) == 0)
+				return false;
+		s += n;
+		if (*s)
+			s++;
+	}
+	return true;
+}
+
+/* The index's text without the wrappers that keep a contiguous tensor's
+ * element order (above): "labels.view(-1, 1)" -> "labels".  Returns
+ * false when a wrapper is not one of those. */
+static bool unwrap_index(char *s)
+{
+	static const char *const keep[] = {
+		"view", "reshape", "flatten", "unsqueeze", "squeeze",
+		"contiguous", "long", NULL };
+	for (;;) {
+		size_t n = strlen(s);
+		if (!n || s[n - 1] != ')')
+			return true;
+		int depth = 0;
+		size_t open = n;
+		while (open-- > 0) {
+			if (s[open] == ')')
+				depth++;
+			else if (s[open] == '(' && --depth == 0)
+				break;
+		}
+		if (open >= n)
+			return false;
+		size_t m = open;
+		while (m > 0 && ident_char(s[m - 1]))
+			m--;
+		if (m == 0 || s[m - 1] != '.')
+			return false;
+		bool ok = false;
+		for (int k = 0; keep[k]; k++)
+			ok |= strlen(keep[k]) == open - m &&
+			      strncmp(s + m, keep[k], open - m) == 0;
+		s[n - 1] = '\0';
+		if (!ok || (strncmp(s + m, "view", 4) == 0 &&
+			    !view_of_shape(s + open + 1)))
+			return false;
+		s[m - 1] = '\0';
+		trimmed(s, strlen(s), s, ARG_CAP);
+	}
+}
+
+static const struct diag_pytensor *tensor_named(const struct diag_pystack *ps,
+						int frame, const char *name)
+{
+	for (size_t i = 0; i < ps->n_tensors; i++)
+		if (ps->tensors[i].frame == frame &&
+		    strcmp(ps->tensors[i].name, name) == 0)
+			return &ps->tensors[i];
+	return NULL;
+}
+
+static bool literal_ll(const char *s, long long *out)
+{
+	char t[ARG_CAP];
+	size_t k = 0;
+	for (; *s && k + 1 < sizeof t; s++)
+		if (*s != ' ')
+			t[k++] = *s;
+	t[k] = '\0';
+	return parse_ll(t, out);
+}
+
+/* The dim of the call: a literal or an int local.  Sets p->why_not. */
+static bool call_dim(const struct diag_pystack *ps, int f,
+		     const struct index_call *c, const struct diag_pytensor *self,
+		     struct diag_pybad_plan *p)
+{
+	long long d;
+	if (!literal_ll(c->dim, &d)) {
+		if (!is_ident(c->dim)) {
+			snprintf(p->why_buf, sizeof p->why_buf, "%s's dim `%s` "
+				 "is an expression, not read here", c->op,
+				 c->dim);
+			return false;
+		}
+		if (!int_local(ps, f, c->dim, &d)) {
+			snprintf(p->why_buf, sizeof p->why_buf, "%s's dim `%s` "
+				 "is no int local of the frame", c->op, c->dim);
+			return false;
+		}
+	}
+	if (d < 0)
+		d += self->ndim;
+	if (d < 0 || d >= self->ndim) {
+		snprintf(p->why_buf, sizeof p->why_buf, "%s's dim %s is outside "
+			 "the %d dimensions of %s", c->op, c->dim, self->ndim,
+			 self->name);
+		return false;
+	}
+	p->dim = d;
+	return true;
+}
+
+/* The plan from the call on frame f's line.  Returns 0 when the line has
+ * no call of the assertion's family (the caller goes on), 1 when planned
+ * or when p->why_not says why not. */
+static int plan_from_call(const struct diag_pystack *ps, const char *a,
+			  struct diag_pybad_plan *p, int f)
+{
+	enum call_family fam = assert_family(a);
+	const char *line = ps->frames[f].source;
+	if (fam == FAM_NONE || !line)
+		return 0;
+	char code[LINE_CAP];
+	code_of(line, code, sizeof code);
+	struct index_call c = {0};
+	int n = find_calls(code, fam, &c);
+	if (n == 0)
+		return 0;
+	p->why_not = p->why_buf;
+	if (n < 0 || !c.self[0] || !c.dim[0] || !c.index[0]) {
+		snprintf(p->why_buf, sizeof p->why_buf, "%s's arguments are not "
+			 "all on the line", c.op);
+		return 1;
+	}
+	if (n > 1) {
+		snprintf(p->why_buf, sizeof p->why_buf, "the line has %d %s-like "
+			 "calls: which one failed is not known", n, c.op);
+		return 1;
+	}
+	const struct diag_pytensor *self = is_ident(c.self)
+		? tensor_named(ps, f, c.self) : NULL;
+	if (!self) {
+		snprintf(p->why_buf, sizeof p->why_buf, "%s's tensor `%s` is no "
+			 "tensor local of the frame", c.op, c.self);
+		return 1;
+	}
+	if (!call_dim(ps, f, &c, self, p))
+		return 1;
+	char index[ARG_CAP];
+	snprintf(index, sizeof index, "%s", c.index);
+	const struct diag_pytensor *t = NULL;
+	if (unwrap_index(index) && is_ident(index))
+		t = tensor_named(ps, f, index);
+	if (!t || !int_dtype(t->dtype)) {
+		snprintf(p->why_buf, sizeof p->why_buf, "%s's index `%s` is no "
+			 "integer tensor local of the frame (or changes the "
+			 "order of its elements)", c.op, c.index);
+		return 1;
+	}
+	if (strncmp(t->device, "cuda", 4) != 0) {
+		snprintf(p->why_buf, sizeof p->why_buf, "%s's index %s is on %s: "
+			 "the kernel read a copy", c.op, t->name, t->device);
+		return 1;
+	}
+	p->why_not = NULL;
+	p->t = t;
+	p->op = c.op;
+	p->src_name = user_name(ps, self) ? user_name(ps, self) : self->name;
+	p->bound = self->shape[p->dim];
+	p->bound_what = "entries";
+	if (negatives_wrap(a))
+		p->lo = -p->bound;
+	return 1;
+}
+
 static void plan_index(const struct diag_pystack *ps, const char *a,
 		       struct diag_pybad_plan *p, int f)
 {
@@ -480,6 +970,8 @@ static void plan_index(const struct diag_pystack *ps, const char *a,
 		"target", "input", "index", "indices", "idx", NULL };
 	static const char *const src_names[] = {
 		"weight", "self", "input", "source", NULL };
+	if (plan_from_call(ps, a, p, f))
+		return;
 	p->t = find_tensor(ps, f, true, idx_names);
 	const struct diag_pytensor *src = find_tensor(ps, f, false, src_names);
 	if (p->kind == DIAG_PYBAD_CLASS) {
@@ -494,10 +986,10 @@ static void plan_index(const struct diag_pystack *ps, const char *a,
 	bool weight = src && strcmp(src->name, "weight") == 0;
 	bool dim_known = int_local(ps, f, "dim", &dim) && src && dim >= 0 &&
 			 dim < src->ndim;
-	/* Which dimension is indexed: an embedding's rows, a `dim` local,
-	 * the first for advanced indexing (x[idx]) or a 1-d tensor.  Else
-	 * (index_select(x, 1, idx) with a literal dim) it is not known, and
-	 * no element is called bad against a guess. */
+	/* Which dimension is indexed (a gather, scatter or index_* call on
+	 * the line was planned above): an embedding's rows, a `dim` local,
+	 * the first for advanced indexing (x[idx]) or a 1-d tensor.  Else it
+	 * is not known, and no element is called bad against a guess. */
 	const struct diag_pytensor *sub = subscript_source(ps, f, p->t);
 	if (!dim_known && sub) {
 		src = sub; /* `src[idx]` on the frame's line: advanced indexing */
@@ -517,7 +1009,7 @@ static void plan_index(const struct diag_pystack *ps, const char *a,
 	p->bound_what = weight ? "rows" : "entries";
 	/* Advanced indexing wraps negative indices (its assert says
 	 * `index >= -sizes[i]`); gathers and index_select do not. */
-	if (strstr(a, "-sizes["))
+	if (negatives_wrap(a))
 		p->lo = -p->bound;
 }
 
@@ -657,6 +1149,11 @@ static void say_int(const struct diag_pybad_plan *p, const char *el,
 	if (p->kind == DIAG_PYBAD_CLASS)
 		snprintf(out, cap, "%s = %lld, the model has %lld classes "
 			 "(labels must be 0..%lld)", el, v, p->bound,
+			 p->bound - 1);
+	else if (p->op)
+		snprintf(out, cap, "index %lld at %s, dim %lld of %s has %lld "
+			 "entries (%s's indices must be %lld..%lld)", v, el,
+			 p->dim, p->src_name, p->bound, p->op, p->lo,
 			 p->bound - 1);
 	else if (strcmp(p->bound_what, "rows") == 0)
 		snprintf(out, cap, "token id %lld at %s, the embedding has "

@@ -301,8 +301,17 @@ static void read_bad_value(struct pyrun *r, const struct diag_pystack *ps,
 	}
 	char why[256];
 	snprintf(why, sizeof why, "%s", r->err);
-	snprintf(out, cap, "not read: %s at 0x%llx: %s", plan.t->name,
-		 (unsigned long long)plan.addr, why);
+	/* A replay answers a command its recording lacks with "not in this
+	 * recording" (mi/replay.c): a recording made before this read was
+	 * taken (run 5's gather/scatter/index_select/index_add_, recorded
+	 * when the dim was not read from the line) has no value to give. */
+	if (strstr(why, "not in this recording"))
+		snprintf(out, cap, "not read: the recording holds no such read "
+			 "(%s at 0x%llx)", plan.t->name,
+			 (unsigned long long)plan.addr);
+	else
+		snprintf(out, cap, "not read: %s at 0x%llx: %s", plan.t->name,
+			 (unsigned long long)plan.addr, why);
 }
 
 static bool settled(void *ctx)

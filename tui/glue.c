@@ -337,7 +337,10 @@ static void sync_status(struct glue *g, const struct dbg_model *m)
 	if (st->state != before)
 		clock_gettime(CLOCK_MONOTONIC, &st->state_since);
 	st->exit_code = m->exit_code;
-	st->core = m->is_core;
+	/* A coredump being opened is one too (the status line says
+	 * "opening the coredump", not "starting the debugger"). */
+	st->core = m->is_core ||
+		   (m->state == MODEL_STARTING && m->target == SESSION_CORE);
 	st->fault = model_continue_loses_error(m);
 	st->reason[0] = '\0';
 	if (m->state == MODEL_GONE && m->gone_reason)
@@ -694,6 +697,7 @@ static void attach_ui(struct glue *g)
 	ui->ctl = g->ctl;
 	ui->status.state = UST_STARTING;
 	clock_gettime(CLOCK_MONOTONIC, &ui->status.state_since);
+	sync_status(g, ui->model); /* a coredump: "opening the coredump" */
 }
 
 int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
@@ -708,6 +712,7 @@ int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 		diag_refault_detach(g->rf, g->ctl);
 	ctl_free(g->ctl);
 	g->ctl = c;
+	glue_diag_session_new(g); /* the old session's start records */
 	g->out_seen = g->con_seen = 0;
 	free(g->disasm_want);
 	g->disasm_want = NULL;

@@ -303,6 +303,11 @@ static enum script_status command(struct script *s, struct loop *L, const char *
 			return fail(s, "the screen does not show \"%s\"", arg);
 		return SCRIPT_RUN;
 	}
+	if (IS("assert-no-text")) {
+		if (screen_has(L, arg))
+			return fail(s, "the screen still shows \"%s\"", arg);
+		return SCRIPT_RUN;
+	}
 	if (IS("focus")) { /* a pane by name, whatever the key path to it */
 		struct pane *p = ui_pane(L->ui, arg);
 		if (!p)

@@ -74,7 +74,16 @@ static void draw_status(struct ui *ui)
 	canvas_fill(&c, 0, 0, c.r.w, 1, ' ', s);
 	/* The spinner waits a moment: most commands answer in a few ms and
 	 * a flash on every step would only distract. */
-	if (ui->busy && ui_elapsed(&ui->busy_since) >= 0.2) {
+	char wait[96];
+	bool waiting = long_wait(ui, wait, sizeof wait);
+	if (ui->busy && ui_elapsed(&ui->busy_since) >= 0.2 && waiting) {
+		/* A start or a coredump that takes long keeps a command in
+		 * flight all along: the spinner stays, but the words say what
+		 * is going on and the key that stops it, not the MI command. */
+		snprintf(right, sizeof right, " %s%s", spinner_frames[ui->spin % 10],
+			 wait);
+		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
+	} else if (ui->busy && ui_elapsed(&ui->busy_since) >= 0.2) {
 		snprintf(right, sizeof right, " %s %.1fs %s ",
 			 spinner_frames[ui->spin % 10], ui_elapsed(&ui->busy_since),
 			 ui->busy_what);
@@ -84,7 +93,8 @@ static void draw_status(struct ui *ui)
 		snprintf(right, sizeof right, " %.0fs %s ",
 			 ui_elapsed(&ui->pass_since), ui->pass);
 		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
-	} else if (long_wait(ui, right, sizeof right)) {
+	} else if (waiting) {
+		snprintf(right, sizeof right, "%s", wait);
 		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
 	}
 	/* Keep the spinner visible: the left part stops before it. */

@@ -43,6 +43,9 @@ struct cudbg_config {
 	size_t nbinds;
 	struct config_colour *colours;
 	size_t ncolours;
+	char **san_flags;        /* `sanitizer-flags`: extra compute-sanitizer
+				  * words, in order (malloc'd, NULL ended) */
+	size_t nsan_flags;
 };
 
 /* Parses the text of a config file; name is used in messages.  On error
@@ -63,7 +66,8 @@ int config_load(struct cudbg_config *c, const char *path, char *err,
 		size_t cap);
 
 /* Merges the file into the options: the memcheck default (unless
- * --memcheck was given) and the source directories (after the -d ones).
+ * --memcheck was given), the source directories (after the -d ones) and
+ * the sanitizer flags (copied, before the --sanitizer-flags ones).
  * Sets o->config = c.  c must outlive o.  Returns 0 or -1 (no memory). */
 int config_apply(const struct cudbg_config *c, struct cudbg_options *o);
 

@@ -211,6 +211,12 @@ struct diag_finding_group {
 	uint64_t alloc_address, alloc_size;
 	long long distance_min, distance_max;
 };
+/* Whether finding i (an index in f->findings) is one of group g's: the
+ * members need not be next to each other (the screen lists a group's
+ * findings when it is opened). */
+struct diag_fault;
+bool diag_finding_in_group(const struct diag_fault *f,
+			   const struct diag_finding_group *g, size_t i);
 
 /* Where the bad address of an illegal access comes from (diag/
  * provenance.c): the sanitizer's address and nearest allocation, and

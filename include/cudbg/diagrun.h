@@ -47,6 +47,8 @@ struct diag_run_config {
 	enum diag_memcheck_policy memcheck;
 	const char *sanitizer;      /* the sanitizer binary, or NULL */
 	const char *sanitizer_tool; /* NULL: memcheck */
+	char *const *san_flags;      /* --sanitizer-flags words (checked) */
+	size_t nsan_flags;
 	const char *memcheck_kernel; /* the pass checks only kernels of this
 				      * name (--kernel-name), NULL: every one */
 	const char *sanitizer_report; /* a saved XML report, or NULL */
@@ -86,6 +88,14 @@ void diag_run_hooks(struct diag_run *r, struct session_handlers *h);
  * non-zero (batch mode's signal handler sets it): the sanitizer and the
  * program it runs are then stopped at once.  NULL: no such flag. */
 void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag);
+
+/* Called about ten times a second while the pass runs (before or after
+ * the debugger run), with what runs ("the memcheck pass", "the racecheck
+ * pass") and its seconds so far, and once with secs < 0 when it ended:
+ * batch mode draws its clock on a terminal.  fn NULL: none. */
+typedef void (*diag_run_progress_fn)(void *ctx, const char *what, double secs);
+void diag_run_set_progress(struct diag_run *r, diag_run_progress_fn fn,
+			   void *ctx);
 
 /* The private directory of the memcheck pass (its report and coredump),
  * or NULL when no pass ran.  It is removed by diag_run_free() unless

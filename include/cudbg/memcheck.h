@@ -4,7 +4,9 @@
  * Code: diag/memcheck.c.  No curses, no printing.
  *
  *   compute-sanitizer --tool memcheck --xml --save REPORT
- *       --generate-coredump --coredump-name CORE --print-limit N PROG ARGS
+ *       --generate-coredump --coredump-name CORE --print-limit N
+ *       [--kernel-name regex=K] [FLAGS]
+ *       PROG ARGS
  *
  * The command is an argument vector (never a shell).  REPORT and CORE live
  * in a private directory made with mkdtemp (mode 0700) and removed by
@@ -55,6 +57,10 @@ struct diag_memcheck_opts {
 	bool keep_temp;          /* keep the private directory */
 	const char *tmp_parent;  /* NULL: $TMPDIR or /tmp */
 	const char *tool;        /* NULL: "memcheck" */
+	char *const *flags;      /* extra compute-sanitizer words, put
+				  * before the program (checked with
+				  * diag_san_flags_add); may be NULL */
+	size_t nflags;
 	size_t max_text;         /* text output kept, 0: 4 MiB */
 	const char *kernel;      /* NULL: every kernel is checked; else a
 				  * kernel's name or signature (the one a
@@ -137,6 +143,23 @@ struct session;
 void diag_pass_text_note(struct session *s, const char *text, size_t len);
 char *diag_pass_text_read(const char *path, size_t *len, char *err,
 			  size_t cap);
+
+/* Extra compute-sanitizer flags (--sanitizer-flags, the config file's
+ * `sanitizer-flags`; diag/sanflags.c).  diag_san_flags_add splits text
+ * at blanks (no shell: a quote or backslash is refused), checks the
+ * words (the first must be an option; the ones the pass sets itself,
+ * --tool, --xml, --save, --generate-coredump, --coredump-name,
+ * --log-file, --read, are refused, with why) and appends strdup'd
+ * copies to *flags (kept NULL ended; the caller frees with
+ * diag_san_flags_free).  Returns 0, or a DIAG_E* code with a one-line
+ * message in err and the words before the bad one appended.
+ * A user's --print-limit or --kernel-name replaces the pass's own.
+ * diag_san_flag_conflict gives why a word conflicts, or NULL. */
+int diag_san_flags_add(char ***flags, size_t *n, const char *text,
+		       char *err, size_t cap);
+void diag_san_flags_free(char **flags, size_t n); /* accepts NULL */
+const char *diag_san_flag_conflict(const char *word);
+bool diag_san_flags_have(char *const *flags, size_t n, const char *name);
 
 /* Whether argv runs a Python program (python* interpreter, a .py script,
  * or a script whose #! line names python). */

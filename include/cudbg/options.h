@@ -66,6 +66,12 @@ struct cudbg_options {
 				       * the pass checks every kernel */
 	const char *sanitizer_tool;   /* --sanitizer-tool: "memcheck" ...
 				       * (static), NULL: memcheck */
+	/* --sanitizer-flags TEXT (repeatable) after the config file's
+	 * `sanitizer-flags` words: extra compute-sanitizer words for the
+	 * pass, split at blanks and checked (diag_san_flags_add); owned
+	 * (malloc'd copies, NULL ended), freed by options_free. */
+	char **san_flags;
+	size_t nsan_flags;
 	bool demo;            /* --demo */
 	bool keep_temp;       /* --keep-temp: keep the private temp dir */
 	/* A Python program runs with cuda-gdb's `cuda launch_blocking on`

@@ -158,7 +158,14 @@ struct diag_pybad_plan {
 					* ignore_index, -100 by default) */
 	uint64_t addr;                 /* what to read */
 	size_t bytes;                  /* how many (bounded) */
-	const char *why_not;           /* kind set but nothing to read: why */
+	const char *why_not;           /* kind set but nothing to read: why
+					* (may point into why_buf) */
+	/* INDEX, from the call on the operator frame's source line
+	 * (gather, scatter*, index_select, index_add_/copy_/fill_): */
+	const char *op;                /* the call's name (static), or NULL */
+	long long dim;                 /* the indexed dimension */
+	const char *src_name;          /* the indexed tensor (borrowed) */
+	char why_buf[200];
 };
 
 /* kind NONE: the assertion is not one of these.  Returns the kind. */

@@ -1,7 +1,8 @@
 /* Fuzz target: the parser of the live Python stack's text (what the script
  * in the program wrote, read back through the debugger: untrusted), then
  * the bad-value planner and finder over the parsed tensors, with the
- * input itself as the tensor's bytes.  The first byte picks the assert. */
+ * input itself as the tensor's bytes.  The first byte picks the assert
+ * (the index calls' own: the planner parses the frame's source line). */
 #include "cudbg/pystack.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -12,6 +13,9 @@ static const char *const asserts[] = {
 	"index >= -sizes[i] && index < sizes[i] && \"index out of bounds\"",
 	"probability tensor contains either `inf`, `nan` or element < 0",
 	"input_val >= zero && input_val <= one", "x",
+	"idx_dim >= 0 && idx_dim < index_size && \"index out of bounds\"",
+	"dstIndex < dstAddDimSize",
+	"idx >= -self_dim_size && idx < self_dim_size && \"index out of bounds\"",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

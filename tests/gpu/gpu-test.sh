@@ -462,6 +462,40 @@ screen_passes() {
 	cap pyauto pyauto-2-hints
 	$T send-keys -t pyauto q; sleep 0.5; $T send-keys -t pyauto y; sleep 2
 	$T kill-session -t pyauto 2>/dev/null
+	screen_groups
+}
+
+# Issue 13, items 5, 6 and 8 on the H200: misaligned's warp-wide findings
+# grouped in the diagnosis (one [+] row, Enter opens it), with extra
+# compute-sanitizer flags passed to the pass; a hang's blocks listed in
+# the Hints pane (hang_barrier, --timeout).
+screen_groups() {
+	local n
+	for n in misaligned hang_barrier; do
+		cp "$ROOT/tests/gpu/$n.cu" "$SRC/"
+		[ -x "$SRC/$n" ] || nvcc -g -G -arch=sm_90 -o "$SRC/$n" "$SRC/$n.cu" ||
+			{ fail "screens/groups" "nvcc $n failed"; return; }
+	done
+	$T new-session -d -s groups -x 120 -y 50 \
+		"cd $SRC && TERM=xterm-256color $BIN --memcheck=always --sanitizer-flags '--print-level warn' -d $SRC ./misaligned; sleep 600"
+	wait_screen groups 'coredump is open at the faulting thread' 150 ||
+		fail screens/groups-core "the pass's coredump did not open"
+	sleep 2; $T send-keys -t groups z; sleep 1
+	expect_screen findings-grouped groups '\[\+\] 1\. ' 10 "no group row of the findings"
+	expect_screen findings-count groups '[0-9]+ findings' 10 "no count on the group row"
+	$T send-keys -t groups '/' '[+] 1.' Enter Escape Enter; sleep 2
+	expect_screen findings-group-open groups '\[-\] 1\. ' 10 "Enter did not open the group"
+	cap groups groups-1-open
+	$T send-keys -t groups z q; sleep 0.5; $T send-keys -t groups y; sleep 2
+	$T kill-session -t groups 2>/dev/null
+	$T new-session -d -s hangs -x 120 -y 40 \
+		"cd $SRC && TERM=xterm-256color $BIN --timeout 10 -d $SRC ./hang_barrier; sleep 600"
+	expect_screen hang-stop hangs 'Hang: kernel stage_rows' 90 "no hang at the timeout"
+	$T send-keys -t hangs "'" h i n Enter; sleep 2
+	expect_screen hang-blocks hangs 'Where the blocks are' 10 "no blocks in the Hints pane"
+	cap hangs hangs-1-blocks
+	$T send-keys -t hangs q; sleep 0.5; $T send-keys -t hangs y; sleep 2
+	$T kill-session -t hangs 2>/dev/null
 }
 
 # ---- PyTorch faults on the screen (issue 11, item 6) ----
@@ -586,6 +620,7 @@ case " $SECTIONS " in *" screens "*) echo "== screens"; screens ;; esac
 case " $SECTIONS " in *" pyscreens "*) echo "== pyscreens"; pyscreens ;; esac
 case " $SECTIONS " in *" stepscreen "*) echo "== stepscreen"; stepscreen ;; esac
 case " $SECTIONS " in *" narrowscreen "*) echo "== narrowscreen"; narrowscreen ;; esac
+case " $SECTIONS " in *" groupscreen "*) echo "== groupscreen"; mkdir -p "$RES/screens"; screen_groups ;; esac
 case " $SECTIONS " in *" kills "*) echo "== kills"; kills ;; esac
 case " $SECTIONS " in *" perf "*) echo "== perf"; perf ;; esac
 case " $SECTIONS " in *" programs "*) ;; *) set -- none ;; esac

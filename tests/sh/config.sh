@@ -106,6 +106,27 @@ y
 EOF
 screen keys --replay "$ROOT/data/demo/step_kernel.mi.log" -d "$ROOT/data/examples"
 
+# 3b. keys cgdb: cgdb's function keys (F8 next, F10 step) on the same
+# recording, which holds a next and then a step (a next there would be
+# answered "no step further").
+printf 'keys cgdb\n' >"$cfg"
+cat >"$tmp/cgdb.script" <<'EOF'
+:wait-stop
+:wait-idle
+:assert-text [Source] step_kernel.cu:8
+<F8>
+:wait-stop
+:wait-idle
+:assert-text [Source] step_kernel.cu:9
+<F10>
+:wait-stop
+:wait-idle
+:assert-text [Source] step_kernel.cu:10
+q
+y
+EOF
+screen cgdb --replay "$ROOT/data/demo/step_kernel.mi.log" -d "$ROOT/data/examples"
+
 # 4. memcheck default from the file, and --memcheck on the command line
 # winning (real gdb on a CPU program, the fake sanitizer of the tests).
 if ! command -v gdb >/dev/null 2>&1; then
@@ -131,4 +152,26 @@ else
 	if [ $rc -eq 0 ] && grep -qF "no fault found" "$tmp/m2"; then
 		pass command_line_wins
 	else fail command_line_wins "exit $rc:"; head -40 "$tmp/m2"; fi
+fi
+
+# 5. ~/.gdbinit: ignored by default (the debugger runs with --nx), sourced
+# with `gdbinit yes` before the run (real gdb: its breakpoint in square
+# stops the program there).
+if command -v gdb >/dev/null 2>&1; then
+	printf 'break square\n' >"$HOME/.gdbinit"
+	: >"$cfg"
+	timeout 60 "$BIN" --batch --debugger gdb "$BUILD/progs/steps" \
+		>"$tmp/g0" 2>&1 </dev/null
+	if grep -q "square" "$tmp/g0" && grep -q "stop:.*Breakpoint" "$tmp/g0"; then
+		fail gdbinit_ignored "~/.gdbinit was read without 'gdbinit yes':"
+		head -20 "$tmp/g0"
+	else pass gdbinit_ignored; fi
+	printf 'gdbinit yes\n' >"$cfg"
+	timeout 60 "$BIN" --batch --debugger gdb "$BUILD/progs/steps" \
+		>"$tmp/g1" 2>&1 </dev/null
+	if grep -q "stop: *Breakpoint 1 in square" "$tmp/g1"; then
+		pass gdbinit_yes
+	else fail gdbinit_yes "no stop in square:"; head -20 "$tmp/g1"; fi
+	rm -f "$HOME/.gdbinit"
+	: >"$cfg"
 fi

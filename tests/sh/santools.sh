@@ -55,3 +55,76 @@ timeout 10 "$BIN" --batch --sanitizer-tool=helgrind "$PROG" >"$out" 2>&1
 rc=$?
 if [ $rc -eq 2 ] && grep -q "sanitizer-tool takes memcheck, racecheck, initcheck or synccheck, not 'helgrind'" "$out"
 then pass bad-tool; else fail bad-tool "exit $rc"; fi
+
+# --sanitizer-flags and the config file's sanitizer-flags: the words reach
+# compute-sanitizer in order (the file's first), before the program, with
+# no shell between; a --print-limit of the user's replaces the pass's.
+argv=$(mktemp); cfg=$(mktemp); scr=$(mktemp)
+trap 'rm -f "$out" "$log" "$argv" "$cfg" "$scr"' EXIT
+printf '# extra flags\nsanitizer-flags --check-device-heap no  --print-level=error\n' >"$cfg"
+flags_ok() { # name: the argv file holds the expected words in order
+	# shellcheck disable=SC2016
+	want='--check-device-heap
+no
+--print-level=error
+--kernel-name
+kns=steps
+--print-limit=7
+--force-blocking-launches
+'"$PROG"
+	got=$(sed -n '/^--check-device-heap$/,$p' "$argv")
+	n=$(grep -c '^--print-limit' "$argv")
+	if [ "$got" = "$want" ] && [ "$n" -eq 1 ] && [ "$(head -1 "$argv")" = --tool ]
+	then pass "$1"; else
+		fail "$1" "the sanitizer's argv was: $(tr '\n' ' ' <"$argv")"; fi
+}
+: >"$argv"
+CUDBG_CONFIG=$cfg FAKE_SAN_ARGV=$argv \
+	FAKE_SAN_XML=$ROOT/tests/shared/fixtures/small_oob.sanitizer.xml \
+	timeout 60 "$BIN" --json --debugger gdb --memcheck=always --sanitizer "$FAKE" \
+	--sanitizer-flags "--kernel-name  kns=steps --print-limit=7" \
+	--sanitizer-flags=--force-blocking-launches "$PROG" >"$out" 2>&1
+flags_ok flags-batch
+# the same through the screen's pass (tui/glue_diag.c)
+printf ':wait-state exited\nq\n' >"$scr"
+: >"$argv"
+CUDBG_CONFIG=$cfg FAKE_SAN_ARGV=$argv HOME=$(dirname "$scr") CUDBG_HISTORY= \
+	FAKE_SAN_XML=$ROOT/tests/shared/fixtures/small_oob.sanitizer.xml \
+	FAKE_SAN_NOCORE=1 CUDBG_TEST_SCRIPT=$scr CUDBG_TEST_SIZE=100x30 \
+	CUDBG_TEST_WAIT=60 TERM=xterm-256color \
+	timeout 90 "$BIN" --debugger gdb --memcheck=always --sanitizer "$FAKE" \
+	--sanitizer-flags "--kernel-name  kns=steps --print-limit=7" \
+	--sanitizer-flags=--force-blocking-launches "$PROG" >"$out" 2>&1 </dev/null
+flags_ok flags-screen
+
+# a flag the pass sets itself, a quote, a first word that is no option:
+# exit 2 with one line that names the flag and why
+refuse() { # name expected-text flags...
+	name=$1 want=$2
+	shift 2
+	timeout 10 "$BIN" --batch --sanitizer "$FAKE" "$@" "$PROG" >"$out" 2>&1
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$out")" -eq 1 ] && grep -qF -- "$want" "$out"
+	then pass "$name"; else fail "$name" "exit $rc, want one line: $want"; fi
+}
+refuse refuse-xml "cudbg-tui: --sanitizer-flags: sanitizer flag '--xml' conflicts with the memcheck pass: the pass reads its own XML report" \
+	--sanitizer-flags "--print-level error --xml"
+refuse refuse-save "sanitizer flag '--save=/tmp/r.xml' conflicts with the memcheck pass" \
+	--sanitizer-flags=--save=/tmp/r.xml
+refuse refuse-coredump "sanitizer flag '--generate-coredump' conflicts" \
+	--sanitizer-flags "--generate-coredump yes"
+refuse refuse-tool "'--tool' conflicts with the memcheck pass: the pass sets it; choose the tool with --sanitizer-tool" \
+	--sanitizer-flags "--tool racecheck"
+refuse refuse-quote "without a shell: ''kns=a' holds a quote" \
+	--sanitizer-flags "--kernel-name 'kns=a b'"
+refuse refuse-word "must start with an option (-...), not 'kns=a'" \
+	--sanitizer-flags "kns=a"
+refuse refuse-empty "--sanitizer-flags: sanitizer flags are empty" \
+	--sanitizer-flags " "
+# the config file's line: FILE:LINE and the same reason
+printf 'memcheck auto\nsanitizer-flags --xml\n' >"$cfg"
+CUDBG_CONFIG=$cfg timeout 10 "$BIN" --batch --sanitizer "$FAKE" "$PROG" >"$out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$out")" -eq 1 ] &&
+   grep -qF "$cfg:2: sanitizer flag '--xml' conflicts with the memcheck pass" "$out"
+then pass refuse-config; else fail refuse-config "exit $rc"; fi

@@ -175,6 +175,32 @@ else
 	fail crash-restores-terminal "status $(cat "$dir/status-mono" 2>/dev/null)" mono
 fi
 
+# ---- C-l repaints a terminal something else wrote over (issue 13, item 8):
+# bytes written to the pane's tty stay until C-l, which draws it all again
+start redraw
+if ! wait_for redraw "not started"; then
+	fail redraw "the screen did not come up" redraw
+else
+	tty=$(tm display-message -p -t redraw '#{pane_tty}')
+	printf '\033[5;5HSTRAY-WRITE-XYZ' >"$tty"
+	if ! wait_for redraw "STRAY-WRITE-XYZ" 30; then
+		fail redraw "the stray text never showed" redraw
+	else
+		keys redraw C-l
+		n=50
+		while [ $n -gt 0 ] && tm capture-pane -p -t redraw | grep -qF STRAY-WRITE-XYZ; do
+			n=$((n - 1))
+			sleep 0.1
+		done
+		if [ $n -gt 0 ] && wait_for redraw "not started"; then
+			pass redraw
+		else
+			fail redraw "C-l left the stray text" redraw
+		fi
+	fi
+	keys redraw q
+fi
+
 # ---- the debugger killed: the screen says so; SIGTERM ends it cleanly ----
 start term
 if wait_for term "not started"; then

@@ -2,6 +2,7 @@
  * its FILE:LINE, the default path, merging into the options, and the
  * colour override reaching curses. */
 #include "cudbg/config.h"
+#include "cudbg/memcheck.h"
 #include "tests/harness.h"
 #include "tui/backend.h"
 #include "tui/cells.h"
@@ -115,7 +116,7 @@ TEST(errors_name_file_and_line)
 		{ "color fault red 256\n", "not '256'" },
 		{ "color fault red -2\n", "not '-2'" },
 		{ "color fault red blue green\n", "cfg:1: color takes a role" },
-		{ "theme dark\n", "cfg:1: unknown setting 'theme' (memcheck, directory, bind, keys, gdbinit, color)" },
+		{ "theme dark\n", "cfg:1: unknown setting 'theme' (memcheck, directory, bind, keys, gdbinit, color, sanitizer-flags)" },
 		{ "\x1b[31mred\n", "cfg:1: unknown setting '\\x1b[31mred'" },
 		{ "a b c d e f g h i\n", "cfg:1: too many words" },
 		{ "memcheck auto\nmemcheck\0never\n", "cfg:2: a NUL byte" },
@@ -352,5 +353,38 @@ TEST(actions_come_from_the_key_table)
 			CHECK_MSG(found, "keys cgdb lacks %s", key_rows[r].name);
 		}
 	CHECK_INT(c.nbinds, want);
+
+/* sanitizer-flags: the rest of the line split at blanks (more than the
+ * eight words of other lines), lines add up, the file's go before the
+ * command line's; a flag the pass sets itself names the line. */
+TEST(sanitizer_flags_line)
+{
+	struct cudbg_config c;
+	char err[512];
+	CHECK_INT(parse(&c, "sanitizer-flags --kernel-name kns=a --print-level "
+			"error -q --check-device-heap no --error-exitcode 3\n"
+			"sanitizer-flags\t--force-blocking-launches\n", err,
+			sizeof err), 0);
+	CHECK_INT(c.nsan_flags, 10);
+	CHECK_STR(c.san_flags[1], "kns=a");
+	CHECK_STR(c.san_flags[9], "--force-blocking-launches");
+	struct cudbg_options o = { 0 };
+	CHECK_INT(diag_san_flags_add(&o.san_flags, &o.nsan_flags, "--quiet",
+				     err, sizeof err), 0);
+	CHECK_INT(config_apply(&c, &o), 0);
+	CHECK_INT(o.nsan_flags, 11);
+	CHECK_STR(o.san_flags[0], "--kernel-name");
+	CHECK_STR(o.san_flags[10], "--quiet");
+	CHECK(o.san_flags[11] == NULL);
+	options_free(&o);
+	config_free(&c);
+	CHECK_INT(parse(&c, "\n sanitizer-flags --print-level error --save=x\n",
+			err, sizeof err), -1);
+	CHECK_STR(err, "cfg:2: sanitizer flag '--save=x' conflicts with the "
+		  "memcheck pass: the pass saves the report in its private "
+		  "directory");
+	config_free(&c);
+	CHECK_INT(parse(&c, "sanitizer-flags\n", err, sizeof err), -1);
+	CHECK_STR(err, "cfg:1: sanitizer flags are empty");
 	config_free(&c);
 }

@@ -371,3 +371,248 @@ TEST(subscript_on_the_line_names_the_indexed_tensor)
 	CHECK(p.t == NULL);
 	diag_pystack_free(&ps);
 }
+
+/* ---- the dim of gather, scatter and the index_* calls, from the line ---- */
+
+static const char gather_assert[] = "idx_dim >= 0 && idx_dim < index_size && "
+	"\"scatter gather kernel index out of bounds\"";
+static const char scatter_assert[] = "idx_dim >= 0 && idx_dim < index_size && "
+	"\"index out of bounds\"";
+
+/* The plan for a one-frame stack: the line, then the T and I lines. */
+static void plan_line(const char *line, const char *locals, const char *a,
+		      struct diag_pystack *ps, struct diag_pybad_plan *p)
+{
+	char text[2048];
+	snprintf(text, sizeof text, "F\t/home/u/t.py\t7\tf\t%s\n%s", line, locals);
+	CHECK_INT(diag_pystack_parse(text, strlen(text), ps), 0);
+	diag_pybad_plan(ps, a, p);
+}
+
+/* The first bad one of n int64 values read as the plan's tensor. */
+static int find_in(const struct diag_pybad_plan *p, const long long *v,
+		   size_t n, char *out, size_t cap)
+{
+	unsigned char mem[256 * 8];
+	CHECK(n <= 256);
+	for (size_t i = 0; i < n; i++)
+		put64(mem, i, v[i]);
+	return diag_pybad_find(p, mem, n * 8, out, cap);
+}
+
+/* Run 5's torch_gather.py, its stack as the H200 gave it: the dim is the
+ * call's literal 1, the bound scores' 8 columns. */
+TEST(gather_reads_the_literal_dim_of_the_call)
+{
+	static const char text[] =
+		"F\t/src/gpu/torch_gather.py\t14\tpick_next\treturn torch.gather(scores, 1, nxt)  # fault\n"
+		"F\t/src/gpu/torch_gather.py\t21\tmain\tprint(pick_next(scores).sum().item())\n"
+		"F\t/src/gpu/torch_gather.py\t24\t<module>\tmain()\n"
+		"T\t0\tscores\ttorch.float32\tcuda:0\t16,8\t8,1\t140724433584128\t4\n"
+		"T\t0\tnxt\ttorch.int64\tcuda:0\t16,1\t1,1\t140724433585152\t8\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, gather_assert, &p), DIAG_PYBAD_INDEX);
+	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
+	CHECK_STR(p.t->name, "nxt");
+	CHECK_STR(p.op, "gather");
+	CHECK_INT(p.dim, 1);
+	CHECK_INT(p.bound, 8);
+	CHECK_INT(p.lo, 0);
+	CHECK_INT(p.addr, 140724433585152LL);
+	CHECK_INT(p.bytes, 16 * 8);
+	long long v[16];
+	for (int i = 0; i < 16; i++)
+		v[i] = 4;
+	v[11] = 8;
+	char out[300];
+	CHECK_INT(find_in(&p, v, 16, out, sizeof out), 1);
+	CHECK_STR(out, "index 8 at nxt[11, 0], dim 1 of scores has 8 entries "
+		  "(gather's indices must be 0..7)");
+	diag_pystack_free(&ps);
+}
+
+/* Run 5's torch_index_select.py: a method call, dim 0 of a 2-d table. */
+TEST(index_select_method_reads_its_dim)
+{
+	static const char text[] =
+		"F\t/src/gpu/torch_index_select.py\t14\tnode_features\treturn table.index_select(0, nodes)  # fault\n"
+		"F\t/src/gpu/torch_index_select.py\t20\tmain\tprint(node_features(table, nodes).sum().item())\n"
+		"T\t0\ttable\ttorch.float32\tcuda:0\t1000,16\t16,1\t140724433584128\t4\n"
+		"T\t0\tnodes\ttorch.int64\tcuda:0\t5\t1\t140724433648128\t8\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize", &p),
+		  DIAG_PYBAD_INDEX);
+	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
+	long long v[5] = { 3, 17, 999, 1000, 42 };
+	char out[300];
+	CHECK_INT(find_in(&p, v, 5, out, sizeof out), 1);
+	CHECK_STR(out, "index 1000 at nodes[3], dim 0 of table has 1000 entries "
+		  "(index_select's indices must be 0..999)");
+	diag_pystack_free(&ps);
+}
+
+/* Run 5's torch_scatter.py: the index is labels.view(-1, 1), the same
+ * elements in the same order as the contiguous labels; the bound is the
+ * output's (self's) 5 columns. */
+TEST(scatter_through_a_view_names_the_local)
+{
+	static const char text[] =
+		"F\t/src/gpu/torch_scatter.py\t13\tone_hot\tout.scatter_(1, labels.view(-1, 1), 1.0)  # fault\n"
+		"F\t/src/gpu/torch_scatter.py\t19\tmain\tprint(one_hot(labels, 5).sum().item())\n"
+		"T\t0\tlabels\ttorch.int64\tcuda:0\t40\t1\t140724433584128\t8\n"
+		"I\t0\tn\t5\n"
+		"T\t0\tout\ttorch.float32\tcuda:0\t40,5\t5,1\t140724433584640\t4\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, scatter_assert, &p), DIAG_PYBAD_INDEX);
+	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
+	long long v[40];
+	for (int i = 0; i < 40; i++)
+		v[i] = i % 5 + 1;
+	char out[300];
+	CHECK_INT(find_in(&p, v, 40, out, sizeof out), 1);
+	CHECK_STR(out, "index 5 at labels[4], dim 1 of out has 5 entries "
+		  "(scatter_'s indices must be 0..4)");
+	diag_pystack_free(&ps);
+}
+
+/* Run 5's torch_index_add.py: index_add_'s own assertion is an index
+ * assert (it was not recognised before), bound self's 64 rows. */
+TEST(index_add_assert_is_recognised)
+{
+	static const char text[] =
+		"F\t/src/gpu/torch_index_add.py\t13\taccumulate\ttable.index_add_(0, ids, grads)  # fault\n"
+		"F\t/src/gpu/torch_index_add.py\t22\tmain\tprint(accumulate(table, ids, grads).sum().item())\n"
+		"T\t0\ttable\ttorch.float32\tcuda:0\t64,8\t8,1\t140724433584128\t4\n"
+		"T\t0\tids\ttorch.int64\tcuda:0\t100\t1\t140724433587200\t8\n"
+		"T\t0\tgrads\ttorch.float32\tcuda:0\t100,8\t8,1\t140724433588224\t4\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "dstIndex < dstAddDimSize", &p),
+		  DIAG_PYBAD_INDEX);
+	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
+	CHECK_STR(p.t->name, "ids");
+	long long v[100];
+	for (int i = 0; i < 100; i++)
+		v[i] = i % 64;
+	v[77] = 64;
+	char out[300];
+	CHECK_INT(find_in(&p, v, 100, out, sizeof out), 1);
+	CHECK_STR(out, "index 64 at ids[77], dim 0 of table has 64 entries "
+		  "(index_add_'s indices must be 0..63)");
+	/* a negative id is bad too: dstIndex is unsigned in the kernel */
+	v[77] = 3;
+	v[5] = -1;
+	CHECK_INT(find_in(&p, v, 100, out, sizeof out), 1);
+	CHECK(strncmp(out, "index -1 at ids[5],", 19) == 0);
+	diag_pystack_free(&ps);
+}
+
+/* The other spellings: keywords, a negative dim, an int local, the
+ * function forms, the other index_* calls, the safe wrappers. */
+TEST(index_call_forms)
+{
+	static const char xi[] =
+		"T\t0\tx\ttorch.float32\tcuda:0\t4,6,3\t18,3,1\t100\t4\n"
+		"T\t0\ti\ttorch.int64\tcuda:0\t2,2\t2,1\t200\t8\n"
+		"T\t0\ty\ttorch.float32\tcuda:0\t2,6,3\t18,3,1\t300\t4\n"
+		"I\t0\td\t1\n";
+	static const struct {
+		const char *line, *a;
+		long long dim, bound, lo;
+		const char *op;
+	} ok[] = {
+		{ "g = torch.gather(input=x, dim=-1, index=i)", gather_assert, 2, 3, 0, "gather" },
+		{ "g = torch.gather(x, dim=1, index=i, sparse_grad=False)", gather_assert, 1, 6, 0, "gather" },
+		{ "return x.gather(d, i)", gather_assert, 1, 6, 0, "gather" },
+		{ "x.scatter_add_(dim=0, index=i.reshape(-1), src=y)", scatter_assert, 0, 4, 0, "scatter_add_" },
+		{ "z = torch.scatter(x, 2, i.flatten().long(), 0.5)", scatter_assert, 2, 3, 0, "scatter" },
+		{ "z = torch.index_select(x, 1, i.view(4))", "srcIndex < srcSelectDimSize", 1, 6, 0, "index_select" },
+		{ "x.index_copy_(0, i.unsqueeze(0).contiguous(), y)",
+		  "idx >= 0 && idx < self_dim_size && \"index_copy_(): index out of bounds\"", 0, 4, 0, "index_copy_" },
+		{ "x.index_fill_(-2, i, 0.0)",
+		  "idx >= -self_dim_size && idx < self_dim_size && \"index out of bounds\"", 1, 6, -6, "index_fill_" },
+		{ "out = x . index_add ( 1 , i , y , alpha = 2 )", "dstIndex < dstAddDimSize", 1, 6, 0, "index_add" },
+		/* a call in a string or a comment is not the call */
+		{ "log('.gather(0, i)'); x.gather(2, i)  # i.gather(0, i)", gather_assert, 2, 3, 0, "gather" },
+	};
+	for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
+		struct diag_pystack ps;
+		struct diag_pybad_plan p;
+		plan_line(ok[k].line, xi, ok[k].a, &ps, &p);
+		CHECK_MSG(p.t != NULL, "%s: %s", ok[k].line,
+			  p.why_not ? p.why_not : "?");
+		CHECK_STR(p.t->name, "i");
+		CHECK_STR(p.op, ok[k].op);
+		CHECK_MSG(p.dim == ok[k].dim, "%s: dim %lld", ok[k].line, p.dim);
+		CHECK_MSG(p.bound == ok[k].bound, "%s: bound %lld", ok[k].line, p.bound);
+		CHECK_INT(p.lo, ok[k].lo);
+		diag_pystack_free(&ps);
+	}
+	/* index_fill wraps negatives: -6 of 6 is fine, -7 is not */
+	struct diag_pystack ps;
+	struct diag_pybad_plan p;
+	plan_line("x.index_fill_(1, i, 0.0)", xi, "idx >= -self_dim_size && "
+		  "idx < self_dim_size && \"index out of bounds\"", &ps, &p);
+	long long v[4] = { -6, 5, 0, -7 };
+	char out[300];
+	CHECK_INT(find_in(&p, v, 4, out, sizeof out), 1);
+	CHECK_STR(out, "index -7 at i[1, 1], dim 1 of x has 6 entries "
+		  "(index_fill_'s indices must be -6..5)");
+	diag_pystack_free(&ps);
+}
+
+/* What the line does not say exactly stays "not read", with the reason;
+ * nothing is called bad against a guessed dimension. */
+TEST(index_call_not_known_says_why)
+{
+	static const char xi[] =
+		"T\t0\tx\ttorch.float32\tcuda:0\t4,6\t6,1\t100\t4\n"
+		"T\t0\ti\ttorch.int64\tcuda:0\t2,2\t2,1\t200\t8\n"
+		"T\t0\tj\ttorch.int64\tcuda:0\t2,2\t1,2\t400\t8\n"
+		"T\t0\tc\ttorch.int64\tcpu\t2\t1\t500\t8\n"
+		"T\t0\tf\ttorch.float32\tcuda:0\t2\t1\t600\t4\n";
+	static const struct {
+		const char *line, *why;
+	} no[] = {
+		{ "return x.gather(k, i)", "gather's dim `k` is no int local of the frame" },
+		{ "return x.gather(x.dim() - 1, i)", "gather's dim `x.dim() - 1` is an expression, not read here" },
+		{ "return x.gather(2, i)", "gather's dim 2 is outside the 2 dimensions of x" },
+		{ "return x.gather(1, i.t())", "gather's index `i.t()` is no integer tensor local of the frame (or changes the order of its elements)" },
+		{ "return x.gather(1, i.view(torch.int32))", "gather's index `i.view(torch.int32)` is no integer tensor local of the frame (or changes the order of its elements)" },
+		{ "return x.gather(1, i + 1)", "gather's index `i + 1` is no integer tensor local of the frame (or changes the order of its elements)" },
+		{ "return x.gather(1, i[0])", "gather's index `i[0]` is no integer tensor local of the frame (or changes the order of its elements)" },
+		{ "return x.gather(1, f.long())", "gather's index `f.long()` is no integer tensor local of the frame (or changes the order of its elements)" },
+		{ "return x.gather(1, c)", "gather's index c is on cpu: the kernel read a copy" },
+		{ "return self.x.gather(1, i)", "gather's tensor `self.x` is no tensor local of the frame" },
+		{ "return x.float().gather(1, i)", "gather's tensor `x.float()` is no tensor local of the frame" },
+		{ "return x.gather(1, i) + x.gather(0, i)", "the line has 2 gather-like calls: which one failed is not known" },
+		{ "return torch.gather(x, 1,", "gather's arguments are not all on the line" },
+		{ "return x.gather(1)", "gather's arguments are not all on the line" },
+		/* a non-contiguous index (a transposed view as a local) */
+		{ "return x.gather(1, j)", "the tensor is not contiguous" },
+	};
+	for (size_t k = 0; k < sizeof no / sizeof no[0]; k++) {
+		struct diag_pystack ps;
+		struct diag_pybad_plan p;
+		plan_line(no[k].line, xi, gather_assert, &ps, &p);
+		CHECK_MSG(p.t == NULL, "%s: read %s", no[k].line,
+			  p.t ? p.t->name : "");
+		CHECK_STR(p.why_not ? p.why_not : "(null)", no[k].why);
+		diag_pystack_free(&ps);
+	}
+	/* a call of another family on the line is not this assert's: the
+	 * 2-d x's dimension stays unknown */
+	struct diag_pystack ps;
+	struct diag_pybad_plan p;
+	plan_line("return x.index_select(1, i)", xi, gather_assert, &ps, &p);
+	CHECK(p.t == NULL);
+	CHECK_STR(p.why_not, "the indexed dimension is not known here");
+	diag_pystack_free(&ps);
+}

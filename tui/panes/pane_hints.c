@@ -13,7 +13,9 @@
  * The pane renders what the pipeline holds: it loads no rules and feeds
  * no collector; it never talks to the debugger.  Which stops bring the
  * pane forward is decided in hints_stop_view(). */
+#include "cudbg/assertline.h"
 #include "cudbg/diagrun.h"
+#include "cudbg/hang.h"
 #include "cudbg/hints.h"
 #include "cudbg/model.h"
 #include "cudbg/sanitizer.h"
@@ -37,6 +39,7 @@ enum {
 	ACT_RUN,        /* a shell command: shown, not run */
 	ACT_PLACE,      /* the row names a file:line: open it in Source */
 	ACT_REPORT,     /* switch to the full report */
+	ACT_TOGGLE,     /* open or close the group of hrow.key */
 	ACT_FINDING = 1000,
 };
 
@@ -46,6 +49,7 @@ struct hrow {
 	char *arg;       /* ACT_GDB: the command; ACT_PLACE: the file */
 	int line;        /* ACT_PLACE: the line */
 	int act;
+	int key;         /* ACT_TOGGLE: group_key() of its group */
 	int indent;      /* columns before the text, and its wrapped lines */
 	struct style st;
 };
@@ -78,6 +82,15 @@ struct hints_state {
 	unsigned long seen_stops;
 	int seen_state;
 	bool shown_by_stop; /* brought forward by a stop, not by the user */
+	/* The groups of findings and assertions the user opened (Enter on
+	 * a group row), by group_key(): kept across rebuilds, which come at
+	 * every model change.  keep_key: the row the cursor stays on after
+	 * a toggle rebuilt the rows. */
+	int *open;
+	size_t nopen;
+	bool keep;
+	int keep_key;
+	long keep_top;
 	struct pane_search search;
 };
 
@@ -133,6 +146,7 @@ static void hints_free(struct pane *p)
 	struct hints_state *s = p->state;
 
 	hints_clear(s);
+	free(s->open);
 	free(s);
 	p->state = NULL;
 }
@@ -198,13 +212,19 @@ static void add_headline(struct hints_state *s, const struct diag_fault *f,
 
 	if (f->explanation)
 		first_sentence(f->explanation, meaning, sizeof meaning);
-	if (f->kind == DIAG_FAULT_NONE && !f->exited) {
+	if (f->hang) {
+		char head[512];
+		diag_hang_headline(f->hang, head, sizeof head);
+		row_add(s, 1, bad, ACT_NONE, "%s", head);
+	} else if (f->kind == DIAG_FAULT_NONE && !f->exited) {
 		row_add(s, 1, STYLE(UC_GOOD, CA_BOLD), ACT_NONE, "No fault seen%s%s",
 			stop_reason ? ": " : "", stop_reason ? stop_reason : "");
+	} else if (f->kind == DIAG_FAULT_MEMCHECK && f->finding && f->finding->text) {
+		/* before the signal: a sanitizer's coredump says SIGTRAP,
+		 * which is how the sanitizer stopped, not what went wrong */
+		row_add(s, 1, bad, ACT_NONE, "memcheck: %s", f->finding->text);
 	} else if (exc) {
 		row_add(s, 1, bad, ACT_NONE, "%s%s%s", exc, meaning[0] ? ": " : "", meaning);
-	} else if (f->kind == DIAG_FAULT_MEMCHECK && f->finding && f->finding->text) {
-		row_add(s, 1, bad, ACT_NONE, "memcheck: %s", f->finding->text);
 	} else if (f->exited && f->exit_signal) {
 		row_add(s, 1, bad, ACT_NONE, "The program was killed by %s", f->exit_signal);
 	} else if (f->exited) {
@@ -258,6 +278,37 @@ static void add_where(struct hints_state *s, const struct diag_fault *f)
 	}
 	if (f->error_line)
 		row_add(s, 1, label, ACT_NONE, "error   %s", f->error_line);
+}
+
+/* A hang: where every live block of the kernel is, one row per place
+ * (Enter opens it), then the blocks that finished or never started; on
+ * the host, where its thread was (diag_hang_lines, as --batch prints). */
+static void add_hang(struct hints_state *s, const struct diag_fault *f)
+{
+	const struct diag_hang *h = f->hang;
+	char *lines = h ? diag_hang_lines(h) : NULL;
+	if (!lines)
+		return;
+	row_blank(s);
+	row_add(s, 1, STYLE(UC_TITLE, CA_BOLD), ACT_NONE, "%s",
+		h->device ? "Where the blocks are" : "Where the program was");
+	size_t i = 0;
+	for (char *p = lines, *nl; *p && i < 40; p = nl + 1, i++) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		const struct diag_hang_group *g = i < h->n_groups ? &h->groups[i] : NULL;
+		const char *file = g ? g->file : !h->device && i == 0 ? h->host_file : NULL;
+		unsigned line = g ? g->line : h->host_line;
+		struct hrow *r = row_add(s, 3, STYLE(UC_DEFAULT, 0),
+					 file && line ? ACT_PLACE : ACT_NONE, "%s", p);
+		if (r && file && line) {
+			r->arg = strdup(file);
+			r->line = (int)line;
+		}
+	}
+	free(lines);
 }
 
 static void add_step(struct hints_state *s, const struct diag_hint_step *st)
@@ -321,21 +372,225 @@ static void add_hints(struct hints_state *s, const struct diag_hints *h)
 	}
 }
 
+/* ---- findings and assertions, grouped as the report groups them ---- */
+
+/* A finding group by its first record's index; an assertion entry i by
+ * -(i + 1). */
+static int group_key_finding(const struct diag_finding_group *g)
+{
+	return (int)g->first;
+}
+
+static int group_key_assert(size_t i)
+{
+	return -(int)i - 1;
+}
+
+static bool group_open(const struct hints_state *s, int key)
+{
+	for (size_t i = 0; i < s->nopen; i++)
+		if (s->open[i] == key)
+			return true;
+	return false;
+}
+
+static void group_toggle(struct hints_state *s, int key)
+{
+	for (size_t i = 0; i < s->nopen; i++)
+		if (s->open[i] == key) {
+			s->open[i] = s->open[--s->nopen];
+			return;
+		}
+	int *v = realloc(s->open, (s->nopen + 1) * sizeof *v);
+	if (!v)
+		return;
+	s->open = v;
+	v[s->nopen++] = key;
+}
+
+/* "(0..62,0,0)", as the report writes a range (diag/hints.c). */
+static const char *fmt_range(char *buf, size_t cap, struct diag_dim3 lo,
+			     struct diag_dim3 hi)
+{
+	unsigned l[3] = { lo.x, lo.y, lo.z }, h[3] = { hi.x, hi.y, hi.z };
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int a = 0; a < 3 && n < cap; a++) {
+		int k = l[a] == h[a]
+			? snprintf(buf + n, cap - n, "%s%u", a ? "," : "(", l[a])
+			: snprintf(buf + n, cap - n, "%s%u..%u", a ? "," : "(",
+				   l[a], h[a]);
+		n += k > 0 ? (size_t)k : 0;
+	}
+	if (n + 1 < cap)
+		snprintf(buf + n, cap - n, ")");
+	return buf;
+}
+
+static const char *fmt_dim(char *buf, size_t cap, struct diag_dim3 d)
+{
+	return fmt_range(buf, cap, d, d);
+}
+
+static void finding_at(char *at, size_t cap, const struct diag_san_record *r)
+{
+	at[0] = '\0';
+	if (r->path && r->line)
+		snprintf(at, cap, " at %s:%u", path_base(r->path), r->line);
+}
+
+/* One finding: Enter replays to it. */
+static void add_finding(struct hints_state *s, const struct diag_fault *f, size_t i)
+{
+	const struct diag_san_record *r = f->findings[i];
+	char at[600];
+	finding_at(at, sizeof at, r);
+	row_add(s, 3, STYLE(UC_DEFAULT, 0), ACT_FINDING + (int)i + 1, "%zu. %s%s%s%s",
+		i + 1, r->kind_text ? r->kind_text : "", r->kind_text ? ": " : "",
+		r->text ? r->text : "?", at);
+}
+
+/* A finding inside an opened group: only what tells it from the others. */
+static void add_member(struct hints_state *s, const struct diag_fault *f, size_t i)
+{
+	const struct diag_san_record *r = f->findings[i];
+	char th[48], bl[48], addr[40] = "";
+	if (r->has_address)
+		snprintf(addr, sizeof addr, "%saddress 0x%llx", r->has_who ? ", " : "",
+			 (unsigned long long)r->address);
+	if (r->has_who)
+		row_add(s, 7, STYLE(UC_DEFAULT, 0), ACT_FINDING + (int)i + 1,
+			"%zu. thread %s block %s%s", i + 1, fmt_dim(th, sizeof th, r->thread),
+			fmt_dim(bl, sizeof bl, r->block), addr);
+	else
+		row_add(s, 7, STYLE(UC_DEFAULT, 0), ACT_FINDING + (int)i + 1,
+			"%zu. %s", i + 1, r->has_address ? addr : "(no thread named)");
+}
+
+enum { MAX_GROUP_ROWS = 50, MAX_MEMBER_ROWS = 256 };
+
+/* A group of findings: one row with its count and ranges (Enter opens
+ * it: one row per finding, each replayable), as --batch reports it. */
+static void add_group(struct hints_state *s, const struct diag_fault *f,
+		      const struct diag_finding_group *g)
+{
+	const struct diag_san_record *r = f->findings[g->first];
+	bool open = group_open(s, group_key_finding(g));
+	char at[600], who[200] = "", a[48], b[48];
+	finding_at(at, sizeof at, r);
+	if (g->has_who)
+		snprintf(who, sizeof who, ": threads %s, blocks %s",
+			 fmt_range(a, sizeof a, g->thread_min, g->thread_max),
+			 fmt_range(b, sizeof b, g->block_min, g->block_max));
+	struct hrow *row = row_add(s, 3, STYLE(UC_DEFAULT, 0), ACT_TOGGLE,
+				   "%s %zu. %s%s%s%s; %zu findings%s", open ? "[-]" : "[+]",
+				   g->first + 1, r->kind_text ? r->kind_text : "",
+				   r->kind_text ? ": " : "", r->text ? r->text : "?", at,
+				   g->count, who);
+	if (row)
+		row->key = group_key_finding(g);
+	if (g->has_address && g->has_alloc) {
+		long long lo = g->distance_min, hi = g->distance_max;
+		bool after = lo > 0, before = hi < 0;
+		row_add(s, 7, STYLE(UC_MUTED, 0), ACT_NONE,
+			"addresses 0x%llx..0x%llx, %lld..%lld bytes %s an allocation of "
+			"%llu bytes at 0x%llx", (unsigned long long)g->address_min,
+			(unsigned long long)g->address_max,
+			after ? lo : before ? -hi : lo, after ? hi : before ? -lo : hi,
+			after ? "after" : before ? "before" : "around",
+			(unsigned long long)g->alloc_size,
+			(unsigned long long)g->alloc_address);
+	} else if (g->has_address) {
+		row_add(s, 7, STYLE(UC_MUTED, 0), ACT_NONE, "addresses 0x%llx..0x%llx",
+			(unsigned long long)g->address_min,
+			(unsigned long long)g->address_max);
+	}
+	if (!open)
+		return;
+	size_t shown = 0;
+	for (size_t i = g->first; i < f->n_findings; i++) {
+		if (!diag_finding_in_group(f, g, i))
+			continue;
+		if (shown++ == MAX_MEMBER_ROWS) {
+			row_add(s, 7, STYLE(UC_MUTED, 0), ACT_NONE,
+				"(the first %d of %zu shown; R: the full report)",
+				MAX_MEMBER_ROWS, g->count);
+			break;
+		}
+		add_member(s, f, i);
+	}
+}
+
 static void add_findings(struct hints_state *s, const struct diag_fault *f)
 {
 	if (!f->n_findings)
 		return;
-	row_add(s, 1, STYLE(UC_TITLE, CA_BOLD), ACT_NONE,
-		"Sanitizer findings (Enter: replay to one)");
-	for (size_t i = 0; i < f->n_findings && i < 50; i++) {
-		const struct diag_san_record *r = f->findings[i];
-		char at[600] = "";
-		if (r->path && r->line)
-			snprintf(at, sizeof at, " at %s:%u", path_base(r->path), r->line);
-		row_add(s, 3, STYLE(UC_DEFAULT, 0), ACT_FINDING + (int)i + 1, "%zu. %s%s%s%s",
-			i + 1, r->kind_text ? r->kind_text : "", r->kind_text ? ": " : "",
-			r->text ? r->text : "?", at);
+	bool grouped = f->n_groups && f->n_groups < f->n_findings;
+	if (!grouped) {
+		row_add(s, 1, STYLE(UC_TITLE, CA_BOLD), ACT_NONE,
+			"Sanitizer findings (Enter: replay to one)");
+		for (size_t i = 0; i < f->n_findings && i < MAX_GROUP_ROWS; i++)
+			add_finding(s, f, i);
+		row_blank(s);
+		return;
 	}
+	row_add(s, 1, STYLE(UC_TITLE, CA_BOLD), ACT_NONE,
+		"Sanitizer findings (%zu, in %zu groups; Enter: open a group, "
+		"replay to a finding)", f->n_findings, f->n_groups);
+	for (size_t i = 0; i < f->n_groups && i < MAX_GROUP_ROWS; i++) {
+		const struct diag_finding_group *g = &f->groups[i];
+		if (g->count == 1)
+			add_finding(s, f, g->first);
+		else
+			add_group(s, f, g);
+	}
+	row_blank(s);
+}
+
+/* The device assertions the program printed, one row per place with its
+ * count and ranges (Enter opens it: the threads whose lines were kept,
+ * each a focus switch in the debugger). */
+static void add_assert(struct hints_state *s, const struct diag_assert_entry *e,
+		       size_t i)
+{
+	bool open = group_open(s, group_key_assert(i));
+	char b[48], t[48];
+	struct hrow *row = row_add(s, 3, STYLE(UC_DEFAULT, 0), ACT_TOGGLE,
+				   "%s %s:%u %s: `%s` x%llu; blocks %s, threads %s",
+				   open ? "[-]" : "[+]", path_base(e->file), e->line,
+				   e->kernel_short ? e->kernel_short : "?", e->expr,
+				   (unsigned long long)e->count,
+				   fmt_range(b, sizeof b, e->block_min, e->block_max),
+				   fmt_range(t, sizeof t, e->thread_min, e->thread_max));
+	if (row)
+		row->key = group_key_assert(i);
+	if (!open)
+		return;
+	for (unsigned k = 0; k < e->n_examples && k < DIAG_ASSERT_EXAMPLES; k++) {
+		char cmd[160];
+		snprintf(cmd, sizeof cmd, "cuda block %s thread %s",
+			 fmt_dim(b, sizeof b, e->first_block[k]),
+			 fmt_dim(t, sizeof t, e->first_thread[k]));
+		row = row_add(s, 7, STYLE(UC_ACCENT, 0), ACT_GDB, "▸ (gdb) %s", cmd);
+		if (row)
+			row->arg = strdup(cmd);
+	}
+	if (e->count > e->n_examples)
+		row_add(s, 7, STYLE(UC_MUTED, 0), ACT_NONE,
+			"(the first %u of %llu lines kept)", e->n_examples,
+			(unsigned long long)e->count);
+}
+
+static void add_asserts(struct hints_state *s, const struct diag_fault *f)
+{
+	if (!f->n_asserts)
+		return;
+	row_add(s, 1, STYLE(UC_TITLE, CA_BOLD), ACT_NONE,
+		"Assertions (%llu lines at %zu place%s; Enter: open one)",
+		(unsigned long long)f->assert_total, f->n_asserts,
+		f->n_asserts == 1 ? "" : "s");
+	for (size_t i = 0; i < f->n_asserts && i < MAX_GROUP_ROWS; i++)
+		add_assert(s, f->asserts[i], i);
 	row_blank(s);
 }
 
@@ -344,10 +599,12 @@ static void build_rows(struct hints_state *s, const struct diag_fault *f,
 {
 	add_headline(s, f, stop_reason);
 	add_where(s, f);
+	add_hang(s, f);
 	row_blank(s);
 	add_hints(s, h);
 	row_blank(s);
 	add_findings(s, f);
+	add_asserts(s, f);
 	row_add(s, 1, STYLE(UC_MUTED, 0), ACT_REPORT,
 		"▸ [R] the full report, as --batch prints it");
 }
@@ -480,6 +737,8 @@ static int mark_width(const char *t)
 	if (strncmp(t, "▸ ", strlen("▸ ")) == 0 || strncmp(t, "• ", strlen("• ")) == 0 ||
 	    strncmp(t, "- ", 2) == 0 || strncmp(t, "$ ", 2) == 0)
 		return 2;
+	if (strncmp(t, "[+] ", 4) == 0 || strncmp(t, "[-] ", 4) == 0)
+		return 4; /* a group's row */
 	size_t n = strspn(t, "0123456789");
 	if (n > 0 && n < 4 && t[n] == '.' && t[n + 1] == ' ')
 		return (int)n + 2; /* "12. " */
@@ -564,7 +823,19 @@ static void draw_diagnosis(struct hints_state *s, struct pane *p, struct ui *ui,
 		bool fresh = s->wrap_w < 0;
 		rewrap(s, c->r.w, c->r.h);
 		s->wrap_short = c->r.h < SHORT_PANE;
-		if (fresh) {
+		if (fresh && s->keep) {
+			/* a group opened or closed: the cursor stays on it */
+			s->keep = false;
+			s->lv.height = c->r.h;
+			s->lv.count = (long)s->ndl;
+			s->lv.top = s->keep_top;
+			for (size_t i = 0; i < s->ndl; i++)
+				if (s->rows[s->dl[i].row].act == ACT_TOGGLE &&
+				    s->rows[s->dl[i].row].key == s->keep_key) {
+					s->lv.cursor = (long)i;
+					break;
+				}
+		} else if (fresh) {
 			s->lv.top = 0;
 			s->lv.height = c->r.h;
 			s->lv.count = (long)s->ndl;
@@ -718,6 +989,13 @@ static void do_row(struct hints_state *s, struct ui *ui, long i)
 		ui_message(ui, UC_MUTED, "run it in a shell: %s", r->arg ? r->arg : "");
 	} else if (a == ACT_PLACE && r && r->arg) {
 		pane_source_open(ui, r->arg, r->line);
+	} else if (a == ACT_TOGGLE && r) {
+		/* the rows are built from the model: build them again */
+		group_toggle(s, r->key);
+		s->keep = true;
+		s->keep_key = r->key;
+		s->keep_top = s->lv.top;
+		s->stale = true;
 	} else if (a == ACT_REPORT) {
 		s->report = true;
 		s->lv.cursor = s->lv.top = 0;
@@ -880,7 +1158,10 @@ static void apply_stop_view(struct pane *p, struct ui *ui)
 	bool new_stop = ui->stops != s->seen_stops;
 	s->seen_stops = ui->stops;
 	s->seen_state = state;
-	if (!new_stop && state != UST_EXITED)
+	/* A coredump sends no *stopped (the stop count stays): its
+	 * opening, the change to stopped, is its stop. */
+	bool core_opened = state == UST_STOPPED && ui->status.core;
+	if (!new_stop && state != UST_EXITED && !core_opened)
 		return;
 	enum area a = p->ops->home;
 	bool shown = ui->area_pane[a] == (int)(p - ui->panes);
@@ -955,7 +1236,8 @@ static const struct pane_key hints_keys[] = {
 	  "scroll the diagnosis and its hints" },
 	{ TK_ENTER, TK_NONE, hints_enter, NULL,
 	  "do the selected step ([T] replay to fault, [M] memcheck, "
-		   "lanes, a debugger command, a file:line), or replay to a finding" },
+	  "lanes, a debugger command, a file:line), replay to a finding, "
+	  "or open and close a group of findings or assertions ([+] [-])" },
 	{ 'R', TK_NONE, hints_report, NULL,
 	  "the full report as --batch prints it, and back" },
 	PANE_KEYS_END,
