@@ -353,6 +353,8 @@ TEST(actions_come_from_the_key_table)
 			CHECK_MSG(found, "keys cgdb lacks %s", key_rows[r].name);
 		}
 	CHECK_INT(c.nbinds, want);
+	config_free(&c);
+}
 
 /* sanitizer-flags: the rest of the line split at blanks (more than the
  * eight words of other lines), lines add up, the file's go before the
