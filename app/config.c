@@ -27,23 +27,6 @@
 #define FILE_MAX_LEN (1 << 20)
 #define MAX_WORDS 8
 
-static const struct {
-	const char *name;
-	int key;
-} actions[] = {
-	{ "continue", 'c' },      { "next", 'n' },
-	{ "step", 's' },          { "finish", 'f' },
-	{ "until", 'u' },         { "run", 'r' },
-	{ "interrupt", TK_CTRL('c') }, { "break", 'b' },
-	{ "quit", 'q' },          { "help", '?' },
-	{ "console", ':' },       { "code", 'v' },
-	{ "zoom", 'z' },          { "next-area", TK_TAB },
-	{ "prev-area", TK_BTAB }, { "next-tab", ']' },
-	{ "prev-tab", '[' },       { "memcheck", 'M' },
-	{ "replay-to-fault", 'T' },
-};
-#define NACTIONS (sizeof actions / sizeof actions[0])
-
 static const char *const role_names[UC__COUNT] = {
 	[UC_STATUS] = "status",        [UC_STATUS_ALERT] = "status-alert",
 	[UC_TITLE] = "title",          [UC_TITLE_FOCUS] = "title-focus",
@@ -64,17 +47,37 @@ static const char *const colour_names[] = {
 	"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
 };
 
+/* The action names are those of tui/keys.def. */
 const char *config_action_name(size_t i)
 {
-	return i < NACTIONS ? actions[i].name : NULL;
+	for (size_t r = 0; r < key_nrows; r++)
+		if (key_rows[r].name && i-- == 0)
+			return key_rows[r].name;
+	return NULL;
 }
 
 int config_action_key(const char *name)
 {
-	for (size_t i = 0; i < NACTIONS; i++)
-		if (strcmp(actions[i].name, name) == 0)
-			return actions[i].key;
+	for (size_t r = 0; r < key_nrows; r++)
+		if (key_rows[r].name && strcmp(key_rows[r].name, name) == 0)
+			return key_rows[r].key;
 	return TK_NONE;
+}
+
+/* "continue next step ...": every action name, for an error message. */
+static const char *action_list(char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; config_action_name(i) && n < cap; i++) {
+		int w = snprintf(buf + n, cap - n, "%s%s", i ? " " : "",
+				 config_action_name(i));
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return buf;
 }
 
 const char *config_role_name(int role)
@@ -239,11 +242,10 @@ static int add_bind(struct parse *p, char **w, int n)
 			   "name such as F6, C-x, PgDn, Space, Enter",
 			   shown(w[1], b, sizeof b));
 	int does = config_action_key(w[2]);
+	char list[512];
 	if (does == TK_NONE)
-		return bad(p, "unknown action '%s'; actions: continue next "
-			   "step finish until run interrupt break quit help "
-			   "console code zoom next-area prev-area next-tab "
-			   "prev-tab", shown(w[2], b, sizeof b));
+		return bad(p, "unknown action '%s'; actions: %s",
+			   shown(w[2], b, sizeof b), action_list(list, sizeof list));
 	struct config_bind *v = realloc(p->c->binds,
 					(p->c->nbinds + 1) * sizeof *v);
 	if (!v)
@@ -263,23 +265,22 @@ static int push_bind(struct parse *p, int key, int does)
 	return 0;
 }
 
-/* `keys cgdb`: the function keys of cgdb (F5 run, F6 continue, F7
- * finish, F8 next, F10 step) instead of the default IDE ones (F5
- * continue, F9 break, F10 next, F11 step, S-F11 finish); they go in as
- * binds at that line, so later bind lines win.  `keys ide` adds none. */
+/* `keys cgdb`: the function keys of cgdb (the CGDB column of
+ * tui/keys.def: F5 run, F6 continue, F7 finish, F8 next, F10 step)
+ * instead of the default IDE ones (F5 continue, F9 break, F10 next, F11
+ * step, S-F11 finish); they go in as binds at that line, in key order, so
+ * later bind lines win.  `keys ide` adds none. */
 static int set_keys(struct parse *p, char **w, int n)
 {
-	static const int cgdb[][2] = {
-		{ TK_F(5), 'r' }, { TK_F(6), 'c' }, { TK_F(7), 'f' },
-		{ TK_F(8), 'n' }, { TK_F(10), 's' },
-	};
 	if (n != 2 || (strcmp(w[1], "cgdb") && strcmp(w[1], "ide")))
 		return bad(p, "keys takes cgdb or ide");
 	if (strcmp(w[1], "ide") == 0)
 		return 0;
-	for (size_t i = 0; i < sizeof cgdb / sizeof cgdb[0]; i++)
-		if (push_bind(p, cgdb[i][0], cgdb[i][1]) < 0)
-			return -1;
+	for (int f = 1; f <= 24; f++)
+		for (size_t r = 0; r < key_nrows; r++)
+			if (key_rows[r].cgdb == TK_F(f) &&
+			    push_bind(p, TK_F(f), key_rows[r].key) < 0)
+				return -1;
 	return 0;
 }
 

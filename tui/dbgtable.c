@@ -82,15 +82,18 @@ int dtable_on_change(struct pane *p, struct ui *ui, unsigned what)
 int dtable_key(struct pane *p, struct ui *ui, int key)
 {
 	struct dtable *s = p->state;
-	const char *why;
-	const struct dec_table *t;
-	int r;
 
-	if (s->ops->key && (r = s->ops->key(p, ui, key)) != PR_IGNORED)
-		return r;
-	if (key != TK_ENTER && key != '\n')
-		return listview_key(&s->lv, key);
-	t = dtable_get(ui, s->ops, &why);
+	(void)ui;
+	return listview_key(&s->lv, key);
+}
+
+int dtable_enter(struct pane *p, struct ui *ui, int key)
+{
+	struct dtable *s = p->state;
+	const char *why;
+	const struct dec_table *t = dtable_get(ui, s->ops, &why);
+
+	(void)key;
 	if (!t || s->lv.cursor < 0)
 		return PR_HANDLED;
 	return s->ops->enter(ui, t, (size_t)s->lv.cursor);

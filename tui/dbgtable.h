@@ -8,7 +8,9 @@
  * freed by dpane_state_free); its ops table is
  *     .init = NAME_init (calls dtable_state_new), .draw = dtable_draw,
  *     .key = dtable_key, .click = dpane_click_table,
- *     .on_change = dtable_on_change, .free = dpane_state_free */
+ *     .on_change = dtable_on_change, .free = dpane_state_free
+ * and its key table (struct pane_key) has Enter -> dtable_enter and
+ * the pane's own keys. */
 #ifndef CUDBG_TUI_DBGTABLE_H
 #define CUDBG_TUI_DBGTABLE_H
 
@@ -30,9 +32,6 @@ struct dtable_ops {
 			    size_t row);
 	/* Enter on row `row` of t (the cursor's); returns PR_*. */
 	int (*enter)(struct ui *ui, const struct dec_table *t, size_t row);
-	/* The pane's own keys, tried first; PR_IGNORED for the others.
-	 * Optional. */
-	int (*key)(struct pane *p, struct ui *ui, int key);
 };
 
 /* The head of a table pane's state. */
@@ -49,6 +48,8 @@ int dtable_state_new(struct pane *p, const struct dtable_ops *ops, size_t size);
 /* The pane_ops functions of a table pane. */
 void dtable_draw(struct pane *p, struct ui *ui, const struct canvas *c);
 int dtable_on_change(struct pane *p, struct ui *ui, unsigned what);
-int dtable_key(struct pane *p, struct ui *ui, int key);
+int dtable_key(struct pane *p, struct ui *ui, int key); /* the list keys */
+/* Enter: the ops' enter on the cursor's row (a struct pane_key handler). */
+int dtable_enter(struct pane *p, struct ui *ui, int key);
 
 #endif

@@ -1,6 +1,10 @@
 /* The scrolling list every list pane shares. */
 #include "tui/keys.h"
 #include "tui/panes/pane.h"
+#include "tui/textlog.h"
+#include "tui/ui.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,4 +106,91 @@ const char *pane_text_find(const char *s, size_t len, const char *pat)
 			 : memcmp(s + i, pat, n) == 0)
 			return s + i;
 	return NULL;
+}
+
+const char *pane_textlog_row(const struct textlog *t, long row, size_t *len,
+			     struct textlog_line *tmp)
+{
+	const struct textlog_line *l = textlog_get(t, (size_t)row, tmp);
+
+	if (!l)
+		return NULL;
+	*len = l->len;
+	return l->text;
+}
+
+/* Moves to the next (dir 1) or previous (-1) row matching the search,
+ * wrapping around. */
+static void search_go(struct pane *p, struct ui *ui, int dir)
+{
+	const struct pane_search_ops *o = p->ops->search;
+	struct pane_search *s = o->state(p);
+	long n = o->count(p, ui), from = o->cursor(p, ui);
+
+	for (long i = 1; i <= n; i++) {
+		long row = ((from + dir * i) % n + n) % n;
+		struct textlog_line tmp;
+		size_t len = 0;
+		const char *t = o->text(p, ui, row, &len, &tmp);
+		if (t && pane_text_find(t, len, s->pat)) {
+			o->select(p, ui, row);
+			if ((dir > 0 && row <= from) || (dir < 0 && row >= from))
+				ui_message(ui, UC_MUTED, "search wrapped");
+			return;
+		}
+	}
+	ui_message(ui, UC_WARN, "not found: %s", s->pat);
+}
+
+static void search_start(struct ui *ui, struct pane *p, const char *text, int dir)
+{
+	struct pane_search *s = p->ops->search->state(p);
+
+	if (!text[0] || p->ops->search->count(p, ui) <= 0)
+		return;
+	snprintf(s->pat, sizeof s->pat, "%s", text);
+	s->on = true;
+	s->dir = dir;
+	search_go(p, ui, dir);
+}
+
+static void search_done(struct ui *ui, struct pane *p, const char *text)
+{
+	search_start(ui, p, text, 1);
+}
+
+/* C-r: n then goes on backwards and N forwards, as after vim's ? (the
+ * help key here). */
+static void rsearch_done(struct ui *ui, struct pane *p, const char *text)
+{
+	search_start(ui, p, text, -1);
+}
+
+int pane_search_key(struct pane *p, struct ui *ui, int key)
+{
+	const struct pane_search_ops *o = p->ops->search;
+	struct pane_search *s;
+
+	if (!o || o->count(p, ui) < 0)
+		return PR_IGNORED;
+	s = o->state(p);
+	switch (key) {
+	case '/':
+		ui_prompt_open(ui, p, "/", search_done);
+		return PR_REDRAW;
+	case TK_CTRL('r'):
+		ui_prompt_open(ui, p, "?", rsearch_done);
+		return PR_REDRAW;
+	case 'n': case 'N':
+		if (!s->on || o->count(p, ui) == 0)
+			return PR_IGNORED; /* n is `next` when no search is on */
+		search_go(p, ui, key == 'n' ? s->dir : -s->dir);
+		return PR_REDRAW;
+	case TK_ESC:
+		if (!s->on)
+			return PR_IGNORED;
+		s->on = false;
+		return PR_REDRAW;
+	}
+	return PR_IGNORED;
 }

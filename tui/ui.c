@@ -23,34 +23,6 @@ static const struct pane_ops *const pane_registry[] = {
 #define CONSOLE_MAX_LINES 10000
 #define CONSOLE_MAX_BYTES (4u << 20)
 
-const struct key_help ui_global_help[] = {
-	{ "c  F5", "continue (asks first after a device exception)" },
-	{ "n  F10", "next line" },
-	{ "s  F11", "step into" },
-	{ "f  S-F11", "finish the current function" },
-	{ "u", "until (a later line; the cursor line in Source)" },
-	{ "r", "run, or restart" },
-	{ "C-c", "interrupt the program" },
-	{ "b  F9", "toggle a breakpoint at the cursor line" },
-	{ "M", "memcheck pass: rerun under compute-sanitizer, open its coredump (again: stop it)" },
-	{ "T", "replay to fault: rerun and stop the faulting thread before its bad access" },
-	{ "K", "the sanitizer tool M runs next (cycles the four)" },
-	{ "Tab  S-Tab", "next / previous pane" },
-	{ "[  ]", "previous / next tab of this area" },
-	{ "'", "jump to a pane by name (hints, lanes, reg...)" },
-	{ "C-l", "repaint the whole terminal" },
-	{ "v", "cycle Source+SASS, Source only, SASS only" },
-	{ "z", "zoom the pane to the whole screen, and back" },
-	{ ":  i", "enter the console (Esc leaves it)" },
-	{ "Up Down PgUp PgDn", "move in the pane" },
-	{ "Home End", "first / last row" },
-	{ "Enter", "act on the row" },
-	{ "mouse click", "select a pane, a tab or a row" },
-	{ "?  F1", "this help (Esc, q or ? closes it)" },
-	{ "q", "quit (asks while the program is alive)" },
-	{ NULL, NULL },
-};
-
 double ui_elapsed(const struct timespec *ts)
 {
 	struct timespec now;

@@ -170,6 +170,9 @@ struct ui {
 	struct pane *panes;         /* every pane of tui/panes/panes.def */
 	int npanes;
 	int area_pane[AREA__PANES]; /* the pane each area shows, -1 none */
+	/* Screen columns of a cut tab bar's ‹ and › at the last draw (a
+	 * click there goes to the previous / next tab); 0: not drawn. */
+	int tab_less_x[AREA__PANES], tab_more_x[AREA__PANES];
 
 	bool console_input;  /* keys go to the console's line editor */
 	bool help_open;
@@ -312,9 +315,6 @@ void ui_console_enter(struct ui *ui);
 
 /* Lines in the help overlay. */
 int ui_help_count(struct ui *ui);
-
-/* Global key table, for the help overlay. */
-extern const struct key_help ui_global_help[];
 
 /* Elapsed seconds since ts (monotonic). */
 double ui_elapsed(const struct timespec *ts);

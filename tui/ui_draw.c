@@ -1,5 +1,6 @@
 /* Drawing the screen: status line, area title bars, panes, separators,
  * the hint line, and the overlays (help, question, too small). */
+#include "tui/keys.h"
 #include "tui/sanitize.h"
 #include "tui/ui.h"
 
@@ -172,37 +173,95 @@ static int tab_level(struct ui *ui, int a, int w)
 	return TAB_LEVELS - 1;
 }
 
+/* The panes offered as tabs in area a, in tab order; returns how many
+ * (at most cap) and sets *act to the index of the one shown. */
+static int area_tabs(const struct ui *ui, int a, int *tab, int cap, int *act)
+{
+	int n = 0;
+
+	*act = 0;
+	for (int i = 0; i < ui->npanes && n < cap; i++) {
+		const struct pane *p = &ui->panes[i];
+		if ((int)p->ops->home != a || (p->hidden && ui->area_pane[a] != i))
+			continue;
+		if (ui->area_pane[a] == i)
+			*act = n;
+		tab[n++] = i;
+	}
+	return n;
+}
+
+/* When even the shortest tabs do not fit in w columns (after the focus
+ * mark), the run of tabs around the shown one that does, with a column
+ * for "‹" or "›" on a side where tabs are left out; [*lo, *hi]. */
+static void tab_window(struct ui *ui, const int *tab, int n, int act, int level,
+		       int w, int *lo, int *hi)
+{
+	int used = 1 + tab_width(ui, &ui->panes[tab[act]], true, level);
+
+	*lo = *hi = act;
+	for (bool grew = true; grew;) {
+		grew = false;
+		/* the right first: the tabs after the shown one are the next ] */
+		for (int side = 0; side < 2; side++) {
+			int j = side == 0 ? *hi + 1 : *lo - 1;
+			if (j < 0 || j >= n)
+				continue;
+			int tw = tab_width(ui, &ui->panes[tab[j]], false, level);
+			int nlo = side ? j : *lo, nhi = side ? *hi : j;
+			int marks = (nlo > 0) + (nhi < n - 1);
+			if (used + tw + marks > w)
+				continue;
+			used += tw;
+			*lo = nlo;
+			*hi = nhi;
+			grew = true;
+		}
+	}
+}
+
 static void draw_title(struct ui *ui, int a, const struct canvas *c)
 {
 	bool focused = (int)ui->lreq.focus == a;
 	struct style ts = STYLE(focused ? UC_TITLE_FOCUS : UC_TITLE, focused ? CA_BOLD : 0);
-	int x, level = tab_level(ui, a, c->r.w);
+	int x, level = tab_level(ui, a, c->r.w), tab[64], act;
+	int n = area_tabs(ui, a, tab, 64, &act), lo = 0, hi = n - 1;
 
+	for (int i = 0; i < ui->npanes; i++)
+		if ((int)ui->panes[i].ops->home == a)
+			ui->panes[i].tab_w = 0; /* not drawn: no click lands on it */
 	canvas_fill(c, 0, 0, c->r.w, 1, ' ', ts);
 	x = canvas_str(c, 0, 0, focused ? "▶" : " ", ts);
-	for (int i = 0; i < ui->npanes; i++) {
-		struct pane *p = &ui->panes[i];
-		/* Only this area's tabs: the others keep where their own
-		 * title bar put them, for clicks. */
-		if ((int)p->ops->home != a)
-			continue;
-		p->tab_w = 0;
-		if (p->hidden && ui->area_pane[a] != i)
-			continue;
+	if (level == TAB_LEVELS - 1 && n > 0)
+		tab_window(ui, tab, n, act, level, c->r.w, &lo, &hi);
+	ui->tab_less_x[a] = ui->tab_more_x[a] = 0;
+	if (lo > 0) {
+		ui->tab_less_x[a] = c->r.x + x;
+		x = canvas_str(c, x, 0, "‹", STYLE(UC_TAB_ACTIVE, CA_BOLD));
+	}
+	for (int t = lo; t <= hi && t < n; t++) {
+		struct pane *p = &ui->panes[tab[t]];
 		p->tab_x = c->r.x + x;
-		if (ui->area_pane[a] == i) {
+		if (t == act) {
 			x = canvas_printf(c, x, 0, STYLE(UC_TAB_ACTIVE, CA_BOLD), "[%s]",
 					  p->ops->title);
 		} else {
 			int w = tab_width(ui, p, false, level) - (level == 0 ? 2 : 1);
-			struct canvas tab = canvas_sub(c, x + 1, 0, w, 1);
-			canvas_str(&tab, 0, 0, p->ops->title, ts);
+			struct canvas tabc = canvas_sub(c, x + 1, 0, w, 1);
+			canvas_str(&tabc, 0, 0, p->ops->title, ts);
 			x += tab_width(ui, p, false, level);
 		}
 		p->tab_w = c->r.x + x - p->tab_x;
 	}
-	struct pane *vis = &ui->panes[ui->area_pane[a]];
-	if (vis->ops->title_info) {
+	if (hi < n - 1) {
+		ui->tab_more_x[a] = c->r.x + x;
+		x = canvas_str(c, x, 0, "›", STYLE(UC_TAB_ACTIVE, CA_BOLD));
+	}
+	if (n == 0)
+		return;
+	struct pane *vis = &ui->panes[tab[act]];
+	/* Beside a cut tab bar, only a title info that has room to be read. */
+	if (vis->ops->title_info && (n == hi - lo + 1 || c->r.w - x > 12)) {
 		char info[256] = "";
 		vis->ops->title_info(vis, ui, info, sizeof info);
 		if (info[0]) {
@@ -312,17 +371,22 @@ static int help_lines(struct ui *ui, void (*fn)(void *, int, const char *, const
 {
 	int n = 0;
 
+	char keys[64];
+	const char *what;
+
 	fn(ctx, n++, "Global keys", NULL);
-	for (const struct key_help *k = ui_global_help; k->keys; k++)
-		fn(ctx, n++, k->keys, k->what);
+	for (size_t i = 0; key_help_next(&i, ui->binds, ui->nbinds, keys, sizeof keys, &what);)
+		fn(ctx, n++, keys, what);
 	for (int i = 0; i < ui->npanes; i++) {
 		const struct pane_ops *o = ui->panes[i].ops;
-		if (!o->help || !o->help[0].keys)
+		size_t j = 0;
+		if (!pane_help_next(o, &j, keys, sizeof keys, &what))
 			continue;
 		fn(ctx, n++, "", NULL);
 		fn(ctx, n++, o->title, NULL);
-		for (const struct key_help *k = o->help; k->keys; k++)
-			fn(ctx, n++, k->keys, k->what);
+		do
+			fn(ctx, n++, keys, what);
+		while (pane_help_next(o, &j, keys, sizeof keys, &what));
 	}
 	return n;
 }

@@ -29,6 +29,23 @@ static void do_run(struct ui *ui)
 	ui_act(ui, UA_RUN, NULL);
 }
 
+/* A pane's keys: its search, its key table, then its key()
+ * function.  While the console's line editor has the keyboard every key
+ * is text for it. */
+static int pane_key(struct ui *ui, struct pane *p, int key)
+{
+	int r = PR_IGNORED;
+
+	if (!ui->console_input) {
+		r = pane_search_key(p, ui, key);
+		if (r == PR_IGNORED)
+			r = pane_keys_run(p, ui, key);
+	}
+	if (r == PR_IGNORED && p->ops->key)
+		r = p->ops->key(p, ui, key);
+	return r;
+}
+
 static int ask_key(struct ui *ui, int key)
 {
 	/* q q quits: a second q answers the quit question (vim's and
@@ -233,12 +250,11 @@ static int key_breakpoint(struct ui *ui)
 {
 	struct pane *p = ui_focus_pane(ui);
 
-	if (p && p->ops->key && strcmp(p->ops->name, "sass") == 0 &&
-	    p->ops->key(p, ui, 'b'))
+	if (p && strcmp(p->ops->name, "sass") == 0 && pane_key(ui, p, 'b'))
 		return PR_REDRAW;
 	p = ui_pane(ui, "source");
-	if (p && p->ops->key)
-		p->ops->key(p, ui, 'b');
+	if (p)
+		pane_key(ui, p, 'b');
 	return PR_REDRAW;
 }
 
@@ -265,51 +281,101 @@ static void jump_done(struct ui *ui, struct pane *unused, const char *text)
 	ui_message(ui, UC_WARN, "no pane named '%.*s' (? lists them)", (int)n, text);
 }
 
+/* The handlers of the global key actions (tui/keys.def): act_ID. */
+static int act_quit(struct ui *ui) { return ui_quit(ui); }
+
+static int act_help(struct ui *ui)
+{
+	ui->help_open = true;
+	ui->help_top = 0;
+	return PR_REDRAW;
+}
+
+static int act_next_area(struct ui *ui) { focus_cycle(ui, 1); return PR_REDRAW; }
+static int act_prev_area(struct ui *ui) { focus_cycle(ui, -1); return PR_REDRAW; }
+static int act_next_tab(struct ui *ui) { tab_cycle(ui, 1); return PR_REDRAW; }
+static int act_prev_tab(struct ui *ui) { tab_cycle(ui, -1); return PR_REDRAW; }
+
+static int act_jump(struct ui *ui)
+{
+	ui_prompt_open(ui, NULL, "pane: ", jump_done);
+	return PR_REDRAW;
+}
+
+static int act_code(struct ui *ui)
+{
+	ui_set_code_mode(ui, (enum code_mode)((ui->lreq.code + 1) % 3));
+	return PR_REDRAW;
+}
+
+static int act_zoom(struct ui *ui)
+{
+	ui->lreq.zoom = !ui->lreq.zoom;
+	ui_resize(ui, ui->lreq.cols, ui->lreq.rows);
+	return PR_REDRAW;
+}
+
+static int act_console(struct ui *ui) { ui_console_enter(ui); return PR_REDRAW; }
+static int act_continue(struct ui *ui) { return key_continue(ui); }
+
+/* A step action, as a step key asks for it. */
+static int act_step_kind(struct ui *ui, enum ui_action a)
+{
+	ui_act(ui, a, NULL);
+	return PR_REDRAW;
+}
+
+static int act_next(struct ui *ui) { return act_step_kind(ui, UA_NEXT); }
+static int act_step(struct ui *ui) { return act_step_kind(ui, UA_STEP); }
+static int act_finish(struct ui *ui) { return act_step_kind(ui, UA_FINISH); }
+static int act_until(struct ui *ui) { return act_step_kind(ui, UA_UNTIL); }
+static int act_interrupt(struct ui *ui) { return act_step_kind(ui, UA_INTERRUPT); }
+static int act_sanitizer_tool(struct ui *ui) { return act_step_kind(ui, UA_SAN_TOOL); }
+static int act_run(struct ui *ui) { return key_run(ui); }
+static int act_break(struct ui *ui) { return key_breakpoint(ui); }
+static int act_memcheck(struct ui *ui) { ui_memcheck(ui); return PR_REDRAW; }
+static int act_replay_to_fault(struct ui *ui) { ui_to_fault(ui, NULL); return PR_REDRAW; }
+static int act_escape(struct ui *ui) { (void)ui; return PR_HANDLED; }
+
+static int act_repaint(struct ui *ui)
+{
+	ui->repaint = true;
+	return PR_REDRAW;
+}
+
+/* Said, so that a later n is not taken for a search's next match: it
+ * steps the program. */
+static int act_no_search(struct ui *ui)
+{
+	ui_message(ui, UC_WARN, "no search here: / searches in Source, Hints, "
+		   "Console and Program output (' jumps to a pane)");
+	return PR_REDRAW;
+}
+
+static int (*const act_handler[KA__COUNT])(struct ui *) = {
+#define KEY_ACTION(id, name, key, alt, cgdb, help) [KA_##id] = act_##id,
+#define KEY_NOTE(keys, help)
+#include "tui/keys.def"
+#undef KEY_ACTION
+#undef KEY_NOTE
+};
+
 static int global_key(struct ui *ui, int key)
 {
-	switch (key) {
-	case 'q': return ui_quit(ui);
-	case '?': case TK_F(1): ui->help_open = true; ui->help_top = 0; return PR_REDRAW;
-	case TK_TAB: focus_cycle(ui, 1); return PR_REDRAW;
-	case TK_BTAB: focus_cycle(ui, -1); return PR_REDRAW;
-	case '\'': ui_prompt_open(ui, NULL, "pane: ", jump_done); return PR_REDRAW;
-	case ']': tab_cycle(ui, 1); return PR_REDRAW;
-	case '[': tab_cycle(ui, -1); return PR_REDRAW;
-	case 'v':
-		ui_set_code_mode(ui, (enum code_mode)((ui->lreq.code + 1) % 3));
-		return PR_REDRAW;
-	case 'z':
-		ui->lreq.zoom = !ui->lreq.zoom;
-		ui_resize(ui, ui->lreq.cols, ui->lreq.rows);
-		return PR_REDRAW;
-	case ':': case 'i': ui_console_enter(ui); return PR_REDRAW;
-	case 'c': case TK_F(5): return key_continue(ui);
-	case 'n': case TK_F(10): ui_act(ui, UA_NEXT, NULL); return PR_REDRAW;
-	case 's': case TK_F(11): ui_act(ui, UA_STEP, NULL); return PR_REDRAW;
-	case 'f': case TK_F(23): ui_act(ui, UA_FINISH, NULL); return PR_REDRAW;
-	case 'u': ui_act(ui, UA_UNTIL, NULL); return PR_REDRAW;
-	case 'r': return key_run(ui);
-	case TK_CTRL('c'): ui_act(ui, UA_INTERRUPT, NULL); return PR_REDRAW;
-	case 'b': case TK_F(9): return key_breakpoint(ui);
-	case 'M': ui_memcheck(ui); return PR_REDRAW;
-	case 'T': ui_to_fault(ui, NULL); return PR_REDRAW;
-	case 'K': ui_act(ui, UA_SAN_TOOL, NULL); return PR_REDRAW;
-	case TK_ESC: return PR_HANDLED;
-	case '/': case TK_CTRL('r'):
-		/* Said, so that a later n is not taken for a search's next
-		 * match: it steps the program. */
-		ui_message(ui, UC_WARN, "no search here: / searches in Source, Hints "
-			   "and Program output (' jumps to a pane)");
-		return PR_REDRAW;
-	case TK_CTRL('l'):
-		ui->repaint = true;
-		return PR_REDRAW;
-	}
-	return PR_IGNORED;
+	int a = key_action_of(key);
+
+	return a < 0 ? PR_IGNORED : act_handler[a](ui);
 }
 
 static int title_click(struct ui *ui, int a, int x)
 {
+	/* the marks of a cut tab bar: the tab before or after the run shown */
+	if (x && (x == ui->tab_less_x[a] || x == ui->tab_more_x[a])) {
+		if ((int)ui->lreq.focus != a)
+			ui_focus(ui, &ui->panes[ui->area_pane[a]]);
+		tab_cycle(ui, x == ui->tab_less_x[a] ? -1 : 1);
+		return PR_REDRAW;
+	}
 	for (int i = 0; i < ui->npanes; i++) {
 		struct pane *p = &ui->panes[i];
 		if ((int)p->ops->home == a && p->tab_w > 0 && x >= p->tab_x &&
@@ -335,8 +401,8 @@ static int mouse_key(struct ui *ui, const struct ui_mouse *m)
 	}
 	if (m->button == 4 || m->button == 5) {
 		int k = m->button == 4 ? TK_UP : TK_DOWN;
-		for (int i = 0; i < 3 && p->ops->key; i++)
-			p->ops->key(p, ui, k);
+		for (int i = 0; i < 3; i++)
+			pane_key(ui, p, k);
 		return PR_REDRAW;
 	}
 	if (m->y == ui->layout.area[a].y)
@@ -349,6 +415,7 @@ static int mouse_key(struct ui *ui, const struct ui_mouse *m)
 }
 
 static int ui_key_dispatch(struct ui *ui, int key, const struct ui_mouse *m);
+
 
 /* The config file's bindings (the last one for a key wins); not while
  * typing in the console, whose keys are text. */
@@ -402,11 +469,9 @@ static int ui_key_dispatch(struct ui *ui, int key, const struct ui_mouse *m)
 	if (r != TK_NONE)
 		return global_key(ui, r) | (ui->quit ? PR_QUIT : 0);
 	p = ui_focus_pane(ui);
-	if (p && p->ops->key) {
-		r = p->ops->key(p, ui, key);
-		if (r != PR_IGNORED)
-			return r | (ui->quit ? PR_QUIT : 0);
-	}
+	r = p ? pane_key(ui, p, key) : PR_IGNORED;
+	if (r != PR_IGNORED)
+		return r | (ui->quit ? PR_QUIT : 0);
 	r = global_key(ui, key);
 	return r | (ui->quit ? PR_QUIT : 0);
 }

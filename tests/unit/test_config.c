@@ -321,6 +321,41 @@ TEST(keys_preset_and_gdbinit)
 	config_free(&c);
 }
 
+/* The actions are the rows of tui/keys.def: every global key that has a
+ * name can be bound (jump, repaint and sanitizer-tool were missing from
+ * the old list), the error names them all, and the cgdb preset binds the
+ * table's CGDB column. */
+TEST(actions_come_from_the_key_table)
+{
+	struct cudbg_config c;
+	char err[1024];
+	CHECK_INT(parse(&c, "bind F2 jump\nbind F3 repaint\nbind F4 sanitizer-tool\n",
+			err, sizeof err), 0);
+	CHECK_INT(c.nbinds, 3);
+	CHECK_INT(c.binds[0].does, '\'');
+	CHECK_INT(c.binds[1].does, TK_CTRL('l'));
+	CHECK_INT(c.binds[2].does, 'K');
+	config_free(&c);
+	CHECK_INT(parse(&c, "bind x nope\n", err, sizeof err), -1);
+	for (size_t i = 0; config_action_name(i); i++)
+		CHECK_MSG(strstr(err, config_action_name(i)), "the error lacks %s: %s",
+			  config_action_name(i), err);
+	config_free(&c);
+	CHECK_INT(parse(&c, "keys cgdb\n", err, sizeof err), 0);
+	size_t want = 0;
+	for (size_t r = 0; r < key_nrows; r++)
+		if (key_rows[r].cgdb != TK_NONE) {
+			want++;
+			bool found = false;
+			for (size_t b = 0; b < c.nbinds; b++)
+				found |= c.binds[b].key == key_rows[r].cgdb &&
+					 c.binds[b].does == key_rows[r].key;
+			CHECK_MSG(found, "keys cgdb lacks %s", key_rows[r].name);
+		}
+	CHECK_INT(c.nbinds, want);
+	config_free(&c);
+}
+
 /* sanitizer-flags: the rest of the line split at blanks (more than the
  * eight words of other lines), lines add up, the file's go before the
  * command line's; a flag the pass sets itself names the line. */

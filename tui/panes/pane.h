@@ -55,10 +55,45 @@ enum pane_request {
 	PANE_REQ_PROCESSES,    /* show (not focus) a job's processes */
 };
 
-/* One line of the help overlay. */
-struct key_help {
-	const char *keys; /* "n / N" */
-	const char *what; /* "next / previous search match" */
+/* One key of a pane: the same row drives its dispatch and its line in
+ * the help overlay, so the two cannot drift.  A table ends with
+ * PANE_KEYS_END.  The focused pane's table is tried before its key()
+ * (not while the console line editor has the keyboard). */
+struct pane_key {
+	int key, alt; /* TK_* or a byte; TK_NONE: none */
+	/* Handles the key; PR_IGNORED lets key() and then the global keys
+	 * have it.  NULL: a help line only, for keys key() or the shared
+	 * list code handles (arrows, the console's line editor). */
+	int (*fn)(struct pane *p, struct ui *ui, int key);
+	const char *keys; /* help's keys when not key and alt ("b  click gutter") */
+	const char *what; /* the help line */
+};
+#define PANE_KEYS_END { -1, -1, NULL, NULL, NULL }
+
+/* A pane's search (/ and C-r open it, n N go on, Esc ends it), kept by
+ * the pane in its state; the keys and their help lines are the same in
+ * every pane that has one (tui/listview.c). */
+struct pane_search {
+	char pat[256];
+	bool on;  /* n/N go to matches until Esc (not the debugger's next) */
+	int dir;  /* 1 after /, -1 after C-r */
+};
+
+struct textlog_line;
+
+/* How a pane's rows are searched. */
+struct pane_search_ops {
+	struct pane_search *(*state)(struct pane *p);
+	/* Rows to search; -1: nothing to search now (the keys are not
+	 * taken: / says "no search here", n steps). */
+	long (*count)(struct pane *p, struct ui *ui);
+	/* The row a search starts after (the cursor). */
+	long (*cursor)(struct pane *p, struct ui *ui);
+	/* The text of row; tmp is scratch the pane may return into. */
+	const char *(*text)(struct pane *p, struct ui *ui, long row, size_t *len,
+			    struct textlog_line *tmp);
+	/* Shows row (a match) as the cursor. */
+	void (*select)(struct pane *p, struct ui *ui, long row);
 };
 
 struct pane_ops {
@@ -88,7 +123,8 @@ struct pane_ops {
 	int (*request)(struct pane *p, struct ui *ui, enum pane_request r);
 	/* Frees p->state.  Optional. */
 	void (*free)(struct pane *p);
-	const struct key_help *help; /* { NULL, NULL } ended; optional */
+	const struct pane_key *keys;        /* optional */
+	const struct pane_search_ops *search; /* optional */
 };
 
 struct pane {
@@ -143,10 +179,28 @@ struct ui_insn {
  * Returns 0, or -1 after a message naming the file. */
 int pane_source_open(struct ui *ui, const char *file, int line);
 
-/* The search the panes share (Source, Hints, Program output): where pat
- * first occurs in s[0..len), case-insensitive unless pat has a capital
- * (vim's smartcase); NULL when not found or pat is empty.  tui/listview.c */
+/* The search the panes share (Source, Hints, Console, Program output):
+ * where pat first occurs in s[0..len), case-insensitive unless pat has a
+ * capital (vim's smartcase); NULL when not found or pat is empty.
+ * tui/listview.c */
 const char *pane_text_find(const char *s, size_t len, const char *pat);
+struct textlog;
+/* Row `row` of a text log as a search's text (for panes that show one:
+ * Console, Program output); NULL past the end. */
+const char *pane_textlog_row(const struct textlog *t, long row, size_t *len,
+			     struct textlog_line *tmp);
+/* The search keys of a pane with ops->search: PR_* (PR_IGNORED for other
+ * keys, or when it has nothing to search). */
+int pane_search_key(struct pane *p, struct ui *ui, int key);
+
+/* A pane's keys by its table (tui/panekeys.c): PR_IGNORED when no row
+ * takes the key. */
+int pane_keys_run(struct pane *p, struct ui *ui, int key);
+/* A pane's help lines in order (its search keys, then its table): *i
+ * starts at 0; writes the keys into keys and the line into *what;
+ * returns 0 past the last. */
+int pane_help_next(const struct pane_ops *o, size_t *i, char *keys, size_t cap,
+		   const char **what);
 
 #define PANE(name) extern const struct pane_ops pane_##name##_ops;
 #include "tui/panes/panes.def"

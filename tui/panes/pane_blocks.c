@@ -1,6 +1,7 @@
 /* The blocks pane: the focused kernel's resident blocks as cuda-gdb
  * coalesces them (from, to, count, state), fetched at each stop while the
  * pane is on screen.  The table pane work is in tui/dbgtable.c. */
+#include "tui/keys.h"
 #include "tui/dbgtable.h"
 
 #include <stdio.h>
@@ -60,7 +61,7 @@ static int blocks_enter(struct ui *ui, const struct dec_table *t, size_t row)
 }
 
 /* F: back to the thread that faulted. */
-static int blocks_key(struct pane *p, struct ui *ui, int key)
+static int blocks_fault(struct pane *p, struct ui *ui, int key)
 {
 	struct dec_focus f;
 
@@ -82,7 +83,6 @@ static const struct dtable_ops blocks_table = {
 	.draw_row = blocks_draw_row,
 	.holds_focus = blocks_holds_focus,
 	.enter = blocks_enter,
-	.key = blocks_key,
 };
 
 static int blocks_init(struct pane *p, struct ui *ui)
@@ -91,10 +91,10 @@ static int blocks_init(struct pane *p, struct ui *ui)
 	return dtable_state_new(p, &blocks_table, sizeof(struct dtable));
 }
 
-static const struct key_help blocks_help[] = {
-	{ "Enter", "focus the first block of the range" },
-	{ "F", "switch to the faulting thread" },
-	{ NULL, NULL },
+static const struct pane_key blocks_keys[] = {
+	{ TK_ENTER, TK_NONE, dtable_enter, NULL, "focus the first block of the range" },
+	{ 'F', TK_NONE, blocks_fault, NULL, "switch to the faulting thread" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_blocks_ops = {
@@ -108,5 +108,5 @@ const struct pane_ops pane_blocks_ops = {
 	.click = dpane_click_table,
 	.on_change = dtable_on_change,
 	.free = dpane_state_free,
-	.help = blocks_help,
+	.keys = blocks_keys,
 };

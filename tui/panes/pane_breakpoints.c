@@ -137,45 +137,74 @@ static void add_done(struct ui *ui, struct pane *p, const char *text)
 	dpane_done(ui, ctl_break_insert(ui->ctl, loc, cond ? cond + 4 : NULL));
 }
 
-static int bps_key(struct pane *p, struct ui *ui, int key)
+static int bps_add(struct pane *p, struct ui *ui, int key)
 {
-	struct bps_state *s = p->state;
-	const struct dec_bkpt *b = cursor_bkpt(s, ui);
-
+	(void)key;
 	if (!ui->ctl)
-		return listview_key(&s->lv, key);
-	switch (key) {
-	case 'a': case TK_INSERT:
-		ui_prompt_open(ui, p, "break at [if cond]:", add_done);
-		return PR_REDRAW;
-	case ' ': case TK_ENTER: case '\n':
-		if (!b)
-			return PR_HANDLED;
-		return dpane_done(ui, ctl_break_enable(ui->ctl, b->number, !b->enabled));
-	case 'd': case TK_DELETE:
-		if (!b)
-			return PR_HANDLED;
-		return dpane_done(ui, ctl_break_delete(ui->ctl, b->number));
-	case 'C':
-		if (!b)
-			return PR_HANDLED;
-		s->cond_for = b->number;
-		ui_prompt_open(ui, p, "condition (empty: none):", cond_done);
-		if (b->cond) {
-			snprintf(ui->prompt.buf, sizeof ui->prompt.buf, "%s", b->cond);
-			ui->prompt.len = strlen(ui->prompt.buf);
-		}
-		return PR_REDRAW;
-	}
-	return listview_key(&s->lv, key);
+		return PR_IGNORED;
+	ui_prompt_open(ui, p, "break at [if cond]:", add_done);
+	return PR_REDRAW;
 }
 
-static const struct key_help bps_help[] = {
-	{ "Space  Enter", "enable / disable the breakpoint" },
-	{ "d  Delete", "delete it" },
-	{ "C", "set or clear its condition" },
-	{ "a  Insert", "add one: LOCATION [if COND]" },
-	{ NULL, NULL },
+/* The breakpoint the keys act on: the cursor's; NULL with *r the PR_* to
+ * return (no debugger: PR_IGNORED, the list's own keys; no row:
+ * PR_HANDLED). */
+static const struct dec_bkpt *bps_target(struct pane *p, struct ui *ui, int *r)
+{
+	const struct dec_bkpt *b = ui->ctl ? cursor_bkpt(p->state, ui) : NULL;
+
+	*r = ui->ctl ? PR_HANDLED : PR_IGNORED;
+	return b;
+}
+
+static int bps_toggle(struct pane *p, struct ui *ui, int key)
+{
+	int r;
+	const struct dec_bkpt *b = bps_target(p, ui, &r);
+
+	(void)key;
+	return b ? dpane_done(ui, ctl_break_enable(ui->ctl, b->number, !b->enabled)) : r;
+}
+
+static int bps_delete(struct pane *p, struct ui *ui, int key)
+{
+	int r;
+	const struct dec_bkpt *b = bps_target(p, ui, &r);
+
+	(void)key;
+	return b ? dpane_done(ui, ctl_break_delete(ui->ctl, b->number)) : r;
+}
+
+static int bps_condition(struct pane *p, struct ui *ui, int key)
+{
+	struct bps_state *s = p->state;
+	int r;
+	const struct dec_bkpt *b = bps_target(p, ui, &r);
+
+	(void)key;
+	if (!b)
+		return r;
+	s->cond_for = b->number;
+	ui_prompt_open(ui, p, "condition (empty: none):", cond_done);
+	if (b->cond) {
+		snprintf(ui->prompt.buf, sizeof ui->prompt.buf, "%s", b->cond);
+		ui->prompt.len = strlen(ui->prompt.buf);
+	}
+	return PR_REDRAW;
+}
+
+static int bps_key(struct pane *p, struct ui *ui, int key)
+{
+	(void)ui;
+	return listview_key(&((struct bps_state *)p->state)->lv, key);
+}
+
+static const struct pane_key bps_keys[] = {
+	{ ' ', TK_ENTER, bps_toggle, NULL, "enable / disable the breakpoint" },
+	{ 'd', TK_DELETE, bps_delete, NULL, "delete it" },
+	{ 'C', TK_NONE, bps_condition, NULL, "set or clear its condition" },
+	{ 'a', TK_INSERT, bps_add, NULL, "add one: LOCATION [if COND]" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_breakpoints_ops = {
@@ -188,5 +217,5 @@ const struct pane_ops pane_breakpoints_ops = {
 	.click = dpane_click,
 	.on_change = bps_on_change,
 	.free = dpane_state_free,
-	.help = bps_help,
+	.keys = bps_keys,
 };

@@ -29,6 +29,8 @@ struct console_state {
 	char histerr[600];  /* why the history is not kept, "" when it is */
 	FILE *devnull;      /* readline's streams: it must never write to the tty */
 	enum area back;     /* where Esc returns the focus */
+	struct pane_search search;
+	long match;         /* the transcript line of the last match, -1 */
 };
 
 /* Readline is one per process: these connect its callbacks to the UI. */
@@ -216,6 +218,7 @@ static int console_init(struct pane *p, struct ui *ui)
 	if (!s)
 		return -1;
 	p->state = s;
+	s->match = -1;
 	s->devnull = fopen("/dev/null", "r+");
 	if (!s->devnull)
 		return -1;
@@ -294,6 +297,19 @@ static void draw_input(struct ui *ui, const struct canvas *c, int y)
 		canvas_cursor(c, x + (int)(cw - skip), y);
 }
 
+/* The first match of the search on a transcript line stands out. */
+static void mark_match(const struct canvas *c, int y, const struct textlog_line *l,
+		       const char *pat)
+{
+	const char *m = pane_text_find(l->text, l->len, pat);
+
+	if (!m)
+		return;
+	size_t off = (size_t)(m - l->text), n = strlen(pat);
+	int x = (int)sanitize_width(l->text, off);
+	canvas_set_style(c, x, y, (int)sanitize_width(m, n), STYLE(UC_MATCH, CA_REVERSE));
+}
+
 static void console_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 {
 	struct console_state *s = p->state;
@@ -317,6 +333,8 @@ static void console_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 		if (!kind && l->len >= 6 && memcmp(l->text, CONSOLE_PROMPT, 6) == 0)
 			kind = 'u';
 		canvas_text(c, 0, (int)y, l->text, l->len, kind_style(kind));
+		if (s->search.on)
+			mark_match(c, (int)y, l, s->search.pat);
 	}
 	if (s->scroll)
 		canvas_printf(c, c->r.w - 14, 0, STYLE(UC_MUTED, CA_REVERSE), " %ld more ↓ ", s->scroll);
@@ -402,21 +420,29 @@ static int console_edit_key(struct pane *p, struct ui *ui, int key)
 	return PR_REDRAW;
 }
 
+/* While the line editor has the keyboard every key is its (the key
+ * table is not tried then). */
 static int console_key(struct pane *p, struct ui *ui, int key)
 {
-	struct console_state *s = p->state;
+	return ui->console_input ? console_edit_key(p, ui, key) : PR_IGNORED;
+}
 
-	if (ui->console_input)
-		return console_edit_key(p, ui, key);
-	if (key == TK_ENTER || key == 'i' || key == ':') {
-		ui_console_enter(ui);
-		return PR_REDRAW;
-	}
-	if (key == TK_PGUP || key == TK_PGDN)
-		return console_scroll(s, ui, key, p->rect.h > 2 ? p->rect.h - 2 : 1);
-	if (key == TK_UP || key == TK_DOWN)
-		return console_scroll(s, ui, key == TK_UP ? TK_PGUP : TK_PGDN, 1);
-	return PR_IGNORED;
+static int console_start(struct pane *p, struct ui *ui, int key)
+{
+	(void)p;
+	(void)key;
+	ui_console_enter(ui);
+	return PR_REDRAW;
+}
+
+static int console_page(struct pane *p, struct ui *ui, int key)
+{
+	return console_scroll(p->state, ui, key, p->rect.h > 2 ? p->rect.h - 2 : 1);
+}
+
+static int console_line_scroll(struct pane *p, struct ui *ui, int key)
+{
+	return console_scroll(p->state, ui, key == TK_UP ? TK_PGUP : TK_PGDN, 1);
 }
 
 static int console_on_change(struct pane *p, struct ui *ui, unsigned what)
@@ -451,15 +477,83 @@ static void console_completion(struct ui *ui, void *ctx, const char *completion,
 	ui->dirty = true;
 }
 
-static const struct key_help console_help[] = {
-	{ ":  i  Enter", "start typing a debugger command" },
-	{ "Esc", "leave the console" },
-	{ "Tab", "complete (asks the debugger)" },
-	{ "Up Down", "history" },
-	{ "C-r", "search the history" },
-	{ "C-c", "clear the line; on an empty line interrupt" },
-	{ "PgUp PgDn", "scroll the transcript" },
-	{ NULL, NULL },
+static struct pane_search *console_search(struct pane *p)
+{
+	return &((struct console_state *)p->state)->search;
+}
+
+static long console_rows(struct pane *p, struct ui *ui)
+{
+	(void)p;
+	return (long)textlog_count(&ui->console);
+}
+
+/* A search goes on from the last match, else from the bottom line shown. */
+static long console_cursor(struct pane *p, struct ui *ui)
+{
+	struct console_state *s = p->state;
+	long n = (long)textlog_count(&ui->console);
+
+	if (s->search.on && s->match >= 0 && s->match < n)
+		return s->match;
+	return n - 1 - s->scroll;
+}
+
+static const char *console_text(struct pane *p, struct ui *ui, long row, size_t *len,
+				struct textlog_line *tmp)
+{
+	(void)p;
+	return pane_textlog_row(&ui->console, row, len, tmp);
+}
+
+/* Scrolls the transcript so that the match shows, in the middle when it
+ * was out of view. */
+static void console_select(struct pane *p, struct ui *ui, long row)
+{
+	struct console_state *s = p->state;
+	long n = (long)textlog_count(&ui->console);
+	long rows = p->rect.h > 1 ? p->rect.h - 1 : 1, first = n - rows - s->scroll;
+
+	s->match = row;
+	if (row >= first && row < first + rows)
+		return;
+	s->scroll = n - rows - (row - rows / 2);
+	if (s->scroll > n)
+		s->scroll = n;
+	if (s->scroll < 0)
+		s->scroll = 0;
+}
+
+static const struct pane_search_ops console_search_ops = {
+	console_search, console_rows, console_cursor, console_text, console_select,
+};
+
+/* The search and the line of its match (the dumps show no colours). */
+static void console_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
+{
+	struct console_state *s = p->state;
+
+	if (s->search.on && s->match >= 0)
+		snprintf(buf, cap, "/%s  line %ld of %zu", s->search.pat, s->match + 1,
+			 textlog_count(&ui->console));
+	else if (s->search.on)
+		snprintf(buf, cap, "/%s", s->search.pat);
+}
+
+/* The rows with no handler are the line editor's keys (console_edit_key
+ * and readline): only while typing, when this table is not tried. */
+static const struct pane_key console_keys[] = {
+	{ ':', 'i', console_start, ":  i  Enter", "start typing a debugger command" },
+	{ TK_ENTER, TK_NONE, console_start, NULL, NULL },
+	{ TK_PGUP, TK_PGDN, console_page, NULL, "scroll the transcript" },
+	{ TK_UP, TK_DOWN, console_line_scroll, NULL,
+	  "scroll a line; while typing: the history" },
+	{ TK_NONE, TK_NONE, NULL, "Esc", "while typing: leave the console" },
+	{ TK_NONE, TK_NONE, NULL, "Tab", "while typing: complete (asks the debugger)" },
+	{ TK_NONE, TK_NONE, NULL, "C-r", "while typing: search the history" },
+	{ TK_NONE, TK_NONE, NULL, "C-c",
+	  "while typing: clear the line; on an empty line interrupt" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_console_ops = {
@@ -471,5 +565,7 @@ const struct pane_ops pane_console_ops = {
 	.key = console_key,
 	.on_change = console_on_change,
 	.free = console_free,
-	.help = console_help,
+	.title_info = console_title,
+	.keys = console_keys,
+	.search = &console_search_ops,
 };

@@ -114,7 +114,7 @@ static int devices_on_change(struct pane *p, struct ui *ui, unsigned what)
 	return (what & (UCH_GPU | UCH_STOP | UCH_STATE)) ? PR_REDRAW : PR_HANDLED;
 }
 
-static int devices_key(struct pane *p, struct ui *ui, int key)
+static int devices_enter(struct pane *p, struct ui *ui, int key)
 {
 	struct devices_state *s = p->state;
 	const char *why;
@@ -122,8 +122,9 @@ static int devices_key(struct pane *p, struct ui *ui, int key)
 	size_t nd, ns;
 	char cmd[64];
 
-	if (!m || (key != TK_ENTER && key != '\n'))
-		return listview_key(&s->lv, key);
+	(void)key;
+	if (!m)
+		return PR_IGNORED;
 	counts(m, &nd, &ns);
 	if (s->lv.cursor < 0)
 		return PR_HANDLED;
@@ -145,9 +146,15 @@ static int devices_key(struct pane *p, struct ui *ui, int key)
 	return dpane_done(ui, ctl_console(ui->ctl, cmd));
 }
 
-static const struct key_help devices_help[] = {
-	{ "Enter", "switch the CUDA focus to the device or SM" },
-	{ NULL, NULL },
+static int devices_key(struct pane *p, struct ui *ui, int key)
+{
+	(void)ui;
+	return listview_key(&((struct devices_state *)p->state)->lv, key);
+}
+
+static const struct pane_key devices_keys[] = {
+	{ TK_ENTER, TK_NONE, devices_enter, NULL, "switch the CUDA focus to the device or SM" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_devices_ops = {
@@ -161,5 +168,5 @@ const struct pane_ops pane_devices_ops = {
 	.click = dpane_click,
 	.on_change = devices_on_change,
 	.free = dpane_state_free,
-	.help = devices_help,
+	.keys = devices_keys,
 };

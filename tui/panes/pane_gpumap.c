@@ -418,11 +418,12 @@ static int cursor_move(struct gpumap_state *s, int64_t cells)
 	return PR_REDRAW;
 }
 
-static int gpumap_key(struct pane *p, struct ui *ui, int key)
+/* Arrows (and h j k l), PgUp PgDn, End: the cursor over the grid. */
+static int gpumap_move(struct pane *p, struct ui *ui, int key)
 {
 	struct gpumap_state *s = p->state;
-	struct dec_focus f;
 
+	(void)ui;
 	if (!s->total)
 		return PR_IGNORED;
 	switch (key) {
@@ -432,19 +433,47 @@ static int gpumap_key(struct pane *p, struct ui *ui, int key)
 	case TK_DOWN: case 'j': return cursor_move(s, s->cols);
 	case TK_PGUP: return cursor_move(s, -s->cols * 4);
 	case TK_PGDN: return cursor_move(s, s->cols * 4);
-	case TK_HOME: s->cursor = s->focus >= 0 ? (uint64_t)s->focus : 0; return PR_REDRAW;
 	case TK_END: s->cursor = s->total - 1; return PR_REDRAW;
-	case 'F':
-		if (!dpane_fault(ui->model, &f)) {
-			ui_message(ui, UC_MUTED, "the last stop was not a device exception");
-			return PR_REDRAW;
-		}
-		s->cursor = linear(s, f.block);
-		return dpane_focus(ui, f.block, f.thread);
-	case TK_ENTER: case '\n':
-		return dpane_focus(ui, unlinear(s, s->cursor), (struct dec_dim3){ 0, 0, 0, true });
 	}
 	return PR_IGNORED;
+}
+
+static int gpumap_home(struct pane *p, struct ui *ui, int key)
+{
+	struct gpumap_state *s = p->state;
+
+	(void)ui;
+	(void)key;
+	if (!s->total)
+		return PR_IGNORED;
+	s->cursor = s->focus >= 0 ? (uint64_t)s->focus : 0;
+	return PR_REDRAW;
+}
+
+static int gpumap_fault(struct pane *p, struct ui *ui, int key)
+{
+	struct gpumap_state *s = p->state;
+	struct dec_focus f;
+
+	(void)key;
+	if (!s->total)
+		return PR_IGNORED;
+	if (!dpane_fault(ui->model, &f)) {
+		ui_message(ui, UC_MUTED, "the last stop was not a device exception");
+		return PR_REDRAW;
+	}
+	s->cursor = linear(s, f.block);
+	return dpane_focus(ui, f.block, f.thread);
+}
+
+static int gpumap_enter(struct pane *p, struct ui *ui, int key)
+{
+	struct gpumap_state *s = p->state;
+
+	(void)key;
+	if (!s->total)
+		return PR_IGNORED;
+	return dpane_focus(ui, unlinear(s, s->cursor), (struct dec_dim3){ 0, 0, 0, true });
 }
 
 static int gpumap_click(struct pane *p, struct ui *ui, int x, int y)
@@ -462,12 +491,17 @@ static int gpumap_click(struct pane *p, struct ui *ui, int x, int y)
 	return PR_REDRAW;
 }
 
-static const struct key_help gpumap_help[] = {
-	{ "arrows", "move over the blocks of the grid" },
-	{ "Enter", "switch the CUDA focus to the block (thread 0)" },
-	{ "F", "switch to the faulting thread" },
-	{ "Home", "back to the focused block" },
-	{ NULL, NULL },
+static const struct pane_key gpumap_keys[] = {
+	{ TK_LEFT, TK_RIGHT, gpumap_move, "arrows", "move over the blocks of the grid" },
+	{ TK_UP, TK_DOWN, gpumap_move, NULL, NULL },
+	{ 'h', 'l', gpumap_move, NULL, NULL },
+	{ 'k', 'j', gpumap_move, NULL, NULL },
+	{ TK_PGUP, TK_PGDN, gpumap_move, NULL, NULL },
+	{ TK_END, TK_NONE, gpumap_move, NULL, NULL },
+	{ TK_ENTER, TK_NONE, gpumap_enter, NULL, "switch the CUDA focus to the block (thread 0)" },
+	{ 'F', TK_NONE, gpumap_fault, NULL, "switch to the faulting thread" },
+	{ TK_HOME, TK_NONE, gpumap_home, NULL, "back to the focused block" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_gpumap_ops = {
@@ -477,10 +511,9 @@ const struct pane_ops pane_gpumap_ops = {
 	.wants = MODEL_WANT_BLOCKS | MODEL_WANT_SMS | MODEL_WANT_WARPS,
 	.init = gpumap_init,
 	.draw = gpumap_draw,
-	.key = gpumap_key,
 	.click = gpumap_click,
 	.on_change = gpumap_on_change,
 	.title_info = gpumap_title,
 	.free = gpumap_free,
-	.help = gpumap_help,
+	.keys = gpumap_keys,
 };

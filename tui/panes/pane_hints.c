@@ -91,9 +91,7 @@ struct hints_state {
 	bool keep;
 	int keep_key;
 	long keep_top;
-	char search[256];
-	bool search_on;     /* n/N go to matches until Esc (not `next`) */
-	int search_dir;     /* 1 after /, -1 after C-r */
+	struct pane_search search;
 };
 
 /* The keys the screen shows for hint steps (ui_diag_action_keys); the
@@ -1042,82 +1040,76 @@ static const char *line_text(const struct hints_state *s, long i, size_t *len)
 	return s->rows[s->dl[i].row].text + s->dl[i].off;
 }
 
-static void search_go(struct hints_state *s, struct ui *ui, int dir)
+static struct pane_search *hints_search(struct pane *p)
 {
-	long n = row_count(s), from = s->lv.cursor;
-
-	for (long i = 1; i <= n; i++) {
-		long row = ((from + dir * i) % n + n) % n;
-		size_t len;
-		const char *t = line_text(s, row, &len);
-		if (pane_text_find(t, len, s->search)) {
-			listview_select(&s->lv, row);
-			if ((dir > 0 && row <= from) || (dir < 0 && row >= from))
-				ui_message(ui, UC_MUTED, "search wrapped");
-			return;
-		}
-	}
-	ui_message(ui, UC_WARN, "not found: %s", s->search);
+	return &((struct hints_state *)p->state)->search;
 }
 
-static void search_start(struct ui *ui, struct pane *p, const char *text, int dir)
+static long hints_rows(struct pane *p, struct ui *ui)
+{
+	(void)ui;
+	return row_count(p->state);
+}
+
+static long hints_cursor(struct pane *p, struct ui *ui)
+{
+	(void)ui;
+	return ((struct hints_state *)p->state)->lv.cursor;
+}
+
+static const char *hints_text(struct pane *p, struct ui *ui, long row, size_t *len,
+			      struct textlog_line *tmp)
+{
+	(void)ui;
+	(void)tmp;
+	return line_text(p->state, row, len);
+}
+
+static void hints_select(struct pane *p, struct ui *ui, long row)
+{
+	(void)ui;
+	listview_select(&((struct hints_state *)p->state)->lv, row);
+}
+
+static const struct pane_search_ops hints_search_ops = {
+	hints_search, hints_rows, hints_cursor, hints_text, hints_select,
+};
+
+static int hints_enter(struct pane *p, struct ui *ui, int key)
 {
 	struct hints_state *s = p->state;
 
-	if (!text[0] || row_count(s) == 0)
-		return;
-	snprintf(s->search, sizeof s->search, "%s", text);
-	s->search_on = true;
-	s->search_dir = dir;
-	search_go(s, ui, dir);
+	(void)key;
+	if (s->lv.cursor >= 0 && s->lv.cursor < row_count(s))
+		do_row(s, ui, s->lv.cursor);
+	return PR_REDRAW;
 }
 
-static void search_done(struct ui *ui, struct pane *p, const char *text)
+static int hints_report(struct pane *p, struct ui *ui, int key)
 {
-	search_start(ui, p, text, 1);
+	struct hints_state *s = p->state;
+
+	(void)ui;
+	(void)key;
+	s->report = !s->report;
+	s->lv.cursor = s->lv.top = 0;
+	if (!s->report)
+		cursor_to_first_action(s);
+	return PR_REDRAW;
 }
 
-static void rsearch_done(struct ui *ui, struct pane *p, const char *text)
+static int hints_move(struct pane *p, struct ui *ui, int key)
 {
-	search_start(ui, p, text, -1);
+	(void)ui;
+	return move_cursor(p->state, key == TK_UP || key == 'k' ? -1 : 1);
 }
 
+/* PgUp PgDn Home End: the list's own. */
 static int hints_key(struct pane *p, struct ui *ui, int key)
 {
 	struct hints_state *s = p->state;
 
-	switch (key) {
-	case '/':
-		ui_prompt_open(ui, p, "/", search_done);
-		return PR_REDRAW;
-	case TK_CTRL('r'):
-		ui_prompt_open(ui, p, "?", rsearch_done);
-		return PR_REDRAW;
-	case 'n': case 'N':
-		if (!s->search_on || row_count(s) == 0)
-			return PR_IGNORED; /* n is `next` when no search is on */
-		search_go(s, ui, key == 'n' ? s->search_dir : -s->search_dir);
-		return PR_REDRAW;
-	case TK_ESC:
-		if (!s->search_on)
-			return PR_IGNORED;
-		s->search_on = false;
-		return PR_REDRAW;
-	case TK_ENTER: case '\n':
-		if (s->lv.cursor >= 0 && s->lv.cursor < row_count(s))
-			do_row(s, ui, s->lv.cursor);
-		return PR_REDRAW;
-	case 'R':
-		s->report = !s->report;
-		s->lv.cursor = s->lv.top = 0;
-		if (!s->report)
-			cursor_to_first_action(s);
-		return PR_REDRAW;
-	case TK_UP: case 'k':
-		return move_cursor(s, -1);
-	case TK_DOWN: case 'j':
-		return move_cursor(s, 1);
-	}
+	(void)ui;
 	return listview_key(&s->lv, key);
 }
 
@@ -1233,20 +1225,22 @@ static void hints_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 	(void)ui;
 	snprintf(buf, cap, "%s%s%s", s->report ? "full report (R: diagnosis)"
 					       : "Enter does ▸  R full report",
-		 s->search_on ? "  /" : "", s->search_on ? s->search : "");
+		 s->search.on ? "  /" : "", s->search.on ? s->search.pat : "");
 }
 
-static const struct key_help hints_help[] = {
-	{ "Up Down", "the next / previous thing to do (scrolls between them)" },
-	{ "PgUp PgDn", "scroll the diagnosis and its hints" },
-	{ "Enter", "do the selected step ([T] replay to fault, [M] memcheck, "
-		   "lanes, a debugger command, a file:line), replay to a finding, "
-		   "or open and close a group of findings or assertions ([+] [-])" },
-	{ "R", "the full report as --batch prints it, and back" },
-	{ "/  C-r", "search forwards / backwards" },
-	{ "n  N", "next / previous match while a search is on" },
-	{ "Esc", "end the search (n is `next` again)" },
-	{ NULL, NULL },
+static const struct pane_key hints_keys[] = {
+	{ TK_UP, TK_DOWN, hints_move, NULL,
+	  "the next / previous thing to do (scrolls between them)" },
+	{ 'k', 'j', hints_move, NULL, NULL },
+	{ TK_NONE, TK_NONE, NULL, "PgUp PgDn",
+	  "scroll the diagnosis and its hints" },
+	{ TK_ENTER, TK_NONE, hints_enter, NULL,
+	  "do the selected step ([T] replay to fault, [M] memcheck, "
+	  "lanes, a debugger command, a file:line), replay to a finding, "
+	  "or open and close a group of findings or assertions ([+] [-])" },
+	{ 'R', TK_NONE, hints_report, NULL,
+	  "the full report as --batch prints it, and back" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_hints_ops = {
@@ -1261,5 +1255,6 @@ const struct pane_ops pane_hints_ops = {
 	.title_info = hints_title,
 	.request = hints_request,
 	.free = hints_free,
-	.help = hints_help,
+	.keys = hints_keys,
+	.search = &hints_search_ops,
 };

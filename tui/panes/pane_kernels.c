@@ -3,6 +3,7 @@
  * the controller fetches at every device stop).  The invocation is kept
  * as text: cuda-gdb 13 prints MI-looking fragments in it.  The table pane
  * work is in tui/dbgtable.c. */
+#include "tui/keys.h"
 #include "tui/dbgtable.h"
 
 #include <stdio.h>
@@ -60,7 +61,7 @@ static int kernels_enter(struct ui *ui, const struct dec_table *t, size_t row)
 }
 
 /* Left and Right scroll the invocation. */
-static int kernels_key(struct pane *p, struct ui *ui, int key)
+static int kernels_sideways(struct pane *p, struct ui *ui, int key)
 {
 	struct kernels_state *s = p->state;
 
@@ -76,7 +77,6 @@ static const struct dtable_ops kernels_table = {
 	.draw_row = kernels_draw_row,
 	.holds_focus = kernels_holds_focus,
 	.enter = kernels_enter,
-	.key = kernels_key,
 };
 
 static int kernels_init(struct pane *p, struct ui *ui)
@@ -86,10 +86,10 @@ static int kernels_init(struct pane *p, struct ui *ui)
 }
 _Static_assert(offsetof(struct kernels_state, tab) == 0, "dtable_state_new: tab first");
 
-static const struct key_help kernels_help[] = {
-	{ "Enter", "switch the CUDA focus to the kernel" },
-	{ "Left Right", "scroll the invocation" },
-	{ NULL, NULL },
+static const struct pane_key kernels_keys[] = {
+	{ TK_ENTER, TK_NONE, dtable_enter, NULL, "switch the CUDA focus to the kernel" },
+	{ TK_LEFT, TK_RIGHT, kernels_sideways, NULL, "scroll the invocation" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_kernels_ops = {
@@ -102,5 +102,5 @@ const struct pane_ops pane_kernels_ops = {
 	.click = dpane_click_table,
 	.on_change = dtable_on_change,
 	.free = dpane_state_free,
-	.help = kernels_help,
+	.keys = kernels_keys,
 };

@@ -2,6 +2,7 @@
  * divergent, inactive), PC, thread and per-lane exception
  * (-cuda-info-lanes, fetched at each stop while on screen).  The table
  * pane work is in tui/dbgtable.c. */
+#include "tui/keys.h"
 #include "tui/dbgtable.h"
 
 #include <stdio.h>
@@ -78,9 +79,9 @@ static void lanes_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 		snprintf(buf, cap, "SM %d warp %d", ui->model->focus.sm, ui->model->focus.warp);
 }
 
-static const struct key_help lanes_help[] = {
-	{ "Enter", "switch the CUDA focus to the lane" },
-	{ NULL, NULL },
+static const struct pane_key lanes_keys[] = {
+	{ TK_ENTER, TK_NONE, dtable_enter, NULL, "switch the CUDA focus to the lane" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_lanes_ops = {
@@ -95,5 +96,5 @@ const struct pane_ops pane_lanes_ops = {
 	.on_change = dtable_on_change,
 	.title_info = lanes_title,
 	.free = dpane_state_free,
-	.help = lanes_help,
+	.keys = lanes_keys,
 };

@@ -113,39 +113,57 @@ static const struct dec_var *cursor_var(struct locals_state *s, const struct ui 
 	return &m->vars.v[s->lv.cursor];
 }
 
-static int locals_key(struct pane *p, struct ui *ui, int key)
+static int locals_sideways(struct pane *p, struct ui *ui, int key)
 {
-	struct locals_state *s = p->state;
-	const struct dec_var *v = cursor_var(s, ui);
-
-	switch (key) {
-	case TK_LEFT: case TK_RIGHT:
-		return listview_hscroll(&s->hscroll, key);
-	case TK_ENTER: case '\n':
-		if (!v)
-			return PR_HANDLED;
-		return dpane_done(ui, ctl_evaluate(ui->ctl, v->name, printed, ui));
-	case 'w':
-		if (!v)
-			return PR_HANDLED;
-		if (ctl_watch_add(ui->ctl, v->name) < 0)
-			return dpane_done(ui, -1);
-		ui_message(ui, UC_MUTED, "watching %s", v->name);
-		return PR_REDRAW;
-	case 'W':
-		if (!v)
-			return PR_HANDLED;
-		return dpane_done(ui, ctl_warp_watch(ui->ctl, v->name));
-	}
-	return listview_key(&s->lv, key);
+	(void)ui;
+	return listview_hscroll(&((struct locals_state *)p->state)->hscroll, key);
 }
 
-static const struct key_help locals_help[] = {
-	{ "Enter", "print it in full (also in the console)" },
-	{ "w", "watch the variable" },
-	{ "W", "watch the variable in every lane of the warp" },
-	{ "Left Right", "scroll long values" },
-	{ NULL, NULL },
+static int locals_print(struct pane *p, struct ui *ui, int key)
+{
+	const struct dec_var *v = cursor_var(p->state, ui);
+
+	(void)key;
+	if (!v)
+		return PR_HANDLED;
+	return dpane_done(ui, ctl_evaluate(ui->ctl, v->name, printed, ui));
+}
+
+static int locals_watch(struct pane *p, struct ui *ui, int key)
+{
+	const struct dec_var *v = cursor_var(p->state, ui);
+
+	(void)key;
+	if (!v)
+		return PR_HANDLED;
+	if (ctl_watch_add(ui->ctl, v->name) < 0)
+		return dpane_done(ui, -1);
+	ui_message(ui, UC_MUTED, "watching %s", v->name);
+	return PR_REDRAW;
+}
+
+static int locals_warp_watch(struct pane *p, struct ui *ui, int key)
+{
+	const struct dec_var *v = cursor_var(p->state, ui);
+
+	(void)key;
+	if (!v)
+		return PR_HANDLED;
+	return dpane_done(ui, ctl_warp_watch(ui->ctl, v->name));
+}
+
+static int locals_key(struct pane *p, struct ui *ui, int key)
+{
+	(void)ui;
+	return listview_key(&((struct locals_state *)p->state)->lv, key);
+}
+
+static const struct pane_key locals_keys[] = {
+	{ TK_ENTER, TK_NONE, locals_print, NULL, "print it in full (also in the console)" },
+	{ 'w', TK_NONE, locals_watch, NULL, "watch the variable" },
+	{ 'W', TK_NONE, locals_warp_watch, NULL, "watch the variable in every lane of the warp" },
+	{ TK_LEFT, TK_RIGHT, locals_sideways, NULL, "scroll long values" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_locals_ops = {
@@ -159,5 +177,5 @@ const struct pane_ops pane_locals_ops = {
 	.on_change = locals_on_change,
 	.title_info = locals_title,
 	.free = dpane_state_free,
-	.help = locals_help,
+	.keys = locals_keys,
 };

@@ -196,35 +196,69 @@ static int memory_move(struct ui *ui, struct memory_state *s, int dir)
 	return memory_fetch(ui, s);
 }
 
-static int memory_key(struct pane *p, struct ui *ui, int key)
+/* The memory keys read only while the program is stopped. */
+static bool memory_ready(struct ui *ui)
 {
-	struct memory_state *s = p->state;
 	const char *why;
 
-	if (!dpane_stopped(ui, &why))
-		return listview_key(&s->lv, key);
-	switch (key) {
-	case 'a': case TK_ENTER: case '\n':
-		ui_prompt_open(ui, p, "address or expression:", addr_done);
-		return PR_REDRAW;
-	case 't':
-		s->view = (enum mview)((s->view + 1) % MV__COUNT);
-		return PR_REDRAW;
-	case 'S':
-		s->space = (enum mspace)((s->space + 1) % MS__COUNT);
-		return memory_fetch(ui, s);
-	case '+':
-		if (s->len < 4096)
-			s->len *= 2;
-		return memory_fetch(ui, s);
-	case '-':
-		if (s->len > 16)
-			s->len /= 2;
-		return memory_fetch(ui, s);
-	case '>': return memory_move(ui, s, 1);
-	case '<': return memory_move(ui, s, -1);
-	}
-	return listview_key(&s->lv, key);
+	return dpane_stopped(ui, &why) != NULL;
+}
+
+static int memory_read(struct pane *p, struct ui *ui, int key)
+{
+	(void)key;
+	if (!memory_ready(ui))
+		return PR_IGNORED;
+	ui_prompt_open(ui, p, "address or expression:", addr_done);
+	return PR_REDRAW;
+}
+
+static int memory_view(struct pane *p, struct ui *ui, int key)
+{
+	struct memory_state *s = p->state;
+
+	(void)key;
+	if (!memory_ready(ui))
+		return PR_IGNORED;
+	s->view = (enum mview)((s->view + 1) % MV__COUNT);
+	return PR_REDRAW;
+}
+
+static int memory_space(struct pane *p, struct ui *ui, int key)
+{
+	struct memory_state *s = p->state;
+
+	(void)key;
+	if (!memory_ready(ui))
+		return PR_IGNORED;
+	s->space = (enum mspace)((s->space + 1) % MS__COUNT);
+	return memory_fetch(ui, s);
+}
+
+static int memory_size(struct pane *p, struct ui *ui, int key)
+{
+	struct memory_state *s = p->state;
+
+	if (!memory_ready(ui))
+		return PR_IGNORED;
+	if (key == '+' && s->len < 4096)
+		s->len *= 2;
+	else if (key == '-' && s->len > 16)
+		s->len /= 2;
+	return memory_fetch(ui, s);
+}
+
+static int memory_step(struct pane *p, struct ui *ui, int key)
+{
+	if (!memory_ready(ui))
+		return PR_IGNORED;
+	return memory_move(ui, p->state, key == '>' ? 1 : -1);
+}
+
+static int memory_key(struct pane *p, struct ui *ui, int key)
+{
+	(void)ui;
+	return listview_key(&((struct memory_state *)p->state)->lv, key);
 }
 
 static int memory_on_change(struct pane *p, struct ui *ui, unsigned what)
@@ -243,13 +277,13 @@ static void memory_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 		snprintf(buf, cap, "%zu bytes read", mem_bytes(ui->model));
 }
 
-static const struct key_help memory_help[] = {
-	{ "a  Enter", "read at an address or expression" },
-	{ "t", "hex, int32, uint32, int64, float, double" },
-	{ "S", "device address space: global, shared, local" },
-	{ "+  -", "read more / fewer bytes" },
-	{ "<  >", "the bytes before / after" },
-	{ NULL, NULL },
+static const struct pane_key memory_keys[] = {
+	{ 'a', TK_ENTER, memory_read, NULL, "read at an address or expression" },
+	{ 't', TK_NONE, memory_view, NULL, "hex, int32, uint32, int64, float, double" },
+	{ 'S', TK_NONE, memory_space, NULL, "device address space: global, shared, local" },
+	{ '+', '-', memory_size, NULL, "read more / fewer bytes" },
+	{ '<', '>', memory_step, NULL, "the bytes before / after" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_memory_ops = {
@@ -263,5 +297,5 @@ const struct pane_ops pane_memory_ops = {
 	.on_change = memory_on_change,
 	.title_info = memory_title,
 	.free = dpane_state_free,
-	.help = memory_help,
+	.keys = memory_keys,
 };

@@ -13,9 +13,7 @@ struct output_state {
 	struct listview lv;
 	bool follow; /* keep the last line in view */
 	size_t hscroll;
-	char search[256];
-	bool search_on;  /* n/N go to matches until Esc (not `next`) */
-	int search_dir;  /* 1 after /, -1 after C-r */
+	struct pane_search search;
 };
 
 static int output_init(struct pane *p, struct ui *ui)
@@ -58,73 +56,19 @@ static void output_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 }
 
 
-static void search_go(struct output_state *s, struct ui *ui, int dir)
+static int output_sideways(struct pane *p, struct ui *ui, int key)
 {
-	long n = (long)textlog_count(&ui->output), from = s->lv.cursor;
-	struct textlog_line tmp;
-
-	for (long i = 1; i <= n; i++) {
-		long row = ((from + dir * i) % n + n) % n;
-		const struct textlog_line *l = textlog_get(&ui->output, (size_t)row, &tmp);
-		if (l && pane_text_find(l->text, l->len, s->search)) {
-			s->follow = false;
-			listview_select(&s->lv, row);
-			if ((dir > 0 && row <= from) || (dir < 0 && row >= from))
-				ui_message(ui, UC_MUTED, "search wrapped");
-			return;
-		}
-	}
-	ui_message(ui, UC_WARN, "not found: %s", s->search);
+	(void)ui;
+	return listview_hscroll(&((struct output_state *)p->state)->hscroll, key);
 }
 
-static void search_start(struct ui *ui, struct pane *p, const char *text, int dir)
-{
-	struct output_state *s = p->state;
-
-	if (!text[0])
-		return;
-	snprintf(s->search, sizeof s->search, "%s", text);
-	s->search_on = true;
-	s->search_dir = dir;
-	search_go(s, ui, dir);
-}
-
-static void search_done(struct ui *ui, struct pane *p, const char *text)
-{
-	search_start(ui, p, text, 1);
-}
-
-static void rsearch_done(struct ui *ui, struct pane *p, const char *text)
-{
-	search_start(ui, p, text, -1);
-}
-
+/* The list keys scroll; on the last line it follows the output again. */
 static int output_key(struct pane *p, struct ui *ui, int key)
 {
 	struct output_state *s = p->state;
 	int r;
 
-	switch (key) {
-	case '/':
-		ui_prompt_open(ui, p, "/", search_done);
-		return PR_REDRAW;
-	case TK_CTRL('r'):
-		ui_prompt_open(ui, p, "?", rsearch_done);
-		return PR_REDRAW;
-	case 'n': case 'N':
-		if (!s->search_on)
-			return PR_IGNORED; /* n is `next` when no search is on */
-		search_go(s, ui, key == 'n' ? s->search_dir : -s->search_dir);
-		return PR_REDRAW;
-	case TK_ESC:
-		if (!s->search_on)
-			return PR_IGNORED;
-		s->search_on = false;
-		return PR_REDRAW;
-	}
-	r = listview_hscroll(&s->hscroll, key);
-	if (r != PR_IGNORED)
-		return r;
+	(void)ui;
 	r = listview_key(&s->lv, key);
 	if (r != PR_IGNORED)
 		s->follow = s->lv.cursor >= s->lv.count - 1;
@@ -152,19 +96,55 @@ static void output_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 			 (unsigned long long)ui->output.dropped, s->follow ? "" : " scrolled");
 	else if (!s->follow)
 		snprintf(buf, cap, "scrolled");
-	if (s->search_on) {
+	if (s->search.on) {
 		size_t n = strlen(buf);
-		snprintf(buf + n, cap - n, "%s/%s", n ? "  " : "", s->search);
+		snprintf(buf + n, cap - n, "%s/%s", n ? "  " : "", s->search.pat);
 	}
 }
 
-static const struct key_help output_help[] = {
-	{ "Up Down PgUp PgDn", "scroll (End follows the output again)" },
-	{ "Left Right", "scroll sideways" },
-	{ "/  C-r", "search forwards / backwards" },
-	{ "n  N", "next / previous match while a search is on" },
-	{ "Esc", "end the search (n is `next` again)" },
-	{ NULL, NULL },
+static struct pane_search *output_search(struct pane *p)
+{
+	return &((struct output_state *)p->state)->search;
+}
+
+static long output_rows(struct pane *p, struct ui *ui)
+{
+	(void)p;
+	return (long)textlog_count(&ui->output);
+}
+
+static long output_cursor(struct pane *p, struct ui *ui)
+{
+	(void)ui;
+	return ((struct output_state *)p->state)->lv.cursor;
+}
+
+static const char *output_text(struct pane *p, struct ui *ui, long row, size_t *len,
+			       struct textlog_line *tmp)
+{
+	(void)p;
+	return pane_textlog_row(&ui->output, row, len, tmp);
+}
+
+/* A match stops following the output. */
+static void output_select(struct pane *p, struct ui *ui, long row)
+{
+	struct output_state *s = p->state;
+
+	(void)ui;
+	s->follow = false;
+	listview_select(&s->lv, row);
+}
+
+static const struct pane_search_ops output_search_ops = {
+	output_search, output_rows, output_cursor, output_text, output_select,
+};
+
+static const struct pane_key output_keys[] = {
+	{ TK_NONE, TK_NONE, NULL, "Up Down PgUp PgDn",
+	  "scroll (End follows the output again)" },
+	{ TK_LEFT, TK_RIGHT, output_sideways, NULL, "scroll sideways" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_output_ops = {
@@ -177,5 +157,6 @@ const struct pane_ops pane_output_ops = {
 	.click = output_click,
 	.title_info = output_title,
 	.free = output_free,
-	.help = output_help,
+	.keys = output_keys,
+	.search = &output_search_ops,
 };

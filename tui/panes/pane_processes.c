@@ -160,13 +160,11 @@ static int processes_on_change(struct pane *p, struct ui *ui, unsigned what)
 							     : PR_HANDLED;
 }
 
-static int processes_key(struct pane *p, struct ui *ui, int key)
+static int processes_open(struct pane *p, struct ui *ui, int key)
 {
 	struct processes_state *s = p->state;
-	if (key != TK_ENTER && key != '\n') {
-		int r = listview_key(&s->lv, key);
-		return r != PR_IGNORED ? r : listview_hscroll(&s->hscroll, key);
-	}
+
+	(void)key;
 	if (!ui->job || s->lv.cursor < 0)
 		return PR_HANDLED;
 	if (!ui->actions || !ui->actions->open_process) {
@@ -177,10 +175,23 @@ static int processes_key(struct pane *p, struct ui *ui, int key)
 	return PR_REDRAW;
 }
 
-static const struct key_help processes_help[] = {
-	{ "Enter", "open the selected process's coredump (the panes follow)" },
-	{ "Left / Right", "scroll long command lines" },
-	{ NULL, NULL },
+static int processes_sideways(struct pane *p, struct ui *ui, int key)
+{
+	(void)ui;
+	return listview_hscroll(&((struct processes_state *)p->state)->hscroll, key);
+}
+
+static int processes_key(struct pane *p, struct ui *ui, int key)
+{
+	(void)ui;
+	return listview_key(&((struct processes_state *)p->state)->lv, key);
+}
+
+static const struct pane_key processes_keys[] = {
+	{ TK_ENTER, TK_NONE, processes_open, NULL,
+	  "open the selected process's coredump (the panes follow)" },
+	{ TK_LEFT, TK_RIGHT, processes_sideways, NULL, "scroll long command lines" },
+	PANE_KEYS_END,
 };
 
 /* A job's session: shown at once beside the source (which process this
@@ -207,5 +218,5 @@ const struct pane_ops pane_processes_ops = {
 	.title_info = processes_title,
 	.request = processes_request,
 	.free = dpane_state_free,
-	.help = processes_help,
+	.keys = processes_keys,
 };

@@ -195,23 +195,27 @@ static int regs_on_change(struct pane *p, struct ui *ui, unsigned what)
 	return (what & (UCH_VARS | UCH_STOP | UCH_FRAME | UCH_STATE)) ? PR_REDRAW : PR_HANDLED;
 }
 
-static int regs_key(struct pane *p, struct ui *ui, int key)
+static int regs_changed(struct pane *p, struct ui *ui, int key)
 {
 	struct regs_state *s = p->state;
 
 	(void)ui;
-	if (key == 'C' || key == 'x') {
-		s->changed_only = !s->changed_only;
-		s->lv.top = 0;
-		s->lv.cursor = 0;
-		return PR_REDRAW;
-	}
-	return listview_key(&s->lv, key);
+	(void)key;
+	s->changed_only = !s->changed_only;
+	s->lv.top = 0;
+	s->lv.cursor = 0;
+	return PR_REDRAW;
 }
 
-static const struct key_help regs_help[] = {
-	{ "x", "only what changed since the last stop, or all" },
-	{ NULL, NULL },
+static int regs_key(struct pane *p, struct ui *ui, int key)
+{
+	(void)ui;
+	return listview_key(&((struct regs_state *)p->state)->lv, key);
+}
+
+static const struct pane_key regs_keys[] = {
+	{ 'x', 'C', regs_changed, NULL, "only what changed since the last stop, or all" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_registers_ops = {
@@ -225,5 +229,5 @@ const struct pane_ops pane_registers_ops = {
 	.on_change = regs_on_change,
 	.title_info = regs_title,
 	.free = dpane_state_free,
-	.help = regs_help,
+	.keys = regs_keys,
 };

@@ -268,19 +268,24 @@ static void sass_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 	}
 }
 
+static int sass_sideways(struct pane *p, struct ui *ui, int key)
+{
+	(void)ui;
+	return listview_hscroll(&((struct sass_state *)p->state)->hscroll, key);
+}
+
+static int sass_current(struct pane *p, struct ui *ui, int key)
+{
+	(void)key;
+	((struct sass_state *)p->state)->follow_pc = 0;
+	sass_fetch(p, ui);
+	return PR_REDRAW;
+}
+
 static int sass_key(struct pane *p, struct ui *ui, int key)
 {
-	struct sass_state *s = p->state;
-
 	(void)ui;
-	if (key == TK_LEFT || key == TK_RIGHT)
-		return listview_hscroll(&s->hscroll, key);
-	if (key == '.') {
-		s->follow_pc = 0;
-		sass_fetch(p, ui);
-		return PR_REDRAW;
-	}
-	return listview_key(&s->lv, key);
+	return listview_key(&((struct sass_state *)p->state)->lv, key);
 }
 
 static int sass_click(struct pane *p, struct ui *ui, int x, int y)
@@ -297,10 +302,10 @@ static void sass_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 		dec_func_basename(ui->where.func, buf, cap);
 }
 
-static const struct key_help sass_help[] = {
-	{ ".", "back to the current PC" },
-	{ "Left Right", "scroll sideways" },
-	{ NULL, NULL },
+static const struct pane_key sass_keys[] = {
+	{ '.', TK_NONE, sass_current, NULL, "back to the current PC" },
+	{ TK_LEFT, TK_RIGHT, sass_sideways, NULL, "scroll sideways" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_sass_ops = {
@@ -314,5 +319,5 @@ const struct pane_ops pane_sass_ops = {
 	.on_change = sass_on_change,
 	.title_info = sass_title,
 	.free = sass_free,
-	.help = sass_help,
+	.keys = sass_keys,
 };

@@ -30,9 +30,7 @@ struct src_state {
 	int load_err;           /* errno of a failed load */
 	bool centre;            /* bring the cursor into view at the next draw */
 	size_t hscroll;
-	char search[256];
-	bool search_on;         /* n/N go to matches until Esc */
-	int search_dir;         /* 1 after /, -1 after ? */
+	struct pane_search search;
 	/* A file opened by name (pane_source_open), shown instead of the
 	 * stopped frame's until the next stop. */
 	bool opened;
@@ -287,9 +285,9 @@ static void draw_line(struct pane *p, struct ui *ui, const struct canvas *c,
 		struct paint pt = { c, { l, len, 0, 0 }, tx, y, s->hscroll };
 		syntax_line(s->f->lang, s->f->state[row], l, len, paint_token, &pt);
 	}
-	if (s->search_on && s->search[0]) {
+	if (s->search.on && s->search.pat[0]) {
 		struct paint pt = { c, { l, len, 0, 0 }, tx, y, s->hscroll };
-		paint_matches(&pt, l, len, s->search);
+		paint_matches(&pt, l, len, s->search.pat);
 	}
 }
 
@@ -385,51 +383,45 @@ static void src_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 		draw_line(p, ui, c, y, s->lv.top + y, nw);
 }
 
-/* Moves the cursor to the next (dir 1) or previous (-1) line matching the
- * search, wrapping around. */
-static void search_go(struct src_state *s, struct ui *ui, int dir)
+static struct pane_search *src_search(struct pane *p)
 {
-	long n = (long)s->f->nlines, from = s->lv.cursor;
-
-	for (long i = 1; i <= n; i++) {
-		long row = ((from + dir * i) % n + n) % n;
-		size_t len;
-		const char *l = srcfile_line(s->f, (size_t)row + 1, &len);
-		if (l && pane_text_find(l, len, s->search)) {
-			listview_select(&s->lv, row);
-			if ((dir > 0 && row <= from) || (dir < 0 && row >= from))
-				ui_message(ui, UC_MUTED, "search wrapped");
-			return;
-		}
-	}
-	ui_message(ui, UC_WARN, "not found: %s", s->search);
+	return &((struct src_state *)p->state)->search;
 }
 
-static void search_done(struct ui *ui, struct pane *p, const char *text)
+/* Lines of the file shown; -1 without one (/ is then not taken). */
+static long src_rows(struct pane *p, struct ui *ui)
 {
 	struct src_state *s = p->state;
 
-	if (!text[0] || !s->f)
-		return;
-	snprintf(s->search, sizeof s->search, "%s", text);
-	s->search_on = true;
-	s->search_dir = 1;
-	search_go(s, ui, 1);
+	(void)ui;
+	return s->f ? (long)s->f->nlines : -1;
 }
 
-/* C-r: the same backwards; n then goes on backwards, N forwards (as
- * after vim's ?, which is the help key here). */
-static void rsearch_done(struct ui *ui, struct pane *p, const char *text)
+static long src_cursor(struct pane *p, struct ui *ui)
+{
+	(void)ui;
+	return ((struct src_state *)p->state)->lv.cursor;
+}
+
+static const char *src_text(struct pane *p, struct ui *ui, long row, size_t *len,
+			    struct textlog_line *tmp)
 {
 	struct src_state *s = p->state;
 
-	if (!text[0] || !s->f)
-		return;
-	snprintf(s->search, sizeof s->search, "%s", text);
-	s->search_on = true;
-	s->search_dir = -1;
-	search_go(s, ui, -1);
+	(void)ui;
+	(void)tmp;
+	return srcfile_line(s->f, (size_t)row + 1, len);
 }
+
+static void src_select(struct pane *p, struct ui *ui, long row)
+{
+	(void)ui;
+	listview_select(&((struct src_state *)p->state)->lv, row);
+}
+
+static const struct pane_search_ops src_search_ops = {
+	src_search, src_rows, src_cursor, src_text, src_select,
+};
 
 /* "file:line" for the cursor line, as the debugger named the file. */
 static void cursor_location(struct src_state *s, struct ui *ui, char *buf, size_t cap)
@@ -523,58 +515,67 @@ static void line_done(struct ui *ui, struct pane *p, const char *text)
 	s->centre = true;
 }
 
-static int src_key(struct pane *p, struct ui *ui, int key)
+static int src_open(struct pane *p, struct ui *ui, int key)
+{
+	(void)key;
+	ui_prompt_open(ui, p, "open file[:line]: ", open_done);
+	return PR_REDRAW;
+}
+
+static int src_goto(struct pane *p, struct ui *ui, int key)
+{
+	struct src_state *s = p->state;
+
+	(void)key;
+	if (!s->f)
+		return PR_IGNORED;
+	ui_prompt_open(ui, p, "go to line: ", line_done);
+	return PR_REDRAW;
+}
+
+static int src_break(struct pane *p, struct ui *ui, int key)
+{
+	(void)key;
+	return src_toggle_break(p->state, ui);
+}
+
+static int src_until(struct pane *p, struct ui *ui, int key)
 {
 	struct src_state *s = p->state;
 	char loc[1200];
 
-	switch (key) {
-	case '/':
-		if (!s->f)
-			return PR_IGNORED;
-		ui_prompt_open(ui, p, "/", search_done);
-		return PR_REDRAW;
-	case TK_CTRL('r'): /* readline's reverse search; `?` stays help */
-		if (!s->f)
-			return PR_IGNORED;
-		ui_prompt_open(ui, p, "?", rsearch_done);
-		return PR_REDRAW;
-	case 'o':
-		ui_prompt_open(ui, p, "open file[:line]: ", open_done);
-		return PR_REDRAW;
-	case 'g':
-		if (!s->f)
-			return PR_IGNORED;
-		ui_prompt_open(ui, p, "go to line: ", line_done);
-		return PR_REDRAW;
-	case 'n':
-	case 'N':
-		if (!s->search_on || !s->f)
-			return PR_IGNORED; /* n is `next` when no search is on */
-		search_go(s, ui, key == 'n' ? s->search_dir : -s->search_dir);
-		return PR_REDRAW;
-	case TK_ESC:
-		if (!s->search_on)
-			return PR_IGNORED;
-		s->search_on = false;
-		return PR_REDRAW;
-	case 'b':
-		return src_toggle_break(s, ui);
-	case 'u':
-		if (!s->f || s->lv.cursor + 1 == ui->where.line)
-			return PR_IGNORED;
-		cursor_location(s, ui, loc, sizeof loc);
-		ui_act(ui, UA_UNTIL, loc);
-		return PR_REDRAW;
-	case '.':
-		if (s->f && ui->where.line > 0) {
-			s->lv.cursor = ui->where.line - 1;
-			s->centre = true;
-		}
-		return PR_REDRAW;
-	case TK_LEFT: case TK_RIGHT:
-		return listview_hscroll(&s->hscroll, key);
+	(void)key;
+	if (!s->f || s->lv.cursor + 1 == ui->where.line)
+		return PR_IGNORED;
+	cursor_location(s, ui, loc, sizeof loc);
+	ui_act(ui, UA_UNTIL, loc);
+	return PR_REDRAW;
+}
+
+static int src_current(struct pane *p, struct ui *ui, int key)
+{
+	struct src_state *s = p->state;
+
+	(void)key;
+	if (s->f && ui->where.line > 0) {
+		s->lv.cursor = ui->where.line - 1;
+		s->centre = true;
 	}
+	return PR_REDRAW;
+}
+
+static int src_sideways(struct pane *p, struct ui *ui, int key)
+{
+	(void)ui;
+	return listview_hscroll(&((struct src_state *)p->state)->hscroll, key);
+}
+
+/* The list keys, when there is a file. */
+static int src_key(struct pane *p, struct ui *ui, int key)
+{
+	struct src_state *s = p->state;
+
+	(void)ui;
 	return s->f ? listview_key(&s->lv, key) : PR_IGNORED;
 }
 
@@ -600,7 +601,7 @@ static void src_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 		snprintf(buf, cap, "%s:%ld%s%s%s", path_base(s->f->path), s->lv.cursor + 1,
 			 s->py_line <= 0 ? "" : ui->py_pick > 0 ? "  Python frame"
 					    : "  Python: the line that launched it",
-			 s->search_on ? "  /" : "", s->search_on ? s->search : "");
+			 s->search.on ? "  /" : "", s->search.on ? s->search.pat : "");
 	/* The exception's own PC, when the warp stopped elsewhere. */
 	n = strlen(buf);
 	if (w->has_error_pc && (!w->has_pc || w->error_pc != w->pc))
@@ -610,18 +611,16 @@ static void src_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 			 w->fault_line > 0 ? ", line marked ✖" : "");
 }
 
-static const struct key_help src_help[] = {
-	{ "/", "search (case-insensitive unless it has capitals)" },
-	{ "C-r", "search backwards (n goes on backwards)" },
-	{ "n  N", "next / previous match while a search is on" },
-	{ "g", "go to a line" },
-	{ "o", "open another file (FILE or FILE:LINE; the next stop comes back)" },
-	{ "Esc", "end the search (n is `next` again)" },
-	{ "b  click gutter", "toggle a breakpoint on the cursor line" },
-	{ "u", "run until the cursor line" },
-	{ ".", "back to the current line" },
-	{ "Left Right", "scroll sideways" },
-	{ NULL, NULL },
+static const struct pane_key src_keys[] = {
+	{ 'g', TK_NONE, src_goto, NULL, "go to a line" },
+	{ 'o', TK_NONE, src_open, NULL,
+	  "open another file (FILE or FILE:LINE; the next stop comes back)" },
+	{ 'b', TK_NONE, src_break, "b  click gutter",
+	  "toggle a breakpoint on the cursor line" },
+	{ 'u', TK_NONE, src_until, NULL, "run until the cursor line" },
+	{ '.', TK_NONE, src_current, NULL, "back to the current line" },
+	{ TK_LEFT, TK_RIGHT, src_sideways, NULL, "scroll sideways" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_source_ops = {
@@ -635,5 +634,6 @@ const struct pane_ops pane_source_ops = {
 	.on_change = src_on_change,
 	.title_info = src_title,
 	.free = src_free,
-	.help = src_help,
+	.keys = src_keys,
+	.search = &src_search_ops,
 };

@@ -242,39 +242,52 @@ static int py_enter(struct stack_state *s, struct ui *ui, int k)
 	return PR_REDRAW;
 }
 
-static int stack_key(struct pane *p, struct ui *ui, int key)
+static int stack_select(struct pane *p, struct ui *ui, int key)
 {
 	struct stack_state *s = p->state;
 	const char *why;
 	const struct dbg_model *m = dpane_stopped(ui, &why);
 
+	(void)key;
 	if (!m)
-		return listview_key(&s->lv, key);
+		return PR_IGNORED;
 	long py_first = (long)m->frames.n + host_rows(s);
-	switch (key) {
-	case TK_ENTER: case '\n':
-		if (s->npy && s->lv.cursor > py_first)
-			return py_enter(s, ui, s->py_rows[s->lv.cursor - py_first - 1]);
-		if (s->lv.cursor < 0 || (size_t)s->lv.cursor >= m->frames.n) {
-			ui_message(ui, UC_MUTED, "host frames are shown only; the focus stays on the device");
-			return PR_REDRAW;
-		}
-		ui->py_pick = 0; /* the Source pane follows the frame again */
-		ui_changed(ui, UCH_SOURCE);
-		return dpane_done(ui, ctl_select_frame(ui->ctl, m->frames.frames[s->lv.cursor].level));
-	case 'h':
-		if (!m->cuda || !m->focus.valid) {
-			ui_message(ui, UC_MUTED, "this is the host stack already");
-			return PR_REDRAW;
-		}
-		s->host_wanted = !(s->host.n || s->host_error || s->host_pending);
-		if (!s->host_wanted) {
-			host_clear(s);
-			return PR_REDRAW;
-		}
-		return host_fetch(p, ui);
+	if (s->npy && s->lv.cursor > py_first)
+		return py_enter(s, ui, s->py_rows[s->lv.cursor - py_first - 1]);
+	if (s->lv.cursor < 0 || (size_t)s->lv.cursor >= m->frames.n) {
+		ui_message(ui, UC_MUTED, "host frames are shown only; the focus stays on the device");
+		return PR_REDRAW;
 	}
-	return listview_key(&s->lv, key);
+	ui->py_pick = 0; /* the Source pane follows the frame again */
+	ui_changed(ui, UCH_SOURCE);
+	return dpane_done(ui, ctl_select_frame(ui->ctl, m->frames.frames[s->lv.cursor].level));
+}
+
+static int stack_host(struct pane *p, struct ui *ui, int key)
+{
+	struct stack_state *s = p->state;
+	const char *why;
+	const struct dbg_model *m = dpane_stopped(ui, &why);
+
+	(void)key;
+	if (!m)
+		return PR_IGNORED;
+	if (!m->cuda || !m->focus.valid) {
+		ui_message(ui, UC_MUTED, "this is the host stack already");
+		return PR_REDRAW;
+	}
+	s->host_wanted = !(s->host.n || s->host_error || s->host_pending);
+	if (!s->host_wanted) {
+		host_clear(s);
+		return PR_REDRAW;
+	}
+	return host_fetch(p, ui);
+}
+
+static int stack_key(struct pane *p, struct ui *ui, int key)
+{
+	(void)ui;
+	return listview_key(&((struct stack_state *)p->state)->lv, key);
 }
 
 static void stack_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
@@ -287,11 +300,12 @@ static void stack_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 			 m->focus.valid ? " (device)" : "");
 }
 
-static const struct key_help stack_help[] = {
-	{ "Enter", "select the frame (locals, registers follow); on a Python frame, "
-		   "show its line in the Source pane" },
-	{ "h", "show / hide the host stack of the launch" },
-	{ NULL, NULL },
+static const struct pane_key stack_keys[] = {
+	{ TK_ENTER, TK_NONE, stack_select, NULL,
+	  "select the frame (locals, registers follow); on a Python frame, "
+	  "show its line in the Source pane" },
+	{ 'h', TK_NONE, stack_host, NULL, "show / hide the host stack of the launch" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_stack_ops = {
@@ -305,5 +319,5 @@ const struct pane_ops pane_stack_ops = {
 	.on_change = stack_on_change,
 	.title_info = stack_title,
 	.free = stack_free,
-	.help = stack_help,
+	.keys = stack_keys,
 };

@@ -442,32 +442,59 @@ static int uncoalesce(struct pane *p, struct ui *ui)
 	return dpane_done(ui, ctl_threads_uncoalesced(ui->ctl, b));
 }
 
-static int threads_key(struct pane *p, struct ui *ui, int key)
+/* The threads keys act only on a device stop (else the list's own). */
+static bool threads_ready(struct ui *ui)
+{
+	const char *why;
+
+	return dpane_device(ui, &why) != NULL;
+}
+
+static int threads_enter_key(struct pane *p, struct ui *ui, int key)
+{
+	(void)key;
+	return threads_ready(ui) ? threads_enter(p, ui) : PR_IGNORED;
+}
+
+static int threads_goto(struct pane *p, struct ui *ui, int key)
+{
+	(void)key;
+	if (!threads_ready(ui))
+		return PR_IGNORED;
+	ui_prompt_open(ui, p, "block [thread]:", goto_done);
+	return PR_REDRAW;
+}
+
+static int threads_page(struct pane *p, struct ui *ui, int key)
+{
+	return threads_ready(ui) ? page_step(p, ui, key == '>' ? 1 : -1) : PR_IGNORED;
+}
+
+static int threads_fault(struct pane *p, struct ui *ui, int key)
+{
+	(void)key;
+	return threads_ready(ui) ? jump_fault(p, ui) : PR_IGNORED;
+}
+
+static int threads_uncoalesce(struct pane *p, struct ui *ui, int key)
+{
+	(void)key;
+	return threads_ready(ui) ? uncoalesce(p, ui) : PR_IGNORED;
+}
+
+static int threads_all(struct pane *p, struct ui *ui, int key)
 {
 	struct threads_state *s = p->state;
 	const char *why;
 	const struct dbg_model *m = dpane_device(ui, &why);
 
+	(void)key;
 	if (!m)
-		return listview_key(&s->lv, key);
-	switch (key) {
-	case TK_ENTER: case '\n':
-		return threads_enter(p, ui);
-	case 'g':
-		ui_prompt_open(ui, p, "block [thread]:", goto_done);
-		return PR_REDRAW;
-	case '>': return page_step(p, ui, 1);
-	case '<': return page_step(p, ui, -1);
-	case 'F': return jump_fault(p, ui);
-	case 'U':
-		return uncoalesce(p, ui);
-	case 'a':
-		s->follow_focus = true;
-		return dpane_done(ui, ctl_threads_page(ui->ctl, m->threads_block.valid
-							 ? (struct dec_dim3){ 0 }
-							 : m->focus.block));
-	}
-	return listview_key(&s->lv, key);
+		return PR_IGNORED;
+	s->follow_focus = true;
+	return dpane_done(ui, ctl_threads_page(ui->ctl, m->threads_block.valid
+						 ? (struct dec_dim3){ 0 }
+						 : m->focus.block));
 }
 
 static int threads_request(struct pane *p, struct ui *ui, enum pane_request r)
@@ -478,14 +505,20 @@ static int threads_request(struct pane *p, struct ui *ui, enum pane_request r)
 	return jump_fault(p, ui);
 }
 
-static const struct key_help threads_help[] = {
-	{ "Enter", "focus the first thread of the range" },
-	{ "g", "go to block 132, or thread (3,0,0) (17,0,0)" },
-	{ "<  >", "previous / next block" },
-	{ "F", "jump to the faulting thread" },
-	{ "a", "whole grid (large) / the focused block" },
-	{ "U", "the block thread by thread (SM, warp, lane)" },
-	{ NULL, NULL },
+static int threads_key(struct pane *p, struct ui *ui, int key)
+{
+	(void)ui;
+	return listview_key(&((struct threads_state *)p->state)->lv, key);
+}
+
+static const struct pane_key threads_keys[] = {
+	{ TK_ENTER, TK_NONE, threads_enter_key, NULL, "focus the first thread of the range" },
+	{ 'g', TK_NONE, threads_goto, NULL, "go to block 132, or thread (3,0,0) (17,0,0)" },
+	{ '<', '>', threads_page, NULL, "previous / next block" },
+	{ 'F', TK_NONE, threads_fault, NULL, "jump to the faulting thread" },
+	{ 'a', TK_NONE, threads_all, NULL, "whole grid (large) / the focused block" },
+	{ 'U', TK_NONE, threads_uncoalesce, NULL, "the block thread by thread (SM, warp, lane)" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_threads_ops = {
@@ -500,5 +533,5 @@ const struct pane_ops pane_threads_ops = {
 	.on_change = threads_on_change,
 	.title_info = threads_title,
 	.free = dpane_state_free,
-	.help = threads_help,
+	.keys = threads_keys,
 };

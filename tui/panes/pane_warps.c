@@ -2,6 +2,7 @@
  * divergent lane masks, PC, block and first active thread
  * (-cuda-info-warps, fetched at each stop while on screen).  The table
  * pane work is in tui/dbgtable.c. */
+#include "tui/keys.h"
 #include "tui/dbgtable.h"
 
 #include <stdio.h>
@@ -82,9 +83,9 @@ static void warps_title(struct pane *p, struct ui *ui, char *buf, size_t cap)
 		snprintf(buf, cap, "SM %d", ui->model->focus.sm);
 }
 
-static const struct key_help warps_help[] = {
-	{ "Enter", "focus the warp's first active thread" },
-	{ NULL, NULL },
+static const struct pane_key warps_keys[] = {
+	{ TK_ENTER, TK_NONE, dtable_enter, NULL, "focus the warp's first active thread" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_warps_ops = {
@@ -99,5 +100,5 @@ const struct pane_ops pane_warps_ops = {
 	.on_change = dtable_on_change,
 	.title_info = warps_title,
 	.free = dpane_state_free,
-	.help = warps_help,
+	.keys = warps_keys,
 };

@@ -224,16 +224,21 @@ static void expr_done(struct ui *ui, struct pane *p, const char *text)
 		run_watch(p, ui, text);
 }
 
+static int warpwatch_expr(struct pane *p, struct ui *ui, int key)
+{
+	(void)key;
+	if (!ui->ctl)
+		return PR_HANDLED;
+	ui_prompt_open(ui, p, "in every lane:", expr_done);
+	return PR_REDRAW;
+}
+
 static int warpwatch_key(struct pane *p, struct ui *ui, int key)
 {
 	struct warpwatch_state *s = p->state;
 
+	(void)ui;
 	switch (key) {
-	case 'e': case TK_ENTER: case '\n':
-		if (!ui->ctl)
-			return PR_HANDLED;
-		ui_prompt_open(ui, p, "in every lane:", expr_done);
-		return PR_REDRAW;
 	case TK_UP: case 'k': s->top--; return PR_REDRAW;
 	case TK_DOWN: case 'j': s->top++; return PR_REDRAW;
 	}
@@ -249,9 +254,9 @@ static void warpwatch_title(struct pane *p, struct ui *ui, char *buf, size_t cap
 		snprintf(buf, cap, "%zu lanes", m->nlanes);
 }
 
-static const struct key_help warpwatch_help[] = {
-	{ "e  Enter", "an expression in every lane of the warp" },
-	{ NULL, NULL },
+static const struct pane_key warpwatch_keys[] = {
+	{ 'e', TK_ENTER, warpwatch_expr, NULL, "an expression in every lane of the warp" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_warpwatch_ops = {
@@ -265,5 +270,5 @@ const struct pane_ops pane_warpwatch_ops = {
 	.on_change = warpwatch_on_change,
 	.title_info = warpwatch_title,
 	.free = warpwatch_free,
-	.help = warpwatch_help,
+	.keys = warpwatch_keys,
 };

@@ -85,38 +85,61 @@ static void add_done(struct ui *ui, struct pane *p, const char *text)
 	ui->dirty = true;
 }
 
-static int watch_key(struct pane *p, struct ui *ui, int key)
+static int watch_add(struct pane *p, struct ui *ui, int key)
+{
+	(void)key;
+	if (!ui->ctl)
+		return PR_IGNORED;
+	ui_prompt_open(ui, p, "watch:", add_done);
+	return PR_REDRAW;
+}
+
+/* Enter adds the first watch; with watches it does nothing. */
+static int watch_enter(struct pane *p, struct ui *ui, int key)
+{
+	(void)key;
+	if (!ui->ctl)
+		return PR_IGNORED;
+	if (ui->model->nwatches == 0)
+		ui_prompt_open(ui, p, "watch:", add_done);
+	return PR_REDRAW;
+}
+
+static int watch_remove(struct pane *p, struct ui *ui, int key)
 {
 	struct watch_state *s = p->state;
 
+	(void)key;
 	if (!ui->ctl)
-		return listview_key(&s->lv, key);
-	switch (key) {
-	case 'a': case TK_INSERT:
-		ui_prompt_open(ui, p, "watch:", add_done);
-		return PR_REDRAW;
-	case TK_ENTER: case '\n':
-		if (ui->model->nwatches == 0)
-			ui_prompt_open(ui, p, "watch:", add_done);
-		return PR_REDRAW;
-	case 'd': case TK_DELETE:
-		if (s->lv.cursor < 0)
-			return PR_HANDLED;
-		dpane_done(ui, ctl_watch_remove(ui->ctl, (size_t)s->lv.cursor));
-		s->lv.count = (long)ui->model->nwatches;
-		listview_fit(&s->lv, s->lv.height);
-		return PR_REDRAW;
-	case TK_LEFT: case TK_RIGHT:
-		return listview_hscroll(&s->hscroll, key);
-	}
-	return listview_key(&s->lv, key);
+		return PR_IGNORED;
+	if (s->lv.cursor < 0)
+		return PR_HANDLED;
+	dpane_done(ui, ctl_watch_remove(ui->ctl, (size_t)s->lv.cursor));
+	s->lv.count = (long)ui->model->nwatches;
+	listview_fit(&s->lv, s->lv.height);
+	return PR_REDRAW;
 }
 
-static const struct key_help watch_help[] = {
-	{ "a  Insert", "add a watch expression" },
-	{ "d  Delete", "remove the selected one" },
-	{ "*", "marks a value changed since the last stop" },
-	{ NULL, NULL },
+static int watch_sideways(struct pane *p, struct ui *ui, int key)
+{
+	if (!ui->ctl)
+		return PR_IGNORED;
+	return listview_hscroll(&((struct watch_state *)p->state)->hscroll, key);
+}
+
+static int watch_key(struct pane *p, struct ui *ui, int key)
+{
+	(void)ui;
+	return listview_key(&((struct watch_state *)p->state)->lv, key);
+}
+
+static const struct pane_key watch_keys[] = {
+	{ 'a', TK_INSERT, watch_add, NULL, "add a watch expression" },
+	{ TK_ENTER, TK_NONE, watch_enter, NULL, NULL },
+	{ 'd', TK_DELETE, watch_remove, NULL, "remove the selected one" },
+	{ TK_LEFT, TK_RIGHT, watch_sideways, NULL, NULL },
+	{ TK_NONE, TK_NONE, NULL, "*", "marks a value changed since the last stop" },
+	PANE_KEYS_END,
 };
 
 const struct pane_ops pane_watch_ops = {
@@ -129,5 +152,5 @@ const struct pane_ops pane_watch_ops = {
 	.click = dpane_click,
 	.on_change = watch_on_change,
 	.free = dpane_state_free,
-	.help = watch_help,
+	.keys = watch_keys,
 };
