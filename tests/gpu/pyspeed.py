@@ -7,7 +7,7 @@ that might shorten it, against the program's plain run.
 Each variant is one line:
   variant=NAME stop=S ratio=R (R = S / plain)
 Usage: tests/gpu/pyspeed.py PROG.py   (from its directory; needs cuda-gdb
-and PyTorch)."""
+and PyTorch; PYSPEED_VARIANTS="NAME ..." runs only those)."""
 import os
 import shutil
 import subprocess
@@ -68,7 +68,10 @@ variants = [
     ("no_demangle_index", [lb, "-gdb-set max-completions 0",
                            "-gdb-set print demangle off"], None),
 ]
+pick = os.environ.get("PYSPEED_VARIANTS", "").split()
 for name, sets, env in variants:
+    if pick and name not in pick:
+        continue
     t, errs = stop(sets, env)
     ts = f"{t:.2f}" if t else "none"
     r = f"{t / base:.2f}" if t else "-"
