@@ -213,7 +213,7 @@ FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
 FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o) \
 	$(BASE_SRC:%.c=build-fuzz/%.o)
 # the config parser is pure C beside the screen code (fuzz_config)
-FUZZ_OBJ   += build-fuzz/app/config.o build-fuzz/tui/keys.o
+FUZZ_OBJ   += build-fuzz/app/config.o build-fuzz/app/options.o build-fuzz/tui/keys.o
 # the DAP JSON parser (fuzz_dap_json)
 FUZZ_OBJ   += build-fuzz/dap/json.o
 build-fuzz/%.o: %.c

@@ -15,8 +15,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (config_parse(&c, "fuzz.config", (const char *)data, size, err,
 			 sizeof err) == 0) {
 		memset(&o, 0, sizeof o);
-		if (config_apply(&c, &o) == 0)
-			free(o.dirs); /* all config_apply allocates */
+		config_apply(&c, &o);
+		/* config_apply allocates the directory list and the sanitizer
+		 * flags (copies of the file's); options_free frees both, as
+		 * the program does at its end. */
+		options_free(&o);
 	} else if (!memchr(err, '\0', sizeof err)) {
 		__builtin_trap(); /* the message must be a terminated string */
 	}
