@@ -11,6 +11,7 @@
 #include "cudbg/tui.h"
 #include "app/job_main.h"
 
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,8 +158,14 @@ int job_main(const struct cudbg_options *o)
 		return 2;
 	}
 	if (o->keep_temp && j->command)
-		fprintf(stderr, "cudbg-tui: kept the job's core directory %s "
-			"(--keep-temp)\n", j->core_dir);
+	{
+		/* (paths are written through the escaper: a directory name
+		 * may hold any byte) */
+		char line[PATH_MAX + 64];
+		snprintf(line, sizeof line, "%s (--keep-temp)", j->core_dir);
+		text_write_line(stderr, "cudbg-tui: kept the job's core directory ",
+				line);
+	}
 	const struct job_proc *f = job_faulting(j);
 	int rc;
 	if (!f || !f->core) {

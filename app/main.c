@@ -12,6 +12,7 @@
 #include "app/job_main.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,10 +235,12 @@ static int run_screen(const struct cudbg_options *o)
 	const char *script = getenv("CUDBG_TEST_SCRIPT");
 	if (o->backend == SESSION_NONE && !o->demo && o->sanitizer_report) {
 		/* The screen shows a session; a report alone has none. */
-		fprintf(stderr, "cudbg-tui: --sanitizer-report %s without a "
-			"program: add --batch to print the report's diagnosis, "
-			"or give the program after it to open the fault in the "
-			"screen\n", o->sanitizer_report);
+		char line[PATH_MAX + 256];
+		snprintf(line, sizeof line, "%s without a program: add --batch "
+			 "to print the report's diagnosis, or give the program "
+			 "after it to open the fault in the screen",
+			 o->sanitizer_report);
+		text_write_line(stderr, "cudbg-tui: --sanitizer-report ", line);
 		return 2;
 	}
 	if ((!script || !*script) && (!isatty(0) || !isatty(1))) {

@@ -13,6 +13,7 @@
 #include "batch/startcmds.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,9 +192,11 @@ static int insert_breaks(struct dbg_ctl *c, const struct cudbg_options *o)
 	for (size_t i = 0; i < o->nbreaks; i++) {
 		int64_t tok = ctl_break_insert(c, o->breaks[i], NULL);
 		if (tok < 0) {
-			fprintf(stderr, "cudbg-tui: cannot set a breakpoint at "
-				"'%s'; give a function, kernel or FILE:LINE\n",
-				o->breaks[i]);
+			char line[1024];
+			snprintf(line, sizeof line, "'%.900s'; give a function, "
+				 "kernel or FILE:LINE", o->breaks[i]);
+			text_write_line(stderr, "cudbg-tui: cannot set a "
+					"breakpoint at ", line);
 			return (int)tok;
 		}
 	}
@@ -256,9 +259,14 @@ static void open_pass_core(struct dbg_ctl *c, const char *core,
 		batch_wait(c, false, timeout_ms);
 	const char *e = ctl_model(c)->error;
 	if (!ctl_model(c)->is_core && session_alive(ctl_session(c)))
-		fprintf(stderr, "cudbg-tui: the memcheck pass's coredump did "
-			"not open (%s); running the program live\n",
-			e && *e ? e : "no answer");
+	{
+		/* e is the debugger's text: escaped */
+		char line[1024];
+		snprintf(line, sizeof line, "(%.900s); running the program live",
+			 e && *e ? e : "no answer");
+		text_write_line(stderr, "cudbg-tui: the memcheck pass's coredump "
+				"did not open ", line);
+	}
 }
 
 static bool pass_core_wanted(const struct cudbg_options *o,
@@ -436,8 +444,12 @@ static void say_kept(const struct cudbg_options *o, const struct diag_run *dr)
 {
 	const char *dir = diag_run_temp_dir(dr);
 	if (o->keep_temp && dir)
-		fprintf(stderr, "cudbg-tui: kept the temporary directory %s "
-			"(--keep-temp)\n", dir);
+	{
+		char line[PATH_MAX + 64];
+		snprintf(line, sizeof line, "%s (--keep-temp)", dir);
+		text_write_line(stderr, "cudbg-tui: kept the temporary directory ",
+				line);
+	}
 }
 
 /* The diagnosis joins the report (diag/diagrun.c renders it). */

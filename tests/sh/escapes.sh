@@ -140,4 +140,15 @@ elif ! plain $c "$tmp/$c.err"; then
 else
 	pass $c
 fi
+# The same for the other messages that name the user's input:
+# --sanitizer-report without a program.
+c=error_names_hostile_report
+"$BIN" --sanitizer-report "$tmp/r${ESC}[31mRED.xml" >"$tmp/$c.out" 2>"$tmp/$c.err"
+if ! grep -q 'RED.xml without a program' "$tmp/$c.err"; then
+	fail $c "the report is not named: $(cat "$tmp/$c.err")"
+elif ! plain $c "$tmp/$c.err"; then
+	fail $c "raw bytes in the error line"
+else
+	pass $c
+fi
 exit $fails
