@@ -423,18 +423,25 @@ stepscreen() {
 	cd "$ROOT" || exit 2
 }
 
+# screen_programs LABEL NAME...: the corpus programs a screen section
+# drives, copied to $SRC and built as the corpus builds them
+# (build_program), unless already built; FAIL LABEL when one fails.
+screen_programs() {
+	local label=$1 n; shift
+	for n in "$@"; do
+		cp "$ROOT/tests/gpu/$n.cu" "$SRC/"
+		[ -x "$SRC/$n" ] || build_program "$n" ||
+			{ fail "$label" "nvcc $n failed (see reports/$n.nvcc.txt)"; return 1; }
+	done
+}
+
 # The memcheck pass and replay to fault from the screen (issue: diagnosis):
 # off_by_one ends cleanly under cuda-gdb; M runs the pass and opens its
 # coredump at the faulting thread; T reruns and stops that thread before
 # the read.  api_error fails without a device stop, so the auto policy
 # runs the pass by itself.
 screen_passes() {
-	local n
-	for n in off_by_one api_error; do
-		cp "$ROOT/tests/gpu/$n.cu" "$SRC/"
-		[ -x "$SRC/$n" ] || nvcc -g -G -arch=sm_90 -o "$SRC/$n" "$SRC/$n.cu" ||
-			{ fail "screens/passes" "nvcc $n failed"; return; }
-	done
+	screen_programs screens/passes off_by_one api_error || return
 	$T new-session -d -s passes -x 120 -y 40 \
 		"cd $SRC && TERM=xterm-256color $BIN -d $SRC ./off_by_one; sleep 600"
 	wait_screen passes 'exited with code 0' 90 || fail screens/passes-exit "off_by_one did not end"
@@ -477,12 +484,7 @@ screen_passes() {
 # compute-sanitizer flags passed to the pass; a hang's blocks listed in
 # the Hints pane (hang_barrier, --timeout).
 screen_groups() {
-	local n
-	for n in misaligned hang_barrier; do
-		cp "$ROOT/tests/gpu/$n.cu" "$SRC/"
-		[ -x "$SRC/$n" ] || nvcc -g -G -arch=sm_90 -o "$SRC/$n" "$SRC/$n.cu" ||
-			{ fail "screens/groups" "nvcc $n failed"; return; }
-	done
+	screen_programs screens/groups misaligned hang_barrier || return
 	$T new-session -d -s groups -x 120 -y 50 \
 		"cd $SRC && TERM=xterm-256color $BIN --memcheck=always --sanitizer-flags '--print-level warn' -d $SRC ./misaligned; sleep 600"
 	wait_screen groups 'coredump is open at the faulting thread' 150 ||
@@ -544,9 +546,7 @@ pyscreens() {
 # opens its coredump at the faulting thread.
 narrowscreen() {
 	mkdir -p "$RES/screens"
-	cp "$ROOT/tests/gpu/null_deref.cu" "$SRC/"
-	[ -x "$SRC/null_deref" ] || nvcc -g -G -arch=sm_90 -o "$SRC/null_deref" "$SRC/null_deref.cu" ||
-		{ fail screens/narrow "nvcc null_deref failed"; return; }
+	screen_programs screens/narrow null_deref || return
 	$T new-session -d -s narrow -x 120 -y 40 \
 		"cd $SRC && TERM=xterm-256color $BIN --memcheck=never -d $SRC ./null_deref; sleep 600"
 	expect_screen narrow-stop narrow 'Illegal Address' 90 "no live stop"
