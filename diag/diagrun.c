@@ -350,6 +350,11 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	return 0;
 }
 
+bool diag_run_can_rerun(const struct diag_run *r)
+{
+	return r->can_rerun;
+}
+
 bool diag_run_pass_first(const struct diag_run *r)
 {
 	return r->policy == DIAG_MEMCHECK_ALWAYS && r->can_rerun;

@@ -25,9 +25,10 @@
 #include <string.h>
 #include <time.h>
 
+/* The pipeline's rule (a launch with a program), not a copy of it. */
 static bool can_rerun(const struct glue *g)
 {
-	return g->o->backend == SESSION_LAUNCH && g->o->argv && g->o->argv[0];
+	return diag_run_can_rerun(g->dr);
 }
 
 static void console_note(struct glue *g, const char *fmt, ...)

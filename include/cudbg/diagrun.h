@@ -121,6 +121,9 @@ void diag_run_pass_opts(const struct diag_run *r, struct diag_memcheck_opts *mo)
  * screen asks before it starts its pass from the loop. */
 bool diag_run_pass_first(const struct diag_run *r);
 
+/* Whether the pass can run the program again (a launch with a program). */
+bool diag_run_can_rerun(const struct diag_run *r);
+
 /* When things happened, in seconds on CLOCK_MONOTONIC (0: not at all):
  * for the phase timings batch mode prints with CUDBG_TIMING=1. */
 struct diag_run_times {
