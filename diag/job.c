@@ -450,6 +450,14 @@ static void job_environment(const struct job_config *cfg, const char *dir)
 	if (cfg->core_flags)
 		setenv_default("CUDA_COREDUMP_GENERATION_FLAGS", cfg->core_flags);
 	setenv_default("CUDA_LAUNCH_BLOCKING", "1");
+	/* Open MPI catches SIGABRT, SIGBUS, SIGFPE and SIGSEGV by default
+	 * (its MCA parameter opal_signal, "6,7,8,11") when MPI starts, after
+	 * our sitecustomize armed faulthandler, and its handler does not
+	 * chain: the driver's abort after the coredump then left no Python
+	 * stack (mp_mpi, run 6).  Without 6 faulthandler keeps SIGABRT; Open
+	 * MPI still prints its trace for the other three.  Only when the
+	 * user chose nothing (docs/multiprocess.md). */
+	setenv_default("OMPI_MCA_opal_signal", "7,8,11");
 	/* Python processes load our sitecustomize.py (docs/multiprocess.md):
 	 * a fatal signal makes each print its Python stack to its own file */
 	const char *pp = getenv("PYTHONPATH");

@@ -514,6 +514,23 @@ screen_groups() {
 # (screens/py-NAME-fault.txt), as the batch report does.
 PY_SCREENS="torch_label torch_embedding torch_embedding_module torch_adv_index
 	torch_bce torch_multinomial torch_nll_ignore torch_dataloader"
+# py_screen_rules NAME CAPTURE: the screen at the fault stop says what
+# NAME.expect pins for the live batch report: the script line (the
+# Hints pane's "python" row), the operator ("op" row) and the bad value
+# (the hint line at the bottom).
+py_screen_rules() {
+	local n=$1 f=$2 e="$ROOT/tests/gpu/$1.expect" line op val
+	line=$(sed -n "s/^live: ^  python     .*$n\\\.py:\([0-9]*\) .*/\1/p" "$e" | head -1)
+	op=$(sed -n 's/^live: ^  operator   \([A-Za-z_]*\).*/\1/p' "$e" | head -1)
+	val=$(sed -n 's/^live: ^  value      //p' "$e" | head -1)
+	if [ -n "$line" ] && grep -q "python  $n\.py:$line " "$f"; then pass "pyscreens/$n-line"
+	else fail "pyscreens/$n-line" "no python  $n.py:${line:-?} on the screen"; fi
+	if [ -n "$op" ] && grep -q "op      $op" "$f"; then pass "pyscreens/$n-operator"
+	else fail "pyscreens/$n-operator" "no op row naming ${op:-?}"; fi
+	if [ -n "$val" ] && grep -Eq "the bad value: $val" "$f"; then pass "pyscreens/$n-value"
+	else fail "pyscreens/$n-value" "no bad value matching ${val:-?}"; fi
+}
+
 pyscreens() {
 	mkdir -p "$RES/screens"
 	command -v tmux >/dev/null || { fail pyscreens "tmux not installed"; return; }
@@ -527,9 +544,7 @@ pyscreens() {
 		# the first hint is drawn once the diagnosis is complete
 		if wait_screen "py-$n" '1\. ' 170; then
 			sleep 3; cap "py-$n" "py-$n-fault"
-			local f=$RES/screens/py-$n-fault.txt
-			if grep -q "$n\.py:[0-9]" "$f"; then pass "pyscreens/$n-line"
-			else fail "pyscreens/$n-line" "no $n.py:LINE on the screen"; fi
+			py_screen_rules "$n" "$RES/screens/py-$n-fault.txt"
 		else
 			fail "pyscreens/$n" "no diagnosis on the screen"
 			cap "py-$n" "py-$n-fault"

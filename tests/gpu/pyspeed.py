@@ -25,7 +25,10 @@ def plain():
     return time.monotonic() - t0
 
 
-def stop(sets, env=None, limit=120):
+def stop(sets, env=None, after=(), limit=120):
+    """Time to the fault's *stopped record; then the AFTER commands run
+    one by one at the stop, their time added (what a variant that defers
+    work to the stop pays there).  Returns (seconds, errors, notes)."""
     t0 = time.monotonic()
     p = subprocess.Popen(["cuda-gdb", "--interpreter=mi3", "--nx", "-q",
                           "--args"] + PROG, stdin=subprocess.PIPE,
@@ -35,7 +38,7 @@ def stop(sets, env=None, limit=120):
     for s in ["-gdb-set mi-async on"] + sets + ["-exec-run"]:
         p.stdin.write(s + "\n")
     p.stdin.flush()
-    t, errs = None, []
+    t, errs, notes = None, [], []
     for line in p.stdout:
         if line.startswith("^error"):
             errs.append(line.strip()[:120])
@@ -44,15 +47,39 @@ def stop(sets, env=None, limit=120):
             break
         if time.monotonic() - t0 > limit:
             break
+    if t is not None and after:
+        # the commands' answers: count the host frames that name an ATen
+        # operator and whether the interpreter's symbol is known
+        for cmd in after:
+            p.stdin.write(cmd + "\n")
+            p.stdin.flush()
+            for line in p.stdout:
+                if line.startswith("^"):
+                    if "at::_ops::" in line or "at::native::" in line:
+                        notes.append("aten_frames=%d" % line.count("at::_ops::"))
+                    if line.startswith("^done,value="):
+                        notes.append("value=" + line[12:40].strip())
+                    if line.startswith("^error"):
+                        notes.append("error=" + line.strip()[:80])
+                    break
+                if time.monotonic() - t0 > limit:
+                    break
+        t = time.monotonic() - t0
     p.kill()
     p.wait()
-    return t, errs
+    return t, errs, notes
 
 
 base = plain()
 print(f"variant=plain stop={base:.2f} ratio=1.00", flush=True)
 cache = tempfile.mkdtemp()
 lb = "-gdb-set cuda launch_blocking on"
+# at the stop: the host stack (operator) and the interpreter (Python stack)
+AT_STOP = ["-stack-list-frames --thread 1",
+           '-data-evaluate-expression --thread 1 "(long)&Py_IsInitialized"']
+# only the libraries those need: the interpreter and torch's
+LOAD = ('-interpreter-exec console "sharedlibrary '
+        'libpython|libtorch|libc10|_C\\\\."')
 variants = [
     ("default", [], None),
     ("launch_blocking", [lb], None),
@@ -67,14 +94,24 @@ variants = [
     ("kernel_events_none", [lb, "-gdb-set cuda kernel_events none"], None),
     ("no_demangle_index", [lb, "-gdb-set max-completions 0",
                            "-gdb-set print demangle off"], None),
+    # what the report needs at the stop, with every library's symbols
+    # loaded at start (today) and with them loaded only at the stop
+    ("default_then_stack", [lb], None, AT_STOP),
+    ("no_solib_then_load", [lb, "-gdb-set auto-solib-add off"], None,
+     [LOAD] + AT_STOP),
+    ("no_solib_lazy_then_load", [lb, "-gdb-set auto-solib-add off"],
+     {"CUDA_MODULE_LOADING": "LAZY"}, [LOAD] + AT_STOP),
 ]
 pick = os.environ.get("PYSPEED_VARIANTS", "").split()
-for name, sets, env in variants:
+for v in variants:
+    name, sets, env = v[:3]
+    after = v[3] if len(v) > 3 else ()
     if pick and name not in pick:
         continue
-    t, errs = stop(sets, env)
+    t, errs, notes = stop(sets, env, after)
     ts = f"{t:.2f}" if t else "none"
     r = f"{t / base:.2f}" if t else "-"
     print(f"variant={name} stop={ts} ratio={r}" +
+          (f" notes={' '.join(notes)}" if notes else "") +
           (f" errors={errs}" if errs else ""), flush=True)
 shutil.rmtree(cache, ignore_errors=True)

@@ -245,6 +245,15 @@ static void add_where(struct hints_state *s, const struct diag_fault *f)
 
 	if (f->kernel_short)
 		row_add(s, 1, st, ACT_NONE, "kernel  %s", f->kernel_short);
+	/* The PyTorch operator that launched it, as the batch report's
+	 * "operator" field gives it; or where the host had gone on to. */
+	if (f->op && f->op_outer)
+		row_add(s, 1, st, ACT_NONE, "op      %s (in %s)", f->op, f->op_outer);
+	else if (f->op)
+		row_add(s, 1, st, ACT_NONE, "op      %s", f->op);
+	else if (f->host_op_later)
+		row_add(s, 1, label, ACT_NONE, "host    already in %s when the GPU stopped",
+			f->host_op_later);
 	if (c->valid)
 		row_add(s, 1, st, DIAG_ACT_FAULT_THREAD,
 			"thread  block (%u,%u,%u) thread (%u,%u,%u)",
