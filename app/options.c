@@ -82,6 +82,10 @@ static const char usage_more[] =
 "                       of a device fault may then be a later one's)\n"
 "  --no-python-stack    do not call into a Python program's interpreter\n"
 "                       at a stop to take its stack\n"
+"  --all-host-symbols   a Python program's debugger reads every shared\n"
+"                       library's symbols as it loads (slower start; by\n"
+"                       default only Python's, torch's and c10's, at a\n"
+"                       stop)\n"
 "  --dap                serve the Debug Adapter Protocol on stdin/stdout\n"
 "                       for an editor (docs/dap.md); the program comes\n"
 "                       from the editor's launch request\n"
@@ -141,6 +145,7 @@ static struct option long_opts[] = {
 	FLAG("version"), FLAG("help"), FLAG("force"), FLAG("replay-realtime"),
 	FLAG("mi-log"), FLAG("no-run"), FLAG("no-launch-blocking"),
 	FLAG("no-python-stack"), FLAG("job"), FLAG("dap"),
+	FLAG("all-host-symbols"),
 	{ NULL, 0, NULL, 0 },
 };
 #undef VAL
@@ -334,6 +339,8 @@ static void set_flag(struct cudbg_options *o, const char *name)
 		o->no_launch_blocking = true;
 	else if (strcmp(name, "--no-python-stack") == 0)
 		o->no_pystack = true;
+	else if (strcmp(name, "--all-host-symbols") == 0)
+		o->all_host_symbols = true;
 	else if (strcmp(name, "--version") == 0)
 		o->version = true;
 	else if (strcmp(name, "--help") == 0)
@@ -614,10 +621,11 @@ void options_session_config(const struct cudbg_options *o,
 	/* cuda-gdb's setting; plain gdb would read `cuda` as a variable */
 	const char *dbg = o->debugger ? strrchr(o->debugger, '/') : NULL;
 	dbg = dbg ? dbg + 1 : o->debugger;
-	cfg->launch_blocking = o->backend == SESSION_LAUNCH &&
-			       !o->no_launch_blocking &&
-			       (!dbg || strncmp(dbg, "cuda-gdb", 8) == 0) &&
-			       diag_argv_is_python(o->argv);
+	bool py_cuda = o->backend == SESSION_LAUNCH &&
+		       (!dbg || strncmp(dbg, "cuda-gdb", 8) == 0) &&
+		       diag_argv_is_python(o->argv);
+	cfg->launch_blocking = py_cuda && !o->no_launch_blocking;
+	cfg->lazy_host_symbols = py_cuda && !o->all_host_symbols;
 	/* --timeout bounds the wait for the debugger's first answer too. */
 	cfg->start_timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : 0;
 }

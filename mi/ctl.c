@@ -139,6 +139,8 @@ static void on_record(void *ctx, const struct mi_record *rec)
 	struct dbg_ctl *c = ctx;
 	if (c->hooks.on_record)
 		c->hooks.on_record(c->hooks.ctx, rec);
+	if (rec->kind == MI_REC_NOTIFY && strcmp(rec->klass, "library-loaded") == 0)
+		c->libs_loaded++;
 	unsigned ch = model_on_record(&c->m, rec);
 	if ((ch & MODEL_CH_STOP) && c->m.state == MODEL_STOPPED)
 		ctl_refresh_stop(c);
@@ -209,6 +211,8 @@ struct dbg_ctl *ctl_new(const struct dbg_ctl_config *cfg, char *err,
 	c->hooks = cfg->hooks;
 	c->want = cfg->want;
 	c->lean = cfg->lean;
+	c->lazy_symbols = cfg->session->lazy_host_symbols &&
+			  cfg->session->backend == SESSION_LAUNCH;
 	c->m.backend = c->m.target = cfg->session->backend;
 	c->m.state = MODEL_STARTING;
 	struct session_handlers h = {
@@ -712,22 +716,40 @@ static void host_restored(struct dbg_ctl *c, struct ctl_op *op,
 	}
 }
 
+/* After calls into the program (ctl_restore_focus): cuda-gdb resumed the
+ * GPU for them and a kernel stopped on an assert is gone, so "Invalid
+ * coordinates requested" is the expected answer (H200, docs/tool-quirks.md,
+ * "After a call at a Warp Assert the kernel is gone"), not an error to
+ * put before the user: the refresh shows what is left. */
+static void focus_back_after_calls(struct dbg_ctl *c, struct ctl_op *op,
+				   const struct session_reply *r)
+{
+	if (r->kind == SESSION_REPLY_ERROR)
+		ctl_refresh(c);
+	else
+		host_restored(c, op, r);
+}
+
 /* Selects again what the user looked at before the host thread. */
-static void host_restore(struct dbg_ctl *c)
+static void host_restore_with(struct dbg_ctl *c, ctl_op_fn fn)
 {
 	const struct dec_focus *f = &c->m.focus;
 	if (f->valid && f->block.valid && f->thread.valid) {
 		char kernel[32] = "";
 		if (f->kernel >= 0)
 			snprintf(kernel, sizeof kernel, "kernel %d ", f->kernel);
-		ctl_sendf(c, host_restored, false,
+		ctl_sendf(c, fn, false,
 			  "-cuda-focus-switch %sblock (%u,%u,%u) thread (%u,%u,%u)",
 			  kernel, f->block.x, f->block.y, f->block.z,
 			  f->thread.x, f->thread.y, f->thread.z);
 	} else if (c->m.thread_id) {
-		ctl_sendf(c, host_restored, false, "-thread-select %s",
-			  c->m.thread_id);
+		ctl_sendf(c, fn, false, "-thread-select %s", c->m.thread_id);
 	}
+}
+
+static void host_restore(struct dbg_ctl *c)
+{
+	host_restore_with(c, host_restored);
 }
 
 static void host_listed(struct dbg_ctl *c, struct ctl_op *op,
@@ -817,7 +839,7 @@ int ctl_restore_focus(struct dbg_ctl *c)
 	if (!(f->valid && f->block.valid && f->thread.valid) &&
 	    !c->m.thread_id)
 		return CTL_ESTATE;
-	host_restore(c);
+	host_restore_with(c, focus_back_after_calls);
 	return 0;
 }
 

@@ -17,6 +17,10 @@ struct dbg_ctl {
 	bool closing;           /* ctl_free is running */
 	bool lean;              /* a stop's refresh skips the kernels and
 				 * threads tables (dbg_ctl_config.lean) */
+	/* session_config.lazy_host_symbols: =library-loaded records seen,
+	 * and how many of them the last `sharedlibrary` covered */
+	bool lazy_symbols;
+	unsigned libs_loaded, libs_read;
 	/* Frame 0 as the focus switch answered it (n == 0 otherwise); the
 	 * stack fetched after it must agree (see stack_agree). */
 	struct dec_stack anchor;

@@ -473,6 +473,17 @@ void ctl_refresh_stop(struct dbg_ctl *c)
 	c->gen++;
 	c->refreshing = 0;
 	c->auto_frame = true;
+	/* A lazy session reads the symbols the report needs now, before
+	 * any stack is listed (the host stack names the ATen operator), and
+	 * again only after more libraries loaded.  The answer is not
+	 * waited for: the commands after it are answered after it. */
+	if (c->lazy_symbols && c->libs_loaded != c->libs_read) {
+		c->libs_read = c->libs_loaded;
+		char *q = ctl_quote("sharedlibrary " SESSION_HOST_LIBS);
+		if (q)
+			ctl_sendf(c, NULL, false, "-interpreter-exec console %s", q);
+		free(q);
+	}
 	/* cuda-gdb 13 answers "invalid" for every field not named: ask for
 	 * all of them. */
 	if (device_context(m))

@@ -728,6 +728,13 @@ static bool runtime_func(const char *f)
  * frame #1; the user's line is frame #2), else the first named frame. */
 static const char *stop_function(const struct dbg_model *m)
 {
+	/* A device stop whose kernel is gone since (a call into the program
+	 * ended it: ctl_restore_focus) lists the host thread now; the stop
+	 * still happened in the kernel. */
+	if (m->has_stop && dec_stop_is_device(&m->stop) && m->stop.has_frame &&
+	    m->frames.n && !dec_frame_is_device(&m->frames.frames[0]) &&
+	    m->stop.frame.func && !runtime_func(m->stop.frame.func))
+		return m->stop.frame.func;
 	for (size_t i = 0; i < m->frames.n; i++) {
 		const struct dec_frame *fr = &m->frames.frames[i];
 		if (!runtime_func(fr->func) && strcmp(fr->func, "??") &&

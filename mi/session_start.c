@@ -399,6 +399,8 @@ static void send_start(struct session *s, const struct session_config *cfg)
 	start_cmd(s, on_setting, "-gdb-set breakpoint pending on");
 	if (cfg->launch_blocking && s->backend == SESSION_LAUNCH)
 		start_cmd(s, on_setting, "-gdb-set cuda launch_blocking on");
+	if (cfg->lazy_host_symbols && s->backend == SESSION_LAUNCH)
+		start_cmd(s, on_setting, "-gdb-set auto-solib-add off");
 	if (cfg->ndirs) {
 		size_t len = 0;
 		char *line = NULL;

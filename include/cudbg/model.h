@@ -417,8 +417,11 @@ int64_t ctl_raw(struct dbg_ctl *c, const char *cmd, ctl_reply_fn fn,
 		void *ctx);
 /* After commands that selected another gdb thread (-thread-select 1):
  * selects the CUDA focus (or the stopped gdb thread) and the selected
- * frame again, as ctl_host_stack() does when it is done.  Returns 0, or
- * CTL_ESTATE when there is nothing to go back to. */
+ * frame again, as ctl_host_stack() does when it is done.  Made for after
+ * calls into the program: a CUDA focus that is gone since (cuda-gdb
+ * resumed the GPU for the calls) is not reported as an error; the
+ * refresh shows what is left.  Returns 0, or CTL_ESTATE when there is
+ * nothing to go back to. */
 int ctl_restore_focus(struct dbg_ctl *c);
 
 /* Expressions. */

@@ -81,6 +81,11 @@ struct cudbg_options {
 	 * (include/cudbg/pystack.h). */
 	bool no_launch_blocking;
 	bool no_pystack;
+	/* A Python program under cuda-gdb reads the symbols of only the
+	 * shared libraries the report needs (the interpreter's, torch's and
+	 * c10's), at a stop, unless --all-host-symbols
+	 * (session_config.lazy_host_symbols). */
+	bool all_host_symbols;
 	bool help;            /* --help: print options_usage(), exit 0 */
 	bool version;         /* --version */
 	/* Hidden developer mode: --mi-log runs the session to its first

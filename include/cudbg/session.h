@@ -150,7 +150,21 @@ struct session_config {
 	 * the kernel, so at a device stop the host thread is still in the
 	 * faulting kernel's launch (cuda-gdb 13, facts: Host side). */
 	bool launch_blocking;
+	/* LAUNCH: `-gdb-set auto-solib-add off` in the start sequence, and
+	 * at each stop after new libraries loaded, `sharedlibrary` of only
+	 * SESSION_HOST_LIBS (mi/ctl_refresh.c).  Reading the symbols of
+	 * every library PyTorch loads took 7 of a torch program's 11.7 s to
+	 * its fault under cuda-gdb (H200, docs/performance.md). */
+	bool lazy_host_symbols;
 };
+
+/* The libraries whose symbols a stop of a lazy session reads (gdb's
+ * regular expression, GNU syntax: \| separates): the interpreter (the
+ * Python stack's calls), torch's and c10's (the host stack names the ATen
+ * operator) and the CUDA runtime and driver, which the launching thread
+ * is inside with launch blocking: without their unwind tables gdb cannot
+ * walk from the driver back to torch's frames. */
+#define SESSION_HOST_LIBS "libpython\\|libtorch\\|libc10\\|libcuda\\.\\|libcudart"
 
 /* What the start probes learned.  Valid once on_ready fired (fields stay
  * zero/false where a probe failed). */

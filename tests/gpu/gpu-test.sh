@@ -538,7 +538,7 @@ pyscreens() {
 	for n in $PY_SCREENS; do
 		cp "$ROOT/tests/gpu/$n.py" "$SRC/"
 		$T new-session -d -s "py-$n" -x 120 -y 40 \
-			"cd $SRC && TERM=xterm-256color $BIN --memcheck=never python3 $n.py; sleep 600"
+			"cd $SRC && TERM=xterm-256color $BIN --memcheck=never --record $RES/screens/py-$n.mi.log python3 $n.py; sleep 600"
 	done
 	for n in $PY_SCREENS; do
 		# the first hint is drawn once the diagnosis is complete

@@ -77,9 +77,11 @@ lb = "-gdb-set cuda launch_blocking on"
 # at the stop: the host stack (operator) and the interpreter (Python stack)
 AT_STOP = ["-stack-list-frames --thread 1",
            '-data-evaluate-expression --thread 1 "(long)&Py_IsInitialized"']
-# only the libraries those need: the interpreter and torch's
+# only the libraries those need (include/cudbg/session.h,
+# SESSION_HOST_LIBS), or every library, at the stop
 LOAD = ('-interpreter-exec console "sharedlibrary '
-        'libpython|libtorch|libc10|_C\\\\."')
+        'libpython\\\\|libtorch\\\\|libc10\\\\|libcuda\\\\.\\\\|libcudart"')
+LOAD_ALL = '-interpreter-exec console "sharedlibrary"'
 variants = [
     ("default", [], None),
     ("launch_blocking", [lb], None),
@@ -99,8 +101,8 @@ variants = [
     ("default_then_stack", [lb], None, AT_STOP),
     ("no_solib_then_load", [lb, "-gdb-set auto-solib-add off"], None,
      [LOAD] + AT_STOP),
-    ("no_solib_lazy_then_load", [lb, "-gdb-set auto-solib-add off"],
-     {"CUDA_MODULE_LOADING": "LAZY"}, [LOAD] + AT_STOP),
+    ("no_solib_then_all", [lb, "-gdb-set auto-solib-add off"], None,
+     [LOAD_ALL] + AT_STOP),
 ]
 pick = os.environ.get("PYSPEED_VARIANTS", "").split()
 for v in variants:

@@ -239,6 +239,34 @@ TEST(launch_blocking_for_python_under_cuda_gdb)
 	options_free(&o);
 }
 
+/* A Python program under cuda-gdb reads only the host libraries the
+ * report needs (at a stop), unless --all-host-symbols; a C program and
+ * plain gdb read every library as gdb does; --no-launch-blocking does
+ * not change it. */
+TEST(lazy_host_symbols_for_python_under_cuda_gdb)
+{
+	struct cudbg_options o;
+	struct session_config sc;
+	char err[256];
+	CHECK_INT(parse(&o, ARGV("--no-launch-blocking", "python3", "train.py"), 3, err), 0);
+	options_session_config(&o, &sc);
+	CHECK(sc.lazy_host_symbols);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--all-host-symbols", "python3", "train.py"), 3, err), 0);
+	options_session_config(&o, &sc);
+	CHECK(!sc.lazy_host_symbols);
+	CHECK(sc.launch_blocking);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--debugger", "gdb", "python3", "t.py"), 4, err), 0);
+	options_session_config(&o, &sc);
+	CHECK(!sc.lazy_host_symbols);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("./a.out"), 1, err), 0);
+	options_session_config(&o, &sc);
+	CHECK(!sc.lazy_host_symbols);
+	options_free(&o);
+}
+
 /* --memcheck-kernel: a kernel's name (or signature) the pass narrows to;
  * something with no name in it is refused in one line. */
 TEST(memcheck_kernel_takes_a_name)

@@ -1,0 +1,101 @@
+#!/bin/sh
+# A Python program under cuda-gdb reads the symbols of only the host
+# libraries the report needs, at a stop (session_config.lazy_host_symbols,
+# docs/performance.md "Host symbols of a Python program").  Real gdb under
+# the name cuda-gdb and a Python program that crashes through ctypes in
+# libc10.so (named in SESSION_HOST_LIBS), called from libother.so (not
+# named): lazily, the crash frame has its name and the caller's frame is
+# "??"; with --all-host-symbols both have names; a C program is never
+# lazy.
+set -u
+ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
+command -v gdb >/dev/null || { echo "SKIP host_symbols: gdb not installed"; exit 0; }
+command -v cc >/dev/null || { echo "SKIP host_symbols: no C compiler"; exit 0; }
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=$(command -v python3 2>/dev/null || true)
+[ -n "$PY" ] || { echo "SKIP host_symbols: python3 not installed"; exit 0; }
+PY=$("$PY" -c 'import sys; print(sys.executable)')
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+pass() { echo "PASS host_symbols/$1"; }
+fail() {
+	echo "FAIL host_symbols/$1: $2"
+	fails=$((fails + 1))
+	[ -s "$tmp/$1.out" ] && sed 's/^/    /' "$tmp/$1.out" | head -20
+	return 0
+}
+
+cat >"$tmp/c10.c" <<'EOF'
+void c10_crash(void) { volatile int *p = 0; *p = 1; }
+EOF
+cat >"$tmp/other.c" <<'EOF'
+void other_call(void (*f)(void)) { f(); }
+EOF
+cat >"$tmp/crash.py" <<'EOF'
+import ctypes, os
+d = os.path.dirname(os.path.abspath(__file__))
+other = ctypes.CDLL(os.path.join(d, "libother.so"))
+c10 = ctypes.CDLL(os.path.join(d, "libc10.so"))
+other.other_call(c10.c10_crash)
+EOF
+for l in c10 other; do
+	cc -g -O0 -fno-omit-frame-pointer -shared -fPIC -o "$tmp/lib$l.so" "$tmp/$l.c" ||
+		{ echo "FAIL host_symbols/build: cc lib$l.so"; exit 1; }
+done
+mkdir "$tmp/bin"
+printf '#!/bin/sh\nexec gdb "$@"\n' >"$tmp/bin/cuda-gdb"
+chmod 755 "$tmp/bin/cuda-gdb"
+
+# run CASE [options] PROG...: batch, recorded to CASE.mi.log
+run() {
+	c=$1
+	shift
+	timeout -k 2 60 "$BIN" --batch --memcheck=never --no-python-stack \
+		--debugger "$tmp/bin/cuda-gdb" --record "$tmp/$c.mi.log" "$@" \
+		>"$tmp/$c.out" 2>&1 </dev/null
+}
+# the first stack listed after the stop: its frames' functions in order
+funcs() {
+	grep -o 'stack=\[frame={.*' "$tmp/$1.mi.log" | head -1 |
+		grep -o 'func="[^"]*"' | sed 's/func="//; s/"$//' | head -2 | tr '\n' ' '
+}
+
+run lazy "$PY" "$tmp/crash.py"
+f=$(funcs lazy)
+if ! grep -q '> [0-9]*-gdb-set auto-solib-add off' "$tmp/lazy.mi.log"; then
+	fail lazy "no auto-solib-add off in the start sequence"
+elif ! grep -q 'sharedlibrary libpython.*libc10' "$tmp/lazy.mi.log"; then
+	fail lazy "no sharedlibrary of the named libraries at the stop"
+elif [ "$f" != "c10_crash ?? " ]; then
+	fail lazy "frames 0 and 1: '$f', wanted 'c10_crash ?? '"
+elif ! grep -q '^stop: .*in c10_crash' "$tmp/lazy.out"; then
+	fail lazy "the report does not name c10_crash"
+else
+	pass lazy
+fi
+
+run all --all-host-symbols "$PY" "$tmp/crash.py"
+f=$(funcs all)
+if grep -q 'auto-solib-add\|sharedlibrary' "$tmp/all.mi.log"; then
+	fail all "--all-host-symbols still reads lazily"
+elif [ "$f" != "c10_crash other_call " ]; then
+	fail all "frames 0 and 1: '$f', wanted 'c10_crash other_call '"
+else
+	pass all
+fi
+
+# a C program: gdb's own way
+PROG=${CUDBG_BUILD:-$ROOT/build}/progs/model_segv
+if [ -x "$PROG" ]; then
+	run cprog "$PROG"
+	if grep -q 'auto-solib-add\|sharedlibrary' "$tmp/cprog.mi.log"; then
+		fail cprog "a C program read lazily"
+	else
+		pass cprog
+	fi
+else
+	fail cprog "$PROG not built"
+fi
+[ "$fails" -eq 0 ]
