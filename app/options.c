@@ -626,6 +626,8 @@ void options_session_config(const struct cudbg_options *o,
 		       diag_argv_is_python(o->argv);
 	cfg->launch_blocking = py_cuda && !o->no_launch_blocking;
 	cfg->lazy_host_symbols = py_cuda && !o->all_host_symbols;
+	const char *libs = getenv("CUDBG_HOST_LIBS");
+	cfg->host_libs = libs && *libs ? libs : NULL;
 	/* --timeout bounds the wait for the debugger's first answer too. */
 	cfg->start_timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : 0;
 }

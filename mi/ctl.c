@@ -213,6 +213,16 @@ struct dbg_ctl *ctl_new(const struct dbg_ctl_config *cfg, char *err,
 	c->lean = cfg->lean;
 	c->lazy_symbols = cfg->session->lazy_host_symbols &&
 			  cfg->session->backend == SESSION_LAUNCH;
+	if (c->lazy_symbols &&
+	    !(c->host_libs = strdup(cfg->session->host_libs
+				     ? cfg->session->host_libs : SESSION_HOST_LIBS))) {
+		snprintf(err, cap, "out of memory");
+		if (code)
+			*code = MI_ENOMEM;
+		model_free(&c->m);
+		free(c);
+		return NULL;
+	}
 	c->m.backend = c->m.target = cfg->session->backend;
 	c->m.state = MODEL_STARTING;
 	struct session_handlers h = {
@@ -222,6 +232,7 @@ struct dbg_ctl *ctl_new(const struct dbg_ctl_config *cfg, char *err,
 	c->s = session_new(cfg->session, &h, err, cap, code);
 	if (!c->s) {
 		model_free(&c->m);
+		free(c->host_libs);
 		free(c);
 		return NULL;
 	}
@@ -236,6 +247,7 @@ void ctl_free(struct dbg_ctl *c)
 	session_free(c->s);
 	dec_stack_free(&c->anchor);
 	model_free(&c->m);
+	free(c->host_libs);
 	free(c);
 }
 

@@ -479,9 +479,11 @@ void ctl_refresh_stop(struct dbg_ctl *c)
 	 * waited for: the commands after it are answered after it. */
 	if (c->lazy_symbols && c->libs_loaded != c->libs_read) {
 		c->libs_read = c->libs_loaded;
-		char *q = ctl_quote("sharedlibrary " SESSION_HOST_LIBS);
-		if (q)
+		char *cmd = NULL, *q = NULL;
+		if (asprintf(&cmd, "sharedlibrary %s", c->host_libs) >= 0 &&
+		    (q = ctl_quote(cmd)))
 			ctl_sendf(c, NULL, false, "-interpreter-exec console %s", q);
+		free(cmd);
 		free(q);
 	}
 	/* cuda-gdb 13 answers "invalid" for every field not named: ask for

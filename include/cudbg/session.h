@@ -156,6 +156,11 @@ struct session_config {
 	 * every library PyTorch loads took 7 of a torch program's 11.7 s to
 	 * its fault under cuda-gdb (H200, docs/performance.md). */
 	bool lazy_host_symbols;
+	/* The libraries a lazy session reads at a stop (gdb's regular
+	 * expression; copied), or NULL for SESSION_HOST_LIBS.  Set from
+	 * $CUDBG_HOST_LIBS, the developers' knob for measuring another list
+	 * (docs/performance.md). */
+	const char *host_libs;
 };
 
 /* The libraries whose symbols a stop of a lazy session reads (gdb's

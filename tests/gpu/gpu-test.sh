@@ -541,8 +541,9 @@ pyscreens() {
 			"cd $SRC && TERM=xterm-256color $BIN --memcheck=never --record $RES/screens/py-$n.mi.log python3 $n.py; sleep 600"
 	done
 	for n in $PY_SCREENS; do
-		# the first hint is drawn once the diagnosis is complete
-		if wait_screen "py-$n" '1\. ' 170; then
+		# the Python line comes with the stack taken at the stop, after
+		# the host symbols were read (run 8 caught two screens before)
+		if wait_screen "py-$n" "python  $n\\.py:" 170; then
 			sleep 3; cap "py-$n" "py-$n-fault"
 			py_screen_rules "$n" "$RES/screens/py-$n-fault.txt"
 		else

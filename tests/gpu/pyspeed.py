@@ -55,6 +55,8 @@ def stop(sets, env=None, after=(), limit=120):
             p.stdin.flush()
             for line in p.stdout:
                 if line.startswith("^"):
+                    if line.startswith("^done,stack="):
+                        notes.append("frames=%d" % line.count("frame={"))
                     if "at::_ops::" in line or "at::native::" in line:
                         notes.append("aten_frames=%d" % line.count("at::_ops::"))
                     if line.startswith("^done,value="):
@@ -82,6 +84,13 @@ AT_STOP = ["-stack-list-frames --thread 1",
 LOAD = ('-interpreter-exec console "sharedlibrary '
         'libpython\\\\|libtorch\\\\|libc10\\\\|libcuda\\\\.\\\\|libcudart"')
 LOAD_ALL = '-interpreter-exec console "sharedlibrary"'
+# the list without torch's CUDA library, and that library alone: which
+# part of the load costs, and whether the stack is walked without it
+LOAD_NO_CUDA = ('-interpreter-exec console "sharedlibrary '
+                'libpython\\\\|libtorch_cpu\\\\|libtorch_python\\\\|libc10'
+                '\\\\|libcuda\\\\.\\\\|libcudart"')
+LOAD_TORCH_CUDA = '-interpreter-exec console "sharedlibrary libtorch_cuda"'
+LOAD_TORCH_CPU = '-interpreter-exec console "sharedlibrary libtorch_cpu"'
 variants = [
     ("default", [], None),
     ("launch_blocking", [lb], None),
@@ -103,6 +112,12 @@ variants = [
      [LOAD] + AT_STOP),
     ("no_solib_then_all", [lb, "-gdb-set auto-solib-add off"], None,
      [LOAD_ALL] + AT_STOP),
+    ("no_solib_then_no_cuda", [lb, "-gdb-set auto-solib-add off"], None,
+     [LOAD_NO_CUDA] + AT_STOP),
+    ("no_solib_then_torch_cuda", [lb, "-gdb-set auto-solib-add off"], None,
+     [LOAD_TORCH_CUDA]),
+    ("no_solib_then_torch_cpu", [lb, "-gdb-set auto-solib-add off"], None,
+     [LOAD_TORCH_CPU]),
 ]
 pick = os.environ.get("PYSPEED_VARIANTS", "").split()
 for v in variants:

@@ -5,8 +5,8 @@
 # the name cuda-gdb and a Python program that crashes through ctypes in
 # libc10.so (named in SESSION_HOST_LIBS), called from libother.so (not
 # named): lazily, the crash frame has its name and the caller's frame is
-# "??"; with --all-host-symbols both have names; a C program is never
-# lazy.
+# "??"; with --all-host-symbols both have names, and with
+# $CUDBG_HOST_LIBS naming libother too; a C program is never lazy.
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
@@ -84,6 +84,17 @@ elif [ "$f" != "c10_crash other_call " ]; then
 	fail all "frames 0 and 1: '$f', wanted 'c10_crash other_call '"
 else
 	pass all
+fi
+
+# $CUDBG_HOST_LIBS names another list (the developers' knob)
+CUDBG_HOST_LIBS='libc10\|libother' run knob "$PY" "$tmp/crash.py"
+f=$(funcs knob)
+if ! grep -q 'sharedlibrary libc10\\\\|libother"' "$tmp/knob.mi.log"; then
+	fail knob "the stop did not read \$CUDBG_HOST_LIBS's list"
+elif [ "$f" != "c10_crash other_call " ]; then
+	fail knob "frames 0 and 1: '$f', wanted 'c10_crash other_call '"
+else
+	pass knob
 fi
 
 # a C program: gdb's own way
