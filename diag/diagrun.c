@@ -519,6 +519,11 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
 	if (timeout_ms < 0)
 		timeout_ms = 600000;
+	/* A lazy session reads torch's CUDA library now: without it the host
+	 * stack stops short of the ATen operator's frames (8 s on the H200;
+	 * the screen reads it after the Python line instead). */
+	if (c && ctl_read_late_symbols(c) > 0)
+		ctl_run_until(c, settled, c, timeout_ms < 60000 ? timeout_ms : 60000);
 	if (c)
 		diag_feed_model(r->d, ctl_model(c));
 	const struct diag_fault *f = diag_analyze(r->d);

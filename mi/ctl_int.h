@@ -21,6 +21,7 @@ struct dbg_ctl {
 	 * and how many of them the last `sharedlibrary` covered */
 	bool lazy_symbols;
 	unsigned libs_loaded, libs_read;
+	unsigned libs_read_late; /* libs_loaded at the late read, plus one */
 	char *host_libs;        /* the regex read at a stop (owned) */
 	/* Frame 0 as the focus switch answered it (n == 0 otherwise); the
 	 * stack fetched after it must agree (see stack_agree). */

@@ -50,9 +50,14 @@ void glue_py_step(struct glue *g)
 		return;
 	}
 	if (g->py_stop == m->stop_count || m->is_core || g->rf ||
-	    !python_program(g) || !session_alive(s) || ctl_busy(g->ctl) ||
-	    !ctl_refreshed(g->ctl))
+	    !session_alive(s) || ctl_busy(g->ctl) || !ctl_refreshed(g->ctl))
 		return;
+	if (!python_program(g)) {
+		/* (--no-python-stack: the operator's symbols all the same) */
+		g->py_stop = m->stop_count;
+		ctl_read_late_symbols(g->ctl);
+		return;
+	}
 	py_clear(g);
 	g->py_stop = m->stop_count;
 	char what[600];
@@ -82,6 +87,10 @@ void glue_py_step(struct glue *g)
 		 * answers "not in this recording": nothing to say) */
 		ui_message(g->ui, UC_MUTED, "no Python stack: %s", g->py.why);
 	}
+	/* The Python line is on the screen now; torch's CUDA library, which
+	 * the operator's host stack needs, is read after it (8 s on the
+	 * H200): its refresh brings the operator. */
+	ctl_read_late_symbols(g->ctl);
 	ui_changed(g->ui, UCH_FRAME | UCH_SOURCE);
 }
 

@@ -164,6 +164,9 @@ struct dbg_model {
 	bool has_stop;
 	struct dec_stop stop;
 	unsigned stop_count;
+	/* Bumped when a lazy session read more host symbols at a stop
+	 * (ctl_read_late_symbols): host stacks listed before are short. */
+	unsigned symbols_read;
 	/* The first device exception seen, kept after the program moves on
 	 * (batch and diagnosis report it even when later stops replace
 	 * `stop`). */
@@ -423,6 +426,12 @@ int64_t ctl_raw(struct dbg_ctl *c, const char *cmd, ctl_reply_fn fn,
  * refresh shows what is left.  Returns 0, or CTL_ESTATE when there is
  * nothing to go back to. */
 int ctl_restore_focus(struct dbg_ctl *c);
+/* A lazy session (session_config.lazy_host_symbols): reads the symbols of
+ * SESSION_HOST_LIBS_LATE now, unless read since the last library loaded,
+ * then refreshes the stop (symbols_read bumped).  Returns the token when
+ * a command went out, 0 when there is nothing to read, or CTL_ESTATE when
+ * not stopped. */
+int64_t ctl_read_late_symbols(struct dbg_ctl *c);
 
 /* Expressions. */
 typedef void (*ctl_value_fn)(void *ctx, const char *expr, const char *value,

@@ -163,13 +163,18 @@ struct session_config {
 	const char *host_libs;
 };
 
-/* The libraries whose symbols a stop of a lazy session reads (gdb's
- * regular expression, GNU syntax: \| separates): the interpreter (the
- * Python stack's calls), torch's and c10's (the host stack names the ATen
- * operator) and the CUDA runtime and driver, which the launching thread
- * is inside with launch blocking: without their unwind tables gdb cannot
- * walk from the driver back to torch's frames. */
-#define SESSION_HOST_LIBS "libpython\\|libtorch\\|libc10\\|libcuda\\.\\|libcudart"
+/* The libraries whose symbols a stop of a lazy session reads first
+ * (gdb's regular expression, GNU syntax: \| separates): the interpreter
+ * (the Python stack's calls), torch's CPU and Python libraries and c10
+ * (the ATen operator's frames) and the CUDA runtime and driver, which the
+ * launching thread is inside with launch blocking.  About 1.5 s for a
+ * PyTorch program on the H200 (run 9). */
+#define SESSION_HOST_LIBS "libpython\\|libtorch_cpu\\|libtorch_python\\|libc10\\|libcuda\\.\\|libcudart"
+/* Read later, when the operator is wanted (ctl_read_late_symbols): torch's
+ * CUDA library alone cost 8 s (run 9), and without its unwind tables gdb
+ * stops walking the host stack inside it, short of the operator's frames.
+ * The screen shows the Python line first and the operator after it. */
+#define SESSION_HOST_LIBS_LATE "libtorch_cuda"
 
 /* What the start probes learned.  Valid once on_ready fired (fields stay
  * zero/false where a probe failed). */

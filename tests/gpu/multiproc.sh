@@ -117,6 +117,11 @@ run_case() {
 		ncores=$(find "$dir" -maxdepth 1 -type f -name 'core*' | wc -l)
 		mb=$(find "$dir" -maxdepth 1 -type f -name 'core*' -printf '%s\n' |
 			awk '{ s += $1 } END { printf "%.0f", s / 1048576 }')
+		# what the processes left besides their cores (the Python
+		# stacks the report reads): kept with the results
+		{ ls -la "$dir"; for f in "$dir"/pystack.*; do
+			[ -f "$f" ] && { echo "== $f ($(wc -c < "$f") bytes)"; head -40 "$f"; }
+		done; } > "$OUT/$name.kept.txt" 2>&1
 		rm -rf "$dir"
 	fi
 	local plain job

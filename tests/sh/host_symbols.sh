@@ -3,10 +3,13 @@
 # libraries the report needs, at a stop (session_config.lazy_host_symbols,
 # docs/performance.md "Host symbols of a Python program").  Real gdb under
 # the name cuda-gdb and a Python program that crashes through ctypes in
-# libc10.so (named in SESSION_HOST_LIBS), called from libother.so (not
-# named): lazily, the crash frame has its name and the caller's frame is
-# "??"; with --all-host-symbols both have names, and with
-# $CUDBG_HOST_LIBS naming libother too; a C program is never lazy.
+# libc10.so (named in SESSION_HOST_LIBS, read first), called from
+# libtorch_cuda.so (SESSION_HOST_LIBS_LATE, read after), called from
+# libother.so (not named): lazily, the stack listed at the stop names the
+# crash frame only, the one listed after the late read names the
+# libtorch_cuda frame too, and libother's frame stays "??"; with
+# --all-host-symbols all have names, and with $CUDBG_HOST_LIBS naming
+# libother, libother's too; a C program is never lazy.
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
@@ -30,17 +33,21 @@ fail() {
 cat >"$tmp/c10.c" <<'EOF'
 void c10_crash(void) { volatile int *p = 0; *p = 1; }
 EOF
+cat >"$tmp/torch_cuda.c" <<'EOF'
+void tc_call(void (*f)(void)) { f(); }
+EOF
 cat >"$tmp/other.c" <<'EOF'
-void other_call(void (*f)(void)) { f(); }
+void other_call(void (*g)(void (*)(void)), void (*f)(void)) { g(f); }
 EOF
 cat >"$tmp/crash.py" <<'EOF'
 import ctypes, os
 d = os.path.dirname(os.path.abspath(__file__))
 other = ctypes.CDLL(os.path.join(d, "libother.so"))
+tc = ctypes.CDLL(os.path.join(d, "libtorch_cuda.so"))
 c10 = ctypes.CDLL(os.path.join(d, "libc10.so"))
-other.other_call(c10.c10_crash)
+other.other_call(tc.tc_call, c10.c10_crash)
 EOF
-for l in c10 other; do
+for l in c10 torch_cuda other; do
 	cc -g -O0 -fno-omit-frame-pointer -shared -fPIC -o "$tmp/lib$l.so" "$tmp/$l.c" ||
 		{ echo "FAIL host_symbols/build: cc lib$l.so"; exit 1; }
 done
@@ -56,20 +63,26 @@ run() {
 		--debugger "$tmp/bin/cuda-gdb" --record "$tmp/$c.mi.log" "$@" \
 		>"$tmp/$c.out" 2>&1 </dev/null
 }
-# the first stack listed after the stop: its frames' functions in order
+# the first (head) or last (tail) stack listed: its three innermost
+# frames' functions in order
 funcs() {
-	grep -o 'stack=\[frame={.*' "$tmp/$1.mi.log" | head -1 |
-		grep -o 'func="[^"]*"' | sed 's/func="//; s/"$//' | head -2 | tr '\n' ' '
+	grep -o 'stack=\[frame={.*' "$tmp/$1.mi.log" | $2 -1 |
+		grep -o 'func="[^"]*"' | sed 's/func="//; s/"$//' | head -3 | tr '\n' ' '
 }
 
 run lazy "$PY" "$tmp/crash.py"
-f=$(funcs lazy)
+f0=$(funcs lazy head)
+f1=$(funcs lazy tail)
 if ! grep -q '> [0-9]*-gdb-set auto-solib-add off' "$tmp/lazy.mi.log"; then
 	fail lazy "no auto-solib-add off in the start sequence"
 elif ! grep -q 'sharedlibrary libpython.*libc10' "$tmp/lazy.mi.log"; then
-	fail lazy "no sharedlibrary of the named libraries at the stop"
-elif [ "$f" != "c10_crash ?? " ]; then
-	fail lazy "frames 0 and 1: '$f', wanted 'c10_crash ?? '"
+	fail lazy "no sharedlibrary of the first list at the stop"
+elif ! grep -q 'sharedlibrary libtorch_cuda"' "$tmp/lazy.mi.log"; then
+	fail lazy "no late sharedlibrary of libtorch_cuda"
+elif [ "$(echo "$f0" | cut -d' ' -f1-2)" != "c10_crash ??" ]; then
+	fail lazy "the stack at the stop: '$f0', wanted 'c10_crash ?? ...'"
+elif [ "$f1" != "c10_crash tc_call ?? " ]; then
+	fail lazy "the stack after the late read: '$f1', wanted 'c10_crash tc_call ?? '"
 elif ! grep -q '^stop: .*in c10_crash' "$tmp/lazy.out"; then
 	fail lazy "the report does not name c10_crash"
 else
@@ -77,22 +90,22 @@ else
 fi
 
 run all --all-host-symbols "$PY" "$tmp/crash.py"
-f=$(funcs all)
+f=$(funcs all head)
 if grep -q 'auto-solib-add\|sharedlibrary' "$tmp/all.mi.log"; then
 	fail all "--all-host-symbols still reads lazily"
-elif [ "$f" != "c10_crash other_call " ]; then
-	fail all "frames 0 and 1: '$f', wanted 'c10_crash other_call '"
+elif [ "$f" != "c10_crash tc_call other_call " ]; then
+	fail all "frames 0 to 2: '$f', wanted 'c10_crash tc_call other_call '"
 else
 	pass all
 fi
 
-# $CUDBG_HOST_LIBS names another list (the developers' knob)
+# $CUDBG_HOST_LIBS names another first list (the developers' knob)
 CUDBG_HOST_LIBS='libc10\|libother' run knob "$PY" "$tmp/crash.py"
-f=$(funcs knob)
+f=$(funcs knob tail)
 if ! grep -q 'sharedlibrary libc10\\\\|libother"' "$tmp/knob.mi.log"; then
 	fail knob "the stop did not read \$CUDBG_HOST_LIBS's list"
-elif [ "$f" != "c10_crash other_call " ]; then
-	fail knob "frames 0 and 1: '$f', wanted 'c10_crash other_call '"
+elif [ "$f" != "c10_crash tc_call other_call " ]; then
+	fail knob "frames 0 to 2: '$f', wanted 'c10_crash tc_call other_call '"
 else
 	pass knob
 fi

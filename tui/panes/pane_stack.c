@@ -21,6 +21,7 @@ struct stack_state {
 	bool host_wanted;       /* fetch it again at each stop */
 	bool host_pending;
 	unsigned host_stop;     /* model stop_count it belongs to */
+	unsigned host_syms;     /* and symbols_read (a later read lists more) */
 	/* The live Python stack's rows (ui->pystack): a frame index, or
 	 * -1 - N for N folded library frames; a header row comes first. */
 	int py_rows[DIAG_PY_MAX_FRAMES];
@@ -196,6 +197,7 @@ static int host_fetch(struct pane *p, struct ui *ui)
 	host_clear(s);
 	s->host_pending = true;
 	s->host_stop = ui->model->stop_count;
+	s->host_syms = ui->model->symbols_read;
 	r = ctl_host_stack(ui->ctl, NULL, host_got, p);
 	if (r < 0)
 		s->host_pending = false;
@@ -212,12 +214,14 @@ static int stack_on_change(struct pane *p, struct ui *ui, unsigned what)
 	if (!m || !(what & (UCH_STOP | UCH_FRAME | UCH_STATE)))
 		return PR_HANDLED;
 	/* the host stack belongs to the stop it was fetched at */
-	if (m->stop_count != s->host_stop && !s->host_pending) {
+	if ((m->stop_count != s->host_stop || m->symbols_read != s->host_syms) &&
+	    !s->host_pending) {
 		host_clear(s);
 		if (s->host_wanted && m->state == MODEL_STOPPED && m->cuda && m->focus.valid &&
 		    ui_pane_visible(ui, p))
 			host_fetch(p, ui);
 		s->host_stop = m->stop_count;
+		s->host_syms = m->symbols_read;
 	}
 	if (what & UCH_STOP)
 		for (size_t i = 0; i < m->frames.n; i++)
