@@ -211,18 +211,6 @@ struct dbg_ctl *ctl_new(const struct dbg_ctl_config *cfg, char *err,
 	c->hooks = cfg->hooks;
 	c->want = cfg->want;
 	c->lean = cfg->lean;
-	c->lazy_symbols = cfg->session->lazy_host_symbols &&
-			  cfg->session->backend == SESSION_LAUNCH;
-	if (c->lazy_symbols &&
-	    !(c->host_libs = strdup(cfg->session->host_libs
-				     ? cfg->session->host_libs : SESSION_HOST_LIBS))) {
-		snprintf(err, cap, "out of memory");
-		if (code)
-			*code = MI_ENOMEM;
-		model_free(&c->m);
-		free(c);
-		return NULL;
-	}
 	c->m.backend = c->m.target = cfg->session->backend;
 	c->m.state = MODEL_STARTING;
 	struct session_handlers h = {
@@ -232,7 +220,6 @@ struct dbg_ctl *ctl_new(const struct dbg_ctl_config *cfg, char *err,
 	c->s = session_new(cfg->session, &h, err, cap, code);
 	if (!c->s) {
 		model_free(&c->m);
-		free(c->host_libs);
 		free(c);
 		return NULL;
 	}
@@ -247,7 +234,6 @@ void ctl_free(struct dbg_ctl *c)
 	session_free(c->s);
 	dec_stack_free(&c->anchor);
 	model_free(&c->m);
-	free(c->host_libs);
 	free(c);
 }
 
@@ -754,16 +740,13 @@ static void late_symbols_read(struct dbg_ctl *c, struct ctl_op *op,
 
 int64_t ctl_read_late_symbols(struct dbg_ctl *c)
 {
-	if (!c->lazy_symbols || c->libs_read_late == c->libs_loaded + 1)
+	const char *cmd = session_symbols_command(c->s, true);
+	if (!cmd || c->libs_read_late == c->libs_loaded + 1)
 		return 0;
 	if (c->m.state != MODEL_STOPPED)
 		return CTL_ESTATE;
 	c->libs_read_late = c->libs_loaded + 1;
-	char *q = ctl_quote("sharedlibrary " SESSION_HOST_LIBS_LATE);
-	int64_t t = q ? ctl_sendf(c, late_symbols_read, false,
-				  "-interpreter-exec console %s", q) : MI_ENOMEM;
-	free(q);
-	return t;
+	return ctl_sendf(c, late_symbols_read, false, "%s", cmd);
 }
 
 /* Selects again what the user looked at before the host thread. */

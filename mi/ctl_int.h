@@ -17,12 +17,11 @@ struct dbg_ctl {
 	bool closing;           /* ctl_free is running */
 	bool lean;              /* a stop's refresh skips the kernels and
 				 * threads tables (dbg_ctl_config.lean) */
-	/* session_config.lazy_host_symbols: =library-loaded records seen,
-	 * and how many of them the last `sharedlibrary` covered */
-	bool lazy_symbols;
+	/* Lazy host symbols (session_symbols_command): =library-loaded
+	 * records seen, and how many of them the last first read covered;
+	 * libs_loaded at the late read, plus one */
 	unsigned libs_loaded, libs_read;
-	unsigned libs_read_late; /* libs_loaded at the late read, plus one */
-	char *host_libs;        /* the regex read at a stop (owned) */
+	unsigned libs_read_late;
 	/* Frame 0 as the focus switch answered it (n == 0 otherwise); the
 	 * stack fetched after it must agree (see stack_agree). */
 	struct dec_stack anchor;

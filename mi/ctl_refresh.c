@@ -477,14 +477,10 @@ void ctl_refresh_stop(struct dbg_ctl *c)
 	 * any stack is listed (the host stack names the ATen operator), and
 	 * again only after more libraries loaded.  The answer is not
 	 * waited for: the commands after it are answered after it. */
-	if (c->lazy_symbols && c->libs_loaded != c->libs_read) {
+	const char *syms = session_symbols_command(c->s, false);
+	if (syms && c->libs_loaded != c->libs_read) {
 		c->libs_read = c->libs_loaded;
-		char *cmd = NULL, *q = NULL;
-		if (asprintf(&cmd, "sharedlibrary %s", c->host_libs) >= 0 &&
-		    (q = ctl_quote(cmd)))
-			ctl_sendf(c, NULL, false, "-interpreter-exec console %s", q);
-		free(cmd);
-		free(q);
+		ctl_sendf(c, NULL, false, "%s", syms);
 	}
 	/* cuda-gdb 13 answers "invalid" for every field not named: ask for
 	 * all of them. */

@@ -740,6 +740,13 @@ bool session_needs_run(const struct session *s)
 		s->replay_of == SESSION_LAUNCH);
 }
 
+const char *session_symbols_command(const struct session *s, bool late)
+{
+	if (!s->lazy_symbols)
+		return NULL;
+	return late ? s->syms_late : s->syms_first;
+}
+
 enum session_backend session_replay_of(const struct session *s)
 {
 	return s->backend == SESSION_REPLAY ? s->replay_of : s->backend;

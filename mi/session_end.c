@@ -326,6 +326,8 @@ void session_free(struct session *s)
 	free(s->ttyline.buf);
 	free(s->path);
 	free(s->replay_run);
+	free(s->syms_first);
+	free(s->syms_late);
 	transcript_free(s->replay_t);
 	free_strings(s->replay_start, s->nreplay_start);
 	free(s);

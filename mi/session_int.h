@@ -66,6 +66,12 @@ struct session {
 	size_t nreplay_start;
 	bool gpu_core;         /* CORE: opened with target cudacore */
 	bool replay_cuda;      /* REPLAY: the recording shows cuda-gdb */
+	/* Lazy host symbols (session_config.lazy_host_symbols): the two
+	 * `sharedlibrary` commands a stop sends, first and late; for a
+	 * REPLAY the recorded ones (NULL when it has none), so that the
+	 * replay asks what the recording asked. */
+	bool lazy_symbols;
+	char *syms_first, *syms_late;
 	struct transcript *replay_t; /* REPLAY: loaded, until the fork */
 
 	/* the target, as far as the session tracks it */

@@ -399,7 +399,7 @@ static void send_start(struct session *s, const struct session_config *cfg)
 	start_cmd(s, on_setting, "-gdb-set breakpoint pending on");
 	if (cfg->launch_blocking && s->backend == SESSION_LAUNCH)
 		start_cmd(s, on_setting, "-gdb-set cuda launch_blocking on");
-	if (cfg->lazy_host_symbols && s->backend == SESSION_LAUNCH)
+	if (s->lazy_symbols && s->backend == SESSION_LAUNCH)
 		start_cmd(s, on_setting, "-gdb-set auto-solib-add off");
 	if (cfg->ndirs) {
 		size_t len = 0;
@@ -467,6 +467,20 @@ static enum session_backend start_kind(const char *b, size_t len)
 	return SESSION_LAUNCH;     /* meaning: not a start command */
 }
 
+/* The recorded `sharedlibrary` commands of a lazy session: the first
+ * distinct one is a stop's first read, the next its late read. */
+static int scan_symbols_command(struct session *s, const char *b, size_t len)
+{
+	if (s->syms_first && (strlen(s->syms_first) == len &&
+			      memcmp(s->syms_first, b, len) == 0))
+		return 0;
+	if (s->syms_late)
+		return 0;
+	char **slot = s->syms_first ? &s->syms_late : &s->syms_first;
+	*slot = strndup(b, len);
+	return *slot ? 0 : -1;
+}
+
 static int scan_entry(void *ctx, const struct transcript_entry *e)
 {
 	struct replay_scan *rs = ctx;
@@ -487,6 +501,11 @@ static int scan_entry(void *ctx, const struct transcript_entry *e)
 		rs->past_start = true;
 	if (starts(b, len, "-cuda-"))
 		s->replay_cuda = true;
+	if (!rs->past_start && starts(b, len, "-gdb-set auto-solib-add off"))
+		s->lazy_symbols = true;
+	if (starts(b, len, "-interpreter-exec console \"sharedlibrary ") &&
+	    scan_symbols_command(s, b, len) < 0)
+		return -1;
 	if (rs->past_start)
 		return 0;
 	enum session_backend k = start_kind(b, len);
@@ -710,6 +729,34 @@ static int open_parts(struct session *s, const struct session_config *cfg,
 	return s->parser ? 0 : SESSION_ENOMEM;
 }
 
+static char *symbols_command(const char *regex)
+{
+	char *cmd = NULL;
+	if (asprintf(&cmd, "sharedlibrary %s", regex) < 0)
+		return NULL;
+	size_t len = strlen(cmd), need = mi_quote(NULL, 0, cmd, len) + 1;
+	char *q = malloc(need);
+	if (q)
+		mi_quote(q, need, cmd, len);
+	free(cmd);
+	if (!q)
+		return NULL;
+	char *full = NULL;
+	if (asprintf(&full, "-interpreter-exec console %s", q) < 0)
+		full = NULL;
+	free(q);
+	return full;
+}
+
+static int lazy_commands(struct session *s, const struct session_config *cfg)
+{
+	s->lazy_symbols = true;
+	s->syms_first = symbols_command(cfg->host_libs ? cfg->host_libs
+						       : SESSION_HOST_LIBS);
+	s->syms_late = symbols_command(SESSION_HOST_LIBS_LATE);
+	return s->syms_first && s->syms_late ? 0 : -1;
+}
+
 struct session *session_new(const struct session_config *cfg,
 			    const struct session_handlers *h,
 			    char *err, size_t cap, int *code)
@@ -741,6 +788,14 @@ struct session *session_new(const struct session_config *cfg,
 		if (code)
 			*code = rc < 0 ? rc : SESSION_ESPAWN;
 		s->gone = s->gone_reported = true; /* nothing to end */
+		session_free(s);
+		return NULL;
+	}
+	if (cfg->lazy_host_symbols && s->backend == SESSION_LAUNCH &&
+	    lazy_commands(s, cfg) < 0) {
+		snprintf(err, cap, "out of memory");
+		if (code)
+			*code = SESSION_ENOMEM;
 		session_free(s);
 		return NULL;
 	}

@@ -313,6 +313,11 @@ enum session_backend session_backend(const struct session *s);
  * program with -exec-run, ATTACH, REMOTE, CORE; NONE when it did none of
  * these); otherwise the same as session_backend(). */
 enum session_backend session_replay_of(const struct session *s);
+/* Lazy host symbols: the whole MI command a stop sends first (late false)
+ * or when the operator is wanted (late true), or NULL: not a lazy session
+ * (session_config.lazy_host_symbols), or a replay whose recording has no
+ * such command (a replay asks what its recording asked). */
+const char *session_symbols_command(const struct session *s, bool late);
 /* The program must be started with session_run() once ready (LAUNCH, or
  * a replay of a launch); the other backends stop by themselves: ATTACH
  * and REMOTE with a *stopped record, CORE with none at all (cuda-gdb's

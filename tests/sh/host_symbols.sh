@@ -9,7 +9,8 @@
 # crash frame only, the one listed after the late read names the
 # libtorch_cuda frame too, and libother's frame stays "??"; with
 # --all-host-symbols all have names, and with $CUDBG_HOST_LIBS naming
-# libother, libother's too; a C program is never lazy.
+# libother, libother's too; a replay of the lazy recording reads as it
+# did; a C program is never lazy.
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
@@ -87,6 +88,17 @@ elif ! grep -q '^stop: .*in c10_crash' "$tmp/lazy.out"; then
 	fail lazy "the report does not name c10_crash"
 else
 	pass lazy
+fi
+
+# A replay asks what its recording asked: both reads, from the recording
+timeout -k 2 60 "$BIN" --batch --replay "$tmp/lazy.mi.log" --record "$tmp/again.mi.log" \
+	>"$tmp/again.out" 2>&1 </dev/null
+if [ "$(grep -c 'sharedlibrary' "$tmp/again.mi.log")" != "$(grep -c '> [0-9]*-interpreter-exec console "sharedlibrary' "$tmp/lazy.mi.log")" ]; then
+	fail replay "the replay's sharedlibrary commands differ from the recording's"
+elif [ "$(funcs again tail)" != "c10_crash tc_call ?? " ]; then
+	fail replay "the replay's last stack: '$(funcs again tail)'"
+else
+	pass replay
 fi
 
 run all --all-host-symbols "$PY" "$tmp/crash.py"
