@@ -544,7 +544,10 @@ pyscreens() {
 		# the Python line comes with the stack taken at the stop, after
 		# the host symbols were read (run 8 caught two screens before)
 		if wait_screen "py-$n" "python  $n\\.py:" 170; then
-			sleep 3; cap "py-$n" "py-$n-fault"
+			# the op row follows once torch's CUDA library is read
+			# (docs/python.md, "Host symbols")
+			wait_screen "py-$n" "^ op      " 40
+			sleep 1; cap "py-$n" "py-$n-fault"
 			py_screen_rules "$n" "$RES/screens/py-$n-fault.txt"
 		else
 			fail "pyscreens/$n" "no diagnosis on the screen"
