@@ -47,8 +47,12 @@ for n in "$@"; do
 	cp "$ROOT/tests/gpu/$n.py" "$SRC/"
 	cd "$SRC" || exit 2
 	p=$(secs env CUDA_LAUNCH_BLOCKING=1 timeout 180 python3 "$n.py")
-	l=$(secs timeout 300 "$BIN" --batch --memcheck=never python3 "$n.py")
-	line="$n plain=$p live=$l ratio=$(awk -v a="$l" -v b="$p" 'BEGIN { printf "%.2f", a / b }')"
+	l=$(secs sh -c 'timeout 300 "$0" --batch --memcheck=never python3 "$1" > "$2"' \
+		"$BIN" "$n.py" "/tmp/pyspeed-$n.txt")
+	# what the timed report said: the operator and the Python line
+	op=$(sed -n 's/^  operator   \([A-Za-z_]*\).*/\1/p' "/tmp/pyspeed-$n.txt" | head -1)
+	py=$(sed -n "s/^  python     .*\($n\.py:[0-9]*\).*/\1/p" "/tmp/pyspeed-$n.txt" | head -1)
+	line="$n plain=$p live=$l ratio=$(awk -v a="$l" -v b="$p" 'BEGIN { printf "%.2f", a / b }') op=${op:--} py=${py:--}"
 	if command -v tmux >/dev/null; then
 		read -r sl so <<<"$(screen_times "$n")"
 		line="$line screen_line=$sl ratio_line=$(awk -v a="$sl" -v b="$p" 'BEGIN { if (a == "-") print "-"; else printf "%.2f", a / b }') screen_op=$so"
