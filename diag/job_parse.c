@@ -174,7 +174,9 @@ struct pyblock {
 	const char *start;    /* first "  File" line of the block */
 	size_t nframes;
 	bool current;         /* "Current thread ..." */
-	bool main_like;       /* its outermost frame is <module> */
+	bool main_like;       /* a frame of it is <module>: the thread that
+			       * runs the script (run as `python -m X`, its
+			       * outermost frame is runpy's) */
 };
 
 /* "  File "F", line N in FUNC" -> F, N, FUNC (pointers into line). */
@@ -246,7 +248,7 @@ static size_t find_blocks(const char *buf, size_t len, struct pyblock *b,
 			if (!cur->nframes)
 				cur->start = l;
 			cur->nframes++;
-			cur->main_like = fnlen == 8 && memcmp(func, "<module>", 8) == 0;
+			cur->main_like |= fnlen == 8 && memcmp(func, "<module>", 8) == 0;
 		} else {
 			in = false;
 		}
@@ -294,6 +296,12 @@ static int take_frames(const struct pyblock *b, const char *end,
 	return 0;
 }
 
+/* The thread to take: the one the signal came on ("Current thread"),
+ * else the script's main thread.  The driver's abort after a GPU
+ * coredump can come on a thread of its own, which Python does not list:
+ * an MPI rank's dump on the H200 had no "Current thread" block, and its
+ * main thread, run by `python -m mpi4py`, ended in runpy's frames
+ * (tests/data/job/pystack-mpi-rank.txt, run 10). */
 int job_parse_pystack(const char *buf, size_t len, struct job_proc *p)
 {
 	struct pyblock b[64];

@@ -109,6 +109,40 @@ TEST(pystack_from_a_faulthandler_dump)
 	CHECK_INT(p.py_user, -1);
 }
 
+/* An MPI rank aborted by the driver after its GPU coredump (H200, run
+ * 10): no "Current thread" block (the abort came on the driver's thread),
+ * and the main thread, run by `python -m mpi4py`, ends in runpy's frames:
+ * it is still the one taken, its user frame mp_mpi.py:11. */
+TEST(pystack_of_a_rank_run_by_python_m)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/data/job/pystack-mpi-rank.txt",
+		 getenv("CUDBG_ROOT") ? getenv("CUDBG_ROOT") : ".");
+	FILE *f = fopen(path, "r");
+	CHECK_MSG(f != NULL, "%s", path);
+	if (!f)
+		return;
+	char buf[8192];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	struct job_proc p;
+	memset(&p, 0, sizeof p);
+	CHECK_INT(job_parse_pystack(buf, n, &p), 0);
+	CHECK_INT((int)p.npy, 10);
+	CHECK_INT(p.py_user, 0);
+	if (p.npy == 10) {
+		CHECK_STR(p.py[0].file, "mp_mpi.py");
+		CHECK_INT(p.py[0].line, 11);
+		CHECK_STR(p.py[0].func, "lookup");
+		CHECK_STR(p.py[9].func, "_run_module_as_main");
+	}
+	for (size_t i = 0; i < p.npy; i++) {
+		free(p.py[i].file);
+		free(p.py[i].func);
+	}
+	free(p.py);
+}
+
 static const struct job_proc *by_cmd(const struct job *j, const char *cmd)
 {
 	for (size_t i = 0; i < j->nprocs; i++)
