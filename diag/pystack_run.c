@@ -338,6 +338,7 @@ static bool pystack_safe_at(const struct dbg_model *m)
 int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 		      struct diag_pystack_result *out)
 {
+	bool no_wait = out->no_wait;
 	memset(out, 0, sizeof *out);
 	const struct dbg_model *m = ctl_model(c);
 	if (m->state != MODEL_STOPPED || m->is_core) {
@@ -386,6 +387,17 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	snprintf(out->why, sizeof out->why, "%s", rc < 0 ? r.err : "");
 	if (device && !r.stuck) {
 		ctl_restore_focus(c);
+		if (no_wait) {
+			/* the screen: the value is read once the refresh is
+			 * in (diag_pystack_read_value), in the same order */
+			out->have = rc == 0;
+			out->device = true;
+			out->value_pending = rc == 0;
+			if (rc == 0 && out->ps.error)
+				snprintf(out->why, sizeof out->why, "%s",
+					 out->ps.error);
+			goto done;
+		}
 		ctl_run_until(c, settled, c, r.timeout_ms);
 	}
 	if (rc == 0) {
@@ -400,6 +412,24 @@ done:
 		dec_memory_free(&r.mem);
 	free(r.bigvalue);
 	return out->have ? 1 : 0;
+}
+
+int diag_pystack_read_value(struct dbg_ctl *c, int timeout_ms,
+			    const char *what, struct diag_pystack_result *out)
+{
+	if (!out->value_pending)
+		return 0;
+	out->value_pending = false;
+	if (ctl_model(c)->state != MODEL_STOPPED)
+		return 0;
+	struct pyrun r = { .c = c,
+			   .timeout_ms = timeout_ms > 0 ? timeout_ms : 5000 };
+	read_bad_value(&r, &out->ps, what, out->device, out->bad,
+		       sizeof out->bad);
+	if (r.have_mem)
+		dec_memory_free(&r.mem);
+	free(r.bigvalue);
+	return out->bad[0] ? 1 : 0;
 }
 
 void diag_pystack_result_free(struct diag_pystack_result *r)
@@ -428,7 +458,7 @@ void diag_pystack_result_give(struct diag *d, const struct diag_pystack_result *
 int diag_pystack_fetch(struct diag *d, struct dbg_ctl *c, int timeout_ms,
 		       const char *what)
 {
-	struct diag_pystack_result r;
+	struct diag_pystack_result r = { .no_wait = false };
 	int rc = diag_pystack_take(c, timeout_ms, what, &r);
 	diag_pystack_result_give(d, &r);
 	diag_pystack_result_free(&r);

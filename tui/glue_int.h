@@ -83,6 +83,7 @@ struct glue {
 	/* tui/glue_py.c: the live Python stack of stop py_stop (0: none) */
 	struct diag_pystack_result py;
 	unsigned long py_stop;
+	bool py_after_done;     /* the value and the late symbols asked for */
 
 	/* tui/glue_hang.c */
 	struct {

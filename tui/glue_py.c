@@ -38,6 +38,42 @@ static void py_clear(struct glue *g)
 	g->ui->py_pick = 0;
 }
 
+/* What the screen says once the stack (and maybe the bad value) is in. */
+static void py_say(struct glue *g)
+{
+	/* cuda-gdb resumes the GPU for an inferior call and cannot lock it:
+	 * the asserting kernel is gone afterwards (H200,
+	 * tests/fixtures/gpu/explore/README.md).  Say so, or the empty
+	 * thread tables would look like a bug. */
+	const char *gone = g->py.device ? " (the call into Python ended the "
+		"kernel's threads: T replays to the fault)" : "";
+	g->ui->py_bad = g->py.bad[0] ? g->py.bad : NULL;
+	if (g->ui->py_bad)
+		ui_message(g->ui, UC_FAULT, "the bad value: %s%s", g->ui->py_bad,
+			   gone);
+	else if (g->py.device && !g->py.value_pending)
+		ui_message(g->ui, UC_MUTED, "Python stack taken%s", gone);
+}
+
+/* After the stack: the bad value once the refresh that selecting the
+ * CUDA focus again started is in (diag_pystack_read_value), then torch's
+ * CUDA library, which the operator's host stack needs (8 s on the H200;
+ * its refresh brings the operator).  The commands go out in the order a
+ * batch run sends them, so recordings of either replay in both. */
+static void py_after(struct glue *g)
+{
+	if (g->py.value_pending) {
+		char what[600];
+		snprintf(what, sizeof what, "%s %s", g->ui->where.assert_expr,
+			 g->ui->where.func);
+		diag_pystack_read_value(g->ctl, 5000, what, &g->py);
+		py_say(g);
+		ui_changed(g->ui, UCH_FRAME);
+	}
+	ctl_read_late_symbols(g->ctl);
+	g->py_after_done = true;
+}
+
 void glue_py_step(struct glue *g)
 {
 	const struct dbg_model *m = ctl_model(g->ctl);
@@ -49,13 +85,19 @@ void glue_py_step(struct glue *g)
 		}
 		return;
 	}
-	if (g->py_stop == m->stop_count || m->is_core || g->rf ||
-	    !session_alive(s) || ctl_busy(g->ctl) || !ctl_refreshed(g->ctl))
+	if (m->is_core || g->rf || !session_alive(s) || ctl_busy(g->ctl) ||
+	    !ctl_refreshed(g->ctl))
 		return;
+	if (g->py_stop == m->stop_count) {
+		if (!g->py_after_done)
+			py_after(g);
+		return;
+	}
+	g->py_after_done = false;
 	if (!python_program(g)) {
 		/* (--no-python-stack: the operator's symbols all the same) */
 		g->py_stop = m->stop_count;
-		ctl_read_late_symbols(g->ctl);
+		py_after(g);
 		return;
 	}
 	py_clear(g);
@@ -63,34 +105,22 @@ void glue_py_step(struct glue *g)
 	char what[600];
 	snprintf(what, sizeof what, "%s %s", g->ui->where.assert_expr,
 		 g->ui->where.func);
-	bool device = m->focus.valid;
+	g->py.no_wait = true;
 	diag_pystack_take(g->ctl, 5000, what, &g->py);
 	/* A stop the calls themselves caused (an interrupted call) is not a
 	 * new one to ask about: that would never end. */
 	g->py_stop = ctl_model(g->ctl)->stop_count;
 	if (g->py.have) {
+		/* the Python line is on the screen from here */
 		g->ui->pystack = &g->py.ps;
-		g->ui->py_bad = g->py.bad[0] ? g->py.bad : NULL;
-		/* cuda-gdb resumes the GPU for an inferior call and cannot
-		 * lock it: the asserting kernel is gone afterwards (H200,
-		 * tests/fixtures/gpu/explore/README.md).  Say so, or the empty
-		 * thread tables would look like a bug. */
-		const char *gone = device ? " (the call into Python ended the "
-			"kernel's threads: T replays to the fault)" : "";
-		if (g->ui->py_bad)
-			ui_message(g->ui, UC_FAULT, "the bad value: %s%s",
-				   g->ui->py_bad, gone);
-		else if (device)
-			ui_message(g->ui, UC_MUTED, "Python stack taken%s", gone);
+		py_say(g);
 	} else if (g->py.why[0] && g->o->backend != SESSION_REPLAY) {
 		/* (a replay of a recording made before, or of a C program,
 		 * answers "not in this recording": nothing to say) */
 		ui_message(g->ui, UC_MUTED, "no Python stack: %s", g->py.why);
 	}
-	/* The Python line is on the screen now; torch's CUDA library, which
-	 * the operator's host stack needs, is read after it (8 s on the
-	 * H200): its refresh brings the operator. */
-	ctl_read_late_symbols(g->ctl);
+	if (!g->py.value_pending)
+		py_after(g);
 	ui_changed(g->ui, UCH_FRAME | UCH_SOURCE);
 }
 

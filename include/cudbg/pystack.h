@@ -119,6 +119,15 @@ int diag_pystack_fetch(struct diag *d, struct dbg_ctl *c, int timeout_ms,
  * diag_pystack_result_free(); diag_pystack_result_give() hands a copy
  * to a diagnosis. */
 struct diag_pystack_result {
+	/* in: return without waiting for the refresh that selecting the
+	 * CUDA focus again starts (the screen: it comes in while the user
+	 * already reads the Python line; the host stack it lists after the
+	 * calls took 3.6 s on the H200, run 10); the bad value is then read
+	 * by diag_pystack_read_value once the refresh is in, so the commands
+	 * go out in the same order.  The other fields are out. */
+	bool no_wait;
+	bool value_pending; /* no_wait: the bad value is still to be read */
+	bool device;        /* taken at a device stop */
 	struct diag_pystack ps;
 	bool have;
 	bool interpreter;   /* Py_IsInitialized() answered 1: a Python program */
@@ -127,6 +136,12 @@ struct diag_pystack_result {
 };
 int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *assertion,
 		      struct diag_pystack_result *out);
+/* After a no_wait take, once the controller is idle: reads the bad value
+ * into out->bad.  1 when one was found, else 0 (nothing pending, or
+ * nothing to say). */
+int diag_pystack_read_value(struct dbg_ctl *c, int timeout_ms,
+			    const char *assertion,
+			    struct diag_pystack_result *out);
 void diag_pystack_result_free(struct diag_pystack_result *r);
 void diag_pystack_result_give(struct diag *d,
 			      const struct diag_pystack_result *r);
