@@ -318,5 +318,9 @@ int ui_help_count(struct ui *ui);
 
 /* Elapsed seconds since ts (monotonic). */
 double ui_elapsed(const struct timespec *ts);
+/* What the status line says for a command in flight: words for the slow
+ * ones a user cannot read as MI (a library's symbols read at a stop,
+ * the calls that take the Python stack), else the command itself. */
+const char *ui_busy_words(const char *cmd);
 
 #endif

@@ -63,6 +63,28 @@ static bool long_wait(const struct ui *ui, char *buf, size_t cap)
 	return true;
 }
 
+const char *ui_busy_words(const char *cmd)
+{
+	static const struct {
+		const char *prefix, *words;
+	} table[] = {
+		/* (session_symbols_command: the late read is libtorch_cuda's,
+		 * 8 s on the H200; docs/python.md, "Host symbols") */
+		{ "-interpreter-exec console \"sharedlibrary libtorch_cuda",
+		  "reading libtorch_cuda's symbols, for the operator" },
+		{ "-interpreter-exec console \"sharedlibrary ",
+		  "reading host libraries' symbols" },
+		{ "-data-evaluate-expression \"(int)PyRun_SimpleString(",
+		  "taking the Python stack" },
+	};
+	if (!cmd)
+		return "";
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (strncmp(cmd, table[i].prefix, strlen(table[i].prefix)) == 0)
+			return table[i].words;
+	return cmd;
+}
+
 static void draw_status(struct ui *ui)
 {
 	const struct ui_status *st = &ui->status;
@@ -86,7 +108,7 @@ static void draw_status(struct ui *ui)
 	} else if (ui->busy && ui_elapsed(&ui->busy_since) >= 0.2) {
 		snprintf(right, sizeof right, " %s %.1fs %s ",
 			 spinner_frames[ui->spin % 10], ui_elapsed(&ui->busy_since),
-			 ui->busy_what);
+			 ui_busy_words(ui->busy_what));
 		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
 	} else if (ui->pass[0]) {
 		/* The memcheck pass or replay to fault, with its clock. */

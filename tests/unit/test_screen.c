@@ -326,3 +326,17 @@ TEST(spinner_while_busy)
 	free(d);
 	ui_free(&ui);
 }
+
+/* The status line's words for slow commands a user cannot read as MI;
+ * any other command is shown as it is. */
+TEST(busy_words_for_slow_commands)
+{
+	CHECK_STR(ui_busy_words("-interpreter-exec console \"sharedlibrary libtorch_cuda\""),
+		  "reading libtorch_cuda's symbols, for the operator");
+	CHECK_STR(ui_busy_words("-interpreter-exec console \"sharedlibrary libpython\\\\|libc10\""),
+		  "reading host libraries' symbols");
+	CHECK_STR(ui_busy_words("-data-evaluate-expression \"(int)PyRun_SimpleString(\\\"def f\\\")\""),
+		  "taking the Python stack");
+	CHECK_STR(ui_busy_words("-stack-list-frames"), "-stack-list-frames");
+	CHECK_STR(ui_busy_words(NULL), "");
+}
