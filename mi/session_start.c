@@ -734,10 +734,7 @@ static char *symbols_command(const char *regex)
 	char *cmd = NULL;
 	if (asprintf(&cmd, "sharedlibrary %s", regex) < 0)
 		return NULL;
-	size_t len = strlen(cmd), need = mi_quote(NULL, 0, cmd, len) + 1;
-	char *q = malloc(need);
-	if (q)
-		mi_quote(q, need, cmd, len);
+	char *q = quoted(cmd);
 	free(cmd);
 	if (!q)
 		return NULL;

@@ -150,11 +150,12 @@ struct session_config {
 	 * the kernel, so at a device stop the host thread is still in the
 	 * faulting kernel's launch (cuda-gdb 13, facts: Host side). */
 	bool launch_blocking;
-	/* LAUNCH: `-gdb-set auto-solib-add off` in the start sequence, and
-	 * at each stop after new libraries loaded, `sharedlibrary` of only
-	 * SESSION_HOST_LIBS (mi/ctl_refresh.c).  Reading the symbols of
-	 * every library PyTorch loads took 7 of a torch program's 11.7 s to
-	 * its fault under cuda-gdb (H200, docs/performance.md). */
+	/* LAUNCH: `-gdb-set auto-solib-add off` in the start sequence; at
+	 * each stop after new libraries loaded, `sharedlibrary` of only
+	 * SESSION_HOST_LIBS, and of SESSION_HOST_LIBS_LATE when the operator
+	 * is wanted (mi/ctl_refresh.c).  Under cuda-gdb a PyTorch program
+	 * reached its fault in 5.1 s reading none, against 15 s reading
+	 * every library as it loaded (H200, docs/performance.md). */
 	bool lazy_host_symbols;
 	/* The libraries a lazy session reads at a stop (gdb's regular
 	 * expression; copied), or NULL for SESSION_HOST_LIBS.  Set from
