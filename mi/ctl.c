@@ -728,27 +728,6 @@ static void focus_back_after_calls(struct dbg_ctl *c, struct ctl_op *op,
 		host_restored(c, op, r);
 }
 
-static void late_symbols_read(struct dbg_ctl *c, struct ctl_op *op,
-			      const struct session_reply *r)
-{
-	(void)op;
-	if (r->kind == SESSION_REPLY_GONE)
-		return;
-	c->m.symbols_read++;
-	ctl_refresh(c);
-}
-
-int64_t ctl_read_late_symbols(struct dbg_ctl *c)
-{
-	const char *cmd = session_symbols_command(c->s, true);
-	if (!cmd || c->libs_read_late == c->libs_loaded + 1)
-		return 0;
-	if (c->m.state != MODEL_STOPPED)
-		return CTL_ESTATE;
-	c->libs_read_late = c->libs_loaded + 1;
-	return ctl_sendf(c, late_symbols_read, false, "%s", cmd);
-}
-
 /* Selects again what the user looked at before the host thread. */
 static void host_restore_with(struct dbg_ctl *c, ctl_op_fn fn)
 {

@@ -18,10 +18,9 @@ struct dbg_ctl {
 	bool lean;              /* a stop's refresh skips the kernels and
 				 * threads tables (dbg_ctl_config.lean) */
 	/* Lazy host symbols (session_symbols_command): =library-loaded
-	 * records seen, and how many of them the last first read covered;
-	 * libs_loaded at the late read, plus one */
-	unsigned libs_loaded, libs_read;
-	unsigned libs_read_late;
+	 * records seen, and how many of them the last first and late reads
+	 * covered */
+	unsigned libs_loaded, libs_read, libs_read_late;
 	/* Frame 0 as the focus switch answered it (n == 0 otherwise); the
 	 * stack fetched after it must agree (see stack_agree). */
 	struct dec_stack anchor;

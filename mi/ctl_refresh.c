@@ -466,6 +466,36 @@ void ctl_refresh_frames(struct dbg_ctl *c)
 	send2(c, frames_listed, "-stack-list-frames", NULL, 0);
 }
 
+/* A lazy session's `sharedlibrary` command (session_symbols_command),
+ * sent when libraries loaded since *read_at; fn gets its answer.  The
+ * token, or 0 when there is nothing to read. */
+static int64_t read_symbols(struct dbg_ctl *c, bool late, unsigned *read_at,
+			    ctl_op_fn fn)
+{
+	const char *cmd = session_symbols_command(c->s, late);
+	if (!cmd || *read_at == c->libs_loaded)
+		return 0;
+	*read_at = c->libs_loaded;
+	return ctl_sendf(c, fn, false, "%s", cmd);
+}
+
+static void late_symbols_read(struct dbg_ctl *c, struct ctl_op *op,
+			      const struct session_reply *r)
+{
+	(void)op;
+	if (r->kind == SESSION_REPLY_GONE)
+		return;
+	c->m.symbols_read++;
+	ctl_refresh(c);
+}
+
+int64_t ctl_read_late_symbols(struct dbg_ctl *c)
+{
+	if (c->m.state != MODEL_STOPPED)
+		return session_symbols_command(c->s, true) ? CTL_ESTATE : 0;
+	return read_symbols(c, true, &c->libs_read_late, late_symbols_read);
+}
+
 void ctl_refresh_stop(struct dbg_ctl *c)
 {
 	struct dbg_model *m = &c->m;
@@ -477,11 +507,7 @@ void ctl_refresh_stop(struct dbg_ctl *c)
 	 * any stack is listed (the host stack names the ATen operator), and
 	 * again only after more libraries loaded.  The answer is not
 	 * waited for: the commands after it are answered after it. */
-	const char *syms = session_symbols_command(c->s, false);
-	if (syms && c->libs_loaded != c->libs_read) {
-		c->libs_read = c->libs_loaded;
-		ctl_sendf(c, NULL, false, "%s", syms);
-	}
+	read_symbols(c, false, &c->libs_read, NULL);
 	/* cuda-gdb 13 answers "invalid" for every field not named: ask for
 	 * all of them. */
 	if (device_context(m))
