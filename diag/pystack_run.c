@@ -335,6 +335,13 @@ static bool pystack_safe_at(const struct dbg_model *m)
 	return sig && strcmp(sig, "CUDA_EXCEPTION_12") == 0;
 }
 
+static void pyrun_free(struct pyrun *r)
+{
+	if (r->have_mem)
+		dec_memory_free(&r->mem);
+	free(r->bigvalue);
+}
+
 int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 		      struct diag_pystack_result *out)
 {
@@ -385,32 +392,28 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	if (rc == 0)
 		rc = take_stack(&r, &out->ps, &out->interpreter);
 	snprintf(out->why, sizeof out->why, "%s", rc < 0 ? r.err : "");
+	out->device = device;
+	/* The screen (no_wait) reads the value once the refresh that the
+	 * switch back starts is in (diag_pystack_read_value): the commands
+	 * go out in the order batch sends them. */
+	bool defer = no_wait && device && !r.stuck;
 	if (device && !r.stuck) {
 		ctl_restore_focus(c);
-		if (no_wait) {
-			/* the screen: the value is read once the refresh is
-			 * in (diag_pystack_read_value), in the same order */
-			out->have = rc == 0;
-			out->device = true;
-			out->value_pending = rc == 0;
-			if (rc == 0 && out->ps.error)
-				snprintf(out->why, sizeof out->why, "%s",
-					 out->ps.error);
-			goto done;
-		}
-		ctl_run_until(c, settled, c, r.timeout_ms);
+		if (!defer)
+			ctl_run_until(c, settled, c, r.timeout_ms);
 	}
 	if (rc == 0) {
 		out->have = true;
-		read_bad_value(&r, &out->ps, what, device, out->bad,
-			       sizeof out->bad);
+		if (defer)
+			out->value_pending = true;
+		else
+			read_bad_value(&r, &out->ps, what, device, out->bad,
+				       sizeof out->bad);
 		if (out->ps.error)
 			snprintf(out->why, sizeof out->why, "%s", out->ps.error);
 	}
 done:
-	if (r.have_mem)
-		dec_memory_free(&r.mem);
-	free(r.bigvalue);
+	pyrun_free(&r);
 	return out->have ? 1 : 0;
 }
 
@@ -426,9 +429,7 @@ int diag_pystack_read_value(struct dbg_ctl *c, int timeout_ms,
 			   .timeout_ms = timeout_ms > 0 ? timeout_ms : 5000 };
 	read_bad_value(&r, &out->ps, what, out->device, out->bad,
 		       sizeof out->bad);
-	if (r.have_mem)
-		dec_memory_free(&r.mem);
-	free(r.bigvalue);
+	pyrun_free(&r);
 	return out->bad[0] ? 1 : 0;
 }
 

@@ -38,6 +38,13 @@ static void py_clear(struct glue *g)
 	g->ui->py_pick = 0;
 }
 
+/* What the bad value's read goes by: the assertion and the function. */
+static const char *py_what(const struct glue *g, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s %s", g->ui->where.assert_expr, g->ui->where.func);
+	return buf;
+}
+
 /* What the screen says once the stack (and maybe the bad value) is in. */
 static void py_say(struct glue *g)
 {
@@ -64,9 +71,8 @@ static void py_after(struct glue *g)
 {
 	if (g->py.value_pending) {
 		char what[600];
-		snprintf(what, sizeof what, "%s %s", g->ui->where.assert_expr,
-			 g->ui->where.func);
-		diag_pystack_read_value(g->ctl, 5000, what, &g->py);
+		diag_pystack_read_value(g->ctl, 5000, py_what(g, what, sizeof what),
+					&g->py);
 		py_say(g);
 		ui_changed(g->ui, UCH_FRAME);
 	}
@@ -103,10 +109,8 @@ void glue_py_step(struct glue *g)
 	py_clear(g);
 	g->py_stop = m->stop_count;
 	char what[600];
-	snprintf(what, sizeof what, "%s %s", g->ui->where.assert_expr,
-		 g->ui->where.func);
 	g->py.no_wait = true;
-	diag_pystack_take(g->ctl, 5000, what, &g->py);
+	diag_pystack_take(g->ctl, 5000, py_what(g, what, sizeof what), &g->py);
 	/* A stop the calls themselves caused (an interrupted call) is not a
 	 * new one to ask about: that would never end. */
 	g->py_stop = ctl_model(g->ctl)->stop_count;

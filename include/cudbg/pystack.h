@@ -127,7 +127,7 @@ struct diag_pystack_result {
 	 * go out in the same order.  The other fields are out. */
 	bool no_wait;
 	bool value_pending; /* no_wait: the bad value is still to be read */
-	bool device;        /* taken at a device stop */
+	bool device;        /* asked at a device stop */
 	struct diag_pystack ps;
 	bool have;
 	bool interpreter;   /* Py_IsInitialized() answered 1: a Python program */
