@@ -130,25 +130,24 @@ else
 fi
 # A one-line error naming hostile input (a path with OSC and CSI in it):
 # written through base's text_write_line, so stderr carries no ESC either.
+# error_line CASE PATTERN WHAT: CASE's stderr names the input (PATTERN)
+# and carries no raw escape bytes.
+error_line() {
+	if ! grep -q "$2" "$tmp/$1.err"; then
+		fail "$1" "$3 is not named: $(cat "$tmp/$1.err")"
+	elif ! plain "$1" "$tmp/$1.err"; then
+		fail "$1" "raw bytes in the error line"
+	else
+		pass "$1"
+	fi
+}
 c=error_names_hostile_path
 "$BIN" --batch --replay "$tmp/no${ESC}]0;ERR-TITLE$(printf '\007')x.mi.log" \
 	>"$tmp/$c.out" 2>"$tmp/$c.err"
-if ! grep -q 'ERR-TITLE' "$tmp/$c.err"; then
-	fail $c "the path is not named: $(cat "$tmp/$c.err")"
-elif ! plain $c "$tmp/$c.err"; then
-	fail $c "raw bytes in the error line"
-else
-	pass $c
-fi
+error_line $c 'ERR-TITLE' "the path"
 # The same for the other messages that name the user's input:
 # --sanitizer-report without a program.
 c=error_names_hostile_report
 "$BIN" --sanitizer-report "$tmp/r${ESC}[31mRED.xml" >"$tmp/$c.out" 2>"$tmp/$c.err"
-if ! grep -q 'RED.xml without a program' "$tmp/$c.err"; then
-	fail $c "the report is not named: $(cat "$tmp/$c.err")"
-elif ! plain $c "$tmp/$c.err"; then
-	fail $c "raw bytes in the error line"
-else
-	pass $c
-fi
+error_line $c 'RED.xml without a program' "the report"
 exit $fails
