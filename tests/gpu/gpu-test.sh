@@ -234,19 +234,19 @@ perf_program() {
 	timed "$name" perf-plain timeout 300 "${prog[@]}" > "$P-plain.txt" 2>&1
 	timed "$name" perf-bare-cuda-gdb timeout 300 cuda-gdb -batch -ex run --args \
 		"${prog[@]}" > "$P-bare-gdb.txt" 2>&1
-	timed "$name" perf-live timeout 300 "$BIN" --batch --memcheck=never --force \
+	timed "$name" perf-live timeout 300 "$BIN" --batch --memcheck=never \
 		-d "$SRC" "${prog[@]}" > "$P-live.txt" 2>&1
 	case $passes in *" memcheck "*) ;; *) cd "$ROOT" || exit 2; return ;; esac
 	timed "$name" perf-bare-sanitizer timeout 300 compute-sanitizer --tool memcheck \
 		"${prog[@]}" > "$P-bare-sanitizer.txt" 2>&1
-	timed "$name" perf-memcheck timeout 300 "$BIN" --batch --memcheck=always --force \
+	timed "$name" perf-memcheck timeout 300 "$BIN" --batch --memcheck=always \
 		-d "$SRC" "${prog[@]}" > "$P-memcheck.txt" 2>&1
 	# The pass narrowed to the kernel the live run stopped in (what the
 	# screen's M does after a stop), against the bare sanitizer.
 	local kernel
 	kernel=$(sed -n 's/^kernel: *\([A-Za-z_][A-Za-z0-9_]*\)$/\1/p' "$P-live.txt" | head -1)
 	[ -n "$kernel" ] && timed "$name" perf-memcheck-kernel timeout 300 "$BIN" --batch \
-		--memcheck=always --memcheck-kernel "$kernel" --force \
+		--memcheck=always --memcheck-kernel "$kernel" \
 		-d "$SRC" "${prog[@]}" > "$P-memcheck-kernel.txt" 2>&1
 	cd "$ROOT" || exit 2
 }
