@@ -166,16 +166,20 @@ struct session_config {
 
 /* The libraries whose symbols a stop of a lazy session reads first
  * (gdb's regular expression, GNU syntax: \| separates): the interpreter
- * (the Python stack's calls), torch's CPU and Python libraries and c10
- * (the ATen operator's frames) and the CUDA runtime and driver, which the
- * launching thread is inside with launch blocking.  About 1.5 s for a
- * PyTorch program on the H200 (run 9). */
-#define SESSION_HOST_LIBS "libpython\\|libtorch_cpu\\|libtorch_python\\|libc10\\|libcuda\\.\\|libcudart"
-/* Read later, when the operator is wanted (ctl_read_late_symbols): torch's
- * CUDA library alone cost 8 s (run 9), and without its unwind tables gdb
- * stops walking the host stack inside it, short of the operator's frames.
- * The screen shows the Python line first and the operator after it. */
-#define SESSION_HOST_LIBS_LATE "libtorch_cuda"
+ * (the Python stack's calls, when it is a shared library), c10, and the
+ * CUDA runtime and driver, which the launching thread is inside with
+ * launch blocking.  These are small: the Python line waits for this read
+ * and no longer (run 10's screen showed it 2.4 s after the stop while
+ * torch's CPU and Python libraries were read here too). */
+#define SESSION_HOST_LIBS "libpython\\|libc10\\|libcuda\\.\\|libcudart"
+/* Read later, when the operator is wanted (ctl_read_late_symbols): the
+ * ATen dispatcher's frames are in torch's CPU and Python libraries (2.2 s
+ * on the H200, run 9), and torch's CUDA library alone cost 8 s: without
+ * its unwind tables gdb stops walking the host stack inside it, short of
+ * the operator's frames (cuda-gdb's own look-ups in each new library take
+ * the time: tests/fixtures/gpu/run11/solibprof.txt).  The screen shows
+ * the Python line first and the operator after it. */
+#define SESSION_HOST_LIBS_LATE "libtorch_cpu\\|libtorch_python\\|libtorch_cuda"
 
 /* What the start probes learned.  Valid once on_ready fired (fields stay
  * zero/false where a probe failed). */
