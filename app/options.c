@@ -1,6 +1,7 @@
 /* Command-line parsing for cudbg-tui (see include/cudbg/options.h). */
 #include "cudbg/options.h"
 #include "cudbg/diagrun.h"
+#include "cudbg/leansym.h"
 #include "cudbg/memcheck.h"
 #include "cudbg/sanitizer.h"
 
@@ -628,6 +629,11 @@ void options_session_config(const struct cudbg_options *o,
 	cfg->lazy_host_symbols = py_cuda && !o->all_host_symbols;
 	const char *libs = getenv("CUDBG_HOST_LIBS");
 	cfg->host_libs = libs && *libs ? libs : NULL;
+	/* (named once; the process keeps it) */
+	static char *symbol_cache;
+	if (cfg->lazy_host_symbols && !symbol_cache)
+		symbol_cache = leansym_cache_dir();
+	cfg->symbol_cache = cfg->lazy_host_symbols ? symbol_cache : NULL;
 	/* --timeout bounds the wait for the debugger's first answer too. */
 	cfg->start_timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : 0;
 }

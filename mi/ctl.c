@@ -134,13 +134,37 @@ char *ctl_quote_loc(const char *s)
 
 /* ---- session events ---- */
 
+/* torch's CUDA library, read from its lean copy at the late read
+ * (ctl_read_late_symbols): its path, and its .text's address (gdb's
+ * `ranges` of a library are its .text section). */
+static void note_lean_library(struct dbg_ctl *c, const struct mi_record *rec)
+{
+	const char *path = mi_find_str(rec->results, "host-name");
+	if (!path || c->lean_lib)
+		return;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (strncmp(base, SESSION_HOST_LIB_LEAN, strlen(SESSION_HOST_LIB_LEAN)) != 0)
+		return;
+	const struct mi_node *r = mi_find_children(rec->results, "ranges");
+	const char *from = r ? mi_find_str(r->child, "from") : NULL;
+	char *end = NULL;
+	unsigned long long at = from ? strtoull(from, &end, 0) : 0;
+	if (!from || end == from || *end || !at)
+		return;
+	c->lean_lib = strdup(path);
+	c->lean_text = at;
+}
+
 static void on_record(void *ctx, const struct mi_record *rec)
 {
 	struct dbg_ctl *c = ctx;
 	if (c->hooks.on_record)
 		c->hooks.on_record(c->hooks.ctx, rec);
-	if (rec->kind == MI_REC_NOTIFY && strcmp(rec->klass, "library-loaded") == 0)
+	if (rec->kind == MI_REC_NOTIFY && strcmp(rec->klass, "library-loaded") == 0) {
 		c->libs_loaded++;
+		note_lean_library(c, rec);
+	}
 	unsigned ch = model_on_record(&c->m, rec);
 	if ((ch & MODEL_CH_STOP) && c->m.state == MODEL_STOPPED)
 		ctl_refresh_stop(c);
@@ -234,6 +258,7 @@ void ctl_free(struct dbg_ctl *c)
 	session_free(c->s);
 	dec_stack_free(&c->anchor);
 	model_free(&c->m);
+	free(c->lean_lib);
 	free(c);
 }
 

@@ -466,13 +466,12 @@ void ctl_refresh_frames(struct dbg_ctl *c)
 	send2(c, frames_listed, "-stack-list-frames", NULL, 0);
 }
 
-/* A lazy session's `sharedlibrary` command (session_symbols_command),
- * sent when libraries loaded since *read_at; fn gets its answer.  The
- * token, or 0 when there is nothing to read. */
-static int64_t read_symbols(struct dbg_ctl *c, bool late, unsigned *read_at,
-			    ctl_op_fn fn)
+/* A lazy session's `sharedlibrary` command cmd, sent when libraries
+ * loaded since *read_at; fn gets its answer.  The token, or 0 when there
+ * is nothing to read. */
+static int64_t read_symbols(struct dbg_ctl *c, const char *cmd,
+			    unsigned *read_at, ctl_op_fn fn)
 {
-	const char *cmd = session_symbols_command(c->s, late);
 	if (!cmd || *read_at == c->libs_loaded)
 		return 0;
 	*read_at = c->libs_loaded;
@@ -489,11 +488,39 @@ static void late_symbols_read(struct dbg_ctl *c, struct ctl_op *op,
 	ctl_refresh(c);
 }
 
+/* torch's CUDA library from its lean copy (session_lean_command), once;
+ * NULL when it cannot be, and then the late regex names the library. */
+static char *lean_command(struct dbg_ctl *c)
+{
+	if (!c->lean_lib || c->lean_read)
+		return NULL;
+	char err[256] = "";
+	char *cmd = session_lean_command(c->s, c->lean_lib, c->lean_text,
+					 err, sizeof err);
+	if (!cmd && err[0])
+		session_note(c->s, "lean symbols: %s", err);
+	return cmd;
+}
+
 int64_t ctl_read_late_symbols(struct dbg_ctl *c)
 {
 	if (c->m.state != MODEL_STOPPED)
 		return session_symbols_command(c->s, true) ? CTL_ESTATE : 0;
-	return read_symbols(c, true, &c->libs_read_late, late_symbols_read);
+	if (!session_symbols_command(c->s, true) ||
+	    c->libs_read_late == c->libs_loaded)
+		return 0;
+	char *lean = lean_command(c);
+	const char *late = session_late_symbols_command(c->s, lean || c->lean_read);
+	int64_t tok = read_symbols(c, late, &c->libs_read_late,
+				   lean ? NULL : late_symbols_read);
+	if (lean) {
+		c->lean_read = true;
+		int64_t t2 = ctl_sendf(c, late_symbols_read, false, "%s", lean);
+		free(lean);
+		if (t2 != 0)
+			tok = t2;
+	}
+	return tok;
 }
 
 void ctl_refresh_stop(struct dbg_ctl *c)
@@ -507,7 +534,7 @@ void ctl_refresh_stop(struct dbg_ctl *c)
 	 * any stack is listed (the host stack names the ATen operator), and
 	 * again only after more libraries loaded.  The answer is not
 	 * waited for: the commands after it are answered after it. */
-	read_symbols(c, false, &c->libs_read, NULL);
+	read_symbols(c, session_symbols_command(c->s, false), &c->libs_read, NULL);
 	/* cuda-gdb 13 answers "invalid" for every field not named: ask for
 	 * all of them. */
 	if (device_context(m))

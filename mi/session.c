@@ -1,4 +1,5 @@
 /* The debugger session (see include/cudbg/session.h). */
+#include "cudbg/leansym.h"
 #include "cudbg/session.h"
 #include "cudbg/transcript.h"
 #include "mi/session_int.h"
@@ -745,6 +746,50 @@ const char *session_symbols_command(const struct session *s, bool late)
 	if (!s->lazy_symbols)
 		return NULL;
 	return late ? s->syms_late : s->syms_first;
+}
+
+const char *session_late_symbols_command(const struct session *s, bool lean)
+{
+	if (!s->lazy_symbols)
+		return NULL;
+	return lean && s->syms_late_lean ? s->syms_late_lean : s->syms_late;
+}
+
+/* gdb splits add-symbol-file's arguments itself (gdb_buildargv): a path
+ * with a quote, a backslash or a control byte is not worth escaping for
+ * it; such a cache directory reads the library the ordinary way. */
+static bool plain_path(const char *p)
+{
+	for (; *p; p++)
+		if (*p == '"' || *p == '\\' || *p == '\'' || (unsigned char)*p < 0x20 ||
+		    *p == ' ')
+			return false;
+	return true;
+}
+
+char *session_lean_command(const struct session *s, const char *lib,
+			   uint64_t text_addr, char *err, size_t cap)
+{
+	if (!s->lazy_symbols)
+		return NULL;
+	if (s->backend == SESSION_REPLAY)
+		return s->syms_lean ? strdup(s->syms_lean) : NULL;
+	if (!s->symbol_cache || !lib)
+		return NULL;
+	struct leansym ls;
+	if (leansym_make(lib, s->symbol_cache, &ls, err, cap) < 0)
+		return NULL;
+	char *cmd = NULL;
+	if (!plain_path(ls.path)) {
+		snprintf(err, cap, "the cache path %s has characters gdb would split", ls.path);
+	} else if (text_addr < ls.text_addr) {
+		snprintf(err, cap, "%s: .text mapped below its file address", lib);
+	} else if (asprintf(&cmd, "-interpreter-exec console \"add-symbol-file %s -o 0x%llx\"",
+			    ls.path, (unsigned long long)(text_addr - ls.text_addr)) < 0) {
+		cmd = NULL;
+	}
+	free(ls.path);
+	return cmd;
 }
 
 enum session_backend session_replay_of(const struct session *s)

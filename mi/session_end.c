@@ -328,6 +328,9 @@ void session_free(struct session *s)
 	free(s->replay_run);
 	free(s->syms_first);
 	free(s->syms_late);
+	free(s->syms_late_lean);
+	free(s->symbol_cache);
+	free(s->syms_lean);
 	transcript_free(s->replay_t);
 	free_strings(s->replay_start, s->nreplay_start);
 	free(s);

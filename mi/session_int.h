@@ -72,6 +72,11 @@ struct session {
 	 * replay asks what the recording asked. */
 	bool lazy_symbols;
 	char *syms_first, *syms_late;
+	/* The late read when the lean copy reads torch's CUDA library
+	 * (NULL for a REPLAY, which has the recorded late command only), the
+	 * lean copies' directory (NULL: none), and for a REPLAY the recorded
+	 * `add-symbol-file` command of a lean copy (NULL when none). */
+	char *syms_late_lean, *symbol_cache, *syms_lean;
 	struct transcript *replay_t; /* REPLAY: loaded, until the fork */
 
 	/* the target, as far as the session tracks it */

@@ -506,6 +506,9 @@ static int scan_entry(void *ctx, const struct transcript_entry *e)
 	if (starts(b, len, "-interpreter-exec console \"sharedlibrary ") &&
 	    scan_symbols_command(s, b, len) < 0)
 		return -1;
+	if (starts(b, len, "-interpreter-exec console \"add-symbol-file ") &&
+	    !s->syms_lean && !(s->syms_lean = strndup(b, len)))
+		return -1;
 	if (rs->past_start)
 		return 0;
 	enum session_backend k = start_kind(b, len);
@@ -751,7 +754,10 @@ static int lazy_commands(struct session *s, const struct session_config *cfg)
 	s->syms_first = symbols_command(cfg->host_libs ? cfg->host_libs
 						       : SESSION_HOST_LIBS);
 	s->syms_late = symbols_command(SESSION_HOST_LIBS_LATE);
-	return s->syms_first && s->syms_late ? 0 : -1;
+	s->syms_late_lean = symbols_command(SESSION_HOST_LIBS_LATE_LEAN);
+	if (cfg->symbol_cache && !(s->symbol_cache = strdup(cfg->symbol_cache)))
+		return -1;
+	return s->syms_first && s->syms_late && s->syms_late_lean ? 0 : -1;
 }
 
 struct session *session_new(const struct session_config *cfg,

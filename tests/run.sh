@@ -24,6 +24,9 @@ export CUDBG_BUILD="$ROOT/$BUILD"
 export CUDBG_BIN="$ROOT/$BUILD/cudbg-tui"
 # No user config file leaks into the tests (tests that want one set it).
 export CUDBG_CONFIG=
+# Lean symbol copies (include/cudbg/leansym.h) go to the run's own
+# directory, never the user's cache.
+export CUDBG_SYMBOL_CACHE="${TMPDIR:-/tmp}/cudbg-symcache-$$"
 # The real cuda-gdb recordings are in the repository (tests/shared/, a copy
 # of the project's shared fixtures) so a fresh clone tests the same; their
 # sources are the examples in data/.
@@ -42,7 +45,7 @@ if [ "${CUDBG_VALGRIND:-0}" != 1 ]; then
 	CUDBG_JSON_REPORTS=$(mktemp -d)
 fi
 export CUDBG_JSON_REPORTS
-trap 'rm -f "$log"; [ -z "$CUDBG_JSON_REPORTS" ] || rm -rf "$CUDBG_JSON_REPORTS"' EXIT
+trap 'rm -f "$log"; rm -rf "$CUDBG_SYMBOL_CACHE"; [ -z "$CUDBG_JSON_REPORTS" ] || rm -rf "$CUDBG_JSON_REPORTS"' EXIT
 
 run_one() { # name timeout cmd...
 	name=$1; secs=$2; shift 2

@@ -162,6 +162,9 @@ struct session_config {
 	 * $CUDBG_HOST_LIBS, the developers' knob for measuring another list
 	 * (docs/performance.md). */
 	const char *host_libs;
+	/* Where lean copies of libraries are kept (leansym_cache_dir()), or
+	 * NULL: torch's CUDA library is read by `sharedlibrary` as it is. */
+	const char *symbol_cache;
 };
 
 /* The libraries whose symbols a stop of a lazy session reads first
@@ -180,6 +183,12 @@ struct session_config {
  * the time: tests/fixtures/gpu/run11/solibprof.txt).  The screen shows
  * the Python line first and the operator after it. */
 #define SESSION_HOST_LIBS_LATE "libtorch_cpu\\|libtorch_python\\|libtorch_cuda"
+/* The late read when torch's CUDA library comes from its lean copy
+ * (include/cudbg/leansym.h: the 8 s come down to the symbol table's
+ * 0.6 s), and the library's file name, whose =library-loaded record names
+ * it and where its .text lies. */
+#define SESSION_HOST_LIBS_LATE_LEAN "libtorch_cpu\\|libtorch_python"
+#define SESSION_HOST_LIB_LEAN "libtorch_cuda.so"
 
 /* What the start probes learned.  Valid once on_ready fired (fields stay
  * zero/false where a probe failed). */
@@ -323,6 +332,16 @@ enum session_backend session_replay_of(const struct session *s);
  * (session_config.lazy_host_symbols), or a replay whose recording has no
  * such command (a replay asks what its recording asked). */
 const char *session_symbols_command(const struct session *s, bool late);
+/* The late command when the lean copy reads torch's CUDA library (lean
+ * true: SESSION_HOST_LIBS_LATE_LEAN) or not; a REPLAY's recorded one. */
+const char *session_late_symbols_command(const struct session *s, bool lean);
+/* The command that reads LIB (whose .text the program mapped at
+ * text_addr) from its lean copy (include/cudbg/leansym.h), made now in
+ * the session's symbol cache: `add-symbol-file COPY -o BIAS`.  NULL (err
+ * says why, when there was a try) when not lazy, no cache, or the copy
+ * cannot be made; a REPLAY gives its recorded one or NULL.  malloc'd. */
+char *session_lean_command(const struct session *s, const char *lib,
+			   uint64_t text_addr, char *err, size_t cap);
 /* The program must be started with session_run() once ready (LAUNCH, or
  * a replay of a launch); the other backends stop by themselves: ATTACH
  * and REMOTE with a *stopped record, CORE with none at all (cuda-gdb's

@@ -7,7 +7,10 @@
 # libtorch_cuda.so (SESSION_HOST_LIBS_LATE, read after), called from
 # libother.so (not named): lazily, the stack listed at the stop names the
 # crash frame only, the one listed after the late read names the
-# libtorch_cuda frame too, and libother's frame stays "??"; with
+# libtorch_cuda frame too, and libother's frame stays "??"; libtorch_cuda
+# is read from its lean copy (include/cudbg/leansym.h: no stub names, its
+# big read-only data without bytes), or by `sharedlibrary` when there is
+# no symbol cache; with
 # --all-host-symbols all have names, and with $CUDBG_HOST_LIBS naming
 # libother, libother's too; a replay of the lazy recording reads as it
 # did; a C program is never lazy.
@@ -34,8 +37,13 @@ fail() {
 cat >"$tmp/c10.c" <<'EOF'
 void c10_crash(void) { volatile int *p = 0; *p = 1; }
 EOF
+# a launch stub's name (cuda-gdb looks each one up when the library is
+# read) and 2 MB of read-only data the lean copy leaves out
 cat >"$tmp/torch_cuda.c" <<'EOF'
-void tc_call(void (*f)(void)) { f(); }
+void tc_stub(void) __asm__("_Z24__device_stub__Z6kernelv");
+void tc_stub(void) {}
+const char tc_table[2 << 20] = { 1 };
+void tc_call(void (*f)(void)) { tc_stub(); f(); }
 EOF
 cat >"$tmp/other.c" <<'EOF'
 void other_call(void (*g)(void (*)(void)), void (*f)(void)) { g(f); }
@@ -53,6 +61,7 @@ for l in c10 torch_cuda other; do
 		{ echo "FAIL host_symbols/build: cc lib$l.so"; exit 1; }
 done
 mkdir "$tmp/bin"
+export CUDBG_SYMBOL_CACHE="$tmp/cache"
 printf '#!/bin/sh\nexec gdb "$@"\n' >"$tmp/bin/cuda-gdb"
 chmod 755 "$tmp/bin/cuda-gdb"
 
@@ -78,8 +87,10 @@ if ! grep -q '> [0-9]*-gdb-set auto-solib-add off' "$tmp/lazy.mi.log"; then
 	fail lazy "no auto-solib-add off in the start sequence"
 elif ! grep -q 'sharedlibrary libpython.*libc10' "$tmp/lazy.mi.log"; then
 	fail lazy "no sharedlibrary of the first list at the stop"
-elif ! grep -q 'sharedlibrary [^"]*libtorch_cuda"' "$tmp/lazy.mi.log"; then
-	fail lazy "no late sharedlibrary of libtorch_cuda"
+elif ! grep -q 'sharedlibrary libtorch_cpu\\\\|libtorch_python"' "$tmp/lazy.mi.log"; then
+	fail lazy "no late sharedlibrary of torch's CPU and Python libraries"
+elif ! grep -q "add-symbol-file $tmp/cache/libtorch_cuda.so-[0-9.-]*lean -o 0x" "$tmp/lazy.mi.log"; then
+	fail lazy "libtorch_cuda not read from its lean copy in \$CUDBG_SYMBOL_CACHE"
 elif [ "$(echo "$f0" | cut -d' ' -f1-2)" != "c10_crash ??" ]; then
 	fail lazy "the stack at the stop: '$f0', wanted 'c10_crash ?? ...'"
 elif [ "$f1" != "c10_crash tc_call ?? " ]; then
@@ -90,11 +101,44 @@ else
 	pass lazy
 fi
 
+# The lean copy: no stub name, the other names kept, the 2 MB table's
+# section without bytes, smaller than the library
+lean=$(ls "$tmp"/cache/libtorch_cuda.so-*.lean 2>/dev/null | head -1)
+if ! command -v readelf >/dev/null; then
+	echo "SKIP host_symbols/lean_copy: readelf not installed"
+elif [ -z "$lean" ]; then
+	fail lean_copy "no copy in $tmp/cache"
+elif readelf -sW "$lean" | grep -q __device_stub_; then
+	fail lean_copy "the stub's name is still in the copy"
+elif ! readelf -sW "$tmp/libtorch_cuda.so" | grep -q __device_stub_; then
+	fail lean_copy "the library has no stub name to remove (test broken)"
+elif ! readelf -sW "$lean" | grep -q ' tc_call$'; then
+	fail lean_copy "tc_call's name is gone from the copy"
+elif ! readelf -SW "$lean" | grep -q '\.rodata *NOBITS'; then
+	fail lean_copy ".rodata still has its bytes"
+elif [ "$(stat -c %s "$lean")" -ge "$(stat -c %s "$tmp/libtorch_cuda.so")" ]; then
+	fail lean_copy "the copy is not smaller than the library"
+else
+	pass lean_copy
+fi
+
+# Without a symbol cache, the late read names torch's CUDA library
+CUDBG_SYMBOL_CACHE= run nocache "$PY" "$tmp/crash.py"
+if ! grep -q 'sharedlibrary libtorch_cpu\\\\|libtorch_python\\\\|libtorch_cuda"' "$tmp/nocache.mi.log"; then
+	fail nocache "the late read does not name libtorch_cuda"
+elif grep -q 'add-symbol-file' "$tmp/nocache.mi.log"; then
+	fail nocache "a lean copy without a cache"
+elif [ "$(funcs nocache tail)" != "c10_crash tc_call ?? " ]; then
+	fail nocache "the stack after the late read: '$(funcs nocache tail)'"
+else
+	pass nocache
+fi
+
 # A replay asks what its recording asked: both reads, from the recording
 timeout -k 2 60 "$BIN" --batch --replay "$tmp/lazy.mi.log" --record "$tmp/again.mi.log" \
 	>"$tmp/again.out" 2>&1 </dev/null
-if [ "$(grep -c 'sharedlibrary' "$tmp/again.mi.log")" != "$(grep -c '> [0-9]*-interpreter-exec console "sharedlibrary' "$tmp/lazy.mi.log")" ]; then
-	fail replay "the replay's sharedlibrary commands differ from the recording's"
+if [ "$(grep -c '> [0-9]*-interpreter-exec console "\(sharedlibrary\|add-symbol-file\)' "$tmp/again.mi.log")" != "$(grep -c '> [0-9]*-interpreter-exec console "\(sharedlibrary\|add-symbol-file\)' "$tmp/lazy.mi.log")" ]; then
+	fail replay "the replay's symbol commands differ from the recording's"
 elif [ "$(funcs again tail)" != "c10_crash tc_call ?? " ]; then
 	fail replay "the replay's last stack: '$(funcs again tail)'"
 else

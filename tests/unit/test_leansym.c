@@ -1,0 +1,112 @@
+/* The lean copy of a host library (mi/leansym.c): made from a real ELF
+ * file (this test's own binary), found again in the cache, and refused
+ * with a reason for what is not a usable ELF file. */
+#include "cudbg/leansym.h"
+#include "tests/harness.h"
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *scratch(const char *name)
+{
+	char *p = NULL;
+	if (asprintf(&p, "%s/%s", getenv("CUDBG_TEST_TMP"), name) < 0)
+		test_fail(__FILE__, __LINE__, "out of memory");
+	return p;
+}
+
+static void write_file(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	CHECK(f);
+	CHECK(fwrite(buf, 1, len, f) == len);
+	CHECK(fclose(f) == 0);
+}
+
+/* This binary, copied: an ELF file with a .text section. */
+static char *self_copy(size_t *len)
+{
+	char *bytes = test_read_file("/proc/self/exe", len);
+	char *path = scratch("lib.so");
+	write_file(path, bytes, *len);
+	free(bytes);
+	return path;
+}
+
+TEST(copies_an_elf_file_and_finds_it_again)
+{
+	size_t len;
+	char *lib = self_copy(&len);
+	char *cache = scratch("cache/symbols");
+	struct leansym a, b;
+	char err[256] = "";
+	CHECK_MSG(leansym_make(lib, cache, &a, err, sizeof err) == 0, "%s", err);
+	CHECK(a.made);
+	CHECK(a.text_addr != 0);
+	CHECK(strncmp(a.path, cache, strlen(cache)) == 0);
+	size_t clen;
+	char *copy = test_read_file(a.path, &clen);
+	CHECK(clen > sizeof(Elf64_Ehdr) && memcmp(copy, ELFMAG, SELFMAG) == 0);
+	Elf64_Ehdr eh;
+	memcpy(&eh, copy, sizeof eh);
+	CHECK_INT(eh.e_phnum, 0);
+	CHECK(eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) <= clen);
+	free(copy);
+	CHECK_MSG(leansym_make(lib, cache, &b, err, sizeof err) == 0, "%s", err);
+	CHECK(!b.made);
+	CHECK_STR(b.path, a.path);
+	CHECK(b.text_addr == a.text_addr);
+	free(a.path);
+	free(b.path);
+	free(cache);
+	free(lib);
+}
+
+TEST(refuses_what_is_not_a_usable_elf_file)
+{
+	char *cache = scratch("cache");
+	char *txt = scratch("notes.so");
+	write_file(txt, "hello\n", 6);
+	struct leansym ls;
+	char err[256] = "";
+	CHECK(leansym_make(txt, cache, &ls, err, sizeof err) < 0);
+	CHECK_STR(err, "not an ELF file");
+	CHECK(ls.path == NULL);
+	/* the same file cut short: its section table is gone */
+	size_t len;
+	char *lib = self_copy(&len);
+	CHECK(truncate(lib, (off_t)(len / 2)) == 0);
+	CHECK(leansym_make(lib, cache, &ls, err, sizeof err) < 0);
+	CHECK_STR(err, "no usable section table");
+	char *none = scratch("missing.so");
+	CHECK(leansym_make(none, cache, &ls, err, sizeof err) < 0);
+	CHECK(strstr(err, "cannot open"));
+	free(none);
+	free(lib);
+	free(txt);
+	free(cache);
+}
+
+TEST(cache_directory_from_the_environment)
+{
+	setenv("CUDBG_SYMBOL_CACHE", "", 1);
+	CHECK(leansym_cache_dir() == NULL);
+	setenv("CUDBG_SYMBOL_CACHE", "/x/y", 1);
+	char *d = leansym_cache_dir();
+	CHECK_STR(d, "/x/y");
+	free(d);
+	unsetenv("CUDBG_SYMBOL_CACHE");
+	setenv("XDG_CACHE_HOME", "/c", 1);
+	d = leansym_cache_dir();
+	CHECK_STR(d, "/c/cudbg-tui/symbols");
+	free(d);
+	unsetenv("XDG_CACHE_HOME");
+	setenv("HOME", "/h", 1);
+	d = leansym_cache_dir();
+	CHECK_STR(d, "/h/.cache/cudbg-tui/symbols");
+	free(d);
+}
