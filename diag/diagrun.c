@@ -490,9 +490,15 @@ static void read_pystack(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 	if (!r->pystack || m->state != MODEL_STOPPED)
 		return;
 	if (m->is_core) {
-		diag_set_pystack(r->d, NULL, "a coredump has no running "
-				 "interpreter to ask (the memcheck pass's report "
-				 "names the script line)");
+		/* a job's faulting process printed its stack when it died */
+		const char *noted = session_noted_pystack(ctl_session(c));
+		struct diag_pystack ps;
+		if (noted && diag_pystack_parse(noted, strlen(noted), &ps) == 0)
+			diag_set_pystack(r->d, &ps, NULL);
+		else
+			diag_set_pystack(r->d, NULL, "a coredump has no running "
+					 "interpreter to ask (the memcheck pass's "
+					 "report names the script line)");
 		return;
 	}
 	const struct diag_fault *f = diag_analyze(r->d);

@@ -235,10 +235,38 @@ char *job_report_json(const struct job *j)
 	return jw_take(&w);
 }
 
+/* A field of a pystack line: the separators (tab, line ends) become
+ * spaces.  The text is the dump's (untrusted, but escaped where shown). */
+static void py_field(char *dst, size_t cap, const char *src)
+{
+	size_t i = 0;
+	for (; src && src[i] && i + 1 < cap; i++)
+		dst[i] = (src[i] == '\t' || src[i] == '\n' || src[i] == '\r')
+			 ? ' ' : src[i];
+	dst[i] = '\0';
+}
+
+/* The faulting process's Python stack, from its own dump, for the
+ * diagnosis of its coredump (session_note_pystack; diag_run reads it
+ * back through session_noted_pystack, and so does a replay). */
+static void note_faulting_pystack(struct session *s, const struct job *j)
+{
+	const struct job_proc *f = job_faulting(j);
+	for (size_t i = 0; f && i < f->npy; i++) {
+		char file[600], func[200], line[900];
+		py_field(file, sizeof file, f->py[i].file);
+		py_field(func, sizeof func, f->py[i].func);
+		snprintf(line, sizeof line, "F\t%s\t%d\t%s\t", file,
+			 f->py[i].line > 0 ? f->py[i].line : 0, func);
+		session_note_pystack(s, line);
+	}
+}
+
 void job_note_recording(struct session *s, const struct job *j)
 {
 	if (!s || !j)
 		return;
+	note_faulting_pystack(s, j);
 	char *text = job_report_text(j); /* escaped: no control bytes */
 	for (char *l = text; l && *l;) {
 		char *nl = strchr(l, '\n');

@@ -95,6 +95,38 @@ void session_note(struct session *s, const char *fmt, ...)
 			       (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
+/* Bounded like the live script's buffer (DIAG_PY_BUF_CAP): a stack of
+ * hundreds of frames still fits. */
+enum { PYSTACK_NOTE_CAP = 65536 };
+
+int session_keep_pystack_line(struct session *s, const char *line, size_t len)
+{
+	if (s->noted_pystack_len + len + 2 > PYSTACK_NOTE_CAP)
+		return 0; /* the innermost frames came first: keep those */
+	char *n = realloc(s->noted_pystack, s->noted_pystack_len + len + 2);
+	if (!n)
+		return -1;
+	memcpy(n + s->noted_pystack_len, line, len);
+	s->noted_pystack_len += len;
+	n[s->noted_pystack_len++] = '\n';
+	n[s->noted_pystack_len] = '\0';
+	s->noted_pystack = n;
+	return 0;
+}
+
+void session_note_pystack(struct session *s, const char *line)
+{
+	if (!s || !line || strchr(line, '\n'))
+		return;
+	if (session_keep_pystack_line(s, line, strlen(line)) == 0)
+		session_note(s, SESSION_PYSTACK_NOTE "%s", line);
+}
+
+const char *session_noted_pystack(const struct session *s)
+{
+	return s ? s->noted_pystack : NULL;
+}
+
 /* ---- side channels: stderr lines, program output -------------------------- */
 
 static int line_append(struct linebuf *lb, const char *s, size_t n)

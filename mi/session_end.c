@@ -331,6 +331,7 @@ void session_free(struct session *s)
 	free(s->syms_late_lean);
 	free(s->symbol_cache);
 	free(s->syms_lean);
+	free(s->noted_pystack);
 	transcript_free(s->replay_t);
 	free_strings(s->replay_start, s->nreplay_start);
 	free(s);

@@ -77,6 +77,10 @@ struct session {
 	 * lean copies' directory (NULL: none), and for a REPLAY the recorded
 	 * `add-symbol-file` command of a lean copy (NULL when none). */
 	char *syms_late_lean, *symbol_cache, *syms_lean;
+	/* A Python stack noted for the recording (session_note_pystack), or
+	 * for a REPLAY the one its recording noted; NULL when none */
+	char *noted_pystack;
+	size_t noted_pystack_len;
 	struct transcript *replay_t; /* REPLAY: loaded, until the fork */
 
 	/* the target, as far as the session tracks it */
@@ -123,5 +127,9 @@ void session_not_mi(struct session *s);
 /* session_end.c: remembers the program just started, whose session is
  * killed at the end (its children too). */
 void session_note_program(struct session *s, pid_t pid);
+
+/* Appends one line to noted_pystack (a REPLAY's scan, and
+ * session_note_pystack).  0, or -1 when out of memory. */
+int session_keep_pystack_line(struct session *s, const char *line, size_t len);
 
 #endif

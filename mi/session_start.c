@@ -488,6 +488,10 @@ static int scan_entry(void *ctx, const struct transcript_entry *e)
 	if (e->tag == '<' && !s->replay_cuda &&
 	    memmem(e->text, e->len, "CudaFocus", 9))
 		s->replay_cuda = true;
+	if (e->tag == '#' && starts(e->text, e->len, SESSION_PYSTACK_NOTE) &&
+	    session_keep_pystack_line(s, e->text + strlen(SESSION_PYSTACK_NOTE),
+				      e->len - strlen(SESSION_PYSTACK_NOTE)) < 0)
+		return -1;
 	if (e->tag != '>')
 		return 0;
 	size_t len;

@@ -296,6 +296,17 @@ long session_write_program(struct session *s, const char *buf, size_t len);
  * gets SIGWINCH.  0 or a negative code. */
 int session_set_program_size(struct session *s, int cols, int rows);
 
+/* A Python stack known without asking the interpreter: the one a job's
+ * faulting process printed when it died (its coredump has no running
+ * interpreter).  One line of it in the live script's format ("F", file,
+ * line, function, source, tab-separated; include/cudbg/pystack.h), kept
+ * for session_noted_pystack() and noted in the recording as
+ * SESSION_PYSTACK_NOTE, which a replay of it reads back. */
+#define SESSION_PYSTACK_NOTE "pystack| "
+void session_note_pystack(struct session *s, const char *line);
+/* The lines noted so far, or a replay's recorded ones; NULL when none. */
+const char *session_noted_pystack(const struct session *s);
+
 /* Adds a "#" note to the recording (no-op when not recording). */
 void session_note(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -261,7 +261,7 @@ fi
 
 # ---- Python with a core: the core opens, the Python line beside it -----
 c=python-core
-JOB_PY_CORE=1 run $c --batch --job --keep-temp --debugger gdb python3 "$PY"
+JOB_PY_CORE=1 run $c --batch --job --keep-temp --debugger gdb --record "$tmp/$c.mi.log" python3 "$PY"
 if [ "$(cat "$tmp/$c.rc")" != 1 ]; then
 	fail $c "exit $(cat "$tmp/$c.rc"), not 1"
 elif ! grep -q '^mode: *core$' "$tmp/$c.out" ||
@@ -270,8 +270,19 @@ elif ! grep -q '^mode: *core$' "$tmp/$c.out" ||
 	fail $c "worker 1's core did not open"
 elif ! grep -q "^  python: *.*job_py.py:$PYLINE in fault (your line" "$tmp/$c.out"; then
 	fail $c "no Python line beside the core"
+elif ! grep -q "^  python  *.*job_py.py:$PYLINE in fault" "$tmp/$c.out"; then
+	fail $c "the core's diagnosis has no Python line (the stack the process printed)"
+elif ! grep -q "# pystack| F	.*job_py.py	$PYLINE	fault	" "$tmp/$c.mi.log"; then
+	fail $c "the recording has no pystack note"
 else
 	pass $c
+	# its recording replays with the same Python line
+	run $c-replay --batch --replay "$tmp/$c.mi.log"
+	if grep -q "^  python  *.*job_py.py:$PYLINE in fault" "$tmp/$c-replay.out"; then
+		pass $c-replay
+	else
+		fail $c-replay "the replay's diagnosis lost the Python line"
+	fi
 	# the kept directory opens again with --core-dir, Python stack and all
 	kept=$(sed -n "s/^cudbg-tui: kept the job's core directory \(.*\) (--keep-temp)$/\1/p" "$tmp/$c.err")
 	run $c-dir --batch --core-dir "$kept" --debugger gdb python3
