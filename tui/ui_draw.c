@@ -68,9 +68,12 @@ const char *ui_busy_words(const char *cmd)
 	static const struct {
 		const char *prefix, *words;
 	} table[] = {
-		/* (session_symbols_command: the late read is libtorch_cuda's,
-		 * 8 s on the H200; docs/python.md, "Host symbols") */
-		{ "-interpreter-exec console \"sharedlibrary libtorch_cuda",
+		/* (session_symbols_command: the late read is torch's, 2 s,
+		 * then libtorch_cuda's from its lean copy, 1 s, on the H200;
+		 * without the copy 8 s; docs/python.md, "Host symbols") */
+		{ "-interpreter-exec console \"sharedlibrary libtorch_",
+		  "reading torch's symbols, for the operator" },
+		{ "-interpreter-exec console \"add-symbol-file ",
 		  "reading libtorch_cuda's symbols, for the operator" },
 		{ "-interpreter-exec console \"sharedlibrary ",
 		  "reading host libraries' symbols" },
