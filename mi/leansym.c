@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -297,6 +298,36 @@ static int make_copy(const struct elf_in *e, const char *dest, unsigned *blanked
 	return rc;
 }
 
+/* After a new copy of LIB: the older copies of a library of the same
+ * name (an upgraded torch) go, so the cache holds one per library name
+ * and does not grow by 90 MB with every upgrade. */
+static void drop_older_copies(const char *dir, const char *lib,
+			      const char *keep)
+{
+	const char *base = strrchr(lib, '/');
+	base = base ? base + 1 : lib;
+	const char *keep_name = strrchr(keep, '/');
+	keep_name = keep_name ? keep_name + 1 : keep;
+	size_t blen = strlen(base);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t n = strlen(e->d_name);
+		if (n <= blen + 6 || strncmp(e->d_name, base, blen) != 0 ||
+		    e->d_name[blen] != '-' ||
+		    strcmp(e->d_name + n - 5, ".lean") != 0 ||
+		    strcmp(e->d_name, keep_name) == 0)
+			continue;
+		char *path = NULL;
+		if (asprintf(&path, "%s/%s", dir, e->d_name) >= 0) {
+			unlink(path);
+			free(path);
+		}
+	}
+	closedir(d);
+}
+
 int leansym_make(const char *lib, const char *cache_dir, struct leansym *out,
 		 char *err, size_t cap)
 {
@@ -343,6 +374,8 @@ int leansym_make(const char *lib, const char *cache_dir, struct leansym *out,
 	}
 	rc = make_copy(&e, out->path, &out->blanked, err, cap);
 	out->made = rc == 0;
+	if (out->made)
+		drop_older_copies(cache_dir, lib, out->path);
 done:
 	munmap(map, e.size);
 	if (rc < 0) {

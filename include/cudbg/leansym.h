@@ -17,7 +17,8 @@
  * nameless symbols).  Program headers are dropped: the copy is loaded
  * with `add-symbol-file FILE -o BIAS` and placed by its sections.  For
  * torch's CUDA library: about 85 MB of 456 MB, written once into a cache
- * directory and named after the library's size and modification time. */
+ * directory and named after the library's size and modification time;
+ * a new copy of a library replaces the older copies of one of its name. */
 #ifndef CUDBG_LEANSYM_H
 #define CUDBG_LEANSYM_H
 

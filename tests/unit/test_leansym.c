@@ -66,6 +66,36 @@ TEST(copies_an_elf_file_and_finds_it_again)
 	free(lib);
 }
 
+/* A new copy of a library replaces the older copies of one of its name
+ * (an upgrade), and leaves other libraries' alone. */
+TEST(a_new_copy_replaces_the_older_one)
+{
+	size_t len;
+	char *lib = self_copy(&len);
+	char *cache = scratch("cache");
+	struct leansym a, b;
+	char err[256] = "";
+	CHECK_MSG(leansym_make(lib, cache, &a, err, sizeof err) == 0, "%s", err);
+	char *other = NULL;
+	CHECK(asprintf(&other, "%s/libother.so-1-2.000000003.lean", cache) > 0);
+	FILE *f = fopen(other, "w");
+	CHECK(f && fclose(f) == 0);
+	/* the library changes: a new size and time */
+	FILE *g = fopen(lib, "ab");
+	CHECK(g && fputc(0, g) == 0 && fclose(g) == 0);
+	CHECK_MSG(leansym_make(lib, cache, &b, err, sizeof err) == 0, "%s", err);
+	CHECK(b.made);
+	CHECK(strcmp(a.path, b.path) != 0);
+	CHECK(access(a.path, F_OK) != 0);
+	CHECK(access(b.path, F_OK) == 0);
+	CHECK(access(other, F_OK) == 0);
+	free(other);
+	free(a.path);
+	free(b.path);
+	free(cache);
+	free(lib);
+}
+
 TEST(refuses_what_is_not_a_usable_elf_file)
 {
 	char *cache = scratch("cache");
