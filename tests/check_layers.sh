@@ -45,7 +45,7 @@ BEGIN {
 	rank["options"] = 4; rank["dap"] = 5; rank["batch"] = 5
 	rank["tui"] = 6; rank["app"] = 7
 	# include/cudbg/X.h: the layer whose code offers it
-	split("decode mi model session transcript", h, " ")
+	split("decode leansym mi model session transcript", h, " ")
 	for (i in h) pub[h[i]] = "mi"
 	split("assertline diag diagrun hang hints job memcheck pystack " \
 	      "refault report sanitizer", h, " ")
