@@ -37,14 +37,20 @@ static char *self_copy(size_t *len)
 	return path;
 }
 
+/* leansym_make that must succeed */
+static void make_ok(const char *lib, const char *cache, struct leansym *ls)
+{
+	char err[256] = "";
+	CHECK_MSG(leansym_make(lib, cache, ls, err, sizeof err) == 0, "%s", err);
+}
+
 TEST(copies_an_elf_file_and_finds_it_again)
 {
 	size_t len;
 	char *lib = self_copy(&len);
 	char *cache = scratch("cache/symbols");
 	struct leansym a, b;
-	char err[256] = "";
-	CHECK_MSG(leansym_make(lib, cache, &a, err, sizeof err) == 0, "%s", err);
+	make_ok(lib, cache, &a);
 	CHECK(a.made);
 	CHECK(a.text_addr != 0);
 	CHECK(strncmp(a.path, cache, strlen(cache)) == 0);
@@ -56,7 +62,7 @@ TEST(copies_an_elf_file_and_finds_it_again)
 	CHECK_INT(eh.e_phnum, 0);
 	CHECK(eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) <= clen);
 	free(copy);
-	CHECK_MSG(leansym_make(lib, cache, &b, err, sizeof err) == 0, "%s", err);
+	make_ok(lib, cache, &b);
 	CHECK(!b.made);
 	CHECK_STR(b.path, a.path);
 	CHECK(b.text_addr == a.text_addr);
@@ -74,8 +80,7 @@ TEST(a_new_copy_replaces_the_older_one)
 	char *lib = self_copy(&len);
 	char *cache = scratch("cache");
 	struct leansym a, b;
-	char err[256] = "";
-	CHECK_MSG(leansym_make(lib, cache, &a, err, sizeof err) == 0, "%s", err);
+	make_ok(lib, cache, &a);
 	char *other = NULL;
 	CHECK(asprintf(&other, "%s/libother.so-1-2.000000003.lean", cache) > 0);
 	FILE *f = fopen(other, "w");
@@ -83,7 +88,7 @@ TEST(a_new_copy_replaces_the_older_one)
 	/* the library changes: a new size and time */
 	FILE *g = fopen(lib, "ab");
 	CHECK(g && fputc(0, g) == 0 && fclose(g) == 0);
-	CHECK_MSG(leansym_make(lib, cache, &b, err, sizeof err) == 0, "%s", err);
+	make_ok(lib, cache, &b);
 	CHECK(b.made);
 	CHECK(strcmp(a.path, b.path) != 0);
 	CHECK(access(a.path, F_OK) != 0);
