@@ -44,11 +44,24 @@ fi
 export CUDBG_JSON_REPORTS
 trap 'rm -f "$log"; [ -z "$CUDBG_JSON_REPORTS" ] || rm -rf "$CUDBG_JSON_REPORTS"' EXIT
 
+# Each test's wall time, one line "SECONDS NAME", goes to $BUILD/test-times
+# (test-times-PASS for the asan and valgrind passes; the slowest are
+# printed at the end, sort -rn the file to see them all), and each unit
+# test case's to $BUILD/case-times[-PASS] (tests/harness.c).
+TIMES="$ROOT/$BUILD/test-times${CUDBG_PASS:+-$CUDBG_PASS}"
+CUDBG_CASE_TIMES="$ROOT/$BUILD/case-times${CUDBG_PASS:+-$CUDBG_PASS}"
+export CUDBG_CASE_TIMES
+mkdir -p "$ROOT/$BUILD" && : >"$TIMES" && : >"$CUDBG_CASE_TIMES"
+
 run_one() { # name timeout cmd...
 	name=$1; secs=$2; shift 2
 	out=$(mktemp)
+	t0=$(date +%s%N)
 	timeout -k 5 "$secs" "$@" >"$out" 2>&1
 	rc=$?
+	t1=$(date +%s%N)
+	echo "$(( (t1 - t0) / 1000000 ))" "$P$name" |
+		awk '{ printf "%.1f %s\n", $1 / 1000, $2 }' >>"$TIMES"
 	# the test's own result lines get the pass prefix too
 	sed -E "s#^(PASS|FAIL|SKIP) #\1 $P#" "$out"
 	if ! grep -qE '^(PASS|FAIL|SKIP) ' "$out"; then
@@ -119,6 +132,8 @@ if [ -n "$CUDBG_JSON_REPORTS" ]; then
 		docs/report.schema.json "$CUDBG_JSON_REPORTS" | tee -a "$log"
 fi
 
+echo "slowest (seconds; all in $TIMES):"
+sort -rn "$TIMES" | head -8 | sed 's/^/    /'
 p=$(grep -c '^PASS ' "$log")
 f=$(grep -c '^FAIL ' "$log")
 s=$(grep -c '^SKIP ' "$log")
