@@ -97,9 +97,14 @@ for f in "$BUILD"/fuzz-replay/fuzz_*; do
 	run_one "corpus/$n" 300 $VG "$f" "tests/fuzz/corpus/${n#fuzz_}"
 done | tee -a "$log"
 
+# once S: true for a shell test marked to run in the plain pass only (a
+# check of the tree, the same in every pass).
+once() { grep -q '^# tests/run.sh: once' "$1"; }
+
 if [ "${CUDBG_VALGRIND:-0}" != 1 ]; then
 	for s in tests/sh/*.sh; do
 		[ -f "$s" ] || continue
+		[ -n "$P" ] && once "$s" && continue
 		run_one "sh/$(basename "$s" .sh)" 600 sh "$s"
 	done | tee -a "$log"
 else
@@ -113,6 +118,7 @@ else
 	for s in tests/sh/*.sh; do
 		[ -f "$s" ] || continue
 		case $s in */tmux_smoke.sh) continue ;; esac
+		once "$s" && continue
 		CUDBG_BIN="$ROOT/tests/valgrind-cudbg" CUDBG_REAL_BIN="$real" \
 		CUDBG_VALGRIND_LOGS="$vglogs" CUDBG_UNDER_VALGRIND=1 \
 			run_one "sh/$(basename "$s" .sh)" 1800 sh "$s"
