@@ -2,8 +2,9 @@
 # `make test`: every pass of the suite in one go, then ONE closing line
 # "N passed, N failed, N skipped" over all of them; exits non-zero when
 # anything failed.  The passes, in order:
-#   plain     tests/run.sh on $BUILD                        (= make quick)
-#   asan      tests/run.sh on build-asan/, ASan+UBSan       (= make asan)
+#   plain     make check-build, then tests/run.sh on $BUILD (= make quick)
+#   asan      make asan-build, then tests/run.sh on
+#             build-asan/, ASan+UBSan                       (= make asan)
 #   valgrind  tests/run.sh with CUDBG_VALGRIND=1 on $BUILD  (= make valgrind)
 #   fuzz      each tests/fuzz target under libFuzzer for
 #             FUZZ_TIME seconds (clang)                     (= make fuzz)
@@ -91,7 +92,12 @@ run_pass() {
 	tb=$t0
 	case $pass in
 	plain)
-		BUILD=$BUILD ./tests/run.sh
+		# `make test` leaves this build to the pass, so that it runs
+		# beside the ASan one (a no-op after `make check-build`)
+		if build plain check-build; then
+			tb=$(date +%s)
+			BUILD=$BUILD ./tests/run.sh
+		fi
 		;;
 	asan)
 		if ! probe asan "$CC" -fsanitize=address,undefined; then
