@@ -3,8 +3,9 @@
 #   make              build $(BUILD)/cudbg-tui
 #   make test         the plain and ASan+UBSan suites side by side, one
 #                     closing line (the README's test command; ~5 min)
-#   make gauntlet     valgrind and libFuzzer passes (CI runs it after test)
-#   make test-all     all four passes in sequence (PASSES= picks passes)
+#   make gauntlet     the full ASan sweep of every recording, valgrind and
+#                     libFuzzer passes (CI runs it after test)
+#   make test-all     all five passes in sequence (PASSES= picks passes)
 #   make quick        the plain suite only (the fast loop)
 #   make asan         the suite again with ASan+UBSan (in build-asan/)
 #   make valgrind     the suite under valgrind (unit binaries, fuzz corpora,
@@ -188,17 +189,18 @@ FUZZ_TIME  ?= 30
 # `make test` is the README's test command: the plain suite and the
 # ASan+UBSan suite side by side (about 5 minutes on 2 cores); each pass
 # makes its own build first (tests/check.sh), so the two builds run side
-# by side too.  `make gauntlet` is the long run CI adds after it:
-# valgrind and libFuzzer.  `make test-all` runs all four passes one after
-# another.
+# by side too.  `make gauntlet` is the long run CI adds after it: the
+# sweep of every recording under ASan (make test's ASan pass replays a
+# sample of it), valgrind and libFuzzer.  `make test-all` runs all five
+# passes one after another.
 CHECK = BUILD='$(BUILD)' MAKE='$(MAKE)' CC='$(CC)' FUZZ_CC='$(FUZZ_CC)' \
 	FUZZ_TIME='$(FUZZ_TIME)' FUZZ_BIN='$(FUZZ_BIN)' ./tests/check.sh
 test:
 	PASSES='$(or $(PASSES),plain asan)' PARALLEL=1 $(CHECK)
 gauntlet: check-build
-	PASSES='$(or $(PASSES),valgrind fuzz)' $(CHECK)
+	PASSES='$(or $(PASSES),asan-sweep valgrind fuzz)' $(CHECK)
 test-all: check-build
-	PASSES='$(or $(PASSES),plain asan valgrind fuzz)' $(CHECK)
+	PASSES='$(or $(PASSES),plain asan valgrind fuzz asan-sweep)' $(CHECK)
 
 asan-build:
 	$(MAKE) BUILD=build-asan CFLAGS='-O1 -g -fno-omit-frame-pointer' \

@@ -8,12 +8,14 @@
 #   valgrind  tests/run.sh with CUDBG_VALGRIND=1 on $BUILD  (= make valgrind)
 #   fuzz      each tests/fuzz target under libFuzzer for
 #             FUZZ_TIME seconds (clang)                     (= make fuzz)
-# Test names carry the pass as a prefix (asan/..., valgrind/..., fuzz/...;
-# the plain pass has none).  A pass whose tool is missing (valgrind, or a
+#   asan-sweep  tests/sh/report_schema.sh's sweep of every recording in
+#             full on build-asan/ (the asan pass makes a sample of it)
+# Test names carry the pass as a prefix (asan/..., valgrind/..., fuzz/...,
+# asan-sweep/...; the plain pass has none).  A pass whose tool is missing (valgrind, or a
 # compiler that cannot build with -fsanitize=fuzzer) is one SKIP line
 # saying why; a pass that does not build is one FAIL line.
 # Called by the Makefile, which sets:
-#   BUILD MAKE CC FUZZ_CC FUZZ_TIME FUZZ_BIN, and PASSES (default: all four)
+#   BUILD MAKE CC FUZZ_CC FUZZ_TIME FUZZ_BIN, and PASSES (default: all five)
 #   PARALLEL=1   run the passes side by side, each into its own log, and
 #                print each log whole when all have ended (`make test` runs
 #                plain and asan so: on 2 cores the two together take little
@@ -24,7 +26,7 @@ MAKE=${MAKE:-make}
 CC=${CC:-cc}
 FUZZ_CC=${FUZZ_CC:-clang}
 FUZZ_TIME=${FUZZ_TIME:-30}
-PASSES=${PASSES:-plain asan valgrind fuzz}
+PASSES=${PASSES:-plain asan valgrind fuzz asan-sweep}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
 if [ -z "${FUZZ_BIN:-}" ]; then
@@ -104,7 +106,19 @@ run_pass() {
 			result "SKIP asan: $CC cannot build with -fsanitize=address,undefined ($(why asan "$CC"))"
 		elif build asan asan-build; then
 			tb=$(date +%s)
-			BUILD=build-asan CUDBG_PASS=asan ./tests/run.sh
+			# a sample of report_schema's sweep of every recording
+			# (the asan-sweep pass makes all of it)
+			BUILD=build-asan CUDBG_PASS=asan CUDBG_SWEEP=sample \
+				./tests/run.sh
+		fi
+		;;
+	asan-sweep)
+		if ! probe asan "$CC" -fsanitize=address,undefined; then
+			result "SKIP asan-sweep: $CC cannot build with -fsanitize=address,undefined ($(why asan "$CC"))"
+		elif build asan-sweep asan-build; then
+			tb=$(date +%s)
+			BUILD=build-asan CUDBG_PASS=asan-sweep CUDBG_SWEEP=all \
+				TESTS=sh/report_schema ./tests/run.sh
 		fi
 		;;
 	valgrind)
@@ -124,7 +138,7 @@ run_pass() {
 		fi
 		;;
 	*)
-		result "FAIL $pass: no such pass (PASSES takes plain asan valgrind fuzz)"
+		result "FAIL $pass: no such pass (PASSES takes plain asan valgrind fuzz asan-sweep)"
 		;;
 	esac
 	t1=$(date +%s)
@@ -138,7 +152,7 @@ run_pass() {
 # their prefix (the plain pass has none), so passes may run side by side.
 tally_pass() {
 	case $1 in
-	plain) grep -vE '^(PASS|FAIL|SKIP) (asan|valgrind|fuzz)[/:]' "$CUDBG_TEST_RESULTS" >"$tmp/pass-$1" ;;
+	plain) grep -vE '^(PASS|FAIL|SKIP) (asan|valgrind|fuzz|asan-sweep)[/:]' "$CUDBG_TEST_RESULTS" >"$tmp/pass-$1" ;;
 	*) grep -E "^(PASS|FAIL|SKIP) $1[/:]" "$CUDBG_TEST_RESULTS" >"$tmp/pass-$1" ;;
 	esac
 	echo "$(grep -c '^PASS ' "$tmp/pass-$1") PASS, $(grep -c '^FAIL ' "$tmp/pass-$1") FAIL, $(grep -c '^SKIP ' "$tmp/pass-$1") SKIP"

@@ -13,6 +13,8 @@
 #   CUDBG_PASS=NAME   prefix every test name with NAME/ (asan, valgrind;
 #                     valgrind is the default under CUDBG_VALGRIND=1), so
 #                     the passes of `make test` keep apart
+#   TESTS='NAME...'   run only these tests (names as in test-times, with no
+#                     pass prefix: sh/faults, test_ctl, corpus/fuzz_decode)
 #   CUDBG_TEST_RESULTS=FILE    append the PASS/FAIL/SKIP lines to FILE and print no
 #                     closing line (tests/check.sh sums all passes)
 set -u
@@ -140,6 +142,11 @@ for s in tests/sh/*.sh; do
 	echo "sh $s sh/${n%.sh}"
 done >>"$q/tests"
 
+if [ -n "${TESTS:-}" ]; then
+	awk -v want=" $TESTS " 'index(want, " " $3 " ")' "$q/tests" >"$q/wanted"
+	mv "$q/wanted" "$q/tests"
+fi
+
 # The order: longest first, by the last run's times (test-times), else by
 # these rough ones (plain pass, 2 cores; sh tests 5 s, unit tests 1 s when
 # not named), so the slow tests start early and the short ones fill in.
@@ -213,7 +220,9 @@ if [ -n "$VG" ]; then
 	rm -rf "$vglogs"
 fi
 
-if [ -n "$CUDBG_JSON_REPORTS" ]; then
+# (With TESTS, only when they kept a report: a test chosen may keep none.)
+if [ -n "$CUDBG_JSON_REPORTS" ] && { [ -z "${TESTS:-}" ] ||
+   ls "$CUDBG_JSON_REPORTS"/*.json >/dev/null 2>&1; }; then
 	run_one schema/reports 300 python3 tests/schema_check.py \
 		docs/report.schema.json "$CUDBG_JSON_REPORTS" | tee -a "$log"
 fi
