@@ -118,7 +118,7 @@ run_pass() {
 		elif build asan-sweep asan-build; then
 			tb=$(date +%s)
 			BUILD=build-asan CUDBG_PASS=asan-sweep CUDBG_SWEEP=all \
-				TESTS=sh/report_schema ./tests/run.sh
+				ONLY=sh/report_schema ./tests/run.sh
 		fi
 		;;
 	valgrind)

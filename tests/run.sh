@@ -13,7 +13,7 @@
 #   CUDBG_PASS=NAME   prefix every test name with NAME/ (asan, valgrind;
 #                     valgrind is the default under CUDBG_VALGRIND=1), so
 #                     the passes of `make test` keep apart
-#   TESTS='NAME...'   run only these tests (names as in test-times, with no
+#   ONLY='NAME...'   run only these tests (names as in test-times, with no
 #                     pass prefix: sh/faults, test_ctl, corpus/fuzz_decode)
 #   CUDBG_TEST_RESULTS=FILE    append the PASS/FAIL/SKIP lines to FILE and print no
 #                     closing line (tests/check.sh sums all passes)
@@ -49,9 +49,9 @@ fi
 export CUDBG_JSON_REPORTS
 trap 'rm -f "$log"; [ -z "$CUDBG_JSON_REPORTS" ] || rm -rf "$CUDBG_JSON_REPORTS"' EXIT
 
-# Each test's wall time, one line "SECONDS NAME", goes to $BUILD/test-times
-# (test-times-PASS for the asan and valgrind passes; the slowest are
-# printed at the end, sort -rn the file to see them all), and each unit
+# Each test's wall and CPU time, one line "SECONDS NAME CPU-SECONDS", goes
+# to $BUILD/test-times (test-times-PASS for the other passes; the slowest
+# are printed at the end, sort -rn the file to see them all), and each unit
 # test case's to $BUILD/case-times[-PASS] (tests/harness.c).  The times of
 # the last run order the next one.
 TIMES="$ROOT/$BUILD/test-times${CUDBG_PASS:+-$CUDBG_PASS}"
@@ -70,11 +70,20 @@ run_one() {
 	name=$1; secs=$2; shift 2
 	out=$q/out.${name_id:-last}
 	t0=$(date +%s%N)
+	times >"$out.cpu0" # the builtin: the CPU time of the children reaped
 	timeout -k 5 "$secs" "$@" >"$out" 2>&1
 	rc=$?
+	times >"$out.cpu1"
 	t1=$(date +%s%N)
-	echo "$(( (t1 - t0) / 1000000 ))" "$P$name" |
-		awk '{ printf "%.1f %s\n", $1 / 1000, $2 }' >>"$TIMES"
+	# "SECONDS NAME CPU-SECONDS" (CPU: the test's processes that it waited
+	# for, a daemon it left not counted)
+	cat "$out.cpu0" "$out.cpu1" | awk -v ms=$(( (t1 - t0) / 1000000 )) \
+		-v name="$P$name" '
+		function secs(f,   m) { m = f; sub(/m.*/, "", m); sub(/^[0-9]*m/, "", f); sub(/s$/, "", f); return m * 60 + f }
+		NR == 2 { c0 = secs($1) + secs($2) }
+		NR == 4 { c1 = secs($1) + secs($2) }
+		END { printf "%.1f %s %.1f\n", ms / 1000, name, c1 - c0 }' >>"$TIMES"
+	rm -f "$out.cpu0" "$out.cpu1"
 	# the test's own result lines get the pass prefix too
 	sed -E "s#^(PASS|FAIL|SKIP) #\1 $P#" "$out"
 	if ! grep -qE '^(PASS|FAIL|SKIP) ' "$out"; then
@@ -142,8 +151,8 @@ for s in tests/sh/*.sh; do
 	echo "sh $s sh/${n%.sh}"
 done >>"$q/tests"
 
-if [ -n "${TESTS:-}" ]; then
-	awk -v want=" $TESTS " 'index(want, " " $3 " ")' "$q/tests" >"$q/wanted"
+if [ -n "${ONLY:-}" ]; then
+	awk -v want=" $ONLY " 'index(want, " " $3 " ")' "$q/tests" >"$q/wanted"
 	mv "$q/wanted" "$q/tests"
 fi
 
@@ -220,14 +229,14 @@ if [ -n "$VG" ]; then
 	rm -rf "$vglogs"
 fi
 
-# (With TESTS, only when they kept a report: a test chosen may keep none.)
-if [ -n "$CUDBG_JSON_REPORTS" ] && { [ -z "${TESTS:-}" ] ||
+# (With ONLY, only when they kept a report: a test chosen may keep none.)
+if [ -n "$CUDBG_JSON_REPORTS" ] && { [ -z "${ONLY:-}" ] ||
    ls "$CUDBG_JSON_REPORTS"/*.json >/dev/null 2>&1; }; then
 	run_one schema/reports 300 python3 tests/schema_check.py \
 		docs/report.schema.json "$CUDBG_JSON_REPORTS" | tee -a "$log"
 fi
 
-echo "slowest (seconds; all in $TIMES):"
+echo "slowest (seconds, CPU seconds; all in $TIMES):"
 sort -rn "$TIMES" | head -8 | sed 's/^/    /'
 p=$(grep -c '^PASS ' "$log")
 f=$(grep -c '^FAIL ' "$log")
