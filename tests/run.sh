@@ -49,8 +49,8 @@ fi
 export CUDBG_JSON_REPORTS
 trap 'rm -f "$log"; [ -z "$CUDBG_JSON_REPORTS" ] || rm -rf "$CUDBG_JSON_REPORTS"' EXIT
 
-# Each test's wall and CPU time, one line "SECONDS NAME CPU-SECONDS", goes
-# to $BUILD/test-times (test-times-PASS for the other passes; the slowest
+# Each test's wall and CPU time and start, one line "SECONDS NAME
+# CPU-SECONDS START", goes to $BUILD/test-times (test-times-PASS for the other passes; the slowest
 # are printed at the end, sort -rn the file to see them all), and each unit
 # test case's to $BUILD/case-times[-PASS] (tests/harness.c).  The times of
 # the last run order the next one.
@@ -59,6 +59,7 @@ CUDBG_CASE_TIMES="$ROOT/$BUILD/case-times${CUDBG_PASS:+-$CUDBG_PASS}"
 export CUDBG_CASE_TIMES
 q=$(mktemp -d)
 trap 'rm -f "$log"; rm -rf "$q"; [ -z "$CUDBG_JSON_REPORTS" ] || rm -rf "$CUDBG_JSON_REPORTS"' EXIT
+RUN_T0=$(date +%s%N)
 mkdir -p "$ROOT/$BUILD"
 [ -f "$TIMES" ] && cp "$TIMES" "$q/last-times"
 : >"$TIMES" && : >"$CUDBG_CASE_TIMES"
@@ -75,14 +76,14 @@ run_one() {
 	rc=$?
 	times >"$out.cpu1"
 	t1=$(date +%s%N)
-	# "SECONDS NAME CPU-SECONDS" (CPU: the test's processes that it waited
-	# for, a daemon it left not counted)
+	# "SECONDS NAME CPU-SECONDS START" (CPU: the test's processes that it
+	# waited for, a daemon it left not counted; START: seconds into the run)
 	cat "$out.cpu0" "$out.cpu1" | awk -v ms=$(( (t1 - t0) / 1000000 )) \
-		-v name="$P$name" '
+		-v at=$(( (t0 - RUN_T0) / 1000000 )) -v name="$P$name" '
 		function secs(f,   m) { m = f; sub(/m.*/, "", m); sub(/^[0-9]*m/, "", f); sub(/s$/, "", f); return m * 60 + f }
 		NR == 2 { c0 = secs($1) + secs($2) }
 		NR == 4 { c1 = secs($1) + secs($2) }
-		END { printf "%.1f %s %.1f\n", ms / 1000, name, c1 - c0 }' >>"$TIMES"
+		END { printf "%.1f %s %.1f %.1f\n", ms / 1000, name, c1 - c0, at / 1000 }' >>"$TIMES"
 	rm -f "$out.cpu0" "$out.cpu1"
 	# the test's own result lines get the pass prefix too
 	sed -E "s#^(PASS|FAIL|SKIP) #\1 $P#" "$out"
