@@ -9,7 +9,8 @@
 #   fuzz      each tests/fuzz target under libFuzzer for
 #             FUZZ_TIME seconds (clang)                     (= make fuzz)
 #   asan-sweep  tests/sh/report_schema.sh's sweep of every recording in
-#             full on build-asan/ (the asan pass makes a sample of it)
+#             full on build-asan/, and tests/sh/gpu_recordings.sh with
+#             its --json replays (the asan pass makes a sample of them)
 # Test names carry the pass as a prefix (asan/..., valgrind/..., fuzz/...,
 # asan-sweep/...; the plain pass has none).  A pass whose tool is missing (valgrind, or a
 # compiler that cannot build with -fsanitize=fuzzer) is one SKIP line
@@ -107,7 +108,8 @@ run_pass() {
 		elif build asan asan-build; then
 			tb=$(date +%s)
 			# a sample of report_schema's sweep of every recording
-			# (the asan-sweep pass makes all of it)
+			# and no --json twins of gpu_recordings' replays (the
+			# asan-sweep pass makes all of them)
 			BUILD=build-asan CUDBG_PASS=asan CUDBG_SWEEP=sample \
 				./tests/run.sh
 		fi
@@ -118,7 +120,8 @@ run_pass() {
 		elif build asan-sweep asan-build; then
 			tb=$(date +%s)
 			BUILD=build-asan CUDBG_PASS=asan-sweep CUDBG_SWEEP=all \
-				ONLY=sh/report_schema ./tests/run.sh
+				ONLY='sh/report_schema sh/gpu_recordings' \
+				./tests/run.sh
 		fi
 		;;
 	valgrind)

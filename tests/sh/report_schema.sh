@@ -93,8 +93,9 @@ verdict member-twice 1 "$tmp/bad" "member 'mode' written twice"
 # 0.13 s of start-up and leak check, ten times the plain one): each
 # recording and each report once, alone, and none of the top folder of
 # tests/fixtures/gpu, whose every recording and report gpu_recordings.sh
-# replays in the same pass, as text and with --json; the whole sweep runs
-# under ASan in `make gauntlet` (its asan-sweep pass, tests/check.sh).
+# replays in the same pass (as text; with --json in the plain pass); the
+# whole sweep runs under ASan in `make gauntlet` (its asan-sweep pass,
+# tests/check.sh, with gpu_recordings.sh's --json replays).
 if [ "${CUDBG_UNDER_VALGRIND:-0}" = 1 ]; then
 	echo "SKIP report_schema/all-recordings: not under valgrind (the plain and asan passes replay them)"
 	exit 0
