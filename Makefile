@@ -3,8 +3,9 @@
 #   make              build $(BUILD)/cudbg-tui
 #   make test         the plain and ASan+UBSan suites side by side, one
 #                     closing line (the README's test command; ~5 min)
-#   make gauntlet     valgrind and libFuzzer passes (CI runs it after test)
-#   make test-all     all four passes in sequence (PASSES= picks passes)
+#   make gauntlet     the full ASan sweep of every recording, valgrind and
+#                     libFuzzer passes (CI runs it after test)
+#   make test-all     all five passes in sequence (PASSES= picks passes)
 #   make quick        the plain suite only (the fast loop)
 #   make asan         the suite again with ASan+UBSan (in build-asan/)
 #   make valgrind     the suite under valgrind (unit binaries, fuzz corpora,
@@ -51,7 +52,8 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wpointer-arith -Wcast-qual -Wvla -Wimplicit-fallthrough
 WARN += $(shell $(CC) -Werror -Wno-format-truncation -E -x c /dev/null \
 	>/dev/null 2>&1 && echo -Wno-format-truncation)
-STRICT_GOALS := test gauntlet test-all quick asan asan-build valgrind check-build
+STRICT_GOALS := test gauntlet test-all quick asan asan-build valgrind check-build \
+	test-build
 ifneq ($(filter $(STRICT_GOALS),$(MAKECMDGOALS)),)
 WERROR ?= -Werror
 endif
@@ -172,7 +174,10 @@ $(BUILD)/progs/%: tests/progs/%.c
 	$(CC) -O0 -g -o $@ $<
 PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c))
 
-check-build: $(BIN) $(TESTS) $(FUZZ_REPLAY) $(PROGS) $(BENCHES)
+# What the suite runs (the ASan build stops there); check-build adds the
+# benchmarks, so they keep compiling.
+test-build: $(BIN) $(TESTS) $(FUZZ_REPLAY) $(PROGS)
+check-build: test-build $(BENCHES)
 
 quick: check-build
 	BUILD=$(BUILD) ./tests/run.sh
@@ -182,22 +187,25 @@ quick: check-build
 FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 30
 # `make test` is the README's test command: the plain suite and the
-# ASan+UBSan suite side by side (about 5 minutes on 2 cores).  `make
-# gauntlet` is the long run CI adds after it: valgrind and libFuzzer.
-# `make test-all` runs all four passes one after another.
+# ASan+UBSan suite side by side (about 5 minutes on 2 cores); each pass
+# makes its own build first (tests/check.sh), so the two builds run side
+# by side too.  `make gauntlet` is the long run CI adds after it: the
+# sweep of every recording under ASan (make test's ASan pass replays a
+# sample of it), valgrind and libFuzzer.  `make test-all` runs all five
+# passes one after another.
 CHECK = BUILD='$(BUILD)' MAKE='$(MAKE)' CC='$(CC)' FUZZ_CC='$(FUZZ_CC)' \
 	FUZZ_TIME='$(FUZZ_TIME)' FUZZ_BIN='$(FUZZ_BIN)' ./tests/check.sh
-test: check-build
+test:
 	PASSES='$(or $(PASSES),plain asan)' PARALLEL=1 $(CHECK)
 gauntlet: check-build
-	PASSES='$(or $(PASSES),valgrind fuzz)' $(CHECK)
+	PASSES='$(or $(PASSES),asan-sweep valgrind fuzz)' $(CHECK)
 test-all: check-build
-	PASSES='$(or $(PASSES),plain asan valgrind fuzz)' $(CHECK)
+	PASSES='$(or $(PASSES),plain asan valgrind fuzz asan-sweep)' $(CHECK)
 
 asan-build:
 	$(MAKE) BUILD=build-asan CFLAGS='-O1 -g -fno-omit-frame-pointer' \
 		SANFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all' \
-		check-build
+		test-build
 asan: asan-build
 	BUILD=build-asan CUDBG_PASS=asan ./tests/run.sh
 
@@ -257,7 +265,7 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: FORCE check-layers all test gauntlet test-all quick asan asan-build valgrind fuzz fuzz-build bench install uninstall clean check-build gpu-test
+.PHONY: FORCE check-layers all test gauntlet test-all quick asan asan-build valgrind fuzz fuzz-build bench install uninstall clean check-build test-build gpu-test
 .SECONDARY:
 
 -include $(shell find $(BUILD) build-fuzz -name '*.d' 2>/dev/null)

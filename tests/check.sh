@@ -2,17 +2,21 @@
 # `make test`: every pass of the suite in one go, then ONE closing line
 # "N passed, N failed, N skipped" over all of them; exits non-zero when
 # anything failed.  The passes, in order:
-#   plain     tests/run.sh on $BUILD                        (= make quick)
-#   asan      tests/run.sh on build-asan/, ASan+UBSan       (= make asan)
+#   plain     make check-build, then tests/run.sh on $BUILD (= make quick)
+#   asan      make asan-build, then tests/run.sh on
+#             build-asan/, ASan+UBSan                       (= make asan)
 #   valgrind  tests/run.sh with CUDBG_VALGRIND=1 on $BUILD  (= make valgrind)
 #   fuzz      each tests/fuzz target under libFuzzer for
 #             FUZZ_TIME seconds (clang)                     (= make fuzz)
-# Test names carry the pass as a prefix (asan/..., valgrind/..., fuzz/...;
-# the plain pass has none).  A pass whose tool is missing (valgrind, or a
+#   asan-sweep  tests/sh/report_schema.sh's sweep of every recording in
+#             full on build-asan/, and tests/sh/gpu_recordings.sh with
+#             its --json replays (the asan pass makes a sample of them)
+# Test names carry the pass as a prefix (asan/..., valgrind/..., fuzz/...,
+# asan-sweep/...; the plain pass has none).  A pass whose tool is missing (valgrind, or a
 # compiler that cannot build with -fsanitize=fuzzer) is one SKIP line
 # saying why; a pass that does not build is one FAIL line.
 # Called by the Makefile, which sets:
-#   BUILD MAKE CC FUZZ_CC FUZZ_TIME FUZZ_BIN, and PASSES (default: all four)
+#   BUILD MAKE CC FUZZ_CC FUZZ_TIME FUZZ_BIN, and PASSES (default: all five)
 #   PARALLEL=1   run the passes side by side, each into its own log, and
 #                print each log whole when all have ended (`make test` runs
 #                plain and asan so: on 2 cores the two together take little
@@ -23,7 +27,7 @@ MAKE=${MAKE:-make}
 CC=${CC:-cc}
 FUZZ_CC=${FUZZ_CC:-clang}
 FUZZ_TIME=${FUZZ_TIME:-30}
-PASSES=${PASSES:-plain asan valgrind fuzz}
+PASSES=${PASSES:-plain asan valgrind fuzz asan-sweep}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
 if [ -z "${FUZZ_BIN:-}" ]; then
@@ -91,14 +95,33 @@ run_pass() {
 	tb=$t0
 	case $pass in
 	plain)
-		BUILD=$BUILD ./tests/run.sh
+		# `make test` leaves this build to the pass, so that it runs
+		# beside the ASan one (a no-op after `make check-build`)
+		if build plain check-build; then
+			tb=$(date +%s)
+			BUILD=$BUILD ./tests/run.sh
+		fi
 		;;
 	asan)
 		if ! probe asan "$CC" -fsanitize=address,undefined; then
 			result "SKIP asan: $CC cannot build with -fsanitize=address,undefined ($(why asan "$CC"))"
 		elif build asan asan-build; then
 			tb=$(date +%s)
-			BUILD=build-asan CUDBG_PASS=asan ./tests/run.sh
+			# a sample of report_schema's sweep of every recording
+			# and no --json twins of gpu_recordings' replays (the
+			# asan-sweep pass makes all of them)
+			BUILD=build-asan CUDBG_PASS=asan CUDBG_SWEEP=sample \
+				./tests/run.sh
+		fi
+		;;
+	asan-sweep)
+		if ! probe asan "$CC" -fsanitize=address,undefined; then
+			result "SKIP asan-sweep: $CC cannot build with -fsanitize=address,undefined ($(why asan "$CC"))"
+		elif build asan-sweep asan-build; then
+			tb=$(date +%s)
+			BUILD=build-asan CUDBG_PASS=asan-sweep CUDBG_SWEEP=all \
+				ONLY='sh/report_schema sh/gpu_recordings' \
+				./tests/run.sh
 		fi
 		;;
 	valgrind)
@@ -118,7 +141,7 @@ run_pass() {
 		fi
 		;;
 	*)
-		result "FAIL $pass: no such pass (PASSES takes plain asan valgrind fuzz)"
+		result "FAIL $pass: no such pass (PASSES takes plain asan valgrind fuzz asan-sweep)"
 		;;
 	esac
 	t1=$(date +%s)
@@ -132,7 +155,7 @@ run_pass() {
 # their prefix (the plain pass has none), so passes may run side by side.
 tally_pass() {
 	case $1 in
-	plain) grep -vE '^(PASS|FAIL|SKIP) (asan|valgrind|fuzz)[/:]' "$CUDBG_TEST_RESULTS" >"$tmp/pass-$1" ;;
+	plain) grep -vE '^(PASS|FAIL|SKIP) (asan|valgrind|fuzz|asan-sweep)[/:]' "$CUDBG_TEST_RESULTS" >"$tmp/pass-$1" ;;
 	*) grep -E "^(PASS|FAIL|SKIP) $1[/:]" "$CUDBG_TEST_RESULTS" >"$tmp/pass-$1" ;;
 	esac
 	echo "$(grep -c '^PASS ' "$tmp/pass-$1") PASS, $(grep -c '^FAIL ' "$tmp/pass-$1") FAIL, $(grep -c '^SKIP ' "$tmp/pass-$1") SKIP"

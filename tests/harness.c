@@ -10,6 +10,7 @@
 #include <string.h>
 #include <ftw.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct test_case {
@@ -168,10 +169,33 @@ static void scratch_remove(const char *dir)
 		nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* $CUDBG_CASE_TIMES names a file that gets one line per case, "SECONDS
+ * suite/name" (tests/run.sh keeps them beside its own per-binary times),
+ * so a case that waits out a timeout shows. */
+static void note_time(const char *name, double secs)
+{
+	const char *path = getenv("CUDBG_CASE_TIMES");
+	if (!path || !*path)
+		return;
+	FILE *f = fopen(path, "a");
+	if (!f)
+		return;
+	fprintf(f, "%.2f %s/%s\n", secs, suite_name, name);
+	fclose(f);
+}
+
 static bool run_case(const struct test_case *tc)
 {
 	int fds[2];
 	char scratch[64];
+	double t0 = now_s();
 	/* Close-on-exec: a debugger a test starts (in its own session, out
 	 * of reach of the group kill below) must not hold the verdict pipe
 	 * open, or the read below would wait for it. */
@@ -221,6 +245,7 @@ static bool run_case(const struct test_case *tc)
 	scratch_remove(scratch);
 	bool timed_out = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM;
 	print_result(tc->name, status, verdict, timed_out, tc->timeout_s);
+	note_time(tc->name, now_s() - t0);
 	return verdict[0] != 'F' && !timed_out && WIFEXITED(status) &&
 	       WEXITSTATUS(status) == 0;
 }

@@ -3,6 +3,7 @@
 # tree, then on copies of the tree's #include lines with one planted
 # violation each: every kind of violation must fail and name the file, so
 # the check cannot pass by reading nothing.
+# tests/run.sh: once, in the plain pass (it reads the tree, not the build).
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 CHECK="$ROOT/tests/check_layers.sh"

@@ -6,6 +6,7 @@
 # rule is in tests/fixtures/README.md.  Each folder's README.md describes
 # that folder and is left out.  A crafted pair of folders first shows
 # the check can fail.
+# tests/run.sh: once, in the plain pass (it reads the tree, not the build).
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 fails=0

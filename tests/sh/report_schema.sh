@@ -47,78 +47,106 @@ timeout 60 "$BIN" --json --sanitizer-report "$ROOT/tests/data/santools/race.sani
 	>"$tmp/good/race.json" 2>/dev/null
 verdict real-reports-pass 0 "$tmp/good"
 
-# broken NAME FILE PYTHON WHY: FILE's report changed by PYTHON (over d)
-# must fail the check, saying WHY.
-broken() {
-	rm -f "$tmp/bad/"*
-	python3 - "$tmp/good/$2" "$tmp/bad/r.json" "$3" <<-'PY'
-	import json, sys
-	d = json.load(open(sys.argv[1]))
-	exec(sys.argv[3])
-	open(sys.argv[2], "w").write(json.dumps(d) + "\n")
-	PY
-	verdict "$1" 1 "$tmp/bad" "$4"
-}
-broken error-without-diagnosis error.json "del d['diagnosis']" \
-	"'diagnosis' is a required property"
-broken frame-addr fault.json "d['frame']['addr'] = d['frame'].pop('address')" \
-	"frame: Additional properties are not allowed ('addr' was unexpected)"
-broken finding-without-hazard fault.json \
-	"del d['diagnosis']['findings'][0]['hazard']" "'hazard' is a required property"
-broken race-without-pair race.json \
-	"d['diagnosis']['findings'][0]['other_access'] = None" "other_access"
-broken unknown-member fault.json "d['diagnosis']['surprise'] = 1" \
-	"('surprise' was unexpected)"
-broken cluster-left-out fault.json "del d['diagnosis']['focus']['cluster']" \
-	"diagnosis/focus"
-broken wrong-type fault.json "d['diagnosis']['exception']['code'] = '12'" \
-	"diagnosis/exception"
-broken unknown-mode error.json "d['mode'] = 'sanitizer report'" \
-	"mode: 'sanitizer report' is not one of"
-rm -f "$tmp/bad/"*
-printf '{"mode":' >"$tmp/bad/r.json"
-verdict truncated-report 1 "$tmp/bad" "not UTF-8 JSON"
-tr -d '\n' <"$tmp/good/fault.json" >"$tmp/bad/r.json"
-verdict no-line-end 1 "$tmp/bad" "not one line"
-sed 's/^{/{"mode":"live",/' "$tmp/good/fault.json" >"$tmp/bad/r.json"
-verdict member-twice 1 "$tmp/bad" "member 'mode' written twice"
+# The broken reports, all in $tmp/bad, checked by one run of the check
+# (a python3 start-up costs 0.3 s or more): each must have its own FAIL
+# line (the check names the file), saying WHY.  The cases, one a line:
+# NAME|FILE|PYTHON|WHY: FILE's report changed by PYTHON (over d).
+cat >"$tmp/cases" <<'EOT'
+error-without-diagnosis|error.json|del d['diagnosis']|'diagnosis' is a required property
+frame-addr|fault.json|d['frame']['addr'] = d['frame'].pop('address')|frame: Additional properties are not allowed ('addr' was unexpected)
+finding-without-hazard|fault.json|del d['diagnosis']['findings'][0]['hazard']|'hazard' is a required property
+race-without-pair|race.json|d['diagnosis']['findings'][0]['other_access'] = None|other_access
+unknown-member|fault.json|d['diagnosis']['surprise'] = 1|('surprise' was unexpected)
+cluster-left-out|fault.json|del d['diagnosis']['focus']['cluster']|diagnosis/focus
+wrong-type|fault.json|d['diagnosis']['exception']['code'] = '12'|diagnosis/exception
+unknown-mode|error.json|d['mode'] = 'sanitizer report'|mode: 'sanitizer report' is not one of
+EOT
+python3 - "$tmp/cases" "$tmp/good" "$tmp/bad" <<-'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    name, src, code, why = line.rstrip("\n").split("|")
+    d = json.load(open(sys.argv[2] + "/" + src))
+    exec(code)
+    open(sys.argv[3] + "/" + name + ".json", "w").write(json.dumps(d) + "\n")
+PY
+# and three the check must refuse before the schema
+printf '{"mode":' >"$tmp/bad/truncated-report.json"
+tr -d '\n' <"$tmp/good/fault.json" >"$tmp/bad/no-line-end.json"
+sed 's/^{/{"mode":"live",/' "$tmp/good/fault.json" >"$tmp/bad/member-twice.json"
+cat >>"$tmp/cases" <<'EOT'
+truncated-report|||not UTF-8 JSON
+no-line-end|||not one line
+member-twice|||member 'mode' written twice
+EOT
+$CHECK "$tmp/bad" >"$tmp/out" 2>&1
+rc=$?
+while IFS='|' read -r name src code why; do
+	if [ $rc -ne 1 ]; then
+		fail "$name" "exit status $rc, want 1"
+	elif [ ! -f "$tmp/bad/$name.json" ]; then
+		fail "$name" "the broken report was not made"
+	elif ! grep "^FAIL schema/$name.json: " "$tmp/out" | grep -qF -- "$why"; then
+		fail "$name" "no FAIL line for $name.json saying '$why'"
+	else
+		pass "$name"
+	fi
+done <"$tmp/cases"
 
 # Every committed recording (the shared ones, tests/fixtures with its GPU
 # runs and hand-made hangs) replayed once with --json, with its sanitizer
 # reports where it has them, and every report alone: the schema must
 # take them all.  gpu_recordings.sh replays only the programs with an
 # .expect; this covers the rest (tests/fixtures/gpu/run1, ...).
-# (Some 400 replays: not under valgrind, where each takes seconds; the
-# plain and asan passes run them.)
+# (Some 700 replays: not under valgrind, where each takes seconds.)
+# CUDBG_SWEEP=sample (the ASan pass of `make test`, where a replay costs
+# 0.13 s of start-up and leak check, ten times the plain one): each
+# recording and each report once, alone, and none of the top folder of
+# tests/fixtures/gpu, whose every recording and report gpu_recordings.sh
+# replays in the same pass (as text; with --json in the plain pass); the
+# whole sweep runs under ASan in `make gauntlet` (its asan-sweep pass,
+# tests/check.sh, with gpu_recordings.sh's --json replays).
 if [ "${CUDBG_UNDER_VALGRIND:-0}" = 1 ]; then
 	echo "SKIP report_schema/all-recordings: not under valgrind (the plain and asan passes replay them)"
 	exit 0
 fi
+SWEEP=${CUDBG_SWEEP:-all}
+case $SWEEP in all | sample) ;; *)
+	echo "FAIL report_schema/all-recordings: CUDBG_SWEEP='$SWEEP', not all or sample"
+	exit 1 ;;
+esac
+GPU_TOP=$ROOT/tests/fixtures/gpu
+# sampled_out FILE: true when the sample leaves FILE to gpu_recordings.sh
+sampled_out() {
+	[ "$SWEEP" = sample ] && [ "${1%/*}" = "$GPU_TOP" ]
+}
 mkdir "$tmp/all"
 # The replays to make, one a line: N|RECORDING|REPORT (either may be
-# empty); then made two at a time (the ASan pass runs this alone at its
-# end, on a machine of two cores).
+# empty); then made two at a time (one test of a pass that runs others
+# beside it, but the longest).
 : >"$tmp/jobs"
 n=0
 for f in "$FIX"/*.mi.log* "$ROOT"/tests/fixtures/*.mi.log* \
-	 "$ROOT"/tests/fixtures/gpu/*.mi.log* "$ROOT"/tests/fixtures/gpu/*/*.mi.log* \
+	 "$GPU_TOP"/*.mi.log* "$GPU_TOP"/*/*.mi.log* \
 	 "$ROOT"/tests/fixtures/hand/*.mi.log*; do
 	[ -f "$f" ] || continue
+	sampled_out "$f" && continue
 	base=${f%.gz}; base=${base%.mi.log}
 	for pass in core sancore memcheck racecheck initcheck synccheck; do
 		base=${base%.$pass}
 	done
 	n=$((n + 1))
 	echo "$n|$f|" >>"$tmp/jobs"
+	[ "$SWEEP" = sample ] && continue
 	for x in "$base".sanitizer.xml "$base".*.sanitizer.xml; do
 		[ -f "$x" ] || continue
 		n=$((n + 1))
 		echo "$n|$f|$x" >>"$tmp/jobs"
 	done
 done
-for x in "$FIX"/*.sanitizer.xml "$ROOT"/tests/fixtures/gpu/*.sanitizer.xml \
-	 "$ROOT"/tests/fixtures/gpu/*/*.xml "$ROOT"/tests/data/santools/*.xml; do
+for x in "$FIX"/*.sanitizer.xml "$GPU_TOP"/*.sanitizer.xml \
+	 "$GPU_TOP"/*/*.xml "$ROOT"/tests/data/santools/*.xml; do
 	[ -f "$x" ] || continue
+	sampled_out "$x" && continue
 	n=$((n + 1))
 	echo "$n||$x" >>"$tmp/jobs"
 done

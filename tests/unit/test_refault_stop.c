@@ -29,9 +29,18 @@ static bool settled(void *ctx)
 		return false;
 	/* a core is stopped from the start (no *stopped of a run) */
 	bool stopped = m->stop_count > w->stops ||
-		       (m->is_core && m->state == MODEL_STOPPED &&
-			w->stops != UINT32_MAX);
+		       (m->is_core && m->state == MODEL_STOPPED);
 	return stopped && ctl_refreshed(w->c);
+}
+
+/* The debugger has answered its start and nothing is in flight: ready
+ * for the run.  (A stop predicate here would never hold before the run
+ * and waited out its whole bound, 10 s a test.) */
+static bool ready(void *ctx)
+{
+	struct waiter *w = ctx;
+	return ctl_model(w->c)->state == MODEL_GONE ||
+	       (session_ready(ctl_session(w->c)) && !ctl_busy(w->c));
 }
 
 static void on_record(void *ctx, const struct mi_record *rec)
@@ -61,9 +70,7 @@ static void to_stop(struct dbg_ctl *c, struct waiter *w, bool run)
 {
 	w->stops = 0;
 	if (run) {
-		struct waiter r = *w;
-		r.stops = UINT32_MAX; /* only ready */
-		ctl_run_until(c, settled, &r, 10000);
+		CHECK_INT(ctl_run_until(c, ready, w, 10000), 1);
 		CHECK(ctl_run(c) > 0);
 	}
 	CHECK_MSG(ctl_run_until(c, settled, w, 20000) == 1, "no stop: %s",
@@ -139,9 +146,7 @@ TEST_TIMEOUT(coredump_stop_replays_to_its_thread, 90)
 	struct waiter r = {0};
 	r.rf = diag_refault_new(&t);
 	c = replay("replay_to_fault.mi.log", &r);
-	struct waiter ready = r;
-	ready.stops = UINT32_MAX;
-	ctl_run_until(c, settled, &ready, 10000);
+	CHECK_INT(ctl_run_until(c, ready, &r, 10000), 1);
 	enum diag_refault_state st = diag_refault_drive(r.rf, c, 20000);
 	CHECK_MSG(st == DIAG_RF_ARRIVED, "state %d: %s", (int)st,
 		  diag_refault_error(r.rf));

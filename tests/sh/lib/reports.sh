@@ -7,5 +7,6 @@
 keep_report() {
 	[ -n "${CUDBG_JSON_REPORTS:-}" ] && [ -s "$1" ] || return 0
 	_kept=$((${_kept:-0} + 1))
-	cp "$1" "$CUDBG_JSON_REPORTS/sh-$(basename "$0" .sh)-$$-$_kept.json"
+	_test=${0##*/} # no basename process: some tests keep hundreds
+	cp "$1" "$CUDBG_JSON_REPORTS/sh-${_test%.sh}-$$-$_kept.json"
 }
