@@ -39,6 +39,13 @@ if [ -z "${CUDBG_FIXTURES:-}" ]; then
 	export CUDBG_FIXTURES="$ROOT/tests/shared/fixtures"
 fi
 export CUDBG_EXAMPLES="${CUDBG_EXAMPLES:-$ROOT/data/examples}"
+# The tests' gdb reads no separate debug information (tests/bin/gdb says
+# why); a test that runs without gdb still finds none.
+if g=$(command -v gdb) && [ "$g" != "$ROOT/tests/bin/gdb" ]; then
+	CUDBG_REAL_GDB=$g
+	export CUDBG_REAL_GDB
+	PATH="$ROOT/tests/bin:$PATH"
+fi
 cd "$ROOT" || exit 2
 log=$(mktemp)
 # Every --json report the tests produce is kept here and checked against
