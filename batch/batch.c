@@ -588,12 +588,19 @@ int batch_main(const struct cudbg_options *o)
 		diag_run_free(dr); /* stops the pass, removes its files */
 		return report_error(o, msg);
 	}
+	/* (An imprecise error's coredump holds no CUDA focus: not opened.) */
 	const char *core = diag_run_core(dr);
-	if (core && pass_core_wanted(o, &scfg))
+	if (core && pass_core_wanted(o, &scfg) && !diag_run_pass_final(dr))
 		open_pass_core(c, core, timeout_ms);
 	double recorded;
 	int stop_ms = stop_wait_ms(o, timeout_ms, &recorded);
-	int rc = run_to_stop(c, o, timeout_ms, stop_ms);
+	/* An imprecise first error (a device assert): the pass's findings
+	 * are the report, and a live run would only repeat the program
+	 * (diag_run_pass_final).  The debugger's start is still waited
+	 * for, so that its recording ends as a replay expects. */
+	int rc = diag_run_pass_final(dr)
+		? batch_wait(c, true, timeout_ms)
+		: run_to_stop(c, o, timeout_ms, stop_ms);
 	bool hang = false;
 	double ran = recorded >= 0 ? recorded : mono_now() - run_began;
 	if (rc == SESSION_ETIMEOUT && !batch_signalled &&
@@ -619,6 +626,13 @@ int batch_main(const struct cudbg_options *o)
 		char head[512];
 		diag_hang_headline(hs, head, sizeof head);
 		r.hang = strdup(head);
+		r.fault = true;
+	}
+	bool pass_final = diag_run_pass_final(dr);
+	if (pass_final && (ctl_model(c)->state == MODEL_NOT_STARTED ||
+			   ctl_model(c)->state == MODEL_STARTING)) {
+		/* as for --sanitizer-report alone: the findings are it */
+		r.state = "report";
 		r.fault = true;
 	}
 	if (!batch_signalled)
@@ -649,7 +663,8 @@ int batch_main(const struct cudbg_options *o)
 	} else if (rc == SESSION_ETIMEOUT && !r.error) {
 		r.error = strdup("timed out waiting for the program to stop "
 				 "(--timeout)");
-	} else if (ctl_model(c)->state == MODEL_NOT_STARTED && !r.error) {
+	} else if (ctl_model(c)->state == MODEL_NOT_STARTED && !r.error &&
+		   !pass_final) {
 		const char *e = ctl_model(c)->error;
 		char msg[768], why[200] = "";
 		if (e && strstr(e, "During startup program exited")) {

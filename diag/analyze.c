@@ -391,8 +391,21 @@ static void pick_where(struct diag *d)
 	}
 	const struct diag_san_record *r = f->finding;
 	if (r && r->path && r->line) {
-		set_where(f, DIAG_LOC_SANITIZER, r->path, NULL, r->line,
-			  r->func);
+		/* synccheck names the toolkit's __syncwarp
+		 * (sm_30_intrinsics.hpp:110) and the user's line as the
+		 * first device frame (sync_divergent.cu:22, run 18) */
+		const struct diag_san_frame *u = NULL;
+		for (size_t i = 0; dec_path_in_cuda_toolkit(r->path) &&
+				   i < r->n_device && !u; i++)
+			if (r->device[i].path && r->device[i].line &&
+			    !dec_path_in_cuda_toolkit(r->device[i].path))
+				u = &r->device[i];
+		if (u)
+			set_where(f, DIAG_LOC_SANITIZER, u->path, NULL, u->line,
+				  u->func);
+		else
+			set_where(f, DIAG_LOC_SANITIZER, r->path, NULL, r->line,
+				  r->func);
 		return;
 	}
 	const struct diag_san_frame *h = r && r->kind == DIAG_SAN_API

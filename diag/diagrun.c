@@ -35,6 +35,11 @@ struct diag_run {
 	bool can_rerun;             /* a launch: the pass can run the program */
 	bool pystack;               /* ask a Python program for its stack */
 	double memcheck_secs;       /* < 0: did not run */
+	char memcheck_stopped[160]; /* diag_report_in.memcheck_stopped */
+	bool text_findings;         /* a replay's findings come from the
+				     * pass text (no XML was written) */
+	bool pass_final;            /* the pass's findings are the report:
+				     * no live run (diag_run_pass_final) */
 	char *memcheck_text;
 	size_t memcheck_len;
 	struct diag_memcheck *mc;   /* kept: its directory holds the core */
@@ -68,6 +73,55 @@ static int load_report(struct diag_run *r, const char *path, char *err,
 	return diag_add_sanitizer(r->d, s);
 }
 
+/* The recording's words for a pass whose findings are the report, which
+ * its replay looks for (replay_pass_text). */
+#define PASS_FINAL_NOTE "no live run"
+
+static void pass_stopped(struct diag_run *r, enum diag_memcheck_early e,
+			 double core_secs, bool imprecise)
+{
+	r->pass_final = imprecise;
+	if (e == DIAG_MC_EARLY_SLOW_CORE)
+		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
+			 "stopped in its coredump after %.1f s (the program's "
+			 "device memory); the live run took its place",
+			 core_secs);
+	else if (imprecise)
+		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
+			 "its first error was imprecise: its coredump holds no "
+			 "CUDA focus and was not opened");
+	else
+		r->memcheck_stopped[0] = '\0';
+}
+
+/* A recorded pass that stopped the sanitizer itself (pass_stopped) had
+ * no XML: its replay reads the findings from the text, as the pass did,
+ * and reports what it reported. */
+static void replay_pass_end(struct diag_run *r, const char *replay)
+{
+	char note[512];
+	double secs;
+	if (!diag_pass_ended_note(replay, note, sizeof note) ||
+	    sscanf(note, "memcheck pass ended after %lf s", &secs) != 1)
+		return;
+	/* "memcheck pass ended after N s[; it wrote a coredump][; WHY][; no
+	 * live run]" */
+	const char *why = strchr(note, ';');
+	if (why && strncmp(why, "; it wrote a coredump", 21) == 0)
+		why = strchr(why + 1, ';');
+	if (!why)
+		return;
+	snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped, "%s", why + 2);
+	char *fin = strstr(r->memcheck_stopped, "; " PASS_FINAL_NOTE);
+	if (fin) {
+		*fin = '\0';
+		r->pass_final = true;
+	}
+	r->memcheck_secs = secs;
+	/* stopped before the XML: the findings are in the text */
+	r->text_findings = strncmp(r->memcheck_stopped, "stopped ", 8) == 0;
+}
+
 /* A replay of a memcheck pass's recording: the pass's text from its
  * "sanitizer|" notes goes where the live pass put it (run_memcheck): the
  * program's output first, then the report (load_report).  Returns -1
@@ -82,6 +136,7 @@ static int replay_pass_text(struct diag_run *r, const char *replay,
 	r->memcheck_text = text;
 	r->memcheck_len = len;
 	diag_on_program_output(r->d, text, len);
+	replay_pass_end(r, replay);
 	return 0;
 }
 
@@ -141,6 +196,14 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 	     load_report(r, c->sanitizer_report, err, cap) < 0)) {
 		diag_run_free(r);
 		return NULL;
+	}
+	/* The recorded pass read its findings from the text; a report given
+	 * with the replay is used instead. */
+	if (r->text_findings && !c->sanitizer_report) {
+		struct diag_san *s = diag_san_from_text(r->memcheck_text,
+							 r->memcheck_len);
+		if (s)
+			diag_add_sanitizer(r->d, s);
 	}
 	r->view.no_rules = diag_run_rules_error(r);
 	return r;
@@ -296,6 +359,7 @@ void diag_run_pass_opts(const struct diag_run *r, struct diag_memcheck_opts *mo)
 		.sanitizer = r->sanitizer, .argv = r->argv, .python = -1,
 		.keep_temp = r->keep_temp, .tool = r->tool, .kernel = r->kernel,
 		.flags = r->san_flags, .nflags = r->nsan_flags,
+		.core_wait = diag_memcheck_core_wait(),
 	};
 }
 
@@ -325,11 +389,18 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 		}
 	}
 	r->times.pass_end = mono_now();
+	pass_stopped(r, diag_memcheck_early(r->mc),
+		     diag_memcheck_seconds(r->mc) -
+			     diag_memcheck_core_began(r->mc),
+		     diag_memcheck_first_imprecise(r->mc));
 	if (dbg)
-		session_note(dbg, "memcheck pass ended after %.3f s%s",
+		session_note(dbg, "memcheck pass ended after %.3f s%s%s%s%s",
 			     diag_memcheck_seconds(r->mc),
 			     diag_memcheck_core_path(r->mc)
-				     ? "; it wrote a coredump" : "");
+				     ? "; it wrote a coredump" : "",
+			     r->memcheck_stopped[0] ? "; " : "",
+			     r->memcheck_stopped,
+			     r->pass_final ? "; " PASS_FINAL_NOTE : "");
 	r->memcheck_secs = diag_memcheck_seconds(r->mc);
 	size_t len;
 	const char *text = diag_memcheck_text(r->mc, &len);
@@ -353,6 +424,11 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 bool diag_run_can_rerun(const struct diag_run *r)
 {
 	return r->can_rerun;
+}
+
+bool diag_run_pass_final(const struct diag_run *r)
+{
+	return r->pass_final;
 }
 
 bool diag_run_pass_first(const struct diag_run *r)
@@ -573,6 +649,8 @@ static const struct diag_report_in *report_in(struct diag_run *r,
 		.stop_reason = stop_reason, .memcheck_text = r->memcheck_text,
 		.memcheck_text_len = r->memcheck_len,
 		.memcheck_seconds = r->memcheck_secs,
+		.memcheck_stopped = r->memcheck_stopped[0] ? r->memcheck_stopped
+							   : NULL,
 		.action_labels = r->labels,
 	};
 	return in;
@@ -671,6 +749,8 @@ int diag_run_update(struct diag_run *r, const struct dbg_model *m,
 		.memcheck_text = r->memcheck_text,
 		.memcheck_text_len = r->memcheck_len,
 		.memcheck_seconds = r->memcheck_secs, .action_labels = r->labels,
+		.memcheck_stopped = r->memcheck_stopped[0] ? r->memcheck_stopped
+							   : NULL,
 	};
 	r->view_report = diag_report_text(&in);
 	r->view.fault = f;

@@ -3,6 +3,7 @@
 #include "diag/internal.h"
 #include "diag/state.h"
 #include "cudbg/assertline.h"
+#include "cudbg/decode.h"
 #include "cudbg/sanitizer.h"
 
 #include <stdio.h>
@@ -173,8 +174,14 @@ static bool ph_san(const struct diag_fault *f, const char *p, size_t n,
 	 * __iAtomicAdd</func> only, shared_oob on the H200): the fault's own
 	 * location (the user's frame) or the function says more than
 	 * "(unknown)". */
+	/* A finding in a toolkit header (synccheck's __syncwarp in
+	 * sm_30_intrinsics.hpp) is told at the user's line that pick_where
+	 * chose from its device frames. */
 	if (eq(p, n, "location"))
-		return put_loc(b, r->path, r->line) ||
+		return (r->path && dec_path_in_cuda_toolkit(r->path) &&
+			f->where.source == DIAG_LOC_SANITIZER &&
+			put_loc(b, f->where.file, f->where.line)) ||
+		       put_loc(b, r->path, r->line) ||
 		       put_loc(b, f->where.file, f->where.line) ||
 		       put_str(b, r->func);
 	if (eq(p, n, "distance"))

@@ -33,4 +33,16 @@ char *diag_read_small_file(const char *path, size_t max, size_t *len);
  * (0: files only); best effort, errors ignored (a private temp dir). */
 void diag_remove_dir(const char *dir, int depth);
 
+/* Records and frames appended by hand to a report that is not being
+ * parsed (diag/sanitizer.c, for diag/santext.c): zeroed, owned by the
+ * report; NULL when out of memory or past the report's bounds.
+ * diag_san_frame_done marks a Python frame as the XML reader does. */
+struct diag_san;
+struct diag_san_record;
+struct diag_san_frame;
+struct diag_san_record *diag_san_push(struct diag_san *s);
+struct diag_san_frame *diag_san_push_frame(struct diag_san_record *r,
+					   bool host);
+void diag_san_frame_done(struct diag_san_frame *f);
+
 #endif

@@ -42,6 +42,12 @@ struct diag_memcheck {
 	char line[512];          /* partial line, for FINDING events */
 	size_t line_len;
 	char filter[288];        /* "regex=NAME" for --kernel-name, or "" */
+	/* Stopping the sanitizer in its coredump (stop_in_core): */
+	enum { FIRST_NONE, FIRST_PRECISE, FIRST_IMPRECISE } first;
+	double core_began;       /* s after t0 of "Generating coredump file";
+				  * 0: not yet */
+	double core_wait;        /* longest wait for it; < 0: no limit */
+	enum diag_memcheck_early early;
 };
 
 int diag_memcheck_policy_parse(const char *s)
@@ -183,6 +189,40 @@ static void keep_text(struct diag_memcheck *m, const char *s, size_t n)
 	}
 }
 
+static double since_start(const struct diag_memcheck *m)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - m->t0.tv_sec) +
+	       (double)(t.tv_nsec - m->t0.tv_nsec) / 1e9;
+}
+
+/* What stop_in_core needs of the text: the kind of the first finding
+ * (the one the coredump is of: --generate-coredump stops at it) and when
+ * the coredump began.  An API error ("Program hit") writes none and the
+ * program goes on, so it does not count as the first. */
+static void note_coredump_line(struct diag_memcheck *m, const char *l)
+{
+	static const char gen[] = "========= Generating coredump file ";
+	if (strncmp(l, gen, sizeof gen - 1) == 0) {
+		if (!m->core_began)
+			m->core_began = since_start(m);
+		return;
+	}
+	if (m->first != FIRST_NONE || strncmp(l, "========= ", 10) != 0 ||
+	    l[10] < 'A' || l[10] > 'Z')
+		return;
+	static const char *const not_first[] = {
+		"COMPUTE-SANITIZER", "ERROR SUMMARY", "LEAK SUMMARY",
+		"Program hit ", "Target application", "Leaked ", "It can be",
+	};
+	for (size_t i = 0; i < sizeof not_first / sizeof *not_first; i++)
+		if (strncmp(l + 10, not_first[i], strlen(not_first[i])) == 0)
+			return;
+	m->first = strncmp(l + 10, "Invalid ", 8) == 0 ? FIRST_PRECISE
+						       : FIRST_IMPRECISE;
+}
+
 /* Error headers start with "========= " and a capital (Invalid, Program,
  * Error, Leaked); the indented detail lines do not. */
 static void scan_lines(struct diag_memcheck *m, const char *s, size_t n)
@@ -195,6 +235,7 @@ static void scan_lines(struct diag_memcheck *m, const char *s, size_t n)
 		}
 		m->line[m->line_len] = '\0';
 		const char *l = m->line;
+		note_coredump_line(m, l);
 		if (strncmp(l, "========= ", 10) == 0 && l[10] >= 'A' &&
 		    l[10] <= 'Z' && strncmp(l + 10, "ERROR SUMMARY", 13) != 0 &&
 		    strncmp(l + 10, "COMPUTE-SANITIZER", 17) != 0 && m->fn)
@@ -431,6 +472,7 @@ struct diag_memcheck *diag_memcheck_start(const struct diag_memcheck_opts *o,
 	m->fn = fn;
 	m->ctx = ctx;
 	m->max_text = o->max_text ? o->max_text : 4u << 20;
+	m->core_wait = o->core_wait;
 	if (o->kernel && diag_memcheck_kernel_filter(o->kernel, m->filter,
 						      sizeof m->filter) < 0) {
 		snprintf(err, errcap, "%.200s: not a kernel name the memcheck "
@@ -503,7 +545,10 @@ static void reaped(struct diag_memcheck *m, int st)
 	m->signalled = WIFSIGNALED(st);
 	m->status = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st);
 	struct stat sb;
-	m->core_found = stat(m->core, &sb) == 0 && S_ISREG(sb.st_mode);
+	m->core_found = !m->early && stat(m->core, &sb) == 0 &&
+			S_ISREG(sb.st_mode);
+	if (m->early)
+		unlink(m->core); /* what was written of it */
 	if (m->fn) {
 		char msg[64];
 		int n = snprintf(msg, sizeof msg, m->signalled ? "signal %d"
@@ -533,11 +578,44 @@ static int drain(struct diag_memcheck *m)
 	return DIAG_OK;
 }
 
+/* compute-sanitizer writes its XML when it exits, after its coredump,
+ * and the coredump holds the program's whole device memory: 17 s for
+ * int_overflow's 2 GB array, whose bare sanitizer run takes 0.9 s
+ * (tests/fixtures/gpu/run16, run17; CUDA_COREDUMP_GENERATION_FLAGS and
+ * --coredump-behavior do not make it smaller).  The finding itself is in
+ * the text by then.  So when a precise finding's coredump takes longer
+ * than core_wait (at least 2 s, or as long as the program ran before the
+ * error), the pass stops the sanitizer: the live run that follows stops
+ * at the same fault for less, and the findings come from the text
+ * (diag_san_from_text).
+ *
+ * An imprecise first finding (a warp assert, a trap, a stack overflow)
+ * is waited for: its coredump is of no use (cuda-gdb 13 finds no CUDA
+ * focus in it: every one of the corpus), but the text lacks what the XML
+ * has (the launch stub that names a lambda's kernel, lambda_assert; the
+ * Python frames' paths), and such a coredump is small (run 16: 27 MB,
+ * 0.3 s).  Run 18 stopped it at once, and the report lost the kernel of
+ * trap and lambda_assert.  The caller does not open it
+ * (diag_memcheck_first_imprecise). */
+static void stop_in_core(struct diag_memcheck *m)
+{
+	if (m->done || m->pid <= 0 || !m->core_began || m->early ||
+	    m->first != FIRST_PRECISE || m->core_wait < 0)
+		return;
+	double limit = m->core_wait > m->core_began ? m->core_wait
+						     : m->core_began;
+	if (since_start(m) - m->core_began <= limit)
+		return;
+	m->early = DIAG_MC_EARLY_SLOW_CORE;
+	kill(-m->pid, SIGKILL);
+}
+
 int diag_memcheck_handle(struct diag_memcheck *m)
 {
 	if (m->done)
 		return 1;
 	drain(m);
+	stop_in_core(m);
 	int st;
 	pid_t r = waitpid(m->pid, &st, WNOHANG);
 	if (r == m->pid) {
@@ -663,6 +741,36 @@ const char *diag_memcheck_text(const struct diag_memcheck *m, size_t *len)
 	return w->joined.oom ? "" : w->joined.s;
 }
 
+double diag_memcheck_core_wait(void)
+{
+	const char *v = getenv("CUDBG_PASS_CORE_WAIT");
+	if (!v || !*v)
+		return 2.0;
+	if (strcmp(v, "never") == 0)
+		return -1;
+	char *end;
+	double d = strtod(v, &end);
+	return end != v && !*end ? d : 2.0;
+}
+
+enum diag_memcheck_early diag_memcheck_early(const struct diag_memcheck *m)
+{
+	return m->early;
+}
+
+bool diag_memcheck_first_imprecise(const struct diag_memcheck *m)
+{
+	/* memcheck's coredump of it: racecheck, initcheck and synccheck
+	 * write none, and their findings are no stop (sync_divergent's
+	 * "Barrier error", run 18) */
+	return m->first == FIRST_IMPRECISE && m->done && m->core_found;
+}
+
+double diag_memcheck_core_began(const struct diag_memcheck *m)
+{
+	return m->core_began;
+}
+
 const char *diag_memcheck_dir(const struct diag_memcheck *m)
 {
 	return m->dir;
@@ -686,6 +794,14 @@ struct diag_san *diag_memcheck_report(struct diag_memcheck *m, char *err,
 		return NULL;
 	}
 	struct diag_san *s = NULL;
+	if (m->early) {
+		size_t len;
+		const char *text = diag_memcheck_text(m, &len);
+		s = diag_san_from_text(text, len);
+		if (!s)
+			snprintf(err, errcap, "memcheck: out of memory");
+		return s;
+	}
 	if (access(m->report, R_OK) != 0) {
 		snprintf(err, errcap, "memcheck: compute-sanitizer wrote no "
 			 "report (it ended with %s %d); see its output",

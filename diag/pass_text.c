@@ -148,3 +148,38 @@ char *diag_pass_text_read(const char *path, size_t *len, char *err,
 	*len = r.text.len;
 	return dbuf_take(&r.text);
 }
+
+struct ended {
+	char *out;
+	size_t cap;
+	bool found;
+};
+
+static int on_ended(void *ctx, const struct transcript_entry *e,
+		    size_t full_len)
+{
+	struct ended *x = ctx;
+	static const char pre[] = "memcheck pass ended after ";
+	(void)full_len;
+	if (x->found || e->tag != TRANSCRIPT_NOTE || e->len < sizeof pre - 1 ||
+	    memcmp(e->text, pre, sizeof pre - 1) != 0)
+		return 0;
+	size_t n = e->len < x->cap - 1 ? e->len : x->cap - 1;
+	memcpy(x->out, e->text, n);
+	x->out[n] = '\0';
+	x->found = true;
+	return 0;
+}
+
+bool diag_pass_ended_note(const char *path, char *out, size_t cap)
+{
+	struct ended x = { out, cap, false };
+	struct stat st;
+	char err[256];
+	if (!cap || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	out[0] = '\0';
+	if (transcript_scan(path, 4096, on_ended, &x, err, sizeof err) < 0)
+		return false;
+	return x.found;
+}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void pyframe_set(struct diag *d, struct diag_pyframe *out,
 			const struct diag_san_frame *f)
@@ -17,6 +18,46 @@ static void pyframe_set(struct diag *d, struct diag_pyframe *out,
 	out->file = f->path;
 	out->line = f->line;
 	out->source = diag_read_source_line(d, f->path, f->line);
+}
+
+/* Whether a file named `name` is in dir (dir may be NULL: this one). */
+static bool file_in(const char *dir, size_t dlen, const char *name)
+{
+	char path[4096];
+	if (dir && dlen)
+		snprintf(path, sizeof path, "%.*s/%s", (int)dlen, dir, name);
+	else
+		snprintf(path, sizeof path, "%s", name);
+	return access(path, R_OK) == 0;
+}
+
+/* compute-sanitizer's text names a Python frame's file by its base name
+ * ("cross_entropy in functional.py:3504"); a memcheck pass stopped before
+ * the XML has only that (diag/santext.c).  Such a file is the user's when
+ * it is beside the script the program runs, in a source directory, or
+ * here; torch's own files are none of these.  Not found: taken as a
+ * library's, so that no torch line is called the user's. */
+static bool bare_user_file(const struct diag *d, const char *name)
+{
+	for (size_t i = 0; d->argv && d->argv[i]; i++) {
+		const char *a = d->argv[i], *slash = strrchr(a, '/');
+		size_t n = strlen(a);
+		if (n > 3 && strcmp(a + n - 3, ".py") == 0)
+			return file_in(slash ? a : NULL,
+				       slash ? (size_t)(slash - a) : 0, name);
+	}
+	for (size_t i = 0; i < d->n_src_dirs; i++)
+		if (file_in(d->src_dirs[i], strlen(d->src_dirs[i]), name))
+			return true;
+	return file_in(NULL, 0, name);
+}
+
+static bool user_python_frame(const struct diag *d,
+			      const struct diag_san_frame *f)
+{
+	if (!f->python || !f->line || diag_py_library_path(f->path))
+		return false;
+	return strchr(f->path, '/') || bare_user_file(d, f->path);
 }
 
 /* Python frames come last in a host stack, innermost first (compute-
@@ -31,7 +72,7 @@ void diag_python_find(struct diag *d, const struct diag_san_record *r,
 	const struct diag_san_frame *inner = NULL, *outer = NULL;
 	for (size_t i = 0; i < r->n_host; i++) {
 		const struct diag_san_frame *f = &r->host[i];
-		if (!f->python || diag_py_library_path(f->path) || !f->line)
+		if (!user_python_frame(d, f))
 			continue;
 		if (!inner)
 			inner = f;

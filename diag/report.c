@@ -557,8 +557,10 @@ char *diag_report_text(const struct diag_report_in *in)
 	t_pyvalue(&b, f);
 	t_exit(&b, f);
 	if (in->memcheck_seconds >= 0) {
-		char s[64];
-		snprintf(s, sizeof s, "ran in %.1f s", in->memcheck_seconds);
+		char s[300];
+		snprintf(s, sizeof s, "ran in %.1f s%s%s", in->memcheck_seconds,
+			 in->memcheck_stopped ? "; " : "",
+			 in->memcheck_stopped ? in->memcheck_stopped : "");
 		t_field(&b, "memcheck", s);
 	}
 	t_hang(&b, f);
@@ -978,6 +980,7 @@ char *diag_report_json(const struct diag_report_in *in)
 		jw_obj(&w, "memcheck");
 		jw_int(&w, "milliseconds",
 		      (long long)(in->memcheck_seconds * 1000 + 0.5));
+		jw_str(&w, "stopped", in->memcheck_stopped);
 		jw_end(&w);
 	} else {
 		jw_str(&w, "memcheck", NULL);

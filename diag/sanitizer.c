@@ -593,6 +593,53 @@ bool diag_san_truncated(const struct diag_san *s)
 	return s->truncated;
 }
 
+/* ---- records made by hand (diag/santext.c) ------------------------------ */
+
+struct diag_san_record *diag_san_push(struct diag_san *s)
+{
+	if (!s || s->rec || s->n >= DIAG_SAN_MAX_RECORDS) {
+		if (s && !s->rec)
+			s->truncated = true;
+		return NULL;
+	}
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 8;
+		void *v = realloc(s->v, cap * sizeof *s->v);
+		if (!v)
+			return NULL;
+		s->v = v;
+		s->cap = cap;
+	}
+	struct diag_san_record *r = &s->v[s->n++];
+	memset(r, 0, sizeof *r);
+	r->kind = DIAG_SAN_OTHER;
+	return r;
+}
+
+struct diag_san_frame *diag_san_push_frame(struct diag_san_record *r,
+					   bool host)
+{
+	struct diag_san_frame **fv = host ? &r->host : &r->device;
+	size_t *nf = host ? &r->n_host : &r->n_device;
+	if (*nf >= DIAG_SAN_MAX_FRAMES)
+		return NULL;
+	if (*nf == 0 || (*nf >= 4 && (*nf & (*nf - 1)) == 0)) {
+		size_t cap = *nf ? *nf * 2 : 4;
+		void *v = realloc(*fv, cap * sizeof **fv);
+		if (!v)
+			return NULL;
+		*fv = v;
+	}
+	struct diag_san_frame *f = &(*fv)[(*nf)++];
+	memset(f, 0, sizeof *f);
+	return f;
+}
+
+void diag_san_frame_done(struct diag_san_frame *f)
+{
+	finish_frame(f);
+}
+
 size_t diag_san_count(const struct diag_san *s)
 {
 	return s ? s->n - (s->rec ? 1 : 0) : 0;

@@ -121,6 +121,16 @@ void diag_run_pass_opts(const struct diag_run *r, struct diag_memcheck_opts *mo)
  * screen asks before it starts its pass from the loop. */
 bool diag_run_pass_first(const struct diag_run *r);
 
+/* After diag_run_before (or a replay of its recording): the pass's
+ * findings are the whole report and the program is not run again.  The
+ * pass stopped compute-sanitizer at its first error, an imprecise one (a
+ * device assert, a trap, a stack overflow), whose coredump would hold no
+ * CUDA focus (include/cudbg/memcheck.h, diag_memcheck_early); batch mode
+ * reports at once (a live run would double the time of a PyTorch
+ * program).  The screen runs the program live anyway: there the user
+ * wants the stop. */
+bool diag_run_pass_final(const struct diag_run *r);
+
 /* Whether the pass can run the program again (a launch with a program). */
 bool diag_run_can_rerun(const struct diag_run *r);
 

@@ -62,6 +62,11 @@ struct diag_memcheck_opts {
 				  * diag_san_flags_add); may be NULL */
 	size_t nflags;
 	size_t max_text;         /* text output kept, 0: 4 MiB */
+	double core_wait;        /* seconds a precise finding's coredump
+				  * may take before the pass stops the
+				  * sanitizer (diag_memcheck_early); < 0:
+				  * no limit.  diag_memcheck_core_wait()
+				  * gives the default. */
 	const char *kernel;      /* NULL: every kernel is checked; else a
 				  * kernel's name or signature (the one a
 				  * live stop named): only kernels whose
@@ -120,6 +125,25 @@ double diag_memcheck_seconds(const struct diag_memcheck *m);
 const char *diag_memcheck_text(const struct diag_memcheck *m, size_t *len);
 const char *diag_memcheck_dir(const struct diag_memcheck *m);
 const char *diag_memcheck_report_path(const struct diag_memcheck *m);
+/* Why the pass stopped the sanitizer itself, before it wrote its XML
+ * (diag/memcheck.c, stop_in_core): the coredump of a precise finding
+ * took longer than core_wait.  The findings then come from the text;
+ * there is no coredump. */
+enum diag_memcheck_early {
+	DIAG_MC_EARLY_NO,
+	DIAG_MC_EARLY_SLOW_CORE,
+};
+enum diag_memcheck_early diag_memcheck_early(const struct diag_memcheck *m);
+/* After done: whether the pass wrote a coredump of an imprecise first
+ * finding (a warp assert, a trap, a stack overflow).  cuda-gdb 13 finds
+ * no CUDA focus in such a coredump. */
+bool diag_memcheck_first_imprecise(const struct diag_memcheck *m);
+/* Seconds from the start to "Generating coredump file"; 0: none began. */
+double diag_memcheck_core_began(const struct diag_memcheck *m);
+/* The default core_wait: $CUDBG_PASS_CORE_WAIT seconds when set (a
+ * negative value or "never": no limit), else 2. */
+double diag_memcheck_core_wait(void);
+
 /* The coredump when one was written (after done), else NULL. */
 const char *diag_memcheck_core_path(const struct diag_memcheck *m);
 
@@ -143,6 +167,9 @@ struct session;
 void diag_pass_text_note(struct session *s, const char *text, size_t len);
 char *diag_pass_text_read(const char *path, size_t *len, char *err,
 			  size_t cap);
+/* The recording's "memcheck pass ended after N s..." note (its first),
+ * in out; false when it has none or cannot be read. */
+bool diag_pass_ended_note(const char *path, char *out, size_t cap);
 
 /* Extra compute-sanitizer flags (--sanitizer-flags, the config file's
  * `sanitizer-flags`; diag/sanflags.c).  diag_san_flags_add splits text

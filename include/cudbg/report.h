@@ -30,6 +30,9 @@ struct diag_report_in {
 	const char *memcheck_text; /* the pass's text output, may be NULL */
 	size_t memcheck_text_len;
 	double memcheck_seconds;/* <0 when it did not run */
+	const char *memcheck_stopped; /* why the pass stopped the sanitizer
+				       * before its coredump was done, or
+				       * NULL (diag_memcheck_early) */
 	const char *error;      /* an environment/usage error, may be NULL */
 	/* Text shows a hint's screen action as [LABEL]: the screen passes
 	 * its keys here, indexed by enum diag_action (include/cudbg/hints.h);

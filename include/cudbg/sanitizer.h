@@ -134,6 +134,15 @@ int diag_san_add_text(struct diag_san *s, const char *text, size_t len);
 
 const char *diag_san_kind_name(enum diag_san_kind k); /* "Precise" */
 
+/* The findings of compute-sanitizer's text output (diag/santext.c): for
+ * a memcheck pass stopped before the sanitizer wrote its XML (it writes
+ * it when it exits, after its coredump).  Precise, Imprecise, Api and
+ * stack overflow findings, with their thread, block, address, access,
+ * source line and frames, and the nearest allocation (diag_san_add_text).
+ * Function names are cut as the XML cuts them; file names are the text's
+ * base names.  Returns NULL only when out of memory. */
+struct diag_san *diag_san_from_text(const char *text, size_t len);
+
 /* ---- the other tools (diag/santools.c) ----
  *
  * racecheck, initcheck and synccheck write the same <record>s with other

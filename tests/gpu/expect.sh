@@ -15,6 +15,11 @@
 #                     like PASS: unless EXPECT_NO_TEXT=1, which CI's
 #                     replay of a memcheck recording made before the pass
 #                     kept that text sets (tests/sh/gpu_recordings.sh)
+#   coredump-run: RE  when the driver wrote no coredump (the program did
+#                     not fault with CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1):
+#                     RE must match what the program printed in that run
+#                     (NAME.coredump-run.txt); the core: rules hold when
+#                     it did write one
 #   passes: P...      the passes gpu-test.sh runs for this program, where
 #                     the default set does not fit (hangs: plain live)
 # Passes: plain (the program alone), live (cudbg-tui --batch

@@ -183,6 +183,9 @@ program_job() {
 				--core "$RES/core/$name.nvcudmp" "$exe" > "$R.core.txt" 2>&1
 			rc=$?
 			check "$name" core "$R.core.txt" $rc
+		elif grep -q '^coredump-run: ' "$EXP"; then
+			# no coredump: the .expect says what the run printed then
+			check "$name" coredump-run "$R.coredump-run.txt"
 		elif expect_names_pass "$EXP" core; then
 			fail "$name/core" "no coredump was written"
 		fi

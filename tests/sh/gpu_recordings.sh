@@ -126,6 +126,15 @@ for exp in tests/gpu/*.expect; do
 			else
 				check "$n/$p" $p "$exp" --replay "$r"
 			fi
+		elif [ $p = core ] && grep -q '^coredump-run: ' "$exp" &&
+		     [ -f "$f.coredump-run.txt" ]; then
+			# no driver coredump: the program did not fault with
+			# coredumps on; what it printed then is checked
+			if why=$(expect_check "$exp" coredump-run "$f.coredump-run.txt"); then
+				echo "PASS recordings/$n/coredump-run"
+			else
+				echo "FAIL recordings/$n/coredump-run: $(printf '%s' "$why" | tr '\n' ' ')"
+			fi
 		else
 			skip_if_named "$n/$p" "$exp" $p
 		fi

@@ -1,0 +1,171 @@
+#!/bin/sh
+# The memcheck pass and the sanitizer's coredump (diag/memcheck.c,
+# stop_in_core): a precise finding's coredump that takes too long
+# (int_overflow's 2 GB: 17 s on the H200) is stopped, its findings read
+# from the text (the XML is written only when the sanitizer exits), and
+# the live run follows; an imprecise first finding's coredump (a device
+# assert: cuda-gdb finds no CUDA focus in it) is waited for, not opened,
+# and batch mode reports the findings without a live run.  Real gdb,
+# build/progs/steps as the program.
+set -u
+BIN=${CUDBG_BIN:?}
+ROOT=${CUDBG_ROOT:?}
+PROG=${CUDBG_BUILD:?}/progs/steps
+FAKESAN=$ROOT/tests/data/fake-compute-sanitizer
+command -v gdb >/dev/null || { echo "SKIP memcheck-early: gdb not installed"; exit 0; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0
+ok() { echo "PASS memcheck-early/$1"; }
+bad() {
+	echo "FAIL memcheck-early/$1: $2"; fails=$((fails + 1))
+	for f in "$tmp/$1.out" "$tmp/$1.err"; do
+		[ -s "$f" ] && sed 's/^/    /' "$f" | head -40
+	done
+	return 0
+}
+
+# The H200's text of assert_2d's pass (tests/fixtures/gpu/
+# assert_2d.memcheck.mi.log): the program's assertion line, then the
+# finding.
+ASSERT_TEXT='assert_2d.cu:19: void class_weights(const unsigned char *, const float *, int, int, int, float *): block: [32,18,0], thread: [5,12,0] Assertion `cls < nclasses` failed.
+========= Warp assert
+=========     at __assertfail+0x19a0
+=========     by thread (5,12,0) in block (32,18,0)
+=========         Device Frame: __assertfail+0x1930
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: class_weights(unsigned char const*, float const*, int, int, int, float*) in assert_2d.cu:14 [0x915d] in assert_2d
+=========         Host Frame: main in assert_2d.cu:36 [0x8df9] in assert_2d
+=========
+'
+# int_overflow's (run 17), whose coredump took 17 s.
+OVERFLOW_TEXT='========= Invalid __global__ write of size 1 bytes
+=========     at stamp_records(unsigned char *, int, unsigned char)+0x390 in int_overflow.cu:20
+=========     by thread (0,0,0) in block (2048,0,0)
+=========     Access to 0x7fac54000000 is out of bounds
+=========     and is 2,147,483,648 bytes before the nearest allocation at 0x7facd4000000 of size 2,147,487,744 bytes
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: main in int_overflow.cu:28 [0x8d55] in int_overflow
+=========
+'
+
+# run CASE TEXT SLEEP [options]: batch --memcheck=always with the fake
+# sanitizer (its coredump takes SLEEP s), recorded to CASE.mi.log.
+run() {
+	c=$1 text=$2 sleep=$3; shift 3
+	FAKE_SAN_XML=$ROOT/tests/fixtures/gpu/assert_2d.sanitizer.xml \
+	FAKE_SAN_TEXT=$text FAKE_SAN_CORE_SLEEP=$sleep \
+		timeout -k 2 30 "$BIN" --batch --memcheck=always --debugger gdb \
+		--force --record "$tmp/$c.mi.log" --sanitizer "$FAKESAN" "$@" \
+		"$PROG" >"$tmp/$c.out" 2>"$tmp/$c.err" </dev/null
+	echo $? >"$tmp/$c.rc"
+}
+
+# An imprecise first finding: its coredump is waited for (1 s) and not
+# opened, the findings are the XML's, and there is no live run (the
+# recording sends no -exec-run).
+run assert "$ASSERT_TEXT" 1
+o=$tmp/assert.out
+if [ "$(cat "$tmp/assert.rc")" = 1 ] &&
+   grep -q 'memcheck   ran in .*; its first error was imprecise: its coredump holds no' "$o" &&
+   grep -q '^state: *report' "$o" &&
+   grep -q 'Imprecise: Warp assert; thread (5,12,0) block (32,18,0)' "$o" &&
+   grep -q 'assert_2d.cu:19 class_weights: `cls < nclasses`' "$o" &&
+   grep -q '^\[1\] .*(label-range-assert)$' "$o" &&
+   ! grep -q '(unknown)' "$o" &&
+   ! grep -q '> [0-9]*-exec-run' "$tmp/assert.mi.log" &&
+   grep -q 'no live run' "$tmp/assert.mi.log"; then
+	ok imprecise-no-live-run
+else
+	bad assert "exit $(cat "$tmp/assert.rc"); recording: $(grep -c '> [0-9]*-exec-run' "$tmp/assert.mi.log") -exec-run"
+fi
+
+# Its replay, with the XML, reports the same and runs nothing.
+timeout 30 "$BIN" --batch --replay "$tmp/assert.mi.log" \
+	--sanitizer-report "$ROOT/tests/fixtures/gpu/assert_2d.sanitizer.xml" \
+	>"$tmp/assert-replay.out" 2>&1
+if [ "$(sed -n '/^Sanitizer findings/,$p' "$o")" = \
+     "$(sed -n '/^Sanitizer findings/,$p' "$tmp/assert-replay.out")" ] &&
+   grep -q '^state: *report' "$tmp/assert-replay.out"; then
+	ok imprecise-replays-the-same
+else
+	bad assert-replay "the replay differs"
+	diff "$o" "$tmp/assert-replay.out" | head -30 | sed 's/^/    /'
+fi
+
+# The same in JSON: memcheck.stopped says it.
+run assert-json "$ASSERT_TEXT" 1 --json
+if grep -q '"stopped":"its first error was imprecise' "$tmp/assert-json.out"; then
+	ok imprecise-json
+else
+	bad assert-json "no memcheck.stopped"
+fi
+
+# A precise finding whose coredump takes longer than CUDBG_PASS_CORE_WAIT:
+# stopped, its finding (and the allocation sentence) from the text, and
+# the live run follows (steps runs to its end under gdb).
+CUDBG_PASS_CORE_WAIT=0.5 run overflow "$OVERFLOW_TEXT" 60
+o=$tmp/overflow.out
+if grep -q 'stopped in its coredump after [0-9.]* s' "$o" &&
+   grep -q 'Precise: Invalid __global__ write of size 1 bytes is out of bounds; thread (0,0,0) block (2048,0,0)' "$o" &&
+   grep -q '2147483648 bytes before an allocation of 2147487744 bytes' "$o" &&
+   grep -q '> [0-9]*-exec-run' "$tmp/overflow.mi.log" &&
+   ! grep -q '> [0-9]*-interpreter-exec console "target cudacore' "$tmp/overflow.mi.log"; then
+	ok slow-core-stopped-then-live
+else
+	bad overflow "exit $(cat "$tmp/overflow.rc")"
+fi
+
+# Its replay has no XML to read (there was none): the findings come from
+# the recorded text, as in the run.
+timeout 30 "$BIN" --batch --replay "$tmp/overflow.mi.log" >"$tmp/overflow-replay.out" 2>&1
+if [ "$(sed -n '/^Sanitizer findings/,/^Hints/p' "$o")" = \
+     "$(sed -n '/^Sanitizer findings/,/^Hints/p' "$tmp/overflow-replay.out")" ] &&
+   grep -q 'stopped in its coredump after' "$tmp/overflow-replay.out"; then
+	ok slow-core-replays-the-same
+else
+	bad overflow-replay "the replay differs"
+	diff "$o" "$tmp/overflow-replay.out" | head -30 | sed 's/^/    /'
+fi
+
+# A Python program's imprecise first error: its text names the Python
+# files by base name only, so the pass waits for the XML (full paths; the
+# coredump takes 1 s here), then neither opens the coredump nor runs the
+# program: the user's line comes from the XML.
+PY_TEXT='/pytorch/aten/src/ATen/native/cuda/Loss.cu:245: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [3,0,0] Assertion `t >= 0 && t < n_classes` failed.
+========= Warp assert
+=========     at __assertfail+0x19a0
+=========     by thread (3,0,0) in block (0,0,0)
+=========         Device Frame: __assertfail+0x1930
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: cross_entropy in functional.py:3504
+=========         Host Frame: train_step in torch_label.py:12
+=========
+'
+FAKE_SAN_XML=$ROOT/tests/fixtures/gpu/torch_label.sanitizer.xml \
+FAKE_SAN_TEXT=$PY_TEXT FAKE_SAN_CORE_SLEEP=1 \
+	timeout -k 2 30 "$BIN" --batch --memcheck=always --debugger gdb \
+	--force --record "$tmp/py.mi.log" --sanitizer "$FAKESAN" \
+	"$PROG" >"$tmp/py.out" 2>"$tmp/py.err" </dev/null
+o=$tmp/py.out
+if grep -q 'its first error was imprecise: its coredump holds no' "$o" &&
+   grep -q '^  python     .*torch_label.py:12 in train_step' "$o" &&
+   grep -q '^state: *report' "$o" &&
+   ! grep -q '> [0-9]*-exec-run' "$tmp/py.mi.log" &&
+   grep -q 'no live run' "$tmp/py.mi.log"; then
+	ok python-imprecise-waits-for-the-xml
+else
+	bad py "see the report"
+fi
+
+# CUDBG_PASS_CORE_WAIT=never waits for the coredump (a short one here).
+FAKE_SAN_XML=$ROOT/tests/fixtures/gpu/int_overflow.sanitizer.xml \
+FAKE_SAN_TEXT=$OVERFLOW_TEXT FAKE_SAN_CORE_SLEEP=1 CUDBG_PASS_CORE_WAIT=never \
+	timeout -k 2 30 "$BIN" --batch --memcheck=always --debugger gdb \
+	--sanitizer "$FAKESAN" "$PROG" >"$tmp/never.out" 2>"$tmp/never.err" </dev/null
+if grep -q 'memcheck   ran in' "$tmp/never.out" &&
+   ! grep -q 'stopped' "$tmp/never.out"; then
+	ok wait-never-keeps-the-coredump
+else
+	bad never "the pass was stopped"
+fi
+exit 0
