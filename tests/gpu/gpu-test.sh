@@ -88,7 +88,7 @@ export TORCH_EXTENSIONS_DIR=$RES/torch_extensions
 # check NAME PASS REPORT RC: PASS or FAIL NAME/PASS by the .expect.
 check() {
 	local why
-	if why=$(expect_check "$EXP" "$2" "$3" "$4"); then
+	if why=$(expect_check "$EXP" "$2" "$3" "${4-}"); then
 		pass "$1/$2"
 	else
 		fail "$1/$2" "$(printf '%s' "$why" | tr '\n' ' ') (see reports/$1.$2.txt)"

@@ -13,7 +13,7 @@ cd "${CUDBG_ROOT:?}" || exit 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # pylive: the live Python stack's report (tests/gpu/python-live.sh)
-PASSES="plain live memcheck core sancore report racecheck initcheck synccheck pylive"
+PASSES="plain live memcheck core coredump-run sancore report racecheck initcheck synccheck pylive"
 
 known_pass() {
 	case " $PASSES " in *" $1 "*) return 0 ;; esac
