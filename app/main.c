@@ -4,6 +4,7 @@
 #include "cudbg/batch.h"
 #include "cudbg/config.h"
 #include "cudbg/dap.h"
+#include "cudbg/memcheck.h"
 #include "cudbg/options.h"
 #include "cudbg/session.h"
 #include "cudbg/transcript.h"
@@ -226,6 +227,19 @@ static int replay_limit(void)
 	return 0;
 }
 
+/* CUDBG_PASS_CORE_WAIT: refused at start, not read as 2 s in silence
+ * (the pass reads it through diag_memcheck_core_wait). */
+static int core_wait_check(void)
+{
+	const char *v = getenv("CUDBG_PASS_CORE_WAIT");
+	double wait;
+	if (diag_memcheck_core_wait_parse(v, &wait) == 0)
+		return 0;
+	fprintf(stderr, "cudbg-tui: CUDBG_PASS_CORE_WAIT='%.40s' is not "
+		"a number of seconds (e.g. 5) or \"never\"\n", v);
+	return -1;
+}
+
 /* ---- dispatch ---------------------------------------------------------- */
 
 /* The screen (include/cudbg/tui.h). */
@@ -324,7 +338,8 @@ int main(int argc, char **argv)
 	} else if (o.version) {
 		printf("cudbg-tui %s\n", CUDBG_VERSION);
 		rc = 0;
-	} else if (load_config(&o, &cfg) < 0 || replay_limit() < 0) {
+	} else if (load_config(&o, &cfg) < 0 || replay_limit() < 0 ||
+		   core_wait_check() < 0) {
 		rc = 2;
 	} else if (o.dap) {
 		rc = dap_main(&o);

@@ -741,16 +741,31 @@ const char *diag_memcheck_text(const struct diag_memcheck *m, size_t *len)
 	return w->joined.oom ? "" : w->joined.s;
 }
 
+int diag_memcheck_core_wait_parse(const char *v, double *wait)
+{
+	*wait = 2.0;
+	if (!v || !*v)
+		return 0;
+	if (strcmp(v, "never") == 0) {
+		*wait = -1;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	/* a finite number of seconds: "inf" and "nan" read as numbers */
+	if (end == v || *end || errno || !(d > -1e9 && d < 1e9))
+		return -1;
+	*wait = d < 0 ? -1 : d;
+	return 0;
+}
+
 double diag_memcheck_core_wait(void)
 {
-	const char *v = getenv("CUDBG_PASS_CORE_WAIT");
-	if (!v || !*v)
-		return 2.0;
-	if (strcmp(v, "never") == 0)
-		return -1;
-	char *end;
-	double d = strtod(v, &end);
-	return end != v && !*end ? d : 2.0;
+	double wait;
+	(void)diag_memcheck_core_wait_parse(getenv("CUDBG_PASS_CORE_WAIT"),
+					    &wait);
+	return wait;
 }
 
 enum diag_memcheck_early diag_memcheck_early(const struct diag_memcheck *m)

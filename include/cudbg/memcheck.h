@@ -141,8 +141,12 @@ bool diag_memcheck_first_imprecise(const struct diag_memcheck *m);
 /* Seconds from the start to "Generating coredump file"; 0: none began. */
 double diag_memcheck_core_began(const struct diag_memcheck *m);
 /* The default core_wait: $CUDBG_PASS_CORE_WAIT seconds when set (a
- * negative value or "never": no limit), else 2. */
+ * negative value or "never": no limit), else 2; a value that is not a
+ * number gives 2 (app/main.c refuses it at start-up). */
 double diag_memcheck_core_wait(void);
+/* Reads V (NULL or empty: the default, 2) into *WAIT; returns -1, with
+ * *WAIT 2, when V is neither "never" nor a finite number of seconds. */
+int diag_memcheck_core_wait_parse(const char *v, double *wait);
 
 /* The coredump when one was written (after done), else NULL. */
 const char *diag_memcheck_core_path(const struct diag_memcheck *m);

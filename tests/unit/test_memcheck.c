@@ -319,6 +319,27 @@ TEST(policy)
 	CHECK(!diag_memcheck_wanted(DIAG_MEMCHECK_ALWAYS, &f));
 }
 
+TEST(core_wait_from_the_environment)
+{
+	double w = 0;
+	CHECK_INT(diag_memcheck_core_wait_parse(NULL, &w), 0);
+	CHECK(w == 2.0);
+	CHECK_INT(diag_memcheck_core_wait_parse("", &w), 0);
+	CHECK(w == 2.0);
+	CHECK_INT(diag_memcheck_core_wait_parse("0.5", &w), 0);
+	CHECK(w == 0.5);
+	CHECK_INT(diag_memcheck_core_wait_parse("never", &w), 0);
+	CHECK(w < 0);
+	CHECK_INT(diag_memcheck_core_wait_parse("-3", &w), 0);
+	CHECK(w < 0);
+	CHECK_INT(diag_memcheck_core_wait_parse("5s", &w), -1);
+	CHECK(w == 2.0);
+	CHECK_INT(diag_memcheck_core_wait_parse("inf", &w), -1);
+	CHECK_INT(diag_memcheck_core_wait_parse("nan", &w), -1);
+	CHECK_INT(diag_memcheck_core_wait_parse("1e999", &w), -1);
+	CHECK_INT(diag_memcheck_core_wait_parse("NEVER", &w), -1);
+}
+
 TEST(python_detection_and_tool_lookup)
 {
 	char *a[] = {(char *)(uintptr_t)"python3", (char *)(uintptr_t)"x.py", NULL};
