@@ -100,8 +100,11 @@ if [ -z "$bad" ]; then pass fixtures_replay; else fail fixtures_replay "$bad"; f
 
 # a recording survives a crash of cudbg-tui, and leaves no debugger behind
 if command -v gdb >/dev/null 2>&1; then
+	# A private copy: the screens tests run sleeper beside this one, and
+	# pgrep must see only ours (make test failed here once under load).
+	cp "$PROGS/sleeper" "$tmp/sleeper"
 	"$BIN" --mi-log --debugger gdb --timeout 60 --record "$tmp/crash.mi.log" \
-		"$PROGS/sleeper" >"$tmp/crash.txt" 2>&1 &
+		"$tmp/sleeper" >"$tmp/crash.txt" 2>&1 &
 	pid=$!
 	i=0
 	while ! grep -q '^T sleeper' "$tmp/crash.txt" && [ $i -lt 100 ]; do
@@ -110,12 +113,12 @@ if command -v gdb >/dev/null 2>&1; then
 	kill -9 $pid
 	wait $pid 2>/dev/null
 	i=0
-	while pgrep -f "$PROGS/sleeper" >/dev/null && [ $i -lt 100 ]; do
+	while pgrep -f "$tmp/sleeper" >/dev/null && [ $i -lt 100 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
 	# The recording stops mid-run, so the replay waits out its timeout.
 	"$BIN" --mi-log --timeout 3 --replay "$tmp/crash.mi.log" >"$tmp/out" 2>&1
-	if pgrep -f "$PROGS/sleeper" >/dev/null; then
+	if pgrep -f "$tmp/sleeper" >/dev/null; then
 		fail crash_recording "gdb or the program outlived cudbg-tui"
 	elif ! grep -q '^reply running' "$tmp/out" ||
 	     ! grep -q '^T sleeper' "$tmp/out"; then
