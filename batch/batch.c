@@ -588,9 +588,10 @@ int batch_main(const struct cudbg_options *o)
 		diag_run_free(dr); /* stops the pass, removes its files */
 		return report_error(o, msg);
 	}
-	/* (An imprecise error's coredump holds no CUDA focus: not opened.) */
-	const char *core = diag_run_core(dr);
-	if (core && pass_core_wanted(o, &scfg) && !diag_run_pass_final(dr))
+	/* (An imprecise error's coredump holds no CUDA focus: not opened;
+	 * the live run follows unless the pass's findings are final.) */
+	const char *core = diag_run_core_to_open(dr);
+	if (core && pass_core_wanted(o, &scfg))
 		open_pass_core(c, core, timeout_ms);
 	double recorded;
 	int stop_ms = stop_wait_ms(o, timeout_ms, &recorded);

@@ -255,8 +255,9 @@ void dap_req_memcheck(struct dap *d, const struct dj *req, const struct dj *a)
 		dj_w_kstr(&w, "coreFile", core);
 	dap_resp_end(d, &w);
 	const struct dbg_model *m = ctl_model(d->ctl);
-	if (core && (m->state == MODEL_NOT_STARTED || m->state == MODEL_EXITED) &&
-	    ctl_open_core(d->ctl, core) > 0) {
+	const char *open = diag_run_core_to_open(r);
+	if (open && (m->state == MODEL_NOT_STARTED || m->state == MODEL_EXITED) &&
+	    ctl_open_core(d->ctl, open) > 0) {
 		d->pass_after_done = true;
 		dap_settle(d, d->timeout_ms);
 		d->core_reported = false;

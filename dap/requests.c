@@ -364,7 +364,7 @@ static int start_session(struct dap *d, char *err, size_t cap)
 	if (!d->dr || dap_start_debugger(d, err, cap) < 0)
 		return -1;
 	diag_run_before(d->dr, d->ctl, d->timeout_ms);
-	const char *core = diag_run_core(d->dr);
+	const char *core = diag_run_core_to_open(d->dr);
 	if (core && d->o.backend == SESSION_LAUNCH && ctl_open_core(d->ctl, core) > 0)
 		dap_settle(d, d->timeout_ms);
 	return 0;

@@ -266,6 +266,20 @@ static enum diag_fault_kind pick_kind(struct diag *d)
 	return DIAG_FAULT_NONE;
 }
 
+/* An assertion line's function that is a lambda's or functor's call
+ * operator ("operator()" in PyTorch's elementwise, gather and scatter
+ * kernels, torch_bce/torch_gather memcheck on the H200, run 20): the
+ * device code that asserted, not the kernel, which is then unknown
+ * rather than "operator()". */
+static bool lambda_call_operator(const char *func)
+{
+	if (!func)
+		return false;
+	size_t n = strlen(func);
+	return strncmp(func, "lambda", 6) == 0 || strstr(func, "operator()(") ||
+	       (n >= 10 && strcmp(func + n - 10, "operator()") == 0);
+}
+
 /* The kernel is the outermost device frame (frame 0 may be a device
  * function or __assert_fail). */
 static void pick_kernel(struct diag *d)
@@ -293,7 +307,7 @@ static void pick_kernel(struct diag *d)
 		k = d->table_kernel;
 	for (size_t i = 0; !k && f->finding && i + 1 < f->finding->n_host; i++)
 		k = keep(d, diag_stub_kernel(f->finding->host[i].func));
-	if (!k && f->n_asserts)
+	if (!k && f->n_asserts && !lambda_call_operator(f->asserts[0]->kernel))
 		k = f->asserts[0]->kernel;
 	if (!k && f->finding && f->finding->func &&
 	    !is_helper_frame(f->finding->func))
@@ -354,18 +368,33 @@ user_host_frame(const struct diag_san_record *r)
 	return NULL;
 }
 
+/* The exception's frame is the toolkit's (sync_divergent's __syncwarp
+ * at sm_30_intrinsics.hpp:110, H200 run 20) and a frame of the user's
+ * own code is on the stack: that frame's line is where to look. */
+static bool exception_in_toolkit(const struct diag *d,
+				 const struct diag_frame *fr)
+{
+	if (!fr || !toolkit_frame(fr))
+		return false;
+	for (size_t i = 0; i < d->n_frames; i++)
+		if (d->frames[i].device && d->frames[i].file &&
+		    d->frames[i].line && !toolkit_frame(&d->frames[i]))
+			return true;
+	return false;
+}
+
 static void pick_where(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
 	const struct stop_info *s = &d->stop;
-	if (s->exc_file && s->exc_line) {
+	const struct diag_frame *top = s->has_frame ? &s->frame
+				      : d->n_frames ? &d->frames[0] : NULL;
+	if (s->exc_file && s->exc_line && !exception_in_toolkit(d, top)) {
 		/* The exception names the file as compiled ("null_deref.cu"),
 		 * the frame with its path: the same file when one ends the
 		 * other. */
-		const struct diag_frame *fr = s->has_frame ? &s->frame
-					     : d->n_frames ? &d->frames[0] : NULL;
-		char *full = fr && fr->file && same_file(fr->file, s->exc_file)
-				     ? fr->fullname
+		char *full = top && top->file && same_file(top->file, s->exc_file)
+				     ? top->fullname
 				     : NULL;
 		set_where(f, DIAG_LOC_EXCEPTION, s->exc_file, full, s->exc_line,
 			  s->exc_function);
@@ -390,22 +419,24 @@ static void pick_where(struct diag *d)
 		return;
 	}
 	const struct diag_san_record *r = f->finding;
+	/* synccheck names the toolkit's __syncwarp (sm_30_intrinsics.hpp:110)
+	 * and the user's line as the first device frame (sync_divergent.cu:22,
+	 * run 18); a __trap() names only __trap, its caller's line in the
+	 * first device frame (trap.cu:16, run 20). */
+	const struct diag_san_frame *u = NULL;
+	bool own = r && r->path && r->line && !dec_path_in_cuda_toolkit(r->path);
+	for (size_t i = 0; r && !own && i < r->n_device && !u; i++)
+		if (r->device[i].path && r->device[i].line &&
+		    !dec_path_in_cuda_toolkit(r->device[i].path))
+			u = &r->device[i];
+	if (u) {
+		set_where(f, DIAG_LOC_SANITIZER, u->path, NULL, u->line,
+			  u->func);
+		return;
+	}
 	if (r && r->path && r->line) {
-		/* synccheck names the toolkit's __syncwarp
-		 * (sm_30_intrinsics.hpp:110) and the user's line as the
-		 * first device frame (sync_divergent.cu:22, run 18) */
-		const struct diag_san_frame *u = NULL;
-		for (size_t i = 0; dec_path_in_cuda_toolkit(r->path) &&
-				   i < r->n_device && !u; i++)
-			if (r->device[i].path && r->device[i].line &&
-			    !dec_path_in_cuda_toolkit(r->device[i].path))
-				u = &r->device[i];
-		if (u)
-			set_where(f, DIAG_LOC_SANITIZER, u->path, NULL, u->line,
-				  u->func);
-		else
-			set_where(f, DIAG_LOC_SANITIZER, r->path, NULL, r->line,
-				  r->func);
+		set_where(f, DIAG_LOC_SANITIZER, r->path, NULL, r->line,
+			  r->func);
 		return;
 	}
 	const struct diag_san_frame *h = r && r->kind == DIAG_SAN_API
@@ -540,6 +571,53 @@ static void set_derived_flags(struct diag *d)
 					!(nc && strcmp(nc, "1") == 0);
 	fl[DIAG_F_VISIBLE_DEVICES_SET] |=
 		diag_env_get(d, "CUDA_VISIBLE_DEVICES") != NULL;
+}
+
+/* The name of a warp-synchronous intrinsic FUNC is or ends in
+ * ("_INTERNAL_77f6292c_17_sync_divergent_cu_b6c6bc5c::__syncwarp(unsigned
+ * int)" as cuda-gdb names __syncwarp), or NULL. */
+static const char *warp_sync_name(const char *func)
+{
+	static const char *const names[] = {
+		"__syncwarp", "__shfl_sync", "__shfl_up_sync",
+		"__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
+		"__all_sync", "__any_sync", "__uni_sync", "__match_any_sync",
+		"__match_all_sync", "__reduce_add_sync", "__reduce_min_sync",
+		"__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
+		"__reduce_xor_sync",
+	};
+	if (!func)
+		return NULL;
+	const char *b = func, *c;
+	size_t n = strcspn(func, "(<");
+	while ((c = strstr(b, "::")) && (size_t)(c - func) < n)
+		b = c + 2;
+	n -= (size_t)(b - func);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strlen(names[i]) == n && memcmp(b, names[i], n) == 0)
+			return names[i];
+	return NULL;
+}
+
+/* A device stop inside __syncwarp / __shfl_*_sync / ...: the innermost
+ * device frame, or the exception's function when there is no stack. */
+static void pick_sync_call(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	const char *name = NULL;
+	if (!d->stop.have)
+		return;
+	if (d->stop.has_frame && d->stop.frame.device)
+		name = warp_sync_name(d->stop.frame.func);
+	for (size_t i = 0; !name && i < d->n_frames; i++)
+		if (d->frames[i].device) {
+			name = warp_sync_name(d->frames[i].func);
+			break;
+		}
+	if (!name)
+		name = warp_sync_name(d->stop.exc_function);
+	f->sync_call = name;
+	f->flags[DIAG_F_WARP_SYNC_CALL] = name != NULL;
 }
 
 static void dim_text(char *buf, size_t cap, struct diag_dim3 v)
@@ -765,6 +843,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	f->n_output_lines = d->n_lines;
 	fill_values(d);
 	set_derived_flags(d);
+	pick_sync_call(d);
 	diag_provenance(d, f);
 	lane_analysis(d);
 	add_notes(d);

@@ -40,6 +40,11 @@ struct diag_run {
 				     * pass text (no XML was written) */
 	bool pass_final;            /* the pass's findings are the report:
 				     * no live run (diag_run_pass_final) */
+	bool core_no_focus;         /* the pass's coredump is of an imprecise
+				     * error: not opened (diag_run_core) */
+	struct diag_san *text_san;  /* a replay's findings from its pass
+				     * text (text_findings), lent to each
+				     * account diag_run_update makes */
 	char *memcheck_text;
 	size_t memcheck_len;
 	struct diag_memcheck *mc;   /* kept: its directory holds the core */
@@ -77,10 +82,37 @@ static int load_report(struct diag_run *r, const char *path, char *err,
  * its replay looks for (replay_pass_text). */
 #define PASS_FINAL_NOTE "no live run"
 
-static void pass_stopped(struct diag_run *r, enum diag_memcheck_early e,
-			 double core_secs, bool imprecise)
+/* Whether the pass's text says where its first error is in source: the
+ * finding's own line or a device frame's (a stack overflow's function
+ * and line), or an assertion line (file:line, the only place a device
+ * assert's line is).  A __trap() names only __trap (trap, H200 run 20):
+ * its line needs the live run. */
+static bool first_error_has_line(const char *text, size_t len)
 {
-	r->pass_final = imprecise;
+	if (!text || !len)
+		return false;
+	if (memmem(text, len, "Assertion `", 11))
+		return true;
+	struct diag_san *s = diag_san_from_text(text, len);
+	const struct diag_san_record *f = NULL;
+	for (size_t i = 0; s && i < diag_san_count(s) && !f; i++) {
+		const struct diag_san_record *c = diag_san_get(s, i);
+		if (c->kind == DIAG_SAN_PRECISE || c->kind == DIAG_SAN_IMPRECISE ||
+		    c->kind == DIAG_SAN_OTHER)
+			f = c;
+	}
+	bool line = f && f->path && f->line;
+	for (size_t i = 0; f && !line && i < f->n_device; i++)
+		line = f->device[i].path && f->device[i].line;
+	diag_san_free(s);
+	return line;
+}
+
+static void pass_stopped(struct diag_run *r, enum diag_memcheck_early e,
+			 double core_secs, bool imprecise, bool has_line)
+{
+	r->core_no_focus = imprecise;
+	r->pass_final = imprecise && has_line;
 	if (e == DIAG_MC_EARLY_SLOW_CORE)
 		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
 			 "stopped in its coredump after %.1f s (the program's "
@@ -89,7 +121,9 @@ static void pass_stopped(struct diag_run *r, enum diag_memcheck_early e,
 	else if (imprecise)
 		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
 			 "its first error was imprecise: its coredump holds no "
-			 "CUDA focus and was not opened");
+			 "CUDA focus and was not opened%s", has_line ? "" :
+			 "; it named no source line, so the live run took its "
+			 "place");
 	else
 		r->memcheck_stopped[0] = '\0';
 }
@@ -118,8 +152,12 @@ static void replay_pass_end(struct diag_run *r, const char *replay)
 		r->pass_final = true;
 	}
 	r->memcheck_secs = secs;
-	/* stopped before the XML: the findings are in the text */
-	r->text_findings = strncmp(r->memcheck_stopped, "stopped ", 8) == 0;
+	/* Stopped before the XML, the findings are in the text.  A final
+	 * pass (an imprecise first error) read the XML; replayed without
+	 * it, the text still has each finding's thread and block (before,
+	 * the report said "Focus: block (unknown)"). */
+	r->text_findings = r->pass_final ||
+			   strncmp(r->memcheck_stopped, "stopped ", 8) == 0;
 }
 
 /* A replay of a memcheck pass's recording: the pass's text from its
@@ -197,13 +235,13 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 		diag_run_free(r);
 		return NULL;
 	}
-	/* The recorded pass read its findings from the text; a report given
-	 * with the replay is used instead. */
-	if (r->text_findings && !c->sanitizer_report) {
-		struct diag_san *s = diag_san_from_text(r->memcheck_text,
-							 r->memcheck_len);
-		if (s)
-			diag_add_sanitizer(r->d, s);
+	/* The recorded pass read its findings from the text (or its XML is
+	 * not given); a report given with the replay is used instead. */
+	if (r->text_findings && !c->sanitizer_report && !c->report_elsewhere) {
+		r->text_san = diag_san_from_text(r->memcheck_text,
+						 r->memcheck_len);
+		if (r->text_san)
+			diag_lend_sanitizer(r->d, r->text_san);
 	}
 	r->view.no_rules = diag_run_rules_error(r);
 	return r;
@@ -218,6 +256,7 @@ void diag_run_free(struct diag_run *r)
 	diag_rules_free(r->rules);
 	diag_memcheck_free(r->mc);
 	diag_free(r->d);
+	diag_san_free(r->text_san); /* lent to r->d: after it */
 	free(r->memcheck_text);
 	free(r);
 }
@@ -389,10 +428,13 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 		}
 	}
 	r->times.pass_end = mono_now();
+	size_t tlen;
+	const char *ttext = diag_memcheck_text(r->mc, &tlen);
 	pass_stopped(r, diag_memcheck_early(r->mc),
 		     diag_memcheck_seconds(r->mc) -
 			     diag_memcheck_core_began(r->mc),
-		     diag_memcheck_first_imprecise(r->mc));
+		     diag_memcheck_first_imprecise(r->mc),
+		     first_error_has_line(ttext, tlen));
 	if (dbg)
 		session_note(dbg, "memcheck pass ended after %.3f s%s%s%s%s",
 			     diag_memcheck_seconds(r->mc),
@@ -558,6 +600,11 @@ const char *diag_run_core(const struct diag_run *r)
 	return r->mc ? diag_memcheck_core_path(r->mc) : NULL;
 }
 
+const char *diag_run_core_to_open(const struct diag_run *r)
+{
+	return r->core_no_focus ? NULL : diag_run_core(r);
+}
+
 /* The live Python stack at any live stop (a device fault, a signal, a
  * breakpoint), and the bad value an index assert names. */
 static void read_pystack(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
@@ -628,7 +675,7 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 		int rc = run_memcheck(r, NULL, timeout_ms);
 		if (rc < 0)
 			return rc;
-		const char *core = r->mc ? diag_memcheck_core_path(r->mc) : NULL;
+		const char *core = diag_run_core_to_open(r);
 		if (core)
 			open_core(r, core, timeout_ms < 60000 ? timeout_ms : 60000);
 	}
@@ -736,6 +783,8 @@ int diag_run_update(struct diag_run *r, const struct dbg_model *m,
 	if (r->memcheck_text && r->memcheck_len)
 		diag_on_program_output(d, r->memcheck_text, r->memcheck_len);
 	diag_feed_model_run(d, m);
+	if (r->text_san)
+		diag_lend_sanitizer(d, r->text_san);
 	if (feed)
 		feed(ctx, d);
 	const struct diag_fault *f = diag_analyze(d);
@@ -757,6 +806,8 @@ int diag_run_update(struct diag_run *r, const struct dbg_model *m,
 	r->view.hints = &r->hints;
 	r->view.report = r->view_report;
 	r->view.stop_reason = in.stop_reason;
-	r->view.account = has_account(m, f);
+	/* a replay of a pass whose findings were the report (no live run):
+	 * they are the account, whatever the model shows */
+	r->view.account = has_account(m, f) || r->pass_final;
 	return DIAG_OK;
 }

@@ -321,6 +321,7 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 	if (eq(p, n, "pc.error")) return put_hex(b, f->error_pc, f->has_error_pc);
 	if (eq(p, n, "pc.stop")) return put_hex(b, f->stop_pc, f->has_stop_pc);
 	if (eq(p, n, "op")) return put_str(b, f->op);
+	if (eq(p, n, "sync.call")) return put_str(b, f->sync_call);
 	if (eq(p, n, "core")) return put_str(b, f->core_path);
 	if (eq(p, n, "exit.code"))
 		return put_int(b, f->exit_code, f->exited && !f->exit_signal);

@@ -782,6 +782,11 @@ struct glue *glue_new(struct ui *ui, const struct cudbg_options *o, char *err,
 	/* --memcheck=always: the pass first; the live run waits for it. */
 	if (glue_diag_start(g))
 		g->autorun = false;
+	/* A recording of a pass whose findings were the report: nothing
+	 * ran live after it, so the screen would sit at "starting". */
+	if (diag_run_pass_final(g->dr))
+		ui_message(ui, UC_ACCENT, "the recorded memcheck pass was the "
+			   "whole run: its findings are in Hints (no live run)");
 	return g;
 }
 

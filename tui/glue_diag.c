@@ -587,6 +587,7 @@ int glue_diag_new(struct glue *g, char *err, size_t cap)
 	/* The screen reads --sanitizer-report itself (a bad one is a
 	 * message, not the end) and lends it at each update (feed).  A
 	 * replay's pass text is read by the run, as batch's is. */
+	dc.report_elsewhere = dc.sanitizer_report != NULL;
 	dc.sanitizer_report = NULL;
 	dc.rules_optional = true; /* the Hints pane says why there are none */
 	dc.action_labels = ui_diag_action_keys;

@@ -85,6 +85,7 @@ struct diag_dim3 {
 	X(HOST_ADDRESS, "host-address", "the bad address or a pointer of the faulting frame looks like a host address") \
 	X(ADDRESS_WILD, "address-wild", "the bad address is far from its nearest allocation") \
 	X(INDEX_OVERFLOW, "index-overflow", "a 32-bit index of the faulting frame is negative at an illegal address") \
+	X(WARP_SYNC_CALL, "warp-sync-call", "the device stop is inside a warp-synchronous intrinsic (__syncwarp, __shfl_sync, ...)") \
 	X(PYTHON, "python", "the program is a Python script")                 \
 	X(PYTORCH, "pytorch", "the fault is in PyTorch code")                 \
 	X(EXITED, "exited", "the program ended")                              \
@@ -260,6 +261,8 @@ struct diag_fault {
 
 	char *kernel;           /* full name or signature */
 	char *kernel_short;     /* unqualified name, no templates or params */
+	const char *sync_call;  /* the warp-synchronous intrinsic the device
+				 * stop is in ("__syncwarp"), or NULL */
 	struct diag_loc where;
 	struct diag_frame *frames; /* device stack, innermost first */
 	size_t n_frames;

@@ -54,6 +54,10 @@ struct diag_run_config {
 	const char *sanitizer_report; /* a saved XML report, or NULL */
 	const char *debugger;       /* for the pass's coredump */
 	const char *replay;         /* a recording whose pass text is read */
+	bool report_elsewhere;      /* the caller lends a saved report of its
+				     * own (the screen's --sanitizer-report):
+				     * a replay's findings are not read from
+				     * its pass text */
 	bool keep_temp;
 	bool can_rerun;             /* a launch: the pass can run the program */
 	bool no_pystack;            /* never ask for the Python stack */
@@ -154,6 +158,10 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms);
 /* The GPU coredump the memcheck pass wrote (it stopped at the first
  * error), or NULL.  Owned by the run; valid until diag_run_free(). */
 const char *diag_run_core(const struct diag_run *r);
+/* diag_run_core when that coredump is worth opening: NULL for an
+ * imprecise first error's (a device assert, a trap), in which cuda-gdb
+ * 13 finds no CUDA focus (docs/tool-quirks.md). */
+const char *diag_run_core_to_open(const struct diag_run *r);
 
 /* Feeds the model m (diag_feed_model) and analyses: the account as it
  * stands (a streaming run: batch, DAP).  Valid until the run is fed

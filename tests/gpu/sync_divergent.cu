@@ -1,16 +1,16 @@
 // cudbg-args: --timeout 10
-// A warp barrier with a mask that leaves out threads that call it (for
-// synccheck): a normalisation kernel keeps each lane's positive part in
-// shared memory and then syncs the warp with __syncwarp(0x0000ffff)
-// before every lane reads the whole row; lanes 16..31 call it although
-// the mask names only lanes 0..15 (undefined behaviour: the plain run is
-// bounded by `timeout 20` and not checked).  Run 1 on the H200 used a
-// __syncthreads() reached by half the warp instead, and synccheck on
-// sm_90 reported nothing for it (tests/fixtures/gpu/explore/README.md),
-// so this version is UNVERIFIED until the next GPU run.  Truth
-// (synccheck): a barrier error (invalid arguments: a calling thread not
-// in the mask) in the warp of block (0,0,0) at the __syncwarp() in
-// `normalize_positive` at sync_divergent.cu:22, hint san-sync.
+// A warp barrier with a mask that leaves out threads that call it: a
+// normalisation kernel keeps each lane's positive part in shared memory,
+// then syncs the warp with __syncwarp(0x0000ffff) before every lane reads
+// the whole row; lanes 16..31 call it although the mask names only lanes
+// 0..15 (undefined behaviour: the plain run is bounded and not checked).
+// Run 1 used a __syncthreads() reached by half the warp, which synccheck
+// on sm_90 did not report (tests/fixtures/gpu/explore/README.md); this
+// version was verified in runs 18-20.  Truth (synccheck): a barrier error
+// in the warp of block (0,0,0) at the __syncwarp() in normalize_positive
+// at sync_divergent.cu:22, hint san-sync.  Truth (live, run 20): Warp
+// Illegal Instruction inside the toolkit's __syncwarp (mask = 65535)
+// called at sync_divergent.cu:22, hint warp-sync-mask.
 #include <cstdio>
 #include <cuda_runtime.h>
 

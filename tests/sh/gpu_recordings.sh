@@ -163,6 +163,24 @@ for exp in tests/gpu/*.expect; do
 	done
 done
 
+# A memcheck pass whose findings were the report (an imprecise first
+# error: no live run) replayed without its XML, as a user replays a
+# recording that travelled alone: the findings come from the recorded
+# text, and the report names the thread and says nothing unknown
+# (before, "Focus: block (unknown), thread (unknown)").
+for r in tests/fixtures/gpu/*.memcheck.mi.log; do
+	grep -q '^ *[0-9.]* # memcheck pass ended .*; no live run' "$r" || continue
+	n=$(basename "$r" .memcheck.mi.log)
+	timeout 60 "$BIN" --batch --replay "$r" >"$out" 2>&1
+	if grep -Eq '^  thread +block \([0-9]+,[0-9]+,[0-9]+\) thread' "$out" &&
+	   ! grep -Eq '\(unknown\)|no fault found' "$out"; then
+		echo "PASS recordings/$n/memcheck-without-xml"
+	else
+		echo "FAIL recordings/$n/memcheck-without-xml: no thread, or something unknown"
+		sed 's/^/    /' "$out" | head -20
+	fi
+done
+
 # The recorded examples (issue: MI engine).
 ex() { # label file pattern...
 	label=$1 file=$2; shift 2

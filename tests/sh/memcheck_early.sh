@@ -127,6 +127,29 @@ else
 	diff "$o" "$tmp/overflow-replay.out" | head -30 | sed 's/^/    /'
 fi
 
+# An imprecise first error whose text names no source line (trap's text,
+# run 20, without its Device Frame line: the frame that gives trap.cu:16):
+# its coredump is not opened, and the live run follows for the line.
+NOLINE_TEXT='========= Trace/breakpoint trap
+=========     at __trap+0x10
+=========     by thread (136,0,0) in block (19,0,0)
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: main in trap.cu:30 [0x8da8] in trap
+=========
+'
+run noline "$NOLINE_TEXT" 1
+o=$tmp/noline.out
+if grep -q 'not opened; it named no source line, so the live run took its place' "$tmp/noline.mi.log" &&
+   grep -q '^  memcheck   ran in' "$o" &&
+   grep -q '> [0-9]*-exec-run' "$tmp/noline.mi.log" &&
+   ! grep -q '> [0-9]*-interpreter-exec console "target cudacore' "$tmp/noline.mi.log" &&
+   ! grep -q 'no live run' "$tmp/noline.mi.log" &&
+   ! grep -q '^state: *report' "$o"; then
+	ok imprecise-without-a-line-runs-live
+else
+	bad noline "exit $(cat "$tmp/noline.rc")"
+fi
+
 # A Python program's imprecise first error: its text names the Python
 # files by base name only, so the pass waits for the XML (full paths; the
 # coredump takes 1 s here), then neither opens the coredump nor runs the
@@ -167,5 +190,18 @@ if grep -q 'memcheck   ran in' "$tmp/never.out" &&
 	ok wait-never-keeps-the-coredump
 else
 	bad never "the pass was stopped"
+fi
+# A value that is not a number of seconds is refused at start, in one
+# line naming it, before anything runs.
+CUDBG_PASS_CORE_WAIT=5s timeout -k 2 30 "$BIN" --batch --memcheck=always \
+	--debugger gdb --sanitizer "$FAKESAN" "$PROG" >"$tmp/badwait.out" \
+	2>"$tmp/badwait.err" </dev/null
+rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/badwait.err")" = 1 ] &&
+   grep -q "CUDBG_PASS_CORE_WAIT='5s' is not a number of seconds" "$tmp/badwait.err" &&
+   [ ! -s "$tmp/badwait.out" ]; then
+	ok bad-wait-is-refused
+else
+	bad badwait "exit $rc, not one clear line"
 fi
 exit 0

@@ -131,6 +131,7 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 		.offset = 404, .index_var = S("i"), .index_value = S("-2"),
 		.index_type = S("int"), .line_text = S("x[i] = 0;")};
 	f->core_path = S("/tmp/core");
+	f->sync_call = "__syncwarp";
 	f->exited = true;
 	f->exit_code = 1;
 	f->exit_signal = NULL;
