@@ -40,8 +40,8 @@ struct diag_run {
 				     * pass text (no XML was written) */
 	bool pass_final;            /* the pass's findings are the report:
 				     * no live run (diag_run_pass_final) */
-	bool core_no_focus;         /* the pass's coredump is of an imprecise
-				     * error: not opened (diag_run_core) */
+	bool core_no_focus;         /* the pass's coredump is not to be opened
+				     * (diag_memcheck_core_to_open) */
 	struct diag_san *text_san;  /* a replay's findings from its pass
 				     * text (text_findings), lent to each
 				     * account diag_run_update makes */
@@ -82,48 +82,30 @@ static int load_report(struct diag_run *r, const char *path, char *err,
  * its replay looks for (replay_pass_text). */
 #define PASS_FINAL_NOTE "no live run"
 
-/* Whether the pass's text says where its first error is in source: the
- * finding's own line or a device frame's (a stack overflow's function
- * and line), or an assertion line (file:line, the only place a device
- * assert's line is).  A __trap() names only __trap (trap, H200 run 20):
- * its line needs the live run. */
-static bool first_error_has_line(const char *text, size_t len)
+static void pass_stopped(struct diag_run *r, const struct diag_memcheck *mc)
 {
-	if (!text || !len)
-		return false;
-	if (memmem(text, len, "Assertion `", 11))
-		return true;
-	struct diag_san *s = diag_san_from_text(text, len);
-	const struct diag_san_record *f = NULL;
-	for (size_t i = 0; s && i < diag_san_count(s) && !f; i++) {
-		const struct diag_san_record *c = diag_san_get(s, i);
-		if (c->kind == DIAG_SAN_PRECISE || c->kind == DIAG_SAN_IMPRECISE ||
-		    c->kind == DIAG_SAN_OTHER)
-			f = c;
-	}
-	bool line = f && f->path && f->line;
-	for (size_t i = 0; f && !line && i < f->n_device; i++)
-		line = f->device[i].path && f->device[i].line;
-	diag_san_free(s);
-	return line;
-}
-
-static void pass_stopped(struct diag_run *r, enum diag_memcheck_early e,
-			 double core_secs, bool imprecise, bool has_line)
-{
-	r->core_no_focus = imprecise;
+	enum diag_memcheck_early e = diag_memcheck_early(mc);
+	bool imprecise = diag_memcheck_first_imprecise(mc);
+	bool has_line = diag_memcheck_first_has_line(mc);
+	bool core = diag_memcheck_core_path(mc) != NULL;
+	r->core_no_focus = core && !diag_memcheck_core_to_open(mc);
 	r->pass_final = imprecise && has_line;
 	if (e == DIAG_MC_EARLY_SLOW_CORE)
 		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
 			 "stopped in its coredump after %.1f s (the program's "
 			 "device memory); the live run took its place",
-			 core_secs);
+			 diag_memcheck_seconds(mc) - diag_memcheck_core_began(mc));
 	else if (imprecise)
 		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
 			 "its first error was imprecise: its coredump holds no "
 			 "CUDA focus and was not opened%s", has_line ? "" :
 			 "; it named no source line, so the live run took its "
 			 "place");
+	else if (r->core_no_focus)
+		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
+			 "its first error named no source line: its coredump "
+			 "(which has none either) was not opened; the live run "
+			 "took its place");
 	else
 		r->memcheck_stopped[0] = '\0';
 }
@@ -428,13 +410,7 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 		}
 	}
 	r->times.pass_end = mono_now();
-	size_t tlen;
-	const char *ttext = diag_memcheck_text(r->mc, &tlen);
-	pass_stopped(r, diag_memcheck_early(r->mc),
-		     diag_memcheck_seconds(r->mc) -
-			     diag_memcheck_core_began(r->mc),
-		     diag_memcheck_first_imprecise(r->mc),
-		     first_error_has_line(ttext, tlen));
+	pass_stopped(r, r->mc);
 	if (dbg)
 		session_note(dbg, "memcheck pass ended after %.3f s%s%s%s%s",
 			     diag_memcheck_seconds(r->mc),

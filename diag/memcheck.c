@@ -781,6 +781,47 @@ bool diag_memcheck_first_imprecise(const struct diag_memcheck *m)
 	return m->first == FIRST_IMPRECISE && m->done && m->core_found;
 }
 
+/* The first error's source line, from the text (the XML comes later or,
+ * after an early stop, never): the finding's own line or a device
+ * frame's (a stack overflow's function, a __trap()'s caller: trap.cu:16,
+ * H200 run 20), or for an imprecise error an assertion line (file:line,
+ * the only place a device assert's line is).  shared_oob's atomic on
+ * __shared__ names only __iAtomicAdd, and its coredump unwinds to "??"
+ * (runs 1-20). */
+bool diag_memcheck_first_has_line(const struct diag_memcheck *m)
+{
+	size_t len;
+	const char *text = diag_memcheck_text(m, &len);
+	if (!text || !len)
+		return false;
+	struct diag_san *s = diag_san_from_text(text, len);
+	const struct diag_san_record *f = NULL;
+	for (size_t i = 0; s && i < diag_san_count(s) && !f; i++) {
+		const struct diag_san_record *c = diag_san_get(s, i);
+		if (c->kind == DIAG_SAN_PRECISE || c->kind == DIAG_SAN_IMPRECISE ||
+		    c->kind == DIAG_SAN_OTHER)
+			f = c;
+	}
+	bool line = f && f->path && f->line;
+	for (size_t i = 0; f && !line && i < f->n_device; i++)
+		line = f->device[i].path && f->device[i].line;
+	bool precise = f && f->kind == DIAG_SAN_PRECISE;
+	diag_san_free(s);
+	return line || (!precise && memmem(text, len, "Assertion `", 11));
+}
+
+const char *diag_memcheck_core_to_open(const struct diag_memcheck *m)
+{
+	const char *core = diag_memcheck_core_path(m);
+	if (!core || diag_memcheck_first_imprecise(m))
+		return NULL;
+	/* a precise first error with no line: the coredump stops where the
+	 * text did, with no line either; the live run stops at the line */
+	if (m->first == FIRST_PRECISE && !diag_memcheck_first_has_line(m))
+		return NULL;
+	return core;
+}
+
 double diag_memcheck_core_began(const struct diag_memcheck *m)
 {
 	return m->core_began;

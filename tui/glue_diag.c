@@ -239,20 +239,23 @@ static void pass_done(struct glue *g)
 		ui_message(g->ui, UC_WARN, "memcheck pass stopped after %.1f s", secs);
 	} else if (!s) {
 		ui_message(g->ui, UC_ERROR, "memcheck pass: %s", err);
-	} else if (core && !diag_memcheck_first_imprecise(g->mc)) {
+	} else if (diag_memcheck_core_to_open(g->mc)) {
 		open_pass_core(g, core, nerr, secs);
 	} else if (nerr && (diag_memcheck_early(g->mc) != DIAG_MC_EARLY_NO ||
-			    diag_memcheck_first_imprecise(g->mc))) {
+			    core)) {
 		/* stopped in its coredump (diag/memcheck.c, stop_in_core), or
-		 * a coredump without a CUDA focus (an assert's: not opened):
-		 * the live run that follows stops at the fault itself */
+		 * a coredump not worth opening (an assert's has no CUDA focus,
+		 * a finding with no line has no line in it either): the live
+		 * run that follows stops at the fault itself */
 		ui_message(g->ui, UC_WARN, "memcheck pass: %zu error%s in %.1f s "
 			   "(%s); the Hints tab lists them%s", nerr,
 			   nerr == 1 ? "" : "s", secs,
 			   diag_memcheck_early(g->mc) == DIAG_MC_EARLY_SLOW_CORE
 				   ? "its coredump took too long"
-				   : "an imprecise error: a coredump would hold no "
-				     "CUDA focus",
+				   : diag_memcheck_first_imprecise(g->mc)
+				   ? "an imprecise error: a coredump would hold no "
+				     "CUDA focus"
+				   : "no source line in it: the live run has one",
 			   g->run_after_pass ? "; running the program live" : "");
 	} else if (nerr) {
 		ui_message(g->ui, UC_WARN, "memcheck pass: %zu error%s in %.1f s and no "

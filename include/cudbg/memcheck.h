@@ -138,6 +138,15 @@ enum diag_memcheck_early diag_memcheck_early(const struct diag_memcheck *m);
  * finding (a warp assert, a trap, a stack overflow).  cuda-gdb 13 finds
  * no CUDA focus in such a coredump. */
 bool diag_memcheck_first_imprecise(const struct diag_memcheck *m);
+/* Whether the text says where the first error is in source: its own
+ * line, a device frame's, or (imprecise) an assertion line. */
+bool diag_memcheck_first_has_line(const struct diag_memcheck *m);
+/* The coredump when it is worth opening (after done), else NULL: not an
+ * imprecise first error's (no CUDA focus in it), nor a precise one's
+ * whose text names no line (the core has none either: the live run
+ * stops at the line).  Batch, the screen and the DAP server decide by
+ * it. */
+const char *diag_memcheck_core_to_open(const struct diag_memcheck *m);
 /* Seconds from the start to "Generating coredump file"; 0: none began. */
 double diag_memcheck_core_began(const struct diag_memcheck *m);
 /* The default core_wait: $CUDBG_PASS_CORE_WAIT seconds when set (a

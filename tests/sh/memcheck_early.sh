@@ -150,6 +150,37 @@ else
 	bad noline "exit $(cat "$tmp/noline.rc")"
 fi
 
+# A precise first error with no source line (shared_oob's text, run 20:
+# an atomic on __shared__ names only __iAtomicAdd, and its coredump
+# unwinds to "??"): the coredump is not opened, the live run gives the
+# line, and the finding still names the thread.
+NOLINE_PRECISE='========= Invalid __shared__ atomic of size 4 bytes
+=========     at __iAtomicAdd+0x90
+=========     by thread (9,0,0) in block (3,0,0)
+=========     Access to 0x4400 is out of bounds
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: block_histogram(int const*, int, int*) in shared_oob.cu:13 [0x90c6] in shared_oob
+=========         Host Frame: main in shared_oob.cu:33 [0x8ded] in shared_oob
+=========
+'
+run preciseline "$NOLINE_PRECISE" 0
+if grep -q 'its first error named no source line: its coredump (which has none either) was not opened; the live run took its place' "$tmp/preciseline.mi.log" &&
+   grep -q '> [0-9]*-exec-run' "$tmp/preciseline.mi.log" &&
+   ! grep -q '> [0-9]*-interpreter-exec console "target cudacore' "$tmp/preciseline.mi.log"; then
+	ok precise-without-a-line-runs-live
+else
+	bad preciseline "exit $(cat "$tmp/preciseline.rc")"
+fi
+
+# A finding with its line (int_overflow's) keeps its coredump for the
+# debugger (gdb here opens none: the pass note says nothing against it).
+run precisecore "$OVERFLOW_TEXT" 0
+if grep -q 'memcheck pass ended after [0-9.]* s; it wrote a coredump$' "$tmp/precisecore.mi.log"; then
+	ok precise-with-a-line-keeps-its-coredump
+else
+	bad precisecore "exit $(cat "$tmp/precisecore.rc")"
+fi
+
 # A Python program's imprecise first error: its text names the Python
 # files by base name only, so the pass waits for the XML (full paths; the
 # coredump takes 1 s here), then neither opens the coredump nor runs the
