@@ -95,6 +95,12 @@ static void pass_stopped(struct diag_run *r, const struct diag_memcheck *mc)
 			 "stopped in its coredump after %.1f s (the program's "
 			 "device memory); the live run took its place",
 			 diag_memcheck_seconds(mc) - diag_memcheck_core_began(mc));
+	else if (e == DIAG_MC_EARLY_BIG_CORE)
+		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
+			 "stopped as its coredump began (the bad access's "
+			 "allocation alone is %.1f GiB, seconds to dump); the "
+			 "live run took its place",
+			 (double)diag_memcheck_big_alloc(mc) / (1024.0 * 1024 * 1024));
 	else if (imprecise)
 		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
 			 "its first error was imprecise: its coredump holds no "

@@ -252,6 +252,8 @@ static void pass_done(struct glue *g)
 			   nerr == 1 ? "" : "s", secs,
 			   diag_memcheck_early(g->mc) == DIAG_MC_EARLY_SLOW_CORE
 				   ? "its coredump took too long"
+				   : diag_memcheck_early(g->mc) == DIAG_MC_EARLY_BIG_CORE
+				   ? "its coredump would hold a huge allocation"
 				   : diag_memcheck_first_imprecise(g->mc)
 				   ? "an imprecise error: a coredump would hold no "
 				     "CUDA focus"

@@ -25,6 +25,7 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "cudbg/diag.h"
@@ -127,13 +128,17 @@ const char *diag_memcheck_dir(const struct diag_memcheck *m);
 const char *diag_memcheck_report_path(const struct diag_memcheck *m);
 /* Why the pass stopped the sanitizer itself, before it wrote its XML
  * (diag/memcheck.c, stop_in_core): the coredump of a precise finding
- * took longer than core_wait.  The findings then come from the text;
- * there is no coredump. */
+ * took longer than core_wait, or its finding's nearest allocation alone
+ * would take longer than that to dump.  The findings then come from the
+ * text; there is no coredump. */
 enum diag_memcheck_early {
 	DIAG_MC_EARLY_NO,
 	DIAG_MC_EARLY_SLOW_CORE,
+	DIAG_MC_EARLY_BIG_CORE,
 };
 enum diag_memcheck_early diag_memcheck_early(const struct diag_memcheck *m);
+/* After DIAG_MC_EARLY_BIG_CORE: the allocation's size in bytes. */
+uint64_t diag_memcheck_big_alloc(const struct diag_memcheck *m);
 /* After done: whether the pass wrote a coredump of an imprecise first
  * finding (a warp assert, a trap, a stack overflow).  cuda-gdb 13 finds
  * no CUDA focus in such a coredump. */

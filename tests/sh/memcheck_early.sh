@@ -100,14 +100,17 @@ else
 	bad assert-json "no memcheck.stopped"
 fi
 
-# A precise finding whose coredump takes longer than CUDBG_PASS_CORE_WAIT:
-# stopped, its finding (and the allocation sentence) from the text, and
-# the live run follows (steps runs to its end under gdb).
-CUDBG_PASS_CORE_WAIT=0.5 run overflow "$OVERFLOW_TEXT" 60
+# A precise finding whose coredump takes longer than CUDBG_PASS_CORE_WAIT
+# (a 4 KiB allocation here: the allocation alone would be quick): stopped
+# after the wait, its finding (and the allocation sentence) from the
+# text, and the live run follows (steps runs to its end under gdb).
+SMALL_TEXT="$(printf '%s\n' "$OVERFLOW_TEXT" | sed 's/2,147,483,648 bytes before/4,096 bytes before/; s/of size 2,147,487,744 bytes/of size 4,096 bytes/')
+"
+CUDBG_PASS_CORE_WAIT=0.5 run overflow "$SMALL_TEXT" 60
 o=$tmp/overflow.out
 if grep -q 'stopped in its coredump after [0-9.]* s' "$o" &&
    grep -q 'Precise: Invalid __global__ write of size 1 bytes is out of bounds; thread (0,0,0) block (2048,0,0)' "$o" &&
-   grep -q '2147483648 bytes before an allocation of 2147487744 bytes' "$o" &&
+   grep -q '4096 bytes before an allocation of 4096 bytes' "$o" &&
    grep -q '> [0-9]*-exec-run' "$tmp/overflow.mi.log" &&
    ! grep -q '> [0-9]*-interpreter-exec console "target cudacore' "$tmp/overflow.mi.log"; then
 	ok slow-core-stopped-then-live
@@ -125,6 +128,26 @@ if [ "$(sed -n '/^Sanitizer findings/,/^Hints/p' "$o")" = \
 else
 	bad overflow-replay "the replay differs"
 	diff "$o" "$tmp/overflow-replay.out" | head -30 | sed 's/^/    /'
+fi
+
+# int_overflow's 2 GiB allocation would take seconds to dump whatever the
+# wait (about 8 s a GiB, run 16): the pass stops as the coredump begins,
+# with the default wait, and the live run follows.
+run big "$OVERFLOW_TEXT" 60
+if grep -q 'stopped as its coredump began (the bad access.s allocation alone is 2.0 GiB, seconds to dump); the live run took its place' "$tmp/big.mi.log" &&
+   grep -q '2147483648 bytes before an allocation of 2147487744 bytes' "$tmp/big.out" &&
+   grep -q '> [0-9]*-exec-run' "$tmp/big.mi.log"; then
+	ok big-allocation-stops-at-once
+else
+	bad big "exit $(cat "$tmp/big.rc")"
+fi
+# ... and waits as asked when told never to stop (below), or when the
+# wait is long enough for it: 20 s at 256 MiB/s dumps 5 GiB.
+CUDBG_PASS_CORE_WAIT=20 run bigwait "$OVERFLOW_TEXT" 1
+if grep -q 'memcheck pass ended after [0-9.]* s; it wrote a coredump$' "$tmp/bigwait.mi.log"; then
+	ok big-allocation-within-a-long-wait-is-kept
+else
+	bad bigwait "exit $(cat "$tmp/bigwait.rc")"
 fi
 
 # An imprecise first error whose text names no source line (trap's text,
@@ -174,7 +197,7 @@ fi
 
 # A finding with its line (int_overflow's) keeps its coredump for the
 # debugger (gdb here opens none: the pass note says nothing against it).
-run precisecore "$OVERFLOW_TEXT" 0
+run precisecore "$SMALL_TEXT" 0
 if grep -q 'memcheck pass ended after [0-9.]* s; it wrote a coredump$' "$tmp/precisecore.mi.log"; then
 	ok precise-with-a-line-keeps-its-coredump
 else
