@@ -185,8 +185,16 @@ static void read_api(struct diag_san_record *r, const char *p,
 	if (!sp)
 		return;
 	r->error = diag_strndup(e, (size_t)(sp - e));
+	/* " (error 1)": copied first, as the other lines are, for the text
+	 * need not end in a NUL (sscanf ran past the end of a fuzz input,
+	 * valgrind) */
+	char buf[48];
+	size_t n = (size_t)(end - sp) < sizeof buf - 1 ? (size_t)(end - sp)
+							: sizeof buf - 1;
+	memcpy(buf, sp, n);
+	buf[n] = '\0';
 	long v;
-	if (sscanf(sp, " (error %ld)", &v) == 1)
+	if (sscanf(buf, " (error %ld)", &v) == 1)
 		r->result = v;
 	const char *q1 = memchr(sp, '"', (size_t)(end - sp));
 	const char *q2 = q1 ? memchr(q1 + 1, '"', (size_t)(end - q1 - 1)) : NULL;

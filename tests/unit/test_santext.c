@@ -260,3 +260,27 @@ TEST(garbage_and_cut_text_do_not_crash)
 		diag_san_free(s);
 	}
 }
+
+/* The text is read within its length: a buffer cut right after "(error
+ * 7" with no NUL after it (a fuzz input) was read past its end by
+ * sscanf (valgrind on the fuzz corpus, and on this test in make
+ * valgrind; ASan does not see it). */
+TEST(text_is_read_within_its_length)
+{
+	static const char line[] = "========= Program hit cudaErrorLaunchFailure (error 7";
+	size_t n = sizeof line - 1;
+	char *buf = malloc(n); /* exactly the text: no NUL */
+	CHECK(buf);
+	if (!buf)
+		return;
+	memcpy(buf, line, n);
+	struct diag_san *s = diag_san_from_text(buf, n);
+	CHECK(s && diag_san_count(s) == 1);
+	if (s && diag_san_count(s) == 1) {
+		const struct diag_san_record *r = diag_san_get(s, 0);
+		CHECK_INT(r->kind, DIAG_SAN_API);
+		CHECK_STR(r->error, "cudaErrorLaunchFailure");
+	}
+	diag_san_free(s);
+	free(buf);
+}
