@@ -40,8 +40,6 @@ struct diag_run {
 				     * pass text (no XML was written) */
 	bool pass_final;            /* the pass's findings are the report:
 				     * no live run (diag_run_pass_final) */
-	bool core_no_focus;         /* the pass's coredump is not to be opened
-				     * (diag_memcheck_core_to_open) */
 	struct diag_san *text_san;  /* a replay's findings from its pass
 				     * text (text_findings), lent to each
 				     * account diag_run_update makes */
@@ -87,8 +85,8 @@ static void pass_stopped(struct diag_run *r, const struct diag_memcheck *mc)
 	enum diag_memcheck_early e = diag_memcheck_early(mc);
 	bool imprecise = diag_memcheck_first_imprecise(mc);
 	bool has_line = diag_memcheck_first_has_line(mc);
-	bool core = diag_memcheck_core_path(mc) != NULL;
-	r->core_no_focus = core && !diag_memcheck_core_to_open(mc);
+	bool unopened = diag_memcheck_core_path(mc) &&
+			!diag_memcheck_core_to_open(mc);
 	r->pass_final = imprecise && has_line;
 	if (e == DIAG_MC_EARLY_SLOW_CORE)
 		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
@@ -107,7 +105,7 @@ static void pass_stopped(struct diag_run *r, const struct diag_memcheck *mc)
 			 "CUDA focus and was not opened%s", has_line ? "" :
 			 "; it named no source line, so the live run took its "
 			 "place");
-	else if (r->core_no_focus)
+	else if (unopened)
 		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
 			 "its first error named no source line: its coredump "
 			 "(which has none either) was not opened; the live run "
@@ -584,7 +582,7 @@ const char *diag_run_core(const struct diag_run *r)
 
 const char *diag_run_core_to_open(const struct diag_run *r)
 {
-	return r->core_no_focus ? NULL : diag_run_core(r);
+	return r->mc ? diag_memcheck_core_to_open(r->mc) : NULL;
 }
 
 /* The live Python stack at any live stop (a device fault, a signal, a

@@ -49,6 +49,8 @@ struct diag_memcheck {
 	double core_wait;        /* longest wait for it; < 0: no limit */
 	bool alloc_read;         /* the first finding's allocation read */
 	uint64_t big_alloc;      /* its size when that alone is too big */
+	bool line_read;          /* first_line known (after done) */
+	bool first_line;         /* diag_memcheck_first_has_line */
 	enum diag_memcheck_early early;
 };
 
@@ -580,6 +582,42 @@ static int drain(struct diag_memcheck *m)
 	return DIAG_OK;
 }
 
+/* The first finding of the pass's text: the one m->first was read
+ * from and the coredump is of (an API error is none), or NULL. */
+static const struct diag_san_record *first_finding(const struct diag_san *s)
+{
+	for (size_t i = 0; s && i < diag_san_count(s); i++) {
+		const struct diag_san_record *c = diag_san_get(s, i);
+		if (c->kind == DIAG_SAN_PRECISE || c->kind == DIAG_SAN_IMPRECISE ||
+		    c->kind == DIAG_SAN_OTHER)
+			return c;
+	}
+	return NULL;
+}
+
+/* The coredump holds every device allocation: 2,156,383,605 bytes took
+ * 16.5-17.3 s (run 16, about 125 MB/s).  At twice that rate, an
+ * allocation that alone needs longer than the limit to dump is not
+ * waited for: the wait would only end in the same stop, later (int_
+ * overflow's 2 GiB array: 2 s of 3.3, run 20). */
+#define CORE_BYTES_PER_S (256.0 * 1024 * 1024)
+
+/* The first finding's nearest allocation, from the text so far, when
+ * dumping it alone would take longer than LIMIT seconds; else 0.  (Only
+ * asked when that finding is precise: stop_in_core.) */
+static uint64_t too_big_to_dump(const struct diag_memcheck *m, double limit)
+{
+	size_t len;
+	const char *text = diag_memcheck_text(m, &len);
+	struct diag_san *s = text ? diag_san_from_text(text, len) : NULL;
+	const struct diag_san_record *r = first_finding(s);
+	uint64_t big = r && r->kind == DIAG_SAN_PRECISE && r->has_alloc &&
+			       (double)r->alloc_size / CORE_BYTES_PER_S > limit
+			       ? r->alloc_size : 0;
+	diag_san_free(s);
+	return big;
+}
+
 /* compute-sanitizer writes its XML when it exits, after its coredump,
  * and the coredump holds the program's whole device memory: 17 s for
  * int_overflow's 2 GB array, whose bare sanitizer run takes 0.9 s
@@ -598,34 +636,7 @@ static int drain(struct diag_memcheck *m)
  * Python frames' paths), and such a coredump is small (run 16: 27 MB,
  * 0.3 s).  Run 18 stopped it at once, and the report lost the kernel of
  * trap and lambda_assert.  The caller does not open it
- * (diag_memcheck_first_imprecise). */
-/* The coredump holds every device allocation: 2,156,383,605 bytes took
- * 16.5-17.3 s (run 16, about 125 MB/s).  At twice that rate, an
- * allocation that alone needs longer than the limit to dump is not
- * waited for: the wait would only end in the same stop, later (int_
- * overflow's 2 GiB array: 2 s of 3.3, run 20). */
-#define CORE_BYTES_PER_S (256.0 * 1024 * 1024)
-
-/* The first finding's nearest allocation, from the text so far, when
- * dumping it alone would take longer than LIMIT seconds; else 0. */
-static uint64_t too_big_to_dump(const struct diag_memcheck *m, double limit)
-{
-	size_t len;
-	const char *text = diag_memcheck_text(m, &len);
-	struct diag_san *s = text ? diag_san_from_text(text, len) : NULL;
-	uint64_t big = 0;
-	for (size_t i = 0; s && i < diag_san_count(s); i++) {
-		const struct diag_san_record *r = diag_san_get(s, i);
-		if (r->kind != DIAG_SAN_PRECISE)
-			continue;
-		if (r->has_alloc && (double)r->alloc_size / CORE_BYTES_PER_S > limit)
-			big = r->alloc_size;
-		break;
-	}
-	diag_san_free(s);
-	return big;
-}
-
+ * (diag_memcheck_core_to_open). */
 static void stop_in_core(struct diag_memcheck *m)
 {
 	if (m->done || m->pid <= 0 || !m->core_began || m->early ||
@@ -831,24 +842,26 @@ bool diag_memcheck_first_imprecise(const struct diag_memcheck *m)
  * (runs 1-20). */
 bool diag_memcheck_first_has_line(const struct diag_memcheck *m)
 {
+	struct diag_memcheck *w = (struct diag_memcheck *)(uintptr_t)m;
+	if (m->line_read)
+		return m->first_line;
 	size_t len;
 	const char *text = diag_memcheck_text(m, &len);
 	if (!text || !len)
 		return false;
 	struct diag_san *s = diag_san_from_text(text, len);
-	const struct diag_san_record *f = NULL;
-	for (size_t i = 0; s && i < diag_san_count(s) && !f; i++) {
-		const struct diag_san_record *c = diag_san_get(s, i);
-		if (c->kind == DIAG_SAN_PRECISE || c->kind == DIAG_SAN_IMPRECISE ||
-		    c->kind == DIAG_SAN_OTHER)
-			f = c;
-	}
+	const struct diag_san_record *f = first_finding(s);
 	bool line = f && f->path && f->line;
 	for (size_t i = 0; f && !line && i < f->n_device; i++)
 		line = f->device[i].path && f->device[i].line;
 	bool precise = f && f->kind == DIAG_SAN_PRECISE;
 	diag_san_free(s);
-	return line || (!precise && memmem(text, len, "Assertion `", 11));
+	line = line || (!precise && memmem(text, len, "Assertion `", 11));
+	/* the text is whole once the pass is done: read it once (the run
+	 * and the decision to open the coredump both ask) */
+	w->line_read = m->done;
+	w->first_line = line;
+	return line;
 }
 
 const char *diag_memcheck_core_to_open(const struct diag_memcheck *m)

@@ -158,9 +158,11 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms);
 /* The GPU coredump the memcheck pass wrote (it stopped at the first
  * error), or NULL.  Owned by the run; valid until diag_run_free(). */
 const char *diag_run_core(const struct diag_run *r);
-/* diag_run_core when that coredump is worth opening: NULL for an
- * imprecise first error's (a device assert, a trap), in which cuda-gdb
- * 13 finds no CUDA focus (docs/tool-quirks.md). */
+/* diag_run_core when that coredump is worth opening
+ * (diag_memcheck_core_to_open): NULL for an imprecise first error's (a
+ * device assert, a trap), in which cuda-gdb 13 finds no CUDA focus
+ * (docs/tool-quirks.md), and for a first error whose text names no
+ * source line. */
 const char *diag_run_core_to_open(const struct diag_run *r);
 
 /* Feeds the model m (diag_feed_model) and analyses: the account as it
