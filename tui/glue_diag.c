@@ -216,6 +216,23 @@ static void core_opened(struct glue *g)
 			   g->core_nerr, s, g->core_secs);
 }
 
+/* Why the pass's coredump is not open (diag_memcheck_core_to_open,
+ * stop_in_core), for the message after the pass. */
+static const char *core_unopened_why(const struct diag_memcheck *mc)
+{
+	switch (diag_memcheck_early(mc)) {
+	case DIAG_MC_EARLY_SLOW_CORE:
+		return "its coredump took too long";
+	case DIAG_MC_EARLY_BIG_CORE:
+		return "its coredump would hold a huge allocation";
+	case DIAG_MC_EARLY_NO:
+		break;
+	}
+	return diag_memcheck_first_imprecise(mc)
+		       ? "an imprecise error: a coredump would hold no CUDA focus"
+		       : "no source line in it: the live run has one";
+}
+
 static void pass_done(struct glue *g)
 {
 	char err[512];
@@ -249,15 +266,7 @@ static void pass_done(struct glue *g)
 		 * run that follows stops at the fault itself */
 		ui_message(g->ui, UC_WARN, "memcheck pass: %zu error%s in %.1f s "
 			   "(%s); the Hints tab lists them%s", nerr,
-			   nerr == 1 ? "" : "s", secs,
-			   diag_memcheck_early(g->mc) == DIAG_MC_EARLY_SLOW_CORE
-				   ? "its coredump took too long"
-				   : diag_memcheck_early(g->mc) == DIAG_MC_EARLY_BIG_CORE
-				   ? "its coredump would hold a huge allocation"
-				   : diag_memcheck_first_imprecise(g->mc)
-				   ? "an imprecise error: a coredump would hold no "
-				     "CUDA focus"
-				   : "no source line in it: the live run has one",
+			   nerr == 1 ? "" : "s", secs, core_unopened_why(g->mc),
 			   g->run_after_pass ? "; running the program live" : "");
 	} else if (nerr) {
 		ui_message(g->ui, UC_WARN, "memcheck pass: %zu error%s in %.1f s and no "
