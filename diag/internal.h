@@ -44,5 +44,9 @@ struct diag_san_record *diag_san_push(struct diag_san *s);
 struct diag_san_frame *diag_san_push_frame(struct diag_san_record *r,
 					   bool host);
 void diag_san_frame_done(struct diag_san_frame *f);
+/* "by thread (x,y,z) in block (x,y,z)" at p, read within [p, end) (the
+ * XML's text and the sanitizer's text output say it alike). */
+bool diag_san_scan_who(const char *p, const char *end, struct diag_dim3 *t,
+		       struct diag_dim3 *b);
 
 #endif

@@ -784,9 +784,8 @@ static struct diag_san_record *precise_of(struct diag_san *s,
 	return NULL;
 }
 
-/* "by thread (x,y,z) in block (x,y,z)" at p (bounded by end). */
-static bool scan_who(const char *p, const char *end, struct diag_dim3 *t,
-		     struct diag_dim3 *b)
+bool diag_san_scan_who(const char *p, const char *end, struct diag_dim3 *t,
+		       struct diag_dim3 *b)
 {
 	char buf[96];
 	size_t n = (size_t)(end - p) < sizeof buf - 1 ? (size_t)(end - p)
@@ -813,7 +812,7 @@ int diag_san_add_text(struct diag_san *s, const char *text, size_t len)
 		const char *near = find_in(p, end, " bytes ");
 		const char *by = find_in(p, end, "by thread (");
 		if (by && (!oob || by < oob) && (!near || by < near)) {
-			have_who = scan_who(by, end, &who_t, &who_b);
+			have_who = diag_san_scan_who(by, end, &who_t, &who_b);
 			p = by + 11;
 			continue;
 		}

@@ -152,15 +152,22 @@ static bool starts(const char *p, const char *end, const char *lit)
 	return (size_t)(end - p) >= n && memcmp(p, lit, n) == 0;
 }
 
+/* [p, end) into buf as a string, cut to its size: sscanf needs a NUL,
+ * and the text need not have one there (a fuzz input ran past it,
+ * valgrind). */
+static void copy_cut(char *buf, size_t cap, const char *p, const char *end)
+{
+	size_t n = (size_t)(end - p) < cap - 1 ? (size_t)(end - p) : cap - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
 /* "Invalid __global__ write of size 1 bytes" */
 static void read_invalid(struct diag_san_record *r, const char *p,
 			 const char *end)
 {
 	char buf[160];
-	size_t n = (size_t)(end - p) < sizeof buf - 1 ? (size_t)(end - p)
-						       : sizeof buf - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
+	copy_cut(buf, sizeof buf, p, end);
 	char space[64], dir[32];
 	unsigned size;
 	r->kind = DIAG_SAN_PRECISE;
@@ -185,14 +192,8 @@ static void read_api(struct diag_san_record *r, const char *p,
 	if (!sp)
 		return;
 	r->error = diag_strndup(e, (size_t)(sp - e));
-	/* " (error 1)": copied first, as the other lines are, for the text
-	 * need not end in a NUL (sscanf ran past the end of a fuzz input,
-	 * valgrind) */
-	char buf[48];
-	size_t n = (size_t)(end - sp) < sizeof buf - 1 ? (size_t)(end - sp)
-							: sizeof buf - 1;
-	memcpy(buf, sp, n);
-	buf[n] = '\0';
+	char buf[48]; /* " (error 1)" */
+	copy_cut(buf, sizeof buf, sp, end);
 	long v;
 	if (sscanf(buf, " (error %ld)", &v) == 1)
 		r->result = v;
@@ -284,15 +285,7 @@ static void detail_line(struct reader *rd, const char *p, const char *end)
 		read_frame(p + 3, end, &r->func, &r->path, &r->line, &r->pc,
 			   &r->has_pc, NULL);
 	} else if (starts(p, end, "by thread (")) {
-		char buf[96];
-		size_t n = (size_t)(end - p) < sizeof buf - 1
-			? (size_t)(end - p) : sizeof buf - 1;
-		memcpy(buf, p, n);
-		buf[n] = '\0';
-		r->has_who = sscanf(buf, "by thread (%u,%u,%u) in block "
-				    "(%u,%u,%u)", &r->thread.x, &r->thread.y,
-				    &r->thread.z, &r->block.x, &r->block.y,
-				    &r->block.z) == 6;
+		r->has_who = diag_san_scan_who(p, end, &r->thread, &r->block);
 	} else if ((starts(p, end, "Access to 0x") ||
 		    starts(p, end, "Address 0x")) && !r->has_address &&
 		   !r->error) {
