@@ -75,13 +75,6 @@ static void note(struct diag *d, char *text)
 	f->notes[f->n_notes++] = text;
 }
 
-static bool is_helper_frame(const char *func)
-{
-	return func && (strcmp(func, "__assert_fail") == 0 ||
-			strcmp(func, "__assertfail") == 0 ||
-			strcmp(func, "__trap") == 0 || strcmp(func, "_trap") == 0);
-}
-
 /* A frame of the CUDA toolkit's own code (atomicAdd's header, the
  * __iAtomicAdd intrinsic), not the user's. */
 static bool toolkit_frame(const struct diag_frame *fr)
@@ -266,20 +259,6 @@ static enum diag_fault_kind pick_kind(struct diag *d)
 	return DIAG_FAULT_NONE;
 }
 
-/* An assertion line's function that is a lambda's or functor's call
- * operator ("operator()" in PyTorch's elementwise, gather and scatter
- * kernels, torch_bce/torch_gather memcheck on the H200, run 20): the
- * device code that asserted, not the kernel, which is then unknown
- * rather than "operator()". */
-static bool lambda_call_operator(const char *func)
-{
-	if (!func)
-		return false;
-	size_t n = strlen(func);
-	return strncmp(func, "lambda", 6) == 0 || strstr(func, "operator()(") ||
-	       (n >= 10 && strcmp(func + n - 10, "operator()") == 0);
-}
-
 /* The kernel is the outermost device frame (frame 0 may be a device
  * function or __assert_fail). */
 static void pick_kernel(struct diag *d)
@@ -292,10 +271,10 @@ static void pick_kernel(struct diag *d)
 	for (size_t i = d->n_frames; i-- > 0 && !k;)
 		if (d->frames[i].device && d->frames[i].func &&
 		    strcmp(d->frames[i].func, "??") &&
-		    !is_helper_frame(d->frames[i].func) &&
+		    !diag_is_helper_frame(d->frames[i].func) &&
 		    !toolkit_frame(&d->frames[i]))
 			k = d->frames[i].func;
-	if (!k && d->stop.has_frame && !is_helper_frame(d->stop.frame.func) &&
+	if (!k && d->stop.has_frame && !diag_is_helper_frame(d->stop.frame.func) &&
 	    !toolkit_frame(&d->stop.frame))
 		k = d->stop.frame.func;
 	/* The kernels table names the launched kernel (live); the launch
@@ -307,10 +286,19 @@ static void pick_kernel(struct diag *d)
 		k = d->table_kernel;
 	for (size_t i = 0; !k && f->finding && i + 1 < f->finding->n_host; i++)
 		k = keep(d, diag_stub_kernel(f->finding->host[i].func));
-	if (!k && f->n_asserts && !lambda_call_operator(f->asserts[0]->kernel))
+	/* Without the stub (the sanitizer's text: diag/sankernel.c), the
+	 * kernel under the device functions it called (trap's check_
+	 * weights under __trap), or a device lambda's launch wrapper. */
+	if (!k && f->finding)
+		k = keep(d, diag_strdup(diag_san_device_kernel(f->finding)));
+	bool lambda = f->n_asserts &&
+		      diag_lambda_call_operator(f->asserts[0]->kernel);
+	if (!k && lambda && f->finding)
+		k = keep(d, diag_san_lambda_kernel(f->finding));
+	if (!k && f->n_asserts && !lambda)
 		k = f->asserts[0]->kernel;
 	if (!k && f->finding && f->finding->func &&
-	    !is_helper_frame(f->finding->func))
+	    !diag_is_helper_frame(f->finding->func))
 		k = f->finding->func;
 	if (!k)
 		return;
@@ -858,11 +846,11 @@ const struct diag_asserts *diag_asserts_of(const struct diag *d)
 int diag_eval_frame(struct diag *d)
 {
 	for (size_t i = 0; i < d->n_frames; i++)
-		if (d->frames[i].device && !is_helper_frame(d->frames[i].func) &&
+		if (d->frames[i].device && !diag_is_helper_frame(d->frames[i].func) &&
 		    !toolkit_frame(&d->frames[i]))
 			return (int)i;
 	for (size_t i = 0; i < d->n_frames; i++)
-		if (d->frames[i].device && !is_helper_frame(d->frames[i].func))
+		if (d->frames[i].device && !diag_is_helper_frame(d->frames[i].func))
 			return (int)i;
 	return 0;
 }

@@ -49,4 +49,21 @@ void diag_san_frame_done(struct diag_san_frame *f);
 bool diag_san_scan_who(const char *p, const char *end, struct diag_dim3 *t,
 		       struct diag_dim3 *b);
 
+/* What a sanitizer finding says about its kernel (diag/sankernel.c).
+ * An assert's or a trap's helper (__assertfail, __trap) is no kernel;
+ * nor is a lambda's call operator, which an assertion line names
+ * ("operator()", "lambda [](float)->auto::operator()(float)->auto"). */
+bool diag_is_helper_frame(const char *func);
+bool diag_lambda_call_operator(const char *func);
+/* The outermost device frame of the user's code (borrowed), or NULL. */
+const char *diag_san_device_kernel(const struct diag_san_record *r);
+/* The kernel of a launch templated on a device lambda, from the user's
+ * host frame of nvcc's wrapper: malloc'd, or NULL. */
+char *diag_san_lambda_kernel(const struct diag_san_record *r);
+/* Whether the finding read from compute-sanitizer's text (with that
+ * text, for its assertion lines) names its kernel as surely as the XML
+ * would: the XML has the launch stub, the text hides it. */
+bool diag_san_text_names_kernel(const struct diag_san_record *r,
+				const char *text, size_t len);
+
 #endif

@@ -12,52 +12,65 @@
 #include <unistd.h>
 
 static void pyframe_set(struct diag *d, struct diag_pyframe *out,
-			const struct diag_san_frame *f)
+			const struct diag_san_frame *f, char *path)
 {
 	out->func = f->func;
-	out->file = f->path;
+	out->file = path;
 	out->line = f->line;
-	out->source = diag_read_source_line(d, f->path, f->line);
+	out->source = diag_read_source_line(d, path, f->line);
 }
 
-/* Whether a file named `name` is in dir (dir may be NULL: this one). */
-static bool file_in(const char *dir, size_t dlen, const char *name)
+/* dir/name when a file of that name is readable in dir (dir may be NULL:
+ * this one), kept by d; else NULL. */
+static char *file_in(struct diag *d, const char *dir, size_t dlen,
+		     const char *name)
 {
 	char path[4096];
 	if (dir && dlen)
 		snprintf(path, sizeof path, "%.*s/%s", (int)dlen, dir, name);
 	else
 		snprintf(path, sizeof path, "%s", name);
-	return access(path, R_OK) == 0;
+	return access(path, R_OK) == 0 ? diag_keep(d, diag_strdup(path)) : NULL;
+}
+
+/* The script the program runs: its first argument ending in ".py". */
+static const char *script_arg(const struct diag *d)
+{
+	for (size_t i = 0; d->argv && d->argv[i]; i++) {
+		size_t n = strlen(d->argv[i]);
+		if (n > 3 && strcmp(d->argv[i] + n - 3, ".py") == 0)
+			return d->argv[i];
+	}
+	return NULL;
 }
 
 /* compute-sanitizer's text names a Python frame's file by its base name
  * ("cross_entropy in functional.py:3504"); a memcheck pass stopped before
- * the XML has only that (diag/santext.c).  Such a file is the user's when
- * it is beside the script the program runs, in a source directory, or
- * here; torch's own files are none of these.  Not found: taken as a
+ * the XML has only that (diag/santext.c).  Such a file is the user's
+ * when it is the script the program runs (by name: a replay elsewhere
+ * has the script's path in its command line, not the file), beside that
+ * script, in a source directory, or here; torch's own files are none of
+ * these.  Its path then, kept by d; not found: NULL, taken as a
  * library's, so that no torch line is called the user's. */
-static bool bare_user_file(const struct diag *d, const char *name)
+static char *bare_user_file(struct diag *d, const char *name)
 {
-	for (size_t i = 0; d->argv && d->argv[i]; i++) {
-		const char *a = d->argv[i], *slash = strrchr(a, '/');
-		size_t n = strlen(a);
-		if (n > 3 && strcmp(a + n - 3, ".py") == 0)
-			return file_in(slash ? a : NULL,
-				       slash ? (size_t)(slash - a) : 0, name);
-	}
-	for (size_t i = 0; i < d->n_src_dirs; i++)
-		if (file_in(d->src_dirs[i], strlen(d->src_dirs[i]), name))
-			return true;
-	return file_in(NULL, 0, name);
+	const char *a = script_arg(d);
+	const char *slash = a ? strrchr(a, '/') : NULL;
+	if (a && strcmp(slash ? slash + 1 : a, name) == 0)
+		return diag_keep(d, diag_strdup(a));
+	char *p = a ? file_in(d, slash ? a : NULL,
+			      slash ? (size_t)(slash - a) : 0, name) : NULL;
+	for (size_t i = 0; !p && i < d->n_src_dirs; i++)
+		p = file_in(d, d->src_dirs[i], strlen(d->src_dirs[i]), name);
+	return p ? p : file_in(d, NULL, 0, name);
 }
 
-static bool user_python_frame(const struct diag *d,
-			      const struct diag_san_frame *f)
+/* The path of a Python frame of the user's own code, or NULL. */
+static char *user_python_path(struct diag *d, const struct diag_san_frame *f)
 {
 	if (!f->python || !f->line || diag_py_library_path(f->path))
-		return false;
-	return strchr(f->path, '/') || bare_user_file(d, f->path);
+		return NULL;
+	return strchr(f->path, '/') ? f->path : bare_user_file(d, f->path);
 }
 
 /* Python frames come last in a host stack, innermost first (compute-
@@ -70,19 +83,24 @@ void diag_python_find(struct diag *d, const struct diag_san_record *r,
 	if (!r)
 		return;
 	const struct diag_san_frame *inner = NULL, *outer = NULL;
+	char *inner_path = NULL, *outer_path = NULL;
 	for (size_t i = 0; i < r->n_host; i++) {
 		const struct diag_san_frame *f = &r->host[i];
-		if (!user_python_frame(d, f))
+		char *path = user_python_path(d, f);
+		if (!path)
 			continue;
-		if (!inner)
+		if (!inner) {
 			inner = f;
+			inner_path = path;
+		}
 		outer = f;
+		outer_path = path;
 	}
 	if (!inner)
 		return;
 	out->found = true;
-	pyframe_set(d, &out->launch, outer);
-	pyframe_set(d, &out->call, inner);
+	pyframe_set(d, &out->launch, outer, outer_path);
+	pyframe_set(d, &out->call, inner, inner_path);
 }
 
 static void pyf_set(struct diag *d, struct diag_pyframe *out,

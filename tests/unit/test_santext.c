@@ -2,8 +2,10 @@
  * every memcheck recording of the H200 corpus whose pass text was kept,
  * its first finding read from the text against the first record of the
  * XML of the same program; then the shapes one by one. */
+#include "cudbg/diag.h"
 #include "cudbg/memcheck.h"
 #include "cudbg/sanitizer.h"
+#include "diag/internal.h"
 #include "tests/harness.h"
 
 #include <dirent.h>
@@ -149,6 +151,93 @@ TEST_TIMEOUT(corpus_first_finding_matches_the_xml, 120)
 	CHECK_MSG(compared >= 30, "only %d recordings compared", compared);
 }
 
+/* The kernel the diagnosis names from the pass's text with the report
+ * lent (the XML's, or the text's own findings): malloc'd, "" for none. */
+static char *kernel_from(const char *text, size_t len,
+			 const struct diag_san *s)
+{
+	struct diag *d = diag_new();
+	if (!d)
+		return NULL;
+	diag_on_program_output(d, text, len);
+	diag_lend_sanitizer(d, s);
+	const struct diag_fault *f = diag_analyze(d);
+	char *k = strdup(f && f->kernel_short ? f->kernel_short : "");
+	diag_free(d);
+	return k;
+}
+
+static const struct diag_san_record *first_error(const struct diag_san *s)
+{
+	for (size_t i = 0; i < diag_san_count(s); i++) {
+		const struct diag_san_record *r = diag_san_get(s, i);
+		if (r->kind != DIAG_SAN_API)
+			return r;
+	}
+	return NULL;
+}
+
+/* The memcheck pass stops an imprecise first error's sanitizer as its
+ * coredump begins when the text names the kernel as surely as the XML
+ * (diag_san_text_names_kernel): for every recording of the corpus where
+ * the text says so, the diagnosis from the text names the kernel the
+ * XML's does; and the release build's assert, whose text has no wrapper
+ * frame, is not claimed. */
+TEST_TIMEOUT(corpus_text_kernel_matches_the_xml, 120)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/tests/fixtures/gpu", test_root_dir());
+	DIR *d = opendir(dir);
+	CHECK_MSG(d, "%s: cannot open", dir);
+	struct dirent *e;
+	int claimed = 0, imprecise = 0;
+	while ((e = readdir(d))) {
+		char name[256];
+		const char *dot = strstr(e->d_name, ".memcheck.mi.log");
+		if (!dot || (size_t)(dot - e->d_name) >= sizeof name)
+			continue;
+		snprintf(name, sizeof name, "%.*s", (int)(dot - e->d_name),
+			 e->d_name);
+		char rec[4500], xml[4500], err[512];
+		snprintf(rec, sizeof rec, "%s/%s", dir, e->d_name);
+		snprintf(xml, sizeof xml, "%s/%s.sanitizer.xml", dir, name);
+		if (access(xml, R_OK) != 0)
+			continue;
+		size_t len;
+		char *text = diag_pass_text_read(rec, &len, err, sizeof err);
+		if (!text)
+			continue;
+		struct diag_san *x = NULL;
+		CHECK_MSG(diag_san_load_file(xml, &x, err, sizeof err) == 0,
+			  "%s", err);
+		struct diag_san *t = diag_san_from_text(text, len);
+		const struct diag_san_record *r = first_error(t);
+		bool names = r && diag_san_text_names_kernel(r, text, len);
+		if (strcmp(name, "release_device_assert") == 0)
+			CHECK_MSG(!names, "%s: its text has no wrapper frame", name);
+		if (names) {
+			char *kt = kernel_from(text, len, t);
+			char *kx = kernel_from(text, len, x);
+			CHECK_MSG(kt && kx && *kx && strcmp(kt, kx) == 0,
+				  "%s: kernel from the text [%s], from the XML [%s]",
+				  name, kt, kx);
+			free(kt);
+			free(kx);
+			claimed++;
+			imprecise += r->kind != DIAG_SAN_PRECISE;
+		}
+		diag_san_free(t);
+		diag_san_free(x);
+		free(text);
+	}
+	closedir(d);
+	/* device_assert, assert_2d, assert_3d, lambda_assert, trap,
+	 * stack_overflow at least */
+	CHECK_MSG(imprecise >= 6, "only %d imprecise recordings claimed",
+		  imprecise);
+	CHECK_MSG(claimed >= 20, "only %d recordings claimed", claimed);
+}
+
 static const char INT_OVERFLOW[] =
 	"========= COMPUTE-SANITIZER\n"
 	"some program output\n"
@@ -219,6 +308,41 @@ TEST(python_frames_and_unnamed_frames)
 	CHECK_STR(r->host[3].func, "train_step");
 	CHECK_STR(r->host[3].path, "torch_label.py");
 	CHECK_INT(r->host[3].line, 12);
+	diag_san_free(s);
+}
+
+/* The text names the script's frames by base name; the script the
+ * program runs is the user's by that name, even where no such file is
+ * (a replay elsewhere, or the script removed since): the report's
+ * Python line is the script's path.  torch's functional.py, not beside
+ * it, is not the user's. */
+TEST(python_line_from_the_text_is_the_scripts)
+{
+	static const char t[] =
+		"========= Warp assert\n"
+		"=========     at __assertfail+0x19a0\n"
+		"=========     by thread (0,0,0) in block (0,0,0)\n"
+		"=========         Device Frame: __assertfail+0x1930\n"
+		"=========         Host Frame: cudaLaunchKernel [0x745b7] in libcudart.so.13\n"
+		"=========         Host Frame: binary_cross_entropy in functional.py:3574\n"
+		"=========         Host Frame: bce_step in torch_bce.py:13\n"
+		"=========         Host Frame: main in torch_bce.py:23\n"
+		"=========\n";
+	struct diag_san *s = diag_san_from_text(t, sizeof t - 1);
+	struct diag *d = diag_new();
+	char py[] = "python3", script[] = "/nowhere/cudbg-test/torch_bce.py";
+	char *argv[] = { py, script, NULL };
+	CHECK(s && d);
+	diag_set_program(d, argv, NULL);
+	diag_lend_sanitizer(d, s);
+	const struct diag_fault *f = diag_analyze(d);
+	CHECK(f->python.found);
+	CHECK_STR(f->python.call.file, "/nowhere/cudbg-test/torch_bce.py");
+	CHECK_INT(f->python.call.line, 13);
+	CHECK_STR(f->python.call.func, "bce_step");
+	CHECK_STR(f->python.launch.file, "/nowhere/cudbg-test/torch_bce.py");
+	CHECK_INT(f->python.launch.line, 23);
+	diag_free(d);
 	diag_san_free(s);
 }
 
