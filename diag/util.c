@@ -224,6 +224,20 @@ static size_t scope_start(const char *s, size_t end)
 	return i;
 }
 
+/* [0, end) without a trailing return type "->TYPE" after a parameter
+ * list's ')'. */
+static size_t without_trailing_return(const char *sig, size_t end)
+{
+	size_t i = end;
+	while (i > 0 && (isalnum((unsigned char)sig[i - 1]) || sig[i - 1] == '_' ||
+			 sig[i - 1] == ':' || sig[i - 1] == ' '))
+		i--;
+	if (i < end && i >= 3 && sig[i - 1] == '>' && sig[i - 2] == '-' &&
+	    sig[i - 3] == ')')
+		return i - 2;
+	return end;
+}
+
 size_t diag_kernel_basename(const char *sig, char *out, size_t cap)
 {
 	size_t end = strlen(sig);
@@ -240,6 +254,24 @@ size_t diag_kernel_basename(const char *sig, char *out, size_t cap)
 	/* Trailing " const" of a member function. */
 	if (end > 6 && strncmp(sig + end - 6, " const", 6) == 0)
 		end -= 6;
+	/* nvcc names a device lambda's body "lambda [](float)->auto::
+	 * operator()(float)->auto" (lambda_assert's assertion line, H200):
+	 * the trailing return type goes, and the rest, scope and all, is
+	 * the name (cut anywhere else it read "->auto"). */
+	end = without_trailing_return(sig, end);
+	if (strncmp(sig, "lambda ", 7) == 0 && end > 7) {
+		if (end && sig[end - 1] == ')') {
+			long i = match_back(sig, end, '(', ')');
+			if (i > 0)
+				end = (size_t)i;
+		}
+		if (cap) {
+			size_t k = end < cap - 1 ? end : cap - 1;
+			memcpy(out, sig, k);
+			out[k] = '\0';
+		}
+		return end;
+	}
 	/* Parameter list, then template arguments: the demangler prints
 	 * "ns::k<float, long>(float*, long)". */
 	if (end && sig[end - 1] == ')') {

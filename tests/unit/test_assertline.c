@@ -294,6 +294,13 @@ TEST(kernel_basename_of_lambdas_and_templates)
 	CHECK_STR(b, "k");
 	diag_kernel_basename("cooperator(int)", b, sizeof b);
 	CHECK_STR(b, "cooperator");
+	/* nvcc's device lambda in an assertion line (lambda_assert, H200):
+	 * was "->auto" */
+	diag_kernel_basename("lambda [](float)->auto::operator()(float)->auto",
+			     b, sizeof b);
+	CHECK_STR(b, "lambda [](float)->auto::operator()");
+	diag_kernel_basename("auto f(int)->int", b, sizeof b);
+	CHECK_STR(b, "f");
 }
 
 TEST(parses_lambda_and_template_functions)
