@@ -80,14 +80,42 @@ static int load_report(struct diag_run *r, const char *path, char *err,
  * its replay looks for (replay_pass_text). */
 #define PASS_FINAL_NOTE "no live run"
 
-static void pass_stopped(struct diag_run *r, const struct diag_memcheck *mc)
+/* The pass found no error in device code and the program ended by
+ * itself: only failing CUDA calls (api_error, smem_config: the call, its
+ * error and the user's line are in the findings), or nothing at all and
+ * a clean exit (race_shared and uninit_read under memcheck).  A live run
+ * would only repeat the program: cuda-gdb does not stop at a failing
+ * call (its report is "cuda-error-no-stop", run 20), and a clean program
+ * ends as it did.  A failing exit with no finding (a Python exception:
+ * torch_dtype) or a program that did not end well still runs live, where
+ * the debugger stops at a signal. */
+static bool pass_found_no_device_error(const struct diag_memcheck *mc,
+				       const struct diag_san *s)
+{
+	if (!s || !diag_memcheck_done(mc) || diag_memcheck_signalled(mc) ||
+	    diag_memcheck_early(mc) != DIAG_MC_EARLY_NO)
+		return false;
+	size_t n = diag_san_count(s);
+	for (size_t i = 0; i < n; i++)
+		if (diag_san_get(s, i)->kind != DIAG_SAN_API)
+			return false;
+	size_t len;
+	const char *text = diag_memcheck_text(mc, &len);
+	if (text && memmem(text, len, "terminate successfully", 22))
+		return false;
+	return n > 0 || diag_memcheck_status(mc) == 0;
+}
+
+static void pass_stopped(struct diag_run *r, const struct diag_memcheck *mc,
+			 const struct diag_san *s)
 {
 	enum diag_memcheck_early e = diag_memcheck_early(mc);
 	bool imprecise = diag_memcheck_first_imprecise(mc);
 	bool has_line = diag_memcheck_first_has_line(mc);
 	bool unopened = diag_memcheck_core_path(mc) &&
 			!diag_memcheck_core_to_open(mc);
-	r->pass_final = imprecise && has_line;
+	r->pass_final = (imprecise && has_line) ||
+			pass_found_no_device_error(mc, s);
 	if (e == DIAG_MC_EARLY_SLOW_CORE)
 		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
 			 "stopped in its coredump after %.1f s (the program's "
@@ -99,6 +127,11 @@ static void pass_stopped(struct diag_run *r, const struct diag_memcheck *mc)
 			 "allocation alone is %.1f GiB, seconds to dump); the "
 			 "live run took its place",
 			 (double)diag_memcheck_big_alloc(mc) / (1024.0 * 1024 * 1024));
+	else if (e == DIAG_MC_EARLY_IMPRECISE)
+		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
+			 "stopped as its coredump began: its first error was "
+			 "imprecise (a coredump of it holds no CUDA focus) and "
+			 "its text names the line and the kernel");
 	else if (imprecise)
 		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
 			 "its first error was imprecise: its coredump holds no "
@@ -414,7 +447,9 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 		}
 	}
 	r->times.pass_end = mono_now();
-	pass_stopped(r, r->mc);
+	char rerr[1024];
+	struct diag_san *s = diag_memcheck_report(r->mc, rerr, sizeof rerr);
+	pass_stopped(r, r->mc, s);
 	if (dbg)
 		session_note(dbg, "memcheck pass ended after %.3f s%s%s%s%s",
 			     diag_memcheck_seconds(r->mc),
@@ -436,10 +471,9 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	 * kernel has, and a coredump does not hold it. */
 	if (text && len)
 		diag_on_program_output(r->d, text, len);
-	struct diag_san *s = diag_memcheck_report(r->mc, err, sizeof err);
 	if (s)
 		return diag_add_sanitizer(r->d, s);
-	diag_on_debugger_stderr(r->d, err, strlen(err));
+	diag_on_debugger_stderr(r->d, rerr, strlen(rerr));
 	return 0;
 }
 

@@ -47,8 +47,9 @@ struct diag_memcheck {
 	double core_began;       /* s after t0 of "Generating coredump file";
 				  * 0: not yet */
 	double core_wait;        /* longest wait for it; < 0: no limit */
-	bool alloc_read;         /* the first finding's allocation read */
+	bool first_read;         /* the first finding's text read (once) */
 	uint64_t big_alloc;      /* its size when that alone is too big */
+	bool python;             /* the program is a Python script */
 	bool line_read;          /* first_line known (after done) */
 	bool first_line;         /* diag_memcheck_first_has_line */
 	enum diag_memcheck_early early;
@@ -477,6 +478,7 @@ struct diag_memcheck *diag_memcheck_start(const struct diag_memcheck_opts *o,
 	m->ctx = ctx;
 	m->max_text = o->max_text ? o->max_text : 4u << 20;
 	m->core_wait = o->core_wait;
+	m->python = o->python < 0 ? diag_argv_is_python(o->argv) : o->python > 0;
 	if (o->kernel && diag_memcheck_kernel_filter(o->kernel, m->filter,
 						      sizeof m->filter) < 0) {
 		snprintf(err, errcap, "%.200s: not a kernel name the memcheck "
@@ -491,11 +493,10 @@ struct diag_memcheck *diag_memcheck_start(const struct diag_memcheck_opts *o,
 	}
 	char limit[16];
 	snprintf(limit, sizeof limit, "%u", o->print_limit ? o->print_limit : 100);
-	bool py = o->python < 0 ? diag_argv_is_python(o->argv) : o->python > 0;
 	char tool[64];
 	snprintf(tool, sizeof tool, "%s", o->tool ? o->tool : "memcheck");
 	char **argv = build_argv(m, san, tool, o, limit);
-	char **env = build_env(o->envp, py);
+	char **env = build_env(o->envp, m->python);
 	int rc = argv && env ? spawn(m, san, argv, env, err, errcap)
 			     : DIAG_ENOMEM;
 	if (rc == DIAG_OK && fn) {
@@ -618,6 +619,27 @@ static uint64_t too_big_to_dump(const struct diag_memcheck *m, double limit)
 	return big;
 }
 
+/* An imprecise first finding (a warp assert, a trap, a stack overflow)
+ * whose text says all the XML would: its line and its kernel
+ * (diag_san_text_names_kernel: the XML has the launch stub that names a
+ * lambda's kernel, the text only the wrapper's frame).  A Python
+ * program's XML is waited for: its text names the script's frames by
+ * base name only (bce_step in torch_bce.py:13), the XML by path, and a
+ * module of the user's elsewhere would be lost. */
+static bool imprecise_text_enough(const struct diag_memcheck *m)
+{
+	if (m->python || m->keep || !diag_memcheck_first_has_line(m))
+		return false;
+	size_t len;
+	const char *text = diag_memcheck_text(m, &len);
+	struct diag_san *s = text ? diag_san_from_text(text, len) : NULL;
+	const struct diag_san_record *r = first_finding(s);
+	bool enough = r && r->kind != DIAG_SAN_PRECISE &&
+		      diag_san_text_names_kernel(r, text, len);
+	diag_san_free(s);
+	return enough;
+}
+
 /* compute-sanitizer writes its XML when it exits, after its coredump,
  * and the coredump holds the program's whole device memory: 17 s for
  * int_overflow's 2 GB array, whose bare sanitizer run takes 0.9 s
@@ -629,23 +651,36 @@ static uint64_t too_big_to_dump(const struct diag_memcheck *m, double limit)
  * at the same fault for less, and the findings come from the text
  * (diag_san_from_text).
  *
- * An imprecise first finding (a warp assert, a trap, a stack overflow)
- * is waited for: its coredump is of no use (cuda-gdb 13 finds no CUDA
- * focus in it: every one of the corpus), but the text lacks what the XML
- * has (the launch stub that names a lambda's kernel, lambda_assert; the
- * Python frames' paths), and such a coredump is small (run 16: 27 MB,
- * 0.3 s).  Run 18 stopped it at once, and the report lost the kernel of
- * trap and lambda_assert.  The caller does not open it
- * (diag_memcheck_core_to_open). */
+ * An imprecise first finding's coredump is of no use (cuda-gdb 13 finds
+ * no CUDA focus in it: every one of the corpus) and the caller does not
+ * open it (diag_memcheck_core_to_open).  When the text says what the XML
+ * would (imprecise_text_enough), the sanitizer is stopped as that
+ * coredump begins: the program's teardown and the sanitizer's exit go
+ * with it, and the pass ends before a bare sanitizer run would.  Run 18
+ * stopped every such pass at once, and the report lost the kernel of
+ * trap and lambda_assert, which the text reader now finds
+ * (diag/sankernel.c); the rest (a release build's assert, whose text
+ * has no wrapper frame to confirm its kernel; a Python program) waits
+ * for the XML, as --keep-temp does, whose user asked for the files. */
 static void stop_in_core(struct diag_memcheck *m)
 {
 	if (m->done || m->pid <= 0 || !m->core_began || m->early ||
-	    m->first != FIRST_PRECISE || m->core_wait < 0)
+	    m->core_wait < 0 || m->first == FIRST_NONE)
 		return;
+	if (m->first == FIRST_IMPRECISE) {
+		if (m->first_read)
+			return;
+		m->first_read = true; /* asked once */
+		if (!imprecise_text_enough(m))
+			return;
+		m->early = DIAG_MC_EARLY_IMPRECISE;
+		kill(-m->pid, SIGKILL);
+		return;
+	}
 	double limit = m->core_wait > m->core_began ? m->core_wait
 						     : m->core_began;
-	if (!m->alloc_read) {
-		m->alloc_read = true;
+	if (!m->first_read) {
+		m->first_read = true;
 		m->big_alloc = too_big_to_dump(m, limit);
 	}
 	if (m->big_alloc)
@@ -830,7 +865,8 @@ bool diag_memcheck_first_imprecise(const struct diag_memcheck *m)
 	/* memcheck's coredump of it: racecheck, initcheck and synccheck
 	 * write none, and their findings are no stop (sync_divergent's
 	 * "Barrier error", run 18) */
-	return m->first == FIRST_IMPRECISE && m->done && m->core_found;
+	return m->first == FIRST_IMPRECISE && m->done &&
+	       (m->core_found || m->early == DIAG_MC_EARLY_IMPRECISE);
 }
 
 /* The first error's source line, from the text (the XML comes later or,

@@ -225,6 +225,9 @@ static const char *core_unopened_why(const struct diag_memcheck *mc)
 		return "its coredump took too long";
 	case DIAG_MC_EARLY_BIG_CORE:
 		return "its coredump would hold a huge allocation";
+	case DIAG_MC_EARLY_IMPRECISE:
+		return "an imprecise error: stopped as its coredump began, which "
+		       "would hold no CUDA focus";
 	case DIAG_MC_EARLY_NO:
 		break;
 	}

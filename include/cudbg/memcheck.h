@@ -129,19 +129,23 @@ const char *diag_memcheck_report_path(const struct diag_memcheck *m);
 /* Why the pass stopped the sanitizer itself, before it wrote its XML
  * (diag/memcheck.c, stop_in_core): the coredump of a precise finding
  * took longer than core_wait, or its finding's nearest allocation alone
- * would take longer than that to dump.  The findings then come from the
- * text; there is no coredump. */
+ * would take longer than that to dump, or the first finding is
+ * imprecise (its coredump would hold no CUDA focus) and the text names
+ * its line and kernel.  The findings then come from the text; there is
+ * no coredump. */
 enum diag_memcheck_early {
 	DIAG_MC_EARLY_NO,
 	DIAG_MC_EARLY_SLOW_CORE,
 	DIAG_MC_EARLY_BIG_CORE,
+	DIAG_MC_EARLY_IMPRECISE,
 };
 enum diag_memcheck_early diag_memcheck_early(const struct diag_memcheck *m);
 /* After DIAG_MC_EARLY_BIG_CORE: the allocation's size in bytes. */
 uint64_t diag_memcheck_big_alloc(const struct diag_memcheck *m);
-/* After done: whether the pass wrote a coredump of an imprecise first
- * finding (a warp assert, a trap, a stack overflow).  cuda-gdb 13 finds
- * no CUDA focus in such a coredump. */
+/* After done: whether the pass's first finding was imprecise (a warp
+ * assert, a trap, a stack overflow) and its coredump written or begun
+ * (DIAG_MC_EARLY_IMPRECISE).  cuda-gdb 13 finds no CUDA focus in such a
+ * coredump. */
 bool diag_memcheck_first_imprecise(const struct diag_memcheck *m);
 /* Whether the text says where the first error is in source: its own
  * line, a device frame's, or (imprecise) an assertion line. */

@@ -52,39 +52,43 @@ OVERFLOW_TEXT='========= Invalid __global__ write of size 1 bytes
 # sanitizer (its coredump takes SLEEP s), recorded to CASE.mi.log.
 run() {
 	c=$1 text=$2 sleep=$3; shift 3
-	FAKE_SAN_XML=$ROOT/tests/fixtures/gpu/assert_2d.sanitizer.xml \
+	FAKE_SAN_XML=$ROOT/tests/fixtures/gpu/${XML:-assert_2d}.sanitizer.xml \
 	FAKE_SAN_TEXT=$text FAKE_SAN_CORE_SLEEP=$sleep \
+	FAKE_SAN_NOCORE=${NOCORE:-} FAKE_SAN_EXIT=${SANEXIT:-} \
 		timeout -k 2 30 "$BIN" --batch --memcheck=always --debugger gdb \
 		--force --record "$tmp/$c.mi.log" --sanitizer "$FAKESAN" "$@" \
 		"$PROG" >"$tmp/$c.out" 2>"$tmp/$c.err" </dev/null
 	echo $? >"$tmp/$c.rc"
 }
 
-# An imprecise first finding: its coredump is waited for (1 s) and not
-# opened, the findings are the XML's, and there is no live run (the
-# recording sends no -exec-run).
-run assert "$ASSERT_TEXT" 1
+# An imprecise first finding whose text names its line and its kernel
+# (the assertion's function, confirmed by the wrapper's host frame of the
+# same name): the sanitizer is stopped as its coredump begins (a coredump
+# of 60 s here: waited for, the run's 30 s timeout would end it), the
+# findings come from the text, and there is no live run (the recording
+# sends no -exec-run).
+run assert "$ASSERT_TEXT" 60
 o=$tmp/assert.out
 if [ "$(cat "$tmp/assert.rc")" = 1 ] &&
-   grep -q 'memcheck   ran in .*; its first error was imprecise: its coredump holds no' "$o" &&
+   grep -q 'memcheck   ran in .*; stopped as its coredump began: its first error was' "$o" &&
+   grep -q 'stopped as its coredump began: its first error was imprecise (a coredump of it holds no CUDA focus) and its text names the line and the kernel; no live run$' "$tmp/assert.mi.log" &&
    grep -q '^state: *report' "$o" &&
+   grep -q '^  kernel     class_weights$' "$o" &&
    grep -q 'Imprecise: Warp assert; thread (5,12,0) block (32,18,0)' "$o" &&
    grep -q 'assert_2d.cu:19 class_weights: `cls < nclasses`' "$o" &&
    grep -q '^\[1\] .*(label-range-assert)$' "$o" &&
    ! grep -q '(unknown)' "$o" &&
-   ! grep -q '> [0-9]*-exec-run' "$tmp/assert.mi.log" &&
-   grep -q 'no live run' "$tmp/assert.mi.log"; then
-	ok imprecise-no-live-run
+   ! grep -q '> [0-9]*-exec-run' "$tmp/assert.mi.log"; then
+	ok imprecise-stopped-as-its-coredump-began
 else
 	bad assert "exit $(cat "$tmp/assert.rc"); recording: $(grep -c '> [0-9]*-exec-run' "$tmp/assert.mi.log") -exec-run"
 fi
 
-# Its replay, with the XML, reports the same and runs nothing.
+# Its replay (no XML was written) reads the same text: the same report.
 timeout 30 "$BIN" --batch --replay "$tmp/assert.mi.log" \
-	--sanitizer-report "$ROOT/tests/fixtures/gpu/assert_2d.sanitizer.xml" \
 	>"$tmp/assert-replay.out" 2>&1
-if [ "$(sed -n '/^Sanitizer findings/,$p' "$o")" = \
-     "$(sed -n '/^Sanitizer findings/,$p' "$tmp/assert-replay.out")" ] &&
+if [ "$(sed -n '/^  kernel/p; /^Sanitizer findings/,$p' "$o")" = \
+     "$(sed -n '/^  kernel/p; /^Sanitizer findings/,$p' "$tmp/assert-replay.out")" ] &&
    grep -q '^state: *report' "$tmp/assert-replay.out"; then
 	ok imprecise-replays-the-same
 else
@@ -93,11 +97,109 @@ else
 fi
 
 # The same in JSON: memcheck.stopped says it.
-run assert-json "$ASSERT_TEXT" 1 --json
-if grep -q '"stopped":"its first error was imprecise' "$tmp/assert-json.out"; then
+run assert-json "$ASSERT_TEXT" 60 --json
+if grep -q '"stopped":"stopped as its coredump began: its first error was imprecise' "$tmp/assert-json.out" &&
+   grep -q '"kernel":{"name":"class_weights"' "$tmp/assert-json.out"; then
 	ok imprecise-json
 else
 	bad assert-json "no memcheck.stopped"
+fi
+
+# A trap (trap's text, run 20): the kernel is the device frame under
+# __trap, and the text says so; a device lambda's assert (lambda_assert's
+# text): the kernel is the launch wrapper's template, "transform".
+TRAP_TEXT='========= Trace/breakpoint trap
+=========     at __trap+0x10
+=========     by thread (136,0,0) in block (19,0,0)
+=========         Device Frame: check_weights(const float *, int, float *)+0x440 in trap.cu:16
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: main in trap.cu:30 [0x8da8] in trap
+=========
+'
+LAMBDA_TEXT='lambda_assert.cu:24: lambda [](float)->auto::operator()(float)->auto: block: [11,0,0], thread: [184,0,0] Assertion `v > 0.0f` failed.
+========= Warp assert
+=========     at __assertfail+0x19a0
+=========     by thread (184,0,0) in block (11,0,0)
+=========         Device Frame: __assertfail+0x1930
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: void transform<__nv_dl_wrapper_t<__nv_dl_tag<cudaError (*)(float*, int), &(log_in_place(float*, int)), 1u>> >(float*, int, __nv_dl_wrapper_t<__nv_dl_tag<cudaError (*)(float*, int), &(log_in_place(float*, int)), 1u>>) in lambda_assert.cu:16 [0x91c3] in lambda_assert
+=========         Host Frame: log_in_place(float*, int) in lambda_assert.cu:27 [0x8d27] in lambda_assert
+=========         Host Frame: main in lambda_assert.cu:39 [0x8df7] in lambda_assert
+=========
+'
+run trap "$TRAP_TEXT" 60
+run lambda "$LAMBDA_TEXT" 60
+if grep -q '^  kernel     check_weights$' "$tmp/trap.out" &&
+   grep -q '^  location   trap.cu:16' "$tmp/trap.out" &&
+   grep -q 'stopped as its coredump began' "$tmp/trap.out" &&
+   grep -q '^  kernel     transform$' "$tmp/lambda.out" &&
+   grep -q 'stopped as its coredump began' "$tmp/lambda.out" &&
+   ! grep -q '> [0-9]*-exec-run' "$tmp/trap.mi.log" "$tmp/lambda.mi.log"; then
+	ok trap-and-lambda-kernels-from-the-text
+else
+	bad trap "trap exit $(cat "$tmp/trap.rc"), lambda exit $(cat "$tmp/lambda.rc")"
+	sed 's/^/    /' "$tmp/lambda.out" | head -20
+fi
+
+# A release build's assert (release_device_assert's text, run 20): no
+# host frame of the wrapper confirms that the assertion's function is
+# the kernel (it may be a device function the kernel called), so the
+# pass waits for the XML, whose launch stub names it; with --keep-temp
+# the files are what the user asked for, and the pass waits too.
+RELEASE_TEXT='device_assert.cu:15: void histogram(const int *, int, int *, int, int): block: [2,0,0], thread: [188,0,0] Assertion `bin >= 0 && bin < nbins` failed.
+========= Warp assert
+=========     at __assertfail+0x19a0
+=========     by thread (188,0,0) in block (2,0,0)
+=========         Device Frame: __assertfail+0x1930
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: main [0x8c44] in release_device_assert
+=========
+'
+run release "$RELEASE_TEXT" 1
+mkdir "$tmp/kept"
+TMPDIR=$tmp/kept; export TMPDIR
+run keep "$ASSERT_TEXT" 1 --keep-temp
+unset TMPDIR
+if grep -q 'its first error was imprecise: its coredump holds no CUDA focus and was not opened; no live run$' "$tmp/release.mi.log" &&
+   grep -q 'its first error was imprecise: its coredump holds no CUDA focus and was not opened; no live run$' "$tmp/keep.mi.log" &&
+   ! grep -q 'stopped as its coredump began' "$tmp/release.out" "$tmp/keep.out"; then
+	ok imprecise-waits-where-the-text-is-not-enough
+else
+	bad release "release exit $(cat "$tmp/release.rc"), keep exit $(cat "$tmp/keep.rc")"
+	grep 'memcheck pass ended' "$tmp/release.mi.log" "$tmp/keep.mi.log" | sed 's/^/    /'
+fi
+
+# A pass that found failing CUDA calls only (api_error's, run 20: the
+# call, its error and the user's line are in the findings) or nothing at
+# all with a clean exit: the findings are the report, and no live run
+# repeats the program (cuda-gdb would not stop at a failing call).  A
+# failing exit with no finding still runs live: the debugger may stop
+# where it fails.
+API_TEXT='========= Program hit cudaErrorInvalidValue (error 1) due to "invalid argument" on CUDA API call to cudaLaunchKernel.
+=========     Saved host backtrace up to driver entry point at error
+=========         Host Frame: fill(float*, float) in api_error.cu:13 [0x8fd4] in api_error
+=========         Host Frame: main in api_error.cu:20 [0x8d17] in api_error
+=========
+========= Target application returned an error
+'
+XML=api_error NOCORE=1 SANEXIT=1 run api "$API_TEXT" ""
+XML=race_shared NOCORE=1 SANEXIT=0 run clean "" ""
+XML=race_shared NOCORE=1 SANEXIT=3 run cleanfail "" ""
+if [ "$(cat "$tmp/api.rc")" = 1 ] &&
+   grep -q '# memcheck pass ended after [0-9.]* s; no live run$' "$tmp/api.mi.log" &&
+   grep -q '^\[1\] .*(san-api-error)$' "$tmp/api.out" &&
+   grep -q 'api_error.cu:20' "$tmp/api.out" &&
+   ! grep -q '> [0-9]*-exec-run' "$tmp/api.mi.log" &&
+   grep -q '# memcheck pass ended after [0-9.]* s; no live run$' "$tmp/clean.mi.log" &&
+   grep -q '^\[1\] .*(san-clean)$' "$tmp/clean.out" &&
+   ! grep -q '> [0-9]*-exec-run' "$tmp/clean.mi.log" &&
+   grep -q '# memcheck pass ended after [0-9.]* s$' "$tmp/cleanfail.mi.log" &&
+   grep -q '> [0-9]*-exec-run' "$tmp/cleanfail.mi.log"; then
+	ok no-device-error-no-live-run
+else
+	bad api "exits $(cat "$tmp/api.rc") $(cat "$tmp/clean.rc") $(cat "$tmp/cleanfail.rc")"
+	grep -h 'memcheck pass ended\|exec-run' "$tmp/api.mi.log" "$tmp/clean.mi.log" "$tmp/cleanfail.mi.log" | sed 's/^/    /'
+	sed 's/^/    /' "$tmp/clean.out" | head -20
 fi
 
 # A precise finding whose coredump takes longer than CUDBG_PASS_CORE_WAIT
