@@ -632,9 +632,10 @@ int batch_main(const struct cudbg_options *o)
 	bool pass_final = diag_run_pass_final(dr);
 	if (pass_final && (ctl_model(c)->state == MODEL_NOT_STARTED ||
 			   ctl_model(c)->state == MODEL_STARTING)) {
-		/* as for --sanitizer-report alone: the findings are it */
+		/* as for --sanitizer-report alone: the findings are it, and
+		 * the diagnosis says whether they are a fault (a clean pass
+		 * is none: add_diagnosis) */
 		r.state = "report";
-		r.fault = true;
 	}
 	if (!batch_signalled)
 		diag_run_after(dr, c, timeout_ms);

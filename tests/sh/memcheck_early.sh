@@ -190,6 +190,7 @@ if [ "$(cat "$tmp/api.rc")" = 1 ] &&
    grep -q '^\[1\] .*(san-api-error)$' "$tmp/api.out" &&
    grep -q 'api_error.cu:20' "$tmp/api.out" &&
    ! grep -q '> [0-9]*-exec-run' "$tmp/api.mi.log" &&
+   [ "$(cat "$tmp/clean.rc")" = 0 ] &&
    grep -q '# memcheck pass ended after [0-9.]* s; no live run$' "$tmp/clean.mi.log" &&
    grep -q '^\[1\] .*(san-clean)$' "$tmp/clean.out" &&
    ! grep -q '> [0-9]*-exec-run' "$tmp/clean.mi.log" &&
