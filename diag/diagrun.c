@@ -164,13 +164,20 @@ static void replay_pass_end(struct diag_run *r, const char *replay)
 		why = strchr(why + 1, ';');
 	if (!why)
 		return;
+	r->memcheck_secs = secs;
+	/* a pass of failing CUDA calls only, or a clean one (run 21:
+	 * api_error, race_shared): no reason, and no live run */
+	if (strcmp(why, "; " PASS_FINAL_NOTE) == 0) {
+		r->pass_final = true;
+		r->text_findings = true;
+		return;
+	}
 	snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped, "%s", why + 2);
 	char *fin = strstr(r->memcheck_stopped, "; " PASS_FINAL_NOTE);
 	if (fin) {
 		*fin = '\0';
 		r->pass_final = true;
 	}
-	r->memcheck_secs = secs;
 	/* Stopped before the XML, the findings are in the text.  A final
 	 * pass (an imprecise first error) read the XML; replayed without
 	 * it, the text still has each finding's thread and block (before,
