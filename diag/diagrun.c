@@ -86,9 +86,14 @@ static int load_report(struct diag_run *r, const char *path, char *err,
  * a clean exit (race_shared and uninit_read under memcheck).  A live run
  * would only repeat the program: cuda-gdb does not stop at a failing
  * call (its report is "cuda-error-no-stop", run 20), and a clean program
- * ends as it did.  A failing exit with no finding (a Python exception:
- * torch_dtype) or a program that did not end well still runs live, where
- * the debugger stops at a signal. */
+ * ends as it did, as does one that failed with a Python traceback and
+ * no finding (torch_dtype's dtype error: cuda-gdb does not stop at a
+ * Python exception, and the traceback is in the pass's output; its live
+ * run made the pass 2.1x a bare sanitizer, run 22).  Any other failing
+ * exit with no finding, or a program that did not end well, still runs
+ * live, where the debugger stops at a signal. */
+#define PY_TRACEBACK "Traceback (most recent call last):"
+
 static bool pass_found_no_device_error(const struct diag_memcheck *mc,
 				       const struct diag_san *s)
 {
@@ -103,7 +108,8 @@ static bool pass_found_no_device_error(const struct diag_memcheck *mc,
 	const char *text = diag_memcheck_text(mc, &len);
 	if (text && memmem(text, len, "terminate successfully", 22))
 		return false;
-	return n > 0 || diag_memcheck_status(mc) == 0;
+	return n > 0 || diag_memcheck_status(mc) == 0 ||
+	       (text && memmem(text, len, PY_TRACEBACK, sizeof PY_TRACEBACK - 1));
 }
 
 static void pass_stopped(struct diag_run *r, const struct diag_memcheck *mc,

@@ -171,10 +171,10 @@ fi
 
 # A pass that found failing CUDA calls only (api_error's, run 20: the
 # call, its error and the user's line are in the findings) or nothing at
-# all with a clean exit: the findings are the report, and no live run
-# repeats the program (cuda-gdb would not stop at a failing call).  A
-# failing exit with no finding still runs live: the debugger may stop
-# where it fails.
+# all with a clean exit, or with a Python traceback: the findings are
+# the report, and no live run repeats the program (cuda-gdb would not
+# stop at a failing call or a Python exception).  Any other failing exit
+# with no finding still runs live: the debugger may stop where it fails.
 API_TEXT='========= Program hit cudaErrorInvalidValue (error 1) due to "invalid argument" on CUDA API call to cudaLaunchKernel.
 =========     Saved host backtrace up to driver entry point at error
 =========         Host Frame: fill(float*, float) in api_error.cu:13 [0x8fd4] in api_error
@@ -185,6 +185,12 @@ API_TEXT='========= Program hit cudaErrorInvalidValue (error 1) due to "invalid 
 XML=api_error NOCORE=1 SANEXIT=1 run api "$API_TEXT" ""
 XML=race_shared NOCORE=1 SANEXIT=0 run clean "" ""
 XML=race_shared NOCORE=1 SANEXIT=3 run cleanfail "" ""
+PYTB='Traceback (most recent call last):
+  File "/src/gpu/torch_dtype.py", line 12, in <module>
+RuntimeError: expected mat1 and mat2 to have the same dtype, but got: float != c10::Half
+========= Target application returned an error
+'
+XML=race_shared NOCORE=1 SANEXIT=1 run pyfail "$PYTB" ""
 if [ "$(cat "$tmp/api.rc")" = 1 ] &&
    grep -q '# memcheck pass ended after [0-9.]* s; no live run$' "$tmp/api.mi.log" &&
    grep -q '^\[1\] .*(san-api-error)$' "$tmp/api.out" &&
@@ -194,6 +200,9 @@ if [ "$(cat "$tmp/api.rc")" = 1 ] &&
    grep -q '# memcheck pass ended after [0-9.]* s; no live run$' "$tmp/clean.mi.log" &&
    grep -q '^\[1\] .*(san-clean)$' "$tmp/clean.out" &&
    ! grep -q '> [0-9]*-exec-run' "$tmp/clean.mi.log" &&
+   grep -q '# memcheck pass ended after [0-9.]* s; no live run$' "$tmp/pyfail.mi.log" &&
+   grep -q '^\[1\] .*(dtype-mismatch)$' "$tmp/pyfail.out" &&
+   ! grep -q '> [0-9]*-exec-run' "$tmp/pyfail.mi.log" &&
    grep -q '# memcheck pass ended after [0-9.]* s$' "$tmp/cleanfail.mi.log" &&
    grep -q '> [0-9]*-exec-run' "$tmp/cleanfail.mi.log"; then
 	ok no-device-error-no-live-run
