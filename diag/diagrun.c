@@ -112,6 +112,34 @@ static bool pass_found_no_device_error(const struct diag_memcheck *mc,
 	       (text && memmem(text, len, PY_TRACEBACK, sizeof PY_TRACEBACK - 1));
 }
 
+/* A precise first error whose coredump was stopped (too big or too
+ * slow to dump) ran live for the faulting frame's values.  When its text
+ * already shows a wrapped 32-bit index (diag_san_index_wrap), with the
+ * line, the kernel and the thread, the live run adds nothing the report
+ * needs: the index's wrapped value is the address's arithmetic, and
+ * release_int_overflow's live run did not even fault (its write landed
+ * in mapped memory under cuda-gdb, runs 1 and 21).  A Python program
+ * still runs live: the text names its script's frames by base name. */
+static bool pass_text_shows_wrap(const struct diag_run *r,
+				 const struct diag_memcheck *mc,
+				 const struct diag_san *s)
+{
+	enum diag_memcheck_early e = diag_memcheck_early(mc);
+	if ((e != DIAG_MC_EARLY_BIG_CORE && e != DIAG_MC_EARLY_SLOW_CORE) ||
+	    !s || (r->argv && diag_argv_is_python(r->argv)))
+		return false;
+	const struct diag_san_record *f = NULL;
+	for (size_t i = 0; !f && i < diag_san_count(s); i++)
+		if (diag_san_get(s, i)->kind != DIAG_SAN_API)
+			f = diag_san_get(s, i);
+	struct diag_san_wrap w;
+	size_t len;
+	const char *text = diag_memcheck_text(mc, &len);
+	return f && f->has_who && f->path && f->line && text &&
+	       diag_san_text_names_kernel(f, text, len, NULL) &&
+	       diag_san_index_wrap(f, &w);
+}
+
 static void pass_stopped(struct diag_run *r, const struct diag_memcheck *mc,
 			 const struct diag_san *s)
 {
@@ -120,19 +148,23 @@ static void pass_stopped(struct diag_run *r, const struct diag_memcheck *mc,
 	bool has_line = diag_memcheck_first_has_line(mc);
 	bool unopened = diag_memcheck_core_path(mc) &&
 			!diag_memcheck_core_to_open(mc);
-	r->pass_final = (imprecise && has_line) ||
+	bool wrap = pass_text_shows_wrap(r, mc, s);
+	const char *then = wrap ? "its address shows a wrapped 32-bit index"
+				: "the live run took its place";
+	r->pass_final = (imprecise && has_line) || wrap ||
 			pass_found_no_device_error(mc, s);
 	if (e == DIAG_MC_EARLY_SLOW_CORE)
 		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
 			 "stopped in its coredump after %.1f s (the program's "
-			 "device memory); the live run took its place",
-			 diag_memcheck_seconds(mc) - diag_memcheck_core_began(mc));
+			 "device memory); %s",
+			 diag_memcheck_seconds(mc) - diag_memcheck_core_began(mc),
+			 then);
 	else if (e == DIAG_MC_EARLY_BIG_CORE)
 		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
 			 "stopped as its coredump began (the bad access's "
-			 "allocation alone is %.1f GiB, seconds to dump); the "
-			 "live run took its place",
-			 (double)diag_memcheck_big_alloc(mc) / (1024.0 * 1024 * 1024));
+			 "allocation alone is %.1f GiB, seconds to dump); %s",
+			 (double)diag_memcheck_big_alloc(mc) / (1024.0 * 1024 * 1024),
+			 then);
 	else if (e == DIAG_MC_EARLY_IMPRECISE)
 		snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped,
 			 "stopped as its coredump began: its first error was "

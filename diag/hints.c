@@ -240,6 +240,10 @@ static bool ph_ptr(const struct diag_fault *f, const char *p, size_t n,
 	if (eq(p, n, "ovf.value")) return put_str(b, v->index_value);
 	if (eq(p, n, "ovf.type")) return put_str(b, v->index_type);
 	if (eq(p, n, "ovf.line")) return put_str(b, v->line_text);
+	if (eq(p, n, "ovf.wrapped")) return put_int(b, v->wrap_index, v->wrap);
+	if (eq(p, n, "ovf.true")) return put_int(b, v->wrap_true, v->wrap);
+	if (eq(p, n, "ovf.elem")) return put_int(b, v->wrap_elem, v->wrap);
+	if (eq(p, n, "ovf.expr")) return v->wrap && put_str(b, v->wrap_expr);
 	return false;
 }
 

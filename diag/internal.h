@@ -64,6 +64,15 @@ char *diag_san_lambda_kernel(const struct diag_san_record *r);
  * text, for its assertion lines) names its kernel as surely as the XML
  * would: the XML has the launch stub, the text hides it. */
 bool diag_san_text_names_kernel(const struct diag_san_record *r,
-				const char *text, size_t len);
+				const char *text, size_t len,
+				const char *program);
+/* diag/kmangle.c: the Itanium mangled name of a kernel's signature as an
+ * assertion line prints it ("void k(const int *, int)" gives _Z1kPKii)
+ * into out; its length, or 0 when the signature is not one it mangles
+ * (a namespace, a template, a type that is no builtin). */
+size_t diag_kernel_mangle(const char *sig, char *out, size_t cap);
+/* Whether the ELF file PROGRAM holds nvcc's launch stub of the kernel
+ * of that mangled name (__device_stub_ + MANGLED, as a symbol name). */
+bool diag_program_has_stub(const char *program, const char *mangled);
 
 #endif

@@ -50,6 +50,7 @@ struct diag_memcheck {
 	bool first_read;         /* the first finding's text read (once) */
 	uint64_t big_alloc;      /* its size when that alone is too big */
 	bool python;             /* the program is a Python script */
+	char program[PATH_MAX];  /* the program's path, found on PATH */
 	bool line_read;          /* first_line known (after done) */
 	bool first_line;         /* diag_memcheck_first_has_line */
 	enum diag_memcheck_early early;
@@ -401,14 +402,14 @@ static int spawn(struct diag_memcheck *m, const char *path, char **argv,
 	return DIAG_OK;
 }
 
-static int check_program(char *const *argv, char *err, size_t cap)
+static int check_program(char *const *argv, char *path, size_t pcap,
+			 char *err, size_t cap)
 {
-	char path[PATH_MAX];
 	if (!argv || !argv[0]) {
 		snprintf(err, cap, "memcheck: no program to run");
 		return DIAG_ENOTFOUND;
 	}
-	if (diag_find_tool(argv[0], path, sizeof path) != DIAG_OK) {
+	if (diag_find_tool(argv[0], path, pcap) != DIAG_OK) {
 		snprintf(err, cap, "%s: program not found or not executable",
 			 argv[0]);
 		return DIAG_ENOTFOUND;
@@ -464,13 +465,15 @@ struct diag_memcheck *diag_memcheck_start(const struct diag_memcheck_opts *o,
 			 "CUDA_HOME, or name it with --sanitizer PATH)", want);
 		return NULL;
 	}
-	if (check_program(o->argv, err, errcap) < 0)
+	char program[PATH_MAX];
+	if (check_program(o->argv, program, sizeof program, err, errcap) < 0)
 		return NULL;
 	struct diag_memcheck *m = calloc(1, sizeof *m);
 	if (!m) {
 		snprintf(err, errcap, "memcheck: out of memory");
 		return NULL;
 	}
+	memcpy(m->program, program, sizeof program);
 	m->fd = -1;
 	m->pid = -1;
 	m->keep = o->keep_temp;
@@ -635,7 +638,7 @@ static bool imprecise_text_enough(const struct diag_memcheck *m)
 	struct diag_san *s = text ? diag_san_from_text(text, len) : NULL;
 	const struct diag_san_record *r = first_finding(s);
 	bool enough = r && r->kind != DIAG_SAN_PRECISE &&
-		      diag_san_text_names_kernel(r, text, len);
+		      diag_san_text_names_kernel(r, text, len, m->program);
 	diag_san_free(s);
 	return enough;
 }

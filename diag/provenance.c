@@ -12,6 +12,7 @@
  * say. */
 #include "diag/state.h"
 #include "cudbg/sanitizer.h"
+#include "diag/internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -236,6 +237,87 @@ static void find_overflow(const struct diag *d, struct diag_provenance *p)
 	}
 }
 
+/* The two element sizes a wrapped index is tried with: the access's own
+ * (buf[i] for T *buf), then one byte (an offset computed in int and added
+ * to a char pointer, as int_overflow.cu's buf[off] is). */
+static bool wrap_for(const struct diag_san_record *r, unsigned elem,
+		     struct diag_san_wrap *w)
+{
+	const uint64_t span = (uint64_t)1 << 32;
+	uint64_t before = r->alloc_address - r->address;
+	if (before % elem)
+		return false;
+	uint64_t d = before / elem;          /* -wrapped index */
+	if (d == 0 || d > span / 2)          /* wrapped: INT_MIN..-1 */
+		return false;
+	uint64_t t = span - d;               /* the index it should be */
+	if (t > r->alloc_size / elem || t * elem >= r->alloc_size)
+		return false;
+	w->index = -(long long)d;
+	w->true_index = (long long)t;
+	w->elem = elem;
+	return true;
+}
+
+bool diag_san_index_wrap(const struct diag_san_record *r,
+			 struct diag_san_wrap *w)
+{
+	if (!r || r->kind != DIAG_SAN_PRECISE || !r->has_address ||
+	    !r->has_alloc || !global_space(r) || r->address >= r->alloc_address)
+		return false;
+	/* an access size the sanitizer prints: 1..16 bytes */
+	if (r->size && r->size <= 16 && wrap_for(r, r->size, w))
+		return true;
+	return r->size != 1 && wrap_for(r, 1, w);
+}
+
+/* The one subscript of a source line ("buf[off] = tag;" gives "off"),
+ * without a trailing // comment; NULL when it has none or several
+ * (a[i][j], x[i] = y[j]): the hint then says "the index". */
+static char *one_subscript(const char *line)
+{
+	if (!line)
+		return NULL;
+	const char *end = strstr(line, "//");
+	if (!end)
+		end = line + strlen(line);
+	const char *open = NULL, *close = NULL;
+	int depth = 0;
+	for (const char *q = line; q < end; q++) {
+		if (*q == '[' && depth++ == 0) {
+			if (open)
+				return NULL;
+			open = q;
+		} else if (*q == ']' && depth > 0 && --depth == 0) {
+			close = q;
+		}
+	}
+	if (!open || !close || depth)
+		return NULL;
+	const char *a = open + 1, *b = close;
+	while (a < b && isspace((unsigned char)*a))
+		a++;
+	while (b > a && isspace((unsigned char)b[-1]))
+		b--;
+	return b > a && b - a <= 80 ? diag_strndup(a, (size_t)(b - a)) : NULL;
+}
+
+/* No negative int of the frame (none fetched: the memcheck pass alone,
+ * or a release build's register-only locals), but the address shows the
+ * wrap. */
+static void find_wrap(struct diag *d, const struct diag_san_record *r,
+		      struct diag_provenance *p)
+{
+	struct diag_san_wrap w;
+	if (p->index_var || !diag_san_index_wrap(r, &w))
+		return;
+	p->wrap = true;
+	p->wrap_index = w.index;
+	p->wrap_true = w.true_index;
+	p->wrap_elem = w.elem;
+	p->wrap_expr = diag_keep(d, one_subscript(p->line_text));
+}
+
 void diag_provenance(struct diag *d, struct diag_fault *f)
 {
 	struct diag_provenance *p = &f->prov;
@@ -252,8 +334,11 @@ void diag_provenance(struct diag *d, struct diag_fault *f)
 	const char *path = f->where.fullname ? f->where.fullname : f->where.file;
 	p->line_text = diag_keep(d, diag_read_source_line(d, path, f->where.line));
 	find_overflow(d, p);
+	if (r && r->kind == DIAG_SAN_PRECISE)
+		find_wrap(d, r, p);
 	f->flags[DIAG_F_POINTER_NULL] = p->cls == DIAG_PTR_NULL && p->var;
 	f->flags[DIAG_F_HOST_ADDRESS] = p->cls == DIAG_PTR_HOST;
 	f->flags[DIAG_F_ADDRESS_WILD] = p->cls == DIAG_PTR_WILD;
 	f->flags[DIAG_F_INDEX_OVERFLOW] = p->index_var != NULL;
+	f->flags[DIAG_F_INDEX_WRAP] = p->wrap;
 }

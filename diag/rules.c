@@ -45,6 +45,7 @@ static const char *const placeholders[] = {
 	"python.value", "python.rerun",
 	"ptr.var", "ptr.value", "ptr.address", "ptr.offset",
 	"ovf.var", "ovf.value", "ovf.type", "ovf.line",
+	"ovf.wrapped", "ovf.true", "ovf.elem", "ovf.expr",
 	"op", "sync.call", "core", "exit.code", "exit.signal",
 	"output.error", "output.match",
 	"hang.seconds", "hang.summary", "hang.where", "hang.source",

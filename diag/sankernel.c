@@ -12,10 +12,13 @@
  *   dlopen_kernel  at gather_rows                 Host Frame: launch_gather in dlopen_lib.cu:12, main
  *   lambda_assert  Device Frame: __assertfail     Host Frame: void transform<__nv_dl_wrapper_t<...> >(...)
  *
+ *   release_device_assert  Device Frame: __assertfail   Host Frame: main
+ *
  * So from the text the kernel is the outermost device frame of the
  * user's code (the kernel under the device functions it called), or for
  * an assert, the function its assertion line names when a host frame of
- * the same name (the wrapper) confirms that it is the launched kernel,
+ * the same name (the wrapper) or the program's own launch stub of that
+ * signature (diag/kmangle.c) confirms that it is the launched kernel,
  * or for an assert in a device lambda, the wrapper's template name. */
 #include "cudbg/assertline.h"
 #include "cudbg/decode.h"
@@ -101,9 +104,11 @@ char *diag_san_lambda_kernel(const struct diag_san_record *r)
 }
 
 /* The function of the text's first assertion line, cut to its base name
- * (into buf), or false. */
+ * (into buf), and its mangled name (into mangled, "" when it is not one
+ * diag_kernel_mangle mangles), or false. */
 static bool first_assert_func(const char *text, size_t len, char *buf,
-			      size_t cap, bool *lambda)
+			      size_t cap, bool *lambda, char *mangled,
+			      size_t mcap)
 {
 	const char *p = text, *end = text + len;
 	while (p < end) {
@@ -116,6 +121,8 @@ static bool first_assert_func(const char *text, size_t len, char *buf,
 				return false;
 			*lambda = diag_lambda_call_operator(sig);
 			size_t n = diag_kernel_basename(sig, buf, cap);
+			if (!diag_kernel_mangle(sig, mangled, mcap))
+				mangled[0] = '\0';
 			free(sig);
 			return n > 0 && n < cap;
 		}
@@ -140,7 +147,8 @@ static bool host_frame_named(const struct diag_san_record *r,
 }
 
 bool diag_san_text_names_kernel(const struct diag_san_record *r,
-				const char *text, size_t len)
+				const char *text, size_t len,
+				const char *program)
 {
 	if (!r)
 		return false;
@@ -149,9 +157,10 @@ bool diag_san_text_names_kernel(const struct diag_san_record *r,
 	if (r->func && !diag_is_helper_frame(r->func) &&
 	    !dec_frame_is_toolkit(r->func, r->path, true))
 		return true;
-	char name[256];
+	char name[256], mangled[512];
 	bool lambda = false;
-	if (!first_assert_func(text, len, name, sizeof name, &lambda))
+	if (!first_assert_func(text, len, name, sizeof name, &lambda, mangled,
+			       sizeof mangled))
 		return false;
 	if (lambda) {
 		char *k = diag_san_lambda_kernel(r);
@@ -159,5 +168,9 @@ bool diag_san_text_names_kernel(const struct diag_san_record *r,
 		free(k);
 		return found;
 	}
-	return host_frame_named(r, name);
+	/* a release build's text has no wrapper frame (release_device_
+	 * assert, run 21): the program's own launch stub of that signature
+	 * says the assert's function is the kernel */
+	return host_frame_named(r, name) ||
+	       (mangled[0] && diag_program_has_stub(program, mangled));
 }

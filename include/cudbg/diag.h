@@ -85,6 +85,7 @@ struct diag_dim3 {
 	X(HOST_ADDRESS, "host-address", "the bad address or a pointer of the faulting frame looks like a host address") \
 	X(ADDRESS_WILD, "address-wild", "the bad address is far from its nearest allocation") \
 	X(INDEX_OVERFLOW, "index-overflow", "a 32-bit index of the faulting frame is negative at an illegal address") \
+	X(INDEX_WRAP, "index-wrap", "the bad address lies 2^32 elements before a place inside its nearest allocation: a 32-bit index wrapped") \
 	X(WARP_SYNC_CALL, "warp-sync-call", "the device stop is inside a warp-synchronous intrinsic (__syncwarp, __shfl_sync, ...)") \
 	X(PYTHON, "python", "the program is a Python script")                 \
 	X(PYTORCH, "pytorch", "the fault is in PyTorch code")                 \
@@ -241,6 +242,13 @@ struct diag_provenance {
 	/* A negative 32-bit integer of the frame at an illegal address. */
 	const char *index_var, *index_value, *index_type;
 	const char *line_text;   /* the faulting source line, when read */
+	/* The sanitizer's address alone shows a wrapped 32-bit index
+	 * (diag_san_index_wrap): its value as an int, the index it should
+	 * have been, the element size, and the line's subscript (or NULL). */
+	bool wrap;
+	long long wrap_index, wrap_true;
+	unsigned wrap_elem;
+	const char *wrap_expr;
 };
 
 struct diag_fault {

@@ -102,6 +102,21 @@ struct diag_san_record {
 	size_t n_device;
 };
 
+/* A signed 32-bit index that passed INT_MAX wraps to a negative value,
+ * so the access lands before its buffer; 2^32 elements further on, the
+ * address is inside it.  True when r's bad access (precise, global, with
+ * its nearest allocation from the text) is such a wrap for elements of
+ * r's access size or of one byte (a byte offset computed in int): w gets
+ * the wrapped index (INT_MIN..-1), the index it should have been, and
+ * the element size.  Pure arithmetic on what the sanitizer printed
+ * (diag/provenance.c). */
+struct diag_san_wrap {
+	long long index, true_index;
+	unsigned elem;
+};
+bool diag_san_index_wrap(const struct diag_san_record *r,
+			 struct diag_san_wrap *w);
+
 struct diag_san;
 
 struct diag_san *diag_san_new(void); /* NULL when out of memory */

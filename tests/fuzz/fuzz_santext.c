@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			       slen(r->host[j].module) + r->host[j].python;
 		for (size_t j = 0; j < r->n_device; j++)
 			sum += slen(r->device[j].func) + r->device[j].line;
-		sum += diag_san_text_names_kernel(r, (const char *)data, size);
+		sum += diag_san_text_names_kernel(r, (const char *)data, size, NULL);
 		sum += slen(diag_san_device_kernel(r));
 		char *k = diag_san_lambda_kernel(r);
 		sum += slen(k);

@@ -105,6 +105,45 @@ else
 	bad assert-json "no memcheck.stopped"
 fi
 
+# A release build's assert (release_device_assert's text, run 21): no
+# host frame names the kernel, but the program's binary holds nvcc's
+# launch stub of the assertion's signature (diag/kmangle.c), so the text
+# is enough and the pass stops as the coredump begins.  Without the stub
+# (steps), the XML is waited for, as before.
+RELEASE_TEXT='device_assert.cu:15: void histogram(const int *, int, int *, int, int): block: [2,0,0], thread: [188,0,0] Assertion `bin >= 0 && bin < nbins` failed.
+========= Warp assert
+=========     at __assertfail+0x19a0
+=========     by thread (188,0,0) in block (2,0,0)
+=========         Device Frame: __assertfail+0x1930
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: main [0x8c44] in release_device_assert
+=========
+'
+steps=$PROG
+PROG=$CUDBG_BUILD/progs/release_stub
+run release "$RELEASE_TEXT" 60
+PROG=$steps
+o=$tmp/release.out
+if grep -q 'stopped as its coredump began: its first error was imprecise (a coredump of it holds no CUDA focus) and its text names the line and the kernel; no live run$' "$tmp/release.mi.log" &&
+   grep -q '^  kernel     histogram$' "$o" &&
+   grep -q 'device_assert.cu:15 histogram: `bin >= 0 && bin < nbins`' "$o" &&
+   grep -q '^\[1\] .*(device-assert)$' "$o" &&
+   [ "$(cat "$tmp/release.rc")" = 1 ] &&
+   ! grep -q '(unknown)' "$o" &&
+   ! grep -q '> [0-9]*-exec-run' "$tmp/release.mi.log"; then
+	ok release-assert-kernel-from-the-launch-stub
+else
+	bad release "exit $(cat "$tmp/release.rc")"
+fi
+XML=release_device_assert run release-nostub "$RELEASE_TEXT" 1
+XML=
+if grep -q 'memcheck pass ended after [0-9.]* s; it wrote a coredump; its first error was imprecise: its coredump holds no CUDA focus and was not opened; no live run$' "$tmp/release-nostub.mi.log" &&
+   grep -q '^  kernel     histogram$' "$tmp/release-nostub.out"; then
+	ok release-assert-without-the-stub-waits-for-the-xml
+else
+	bad release-nostub "exit $(cat "$tmp/release-nostub.rc")"
+fi
+
 # A trap (trap's text, run 20): the kernel is the device frame under
 # __trap, and the text says so; a device lambda's assert (lambda_assert's
 # text): the kernel is the launch wrapper's template, "transform".
@@ -256,14 +295,47 @@ fi
 
 # int_overflow's 2 GiB allocation would take seconds to dump whatever the
 # wait (about 8 s a GiB, run 16): the pass stops as the coredump begins,
-# with the default wait, and the live run follows.
+# with the default wait.  Its address is 2^32 bytes below a byte inside
+# that allocation: a wrapped 32-bit index (diag_san_index_wrap), which
+# the text alone shows, so there is no live run (release_int_overflow's
+# did not even fault) and the top hint is the wrap's, with the value.
 run big "$OVERFLOW_TEXT" 60
-if grep -q 'stopped as its coredump began (the bad access.s allocation alone is 2.0 GiB, seconds to dump); the live run took its place' "$tmp/big.mi.log" &&
-   grep -q '2147483648 bytes before an allocation of 2147487744 bytes' "$tmp/big.out" &&
-   grep -q '> [0-9]*-exec-run' "$tmp/big.mi.log"; then
-	ok big-allocation-stops-at-once
+o=$tmp/big.out
+if grep -q 'stopped as its coredump began (the bad access.s allocation alone is 2.0 GiB, seconds to dump); its address shows a wrapped 32-bit index; no live run$' "$tmp/big.mi.log" &&
+   grep -q '2147483648 bytes before an allocation of 2147487744 bytes' "$o" &&
+   grep -q '^\[1\] A 32-bit index wrapped past 2147483647: integer overflow  (index-overflow-wrap)$' "$o" &&
+   tr '\n' ' ' <"$o" | tr -s ' ' | grep -q 'at element 2147483648: an index that should have been 2147483648 was computed in 32 bits and wrapped to -2147483648\.' &&
+   grep -q '^state: *report' "$o" &&
+   grep -q '^  kernel     stamp_records$' "$o" &&
+   [ "$(cat "$tmp/big.rc")" = 1 ] &&
+   ! grep -q '(unknown)' "$o" &&
+   ! grep -q '> [0-9]*-exec-run' "$tmp/big.mi.log"; then
+	ok big-allocation-wrap-is-the-whole-run
 else
 	bad big "exit $(cat "$tmp/big.rc")"
+fi
+timeout 30 "$BIN" --batch --replay "$tmp/big.mi.log" >"$tmp/big-replay.out" 2>&1
+if [ "$(sed -n '/^  kernel/p; /^Sanitizer findings/,$p' "$o")" = \
+     "$(sed -n '/^  kernel/p; /^Sanitizer findings/,$p' "$tmp/big-replay.out")" ] &&
+   grep -q '^state: *report' "$tmp/big-replay.out"; then
+	ok big-allocation-wrap-replays-the-same
+else
+	bad big-replay "the replay differs"
+	diff "$o" "$tmp/big-replay.out" | head -30 | sed 's/^/    /'
+fi
+# 1 GiB before the same allocation is no wrap (2^32 bytes on lies past
+# its end): the pass stops as the coredump begins and the live run
+# follows for the frame's values.
+FAR_TEXT="$(printf '%s\n' "$OVERFLOW_TEXT" | sed 's/2,147,483,648 bytes before/1,073,741,824 bytes before/; s/Access to 0x7fac54000000/Access to 0x7fac94000000/')
+"
+run far "$FAR_TEXT" 60
+if grep -q 'stopped as its coredump began (the bad access.s allocation alone is 2.0 GiB, seconds to dump); the live run took its place' "$tmp/far.mi.log" &&
+   grep -q '1073741824 bytes before an allocation of 2147487744 bytes' "$tmp/far.out" &&
+   ! grep -q 'index-overflow-wrap' "$tmp/far.out" &&
+   grep -q '> [0-9]*-exec-run' "$tmp/far.mi.log"; then
+	ok big-allocation-no-wrap-runs-live
+else
+	bad far "exit $(cat "$tmp/far.rc")"
 fi
 # ... and waits as asked when told never to stop (below), or when the
 # wait is long enough for it: 20 s at 256 MiB/s dumps 5 GiB.

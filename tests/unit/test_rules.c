@@ -129,7 +129,9 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 		.cls = DIAG_PTR_NEAR_ALLOC, .has_address = true, .address = 0x100,
 		.var = S("in"), .var_value = S("0x1000"), .has_offset = true,
 		.offset = 404, .index_var = S("i"), .index_value = S("-2"),
-		.index_type = S("int"), .line_text = S("x[i] = 0;")};
+		.index_type = S("int"), .line_text = S("x[i] = 0;"),
+		.wrap = true, .wrap_index = -2147483648ll,
+		.wrap_true = 2147483648ll, .wrap_elem = 1, .wrap_expr = S("i")};
 	f->core_path = S("/tmp/core");
 	f->sync_call = "__syncwarp";
 	f->exited = true;

@@ -314,3 +314,66 @@ TEST(load_file_errors_name_the_file)
 	CHECK_INT(diag_san_count(s), 3);
 	diag_san_free(s);
 }
+
+/* diag_san_index_wrap: the bad address is 2^32 elements below a place
+ * inside its nearest allocation (int_overflow's write, H200 run 21), for
+ * the access's size or one byte; anything else is no wrap. */
+static struct diag_san_record wrap_record(uint64_t addr, uint64_t base,
+					  uint64_t size, unsigned access)
+{
+	static char global[] = "__global__";
+	return (struct diag_san_record){
+		.kind = DIAG_SAN_PRECISE, .has_address = true, .address = addr,
+		.has_alloc = true, .alloc_address = base, .alloc_size = size,
+		.distance = (long long)(addr - base), .size = access,
+		.space = global,
+	};
+}
+
+TEST(index_wrap_from_the_address)
+{
+	const uint64_t base = 0x7f5eb2000000ull, gib2 = 1ull << 31;
+	struct diag_san_wrap w;
+	/* int_overflow: 1-byte write 2^31 bytes before a 2 GiB + 4 KiB buffer */
+	struct diag_san_record r = wrap_record(base - gib2, base, gib2 + 4096, 1);
+	CHECK(diag_san_index_wrap(&r, &w));
+	CHECK(w.index == -2147483648ll);
+	CHECK(w.true_index == 2147483648ll);
+	CHECK_INT(w.elem, 1);
+	/* the last record's byte: 2^31 + 4095, wrapped to INT_MIN + 4095 */
+	r = wrap_record(base - gib2 + 4095, base, gib2 + 4096, 1);
+	CHECK(diag_san_index_wrap(&r, &w) && w.index == -2147483648ll + 4095);
+	/* floats: a 4-byte read 4 * 2^31 bytes before a 9 GiB buffer */
+	r = wrap_record(base - 4 * gib2, base, 9ull << 30, 4);
+	CHECK(diag_san_index_wrap(&r, &w) && w.elem == 4 &&
+	      w.true_index == 2147483648ll);
+	/* the same read in a buffer of 2^31 floats (8 GiB) is one past its
+	 * end: no element 2^31 to have meant */
+	r = wrap_record(base - 4 * gib2, base, 8ull << 30, 4);
+	CHECK(!diag_san_index_wrap(&r, &w));
+	/* ... but a byte offset computed in int on a char pointer, cast to
+	 * float *, wraps by 2^32 bytes: checked with one-byte elements */
+	r = wrap_record(base - gib2, base, gib2 + 64, 4);
+	CHECK(diag_san_index_wrap(&r, &w) && w.elem == 1);
+	/* 1 GiB before: 2^32 bytes on is past the end */
+	r = wrap_record(base - (1ull << 30), base, gib2 + 4096, 1);
+	CHECK(!diag_san_index_wrap(&r, &w));
+	/* after the allocation, inside it, or not a global access */
+	r = wrap_record(base + gib2 + 8192, base, gib2 + 4096, 1);
+	CHECK(!diag_san_index_wrap(&r, &w));
+	r = wrap_record(base + 16, base, gib2 + 4096, 1);
+	CHECK(!diag_san_index_wrap(&r, &w));
+	r = wrap_record(base - gib2, base, gib2 + 4096, 1);
+	static char shared[] = "__shared__";
+	r.space = shared;
+	CHECK(!diag_san_index_wrap(&r, &w));
+	/* no allocation sentence (the XML alone) or no record */
+	r = wrap_record(base - gib2, base, gib2 + 4096, 1);
+	r.has_alloc = false;
+	CHECK(!diag_san_index_wrap(&r, &w));
+	CHECK(!diag_san_index_wrap(NULL, &w));
+	/* a distance that is no whole number of 4-byte elements, with the
+	 * byte wrap not inside either */
+	r = wrap_record(base - 4 * gib2 + 2, base, 9ull << 30, 4);
+	CHECK(!diag_san_index_wrap(&r, &w));
+}

@@ -228,7 +228,7 @@ TEST_TIMEOUT(corpus_text_kernel_matches_the_xml, 120)
 			  "%s", err);
 		struct diag_san *t = diag_san_from_text(text, len);
 		const struct diag_san_record *r = first_error(t);
-		bool names = r && diag_san_text_names_kernel(r, text, len);
+		bool names = r && diag_san_text_names_kernel(r, text, len, NULL);
 		if (strcmp(name, "release_device_assert") == 0)
 			CHECK_MSG(!names, "%s: its text has no wrapper frame", name);
 		if (names) {
