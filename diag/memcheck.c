@@ -599,6 +599,25 @@ static const struct diag_san_record *first_finding(const struct diag_san *s)
 	return NULL;
 }
 
+/* The first error's source line, from the text (the XML comes later or,
+ * after an early stop, never): the finding's own line or a device
+ * frame's (a stack overflow's function, a __trap()'s caller: trap.cu:16,
+ * H200 run 20), or for an imprecise error an assertion line (file:line,
+ * the only place a device assert's line is).  shared_oob's atomic on
+ * __shared__ names only __iAtomicAdd, and its coredump unwinds to "??"
+ * (runs 1-20). */
+static bool finding_has_line(const struct diag_san_record *f,
+			     const char *text, size_t len)
+{
+	if (!f)
+		return false;
+	bool line = f->path && f->line;
+	for (size_t i = 0; !line && i < f->n_device; i++)
+		line = f->device[i].path && f->device[i].line;
+	return line || (f->kind != DIAG_SAN_PRECISE &&
+			memmem(text, len, "Assertion `", 11));
+}
+
 /* The coredump holds every device allocation: 2,156,383,605 bytes took
  * 16.5-17.3 s (run 16, about 125 MB/s).  At twice that rate, an
  * allocation that alone needs longer than the limit to dump is not
@@ -631,13 +650,14 @@ static uint64_t too_big_to_dump(const struct diag_memcheck *m, double limit)
  * module of the user's elsewhere would be lost. */
 static bool imprecise_text_enough(const struct diag_memcheck *m)
 {
-	if (m->python || m->keep || !diag_memcheck_first_has_line(m))
+	if (m->python || m->keep)
 		return false;
 	size_t len;
 	const char *text = diag_memcheck_text(m, &len);
 	struct diag_san *s = text ? diag_san_from_text(text, len) : NULL;
 	const struct diag_san_record *r = first_finding(s);
 	bool enough = r && r->kind != DIAG_SAN_PRECISE &&
+		      finding_has_line(r, text, len) &&
 		      diag_san_text_names_kernel(r, text, len, m->program);
 	diag_san_free(s);
 	return enough;
@@ -665,21 +685,21 @@ static bool imprecise_text_enough(const struct diag_memcheck *m)
  * (diag/sankernel.c); the rest (a release build's assert, whose text
  * has no wrapper frame to confirm its kernel; a Python program) waits
  * for the XML, as --keep-temp does, whose user asked for the files. */
-static void stop_in_core(struct diag_memcheck *m)
+static void stop_imprecise_in_core(struct diag_memcheck *m)
 {
-	if (m->done || m->pid <= 0 || !m->core_began || m->early ||
-	    m->core_wait < 0 || m->first == FIRST_NONE)
+	if (m->first_read)
 		return;
-	if (m->first == FIRST_IMPRECISE) {
-		if (m->first_read)
-			return;
-		m->first_read = true; /* asked once */
-		if (!imprecise_text_enough(m))
-			return;
-		m->early = DIAG_MC_EARLY_IMPRECISE;
-		kill(-m->pid, SIGKILL);
+	m->first_read = true; /* asked once */
+	if (!imprecise_text_enough(m))
 		return;
-	}
+	m->early = DIAG_MC_EARLY_IMPRECISE;
+	kill(-m->pid, SIGKILL);
+}
+
+/* A precise first error: its nearest allocation alone too big to dump
+ * within the wait, or the dump past the wait. */
+static void stop_precise_in_core(struct diag_memcheck *m)
+{
 	double limit = m->core_wait > m->core_began ? m->core_wait
 						     : m->core_began;
 	if (!m->first_read) {
@@ -693,6 +713,17 @@ static void stop_in_core(struct diag_memcheck *m)
 	else
 		return;
 	kill(-m->pid, SIGKILL);
+}
+
+static void stop_in_core(struct diag_memcheck *m)
+{
+	if (m->done || m->pid <= 0 || !m->core_began || m->early ||
+	    m->core_wait < 0 || m->first == FIRST_NONE)
+		return;
+	if (m->first == FIRST_IMPRECISE)
+		stop_imprecise_in_core(m);
+	else
+		stop_precise_in_core(m);
 }
 
 int diag_memcheck_handle(struct diag_memcheck *m)
@@ -872,13 +903,7 @@ bool diag_memcheck_first_imprecise(const struct diag_memcheck *m)
 	       (m->core_found || m->early == DIAG_MC_EARLY_IMPRECISE);
 }
 
-/* The first error's source line, from the text (the XML comes later or,
- * after an early stop, never): the finding's own line or a device
- * frame's (a stack overflow's function, a __trap()'s caller: trap.cu:16,
- * H200 run 20), or for an imprecise error an assertion line (file:line,
- * the only place a device assert's line is).  shared_oob's atomic on
- * __shared__ names only __iAtomicAdd, and its coredump unwinds to "??"
- * (runs 1-20). */
+/* (finding_has_line says what counts as a line.) */
 bool diag_memcheck_first_has_line(const struct diag_memcheck *m)
 {
 	struct diag_memcheck *w = (struct diag_memcheck *)(uintptr_t)m;
@@ -889,13 +914,8 @@ bool diag_memcheck_first_has_line(const struct diag_memcheck *m)
 	if (!text || !len)
 		return false;
 	struct diag_san *s = diag_san_from_text(text, len);
-	const struct diag_san_record *f = first_finding(s);
-	bool line = f && f->path && f->line;
-	for (size_t i = 0; f && !line && i < f->n_device; i++)
-		line = f->device[i].path && f->device[i].line;
-	bool precise = f && f->kind == DIAG_SAN_PRECISE;
+	bool line = finding_has_line(first_finding(s), text, len);
 	diag_san_free(s);
-	line = line || (!precise && memmem(text, len, "Assertion `", 11));
 	/* the text is whole once the pass is done: read it once (the run
 	 * and the decision to open the coredump both ask) */
 	w->line_read = m->done;
