@@ -95,16 +95,25 @@ static void check_same(const char *name, const struct diag_san_record *t,
 }
 
 /* Each NAME.memcheck.mi.log(.gz) of tests/fixtures/gpu with a
- * NAME.sanitizer.xml: the XML is of a bare run of the same program,
- * whose first finding is the pass's first. */
-TEST_TIMEOUT(corpus_first_finding_matches_the_xml, 120)
+ * NAME.sanitizer.xml, recorded with the pass's text: its name, the text,
+ * and the XML, which is of a bare run of the same program (whose first
+ * finding is the pass's first).  fn owns nothing; returns how many. */
+struct corpus_pass {
+	const char *name;
+	const char *text;
+	size_t len;
+	struct diag_san *xml;
+};
+
+static int each_corpus_pass(void (*fn)(const struct corpus_pass *, void *),
+			    void *ctx)
 {
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/tests/fixtures/gpu", test_root_dir());
 	DIR *d = opendir(dir);
 	CHECK_MSG(d, "%s: cannot open", dir);
 	struct dirent *e;
-	int compared = 0;
+	int n = 0;
 	while ((e = readdir(d))) {
 		char name[256];
 		const char *dot = strstr(e->d_name, ".memcheck.mi.log");
@@ -124,46 +133,52 @@ TEST_TIMEOUT(corpus_first_finding_matches_the_xml, 120)
 		struct diag_san *x = NULL;
 		CHECK_MSG(diag_san_load_file(xml, &x, err, sizeof err) == 0,
 			  "%s", err);
-		struct diag_san *t = diag_san_from_text(text, len);
-		CHECK(t);
-		diag_san_add_text(x, text, len);
-		if (diag_san_count(x) == 0) {
-			CHECK_MSG(diag_san_count(t) == 0, "%s: %zu findings in "
-				  "the text, none in the XML", name,
-				  diag_san_count(t));
-		} else {
-			CHECK_MSG(diag_san_count(t) >= 1, "%s: no finding read",
-				  name);
-			const struct diag_san_record *a = diag_san_get(t, 0),
-						     *b = diag_san_get(x, 0);
-			/* dlopen_kernel's wild address lands in unmapped global
-			 * memory or in the shared window from run to run (runs
-			 * 20, 21; docs/tool-quirks.md): when the pass's run and
-			 * the XML's differ, only the thread and line compare. */
-			if (strcmp(name, "dlopen_kernel") == 0 &&
-			    !same_str(a->space, b->space)) {
-				CHECK_MSG(a->has_who && b->has_who &&
-					  a->thread.x == b->thread.x &&
-					  a->line == b->line,
-					  "%s: thread or line differs", name);
-				compared++;
-				diag_san_free(t);
-				diag_san_free(x);
-				free(text);
-				continue;
-			}
-			check_same(name, a, b);
-			CHECK_MSG(a->has_alloc == b->has_alloc &&
-				  a->distance == b->distance &&
-				  a->alloc_size == b->alloc_size,
-				  "%s: nearest allocation differs", name);
-		}
-		compared++;
-		diag_san_free(t);
+		struct corpus_pass p = { name, text, len, x };
+		fn(&p, ctx);
+		n++;
 		diag_san_free(x);
 		free(text);
 	}
 	closedir(d);
+	return n;
+}
+
+static void first_finding_matches(const struct corpus_pass *p, void *ctx)
+{
+	(void)ctx;
+	const char *name = p->name;
+	struct diag_san *t = diag_san_from_text(p->text, p->len), *x = p->xml;
+	CHECK(t);
+	diag_san_add_text(x, p->text, p->len);
+	if (diag_san_count(x) == 0) {
+		CHECK_MSG(diag_san_count(t) == 0, "%s: %zu findings in the "
+			  "text, none in the XML", name, diag_san_count(t));
+		diag_san_free(t);
+		return;
+	}
+	CHECK_MSG(diag_san_count(t) >= 1, "%s: no finding read", name);
+	const struct diag_san_record *a = diag_san_get(t, 0),
+				     *b = diag_san_get(x, 0);
+	/* dlopen_kernel's wild address lands in unmapped global memory or
+	 * in the shared window from run to run (runs 20, 21; docs/tool-
+	 * quirks.md): when the pass's run and the XML's differ, only the
+	 * thread and line compare. */
+	if (strcmp(name, "dlopen_kernel") == 0 && !same_str(a->space, b->space)) {
+		CHECK_MSG(a->has_who && b->has_who && a->thread.x == b->thread.x &&
+			  a->line == b->line, "%s: thread or line differs", name);
+		diag_san_free(t);
+		return;
+	}
+	check_same(name, a, b);
+	CHECK_MSG(a->has_alloc == b->has_alloc && a->distance == b->distance &&
+		  a->alloc_size == b->alloc_size,
+		  "%s: nearest allocation differs", name);
+	diag_san_free(t);
+}
+
+TEST_TIMEOUT(corpus_first_finding_matches_the_xml, 120)
+{
+	int compared = each_corpus_pass(first_finding_matches, NULL);
 	CHECK_MSG(compared >= 30, "only %d recordings compared", compared);
 }
 
@@ -198,60 +213,43 @@ static const struct diag_san_record *first_error(const struct diag_san *s)
  * (diag_san_text_names_kernel): for every recording of the corpus where
  * the text says so, the diagnosis from the text names the kernel the
  * XML's does; and the release build's assert, whose text has no wrapper
- * frame, is not claimed. */
+ * frame, is not claimed from the text alone (the pass confirms it by the
+ * program's launch stub: tests/unit/test_kmangle.c, memcheck_early.sh). */
+struct claims {
+	int claimed, imprecise;
+};
+
+static void text_kernel_matches(const struct corpus_pass *p, void *ctx)
+{
+	struct claims *c = ctx;
+	struct diag_san *t = diag_san_from_text(p->text, p->len);
+	const struct diag_san_record *r = first_error(t);
+	bool names = r && diag_san_text_names_kernel(r, p->text, p->len, NULL);
+	if (strcmp(p->name, "release_device_assert") == 0)
+		CHECK_MSG(!names, "%s: its text has no wrapper frame", p->name);
+	if (names) {
+		char *kt = kernel_from(p->text, p->len, t);
+		char *kx = kernel_from(p->text, p->len, p->xml);
+		CHECK_MSG(kt && kx && *kx && strcmp(kt, kx) == 0,
+			  "%s: kernel from the text [%s], from the XML [%s]",
+			  p->name, kt, kx);
+		free(kt);
+		free(kx);
+		c->claimed++;
+		c->imprecise += r->kind != DIAG_SAN_PRECISE;
+	}
+	diag_san_free(t);
+}
+
 TEST_TIMEOUT(corpus_text_kernel_matches_the_xml, 120)
 {
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/tests/fixtures/gpu", test_root_dir());
-	DIR *d = opendir(dir);
-	CHECK_MSG(d, "%s: cannot open", dir);
-	struct dirent *e;
-	int claimed = 0, imprecise = 0;
-	while ((e = readdir(d))) {
-		char name[256];
-		const char *dot = strstr(e->d_name, ".memcheck.mi.log");
-		if (!dot || (size_t)(dot - e->d_name) >= sizeof name)
-			continue;
-		snprintf(name, sizeof name, "%.*s", (int)(dot - e->d_name),
-			 e->d_name);
-		char rec[4500], xml[4500], err[512];
-		snprintf(rec, sizeof rec, "%s/%s", dir, e->d_name);
-		snprintf(xml, sizeof xml, "%s/%s.sanitizer.xml", dir, name);
-		if (access(xml, R_OK) != 0)
-			continue;
-		size_t len;
-		char *text = diag_pass_text_read(rec, &len, err, sizeof err);
-		if (!text)
-			continue;
-		struct diag_san *x = NULL;
-		CHECK_MSG(diag_san_load_file(xml, &x, err, sizeof err) == 0,
-			  "%s", err);
-		struct diag_san *t = diag_san_from_text(text, len);
-		const struct diag_san_record *r = first_error(t);
-		bool names = r && diag_san_text_names_kernel(r, text, len, NULL);
-		if (strcmp(name, "release_device_assert") == 0)
-			CHECK_MSG(!names, "%s: its text has no wrapper frame", name);
-		if (names) {
-			char *kt = kernel_from(text, len, t);
-			char *kx = kernel_from(text, len, x);
-			CHECK_MSG(kt && kx && *kx && strcmp(kt, kx) == 0,
-				  "%s: kernel from the text [%s], from the XML [%s]",
-				  name, kt, kx);
-			free(kt);
-			free(kx);
-			claimed++;
-			imprecise += r->kind != DIAG_SAN_PRECISE;
-		}
-		diag_san_free(t);
-		diag_san_free(x);
-		free(text);
-	}
-	closedir(d);
+	struct claims c = { 0, 0 };
+	each_corpus_pass(text_kernel_matches, &c);
 	/* device_assert, assert_2d, assert_3d, lambda_assert, trap,
 	 * stack_overflow at least */
-	CHECK_MSG(imprecise >= 6, "only %d imprecise recordings claimed",
-		  imprecise);
-	CHECK_MSG(claimed >= 20, "only %d recordings claimed", claimed);
+	CHECK_MSG(c.imprecise >= 6, "only %d imprecise recordings claimed",
+		  c.imprecise);
+	CHECK_MSG(c.claimed >= 20, "only %d recordings claimed", c.claimed);
 }
 
 static const char INT_OVERFLOW[] =
