@@ -128,10 +128,7 @@ static bool pass_text_shows_wrap(const struct diag_run *r,
 	if ((e != DIAG_MC_EARLY_BIG_CORE && e != DIAG_MC_EARLY_SLOW_CORE) ||
 	    !s || (r->argv && diag_argv_is_python(r->argv)))
 		return false;
-	const struct diag_san_record *f = NULL;
-	for (size_t i = 0; !f && i < diag_san_count(s); i++)
-		if (diag_san_get(s, i)->kind != DIAG_SAN_API)
-			f = diag_san_get(s, i);
+	const struct diag_san_record *f = diag_san_first_error(s);
 	struct diag_san_wrap w;
 	size_t len;
 	const char *text = diag_memcheck_text(mc, &len);

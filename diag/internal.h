@@ -66,6 +66,10 @@ char *diag_san_lambda_kernel(const struct diag_san_record *r);
 bool diag_san_text_names_kernel(const struct diag_san_record *r,
 				const char *text, size_t len,
 				const char *program);
+/* diag/memcheck.c: the first finding of a pass's findings that is an
+ * error in device code (precise, imprecise or another kind; a failing
+ * CUDA call is none), borrowed, or NULL. */
+const struct diag_san_record *diag_san_first_error(const struct diag_san *s);
 /* diag/kmangle.c: the Itanium mangled name of a kernel's signature as an
  * assertion line prints it ("void k(const int *, int)" gives _Z1kPKii)
  * into out; its length, or 0 when the signature is not one it mangles

@@ -587,8 +587,9 @@ static int drain(struct diag_memcheck *m)
 }
 
 /* The first finding of the pass's text: the one m->first was read
- * from and the coredump is of (an API error is none), or NULL. */
-static const struct diag_san_record *first_finding(const struct diag_san *s)
+ * from and the coredump is of (an API error is none), or NULL
+ * (diag/internal.h). */
+const struct diag_san_record *diag_san_first_error(const struct diag_san *s)
 {
 	for (size_t i = 0; s && i < diag_san_count(s); i++) {
 		const struct diag_san_record *c = diag_san_get(s, i);
@@ -633,7 +634,7 @@ static uint64_t too_big_to_dump(const struct diag_memcheck *m, double limit)
 	size_t len;
 	const char *text = diag_memcheck_text(m, &len);
 	struct diag_san *s = text ? diag_san_from_text(text, len) : NULL;
-	const struct diag_san_record *r = first_finding(s);
+	const struct diag_san_record *r = diag_san_first_error(s);
 	uint64_t big = r && r->kind == DIAG_SAN_PRECISE && r->has_alloc &&
 			       (double)r->alloc_size / CORE_BYTES_PER_S > limit
 			       ? r->alloc_size : 0;
@@ -655,7 +656,7 @@ static bool imprecise_text_enough(const struct diag_memcheck *m)
 	size_t len;
 	const char *text = diag_memcheck_text(m, &len);
 	struct diag_san *s = text ? diag_san_from_text(text, len) : NULL;
-	const struct diag_san_record *r = first_finding(s);
+	const struct diag_san_record *r = diag_san_first_error(s);
 	bool enough = r && r->kind != DIAG_SAN_PRECISE &&
 		      finding_has_line(r, text, len) &&
 		      diag_san_text_names_kernel(r, text, len, m->program);
@@ -682,9 +683,10 @@ static bool imprecise_text_enough(const struct diag_memcheck *m)
  * with it, and the pass ends before a bare sanitizer run would.  Run 18
  * stopped every such pass at once, and the report lost the kernel of
  * trap and lambda_assert, which the text reader now finds
- * (diag/sankernel.c); the rest (a release build's assert, whose text
- * has no wrapper frame to confirm its kernel; a Python program) waits
- * for the XML, as --keep-temp does, whose user asked for the files. */
+ * (diag/sankernel.c, and a release build's assert by the program's
+ * launch stub: diag/kmangle.c); the rest (an assert whose kernel neither
+ * confirms; a Python program) waits for the XML, as --keep-temp does,
+ * whose user asked for the files. */
 static void stop_imprecise_in_core(struct diag_memcheck *m)
 {
 	if (m->first_read)
@@ -914,7 +916,7 @@ bool diag_memcheck_first_has_line(const struct diag_memcheck *m)
 	if (!text || !len)
 		return false;
 	struct diag_san *s = diag_san_from_text(text, len);
-	bool line = finding_has_line(first_finding(s), text, len);
+	bool line = finding_has_line(diag_san_first_error(s), text, len);
 	diag_san_free(s);
 	/* the text is whole once the pass is done: read it once (the run
 	 * and the decision to open the coredump both ask) */

@@ -273,7 +273,7 @@ bool diag_san_index_wrap(const struct diag_san_record *r,
 
 /* The one subscript of a source line ("buf[off] = tag;" gives "off"),
  * without a trailing // comment; NULL when it has none or several
- * (a[i][j], x[i] = y[j]): the hint then says "the index". */
+ * (a[i][j], x[i] = y[j]): the hint then leaves its subscript line out. */
 static char *one_subscript(const char *line)
 {
 	if (!line)
@@ -334,8 +334,7 @@ void diag_provenance(struct diag *d, struct diag_fault *f)
 	const char *path = f->where.fullname ? f->where.fullname : f->where.file;
 	p->line_text = diag_keep(d, diag_read_source_line(d, path, f->where.line));
 	find_overflow(d, p);
-	if (r && r->kind == DIAG_SAN_PRECISE)
-		find_wrap(d, r, p);
+	find_wrap(d, r, p);
 	f->flags[DIAG_F_POINTER_NULL] = p->cls == DIAG_PTR_NULL && p->var;
 	f->flags[DIAG_F_HOST_ADDRESS] = p->cls == DIAG_PTR_HOST;
 	f->flags[DIAG_F_ADDRESS_WILD] = p->cls == DIAG_PTR_WILD;

@@ -105,45 +105,6 @@ else
 	bad assert-json "no memcheck.stopped"
 fi
 
-# A release build's assert (release_device_assert's text, run 21): no
-# host frame names the kernel, but the program's binary holds nvcc's
-# launch stub of the assertion's signature (diag/kmangle.c), so the text
-# is enough and the pass stops as the coredump begins.  Without the stub
-# (steps), the XML is waited for, as before.
-RELEASE_TEXT='device_assert.cu:15: void histogram(const int *, int, int *, int, int): block: [2,0,0], thread: [188,0,0] Assertion `bin >= 0 && bin < nbins` failed.
-========= Warp assert
-=========     at __assertfail+0x19a0
-=========     by thread (188,0,0) in block (2,0,0)
-=========         Device Frame: __assertfail+0x1930
-=========     Saved host backtrace up to driver entry point at kernel launch time
-=========         Host Frame: main [0x8c44] in release_device_assert
-=========
-'
-steps=$PROG
-PROG=$CUDBG_BUILD/progs/release_stub
-run release "$RELEASE_TEXT" 60
-PROG=$steps
-o=$tmp/release.out
-if grep -q 'stopped as its coredump began: its first error was imprecise (a coredump of it holds no CUDA focus) and its text names the line and the kernel; no live run$' "$tmp/release.mi.log" &&
-   grep -q '^  kernel     histogram$' "$o" &&
-   grep -q 'device_assert.cu:15 histogram: `bin >= 0 && bin < nbins`' "$o" &&
-   grep -q '^\[1\] .*(device-assert)$' "$o" &&
-   [ "$(cat "$tmp/release.rc")" = 1 ] &&
-   ! grep -q '(unknown)' "$o" &&
-   ! grep -q '> [0-9]*-exec-run' "$tmp/release.mi.log"; then
-	ok release-assert-kernel-from-the-launch-stub
-else
-	bad release "exit $(cat "$tmp/release.rc")"
-fi
-XML=release_device_assert run release-nostub "$RELEASE_TEXT" 1
-XML=
-if grep -q 'memcheck pass ended after [0-9.]* s; it wrote a coredump; its first error was imprecise: its coredump holds no CUDA focus and was not opened; no live run$' "$tmp/release-nostub.mi.log" &&
-   grep -q '^  kernel     histogram$' "$tmp/release-nostub.out"; then
-	ok release-assert-without-the-stub-waits-for-the-xml
-else
-	bad release-nostub "exit $(cat "$tmp/release-nostub.rc")"
-fi
-
 # A trap (trap's text, run 20): the kernel is the device frame under
 # __trap, and the text says so; a device lambda's assert (lambda_assert's
 # text): the kernel is the launch wrapper's template, "transform".
@@ -182,9 +143,10 @@ fi
 
 # A release build's assert (release_device_assert's text, run 20): no
 # host frame of the wrapper confirms that the assertion's function is
-# the kernel (it may be a device function the kernel called), so the
-# pass waits for the XML, whose launch stub names it; with --keep-temp
-# the files are what the user asked for, and the pass waits too.
+# the kernel (it may be a device function the kernel called), and steps
+# holds no launch stub of it (diag/kmangle.c), so the pass waits for the
+# XML, whose launch stub names it; with --keep-temp the files are what
+# the user asked for, and the pass waits too.
 RELEASE_TEXT='device_assert.cu:15: void histogram(const int *, int, int *, int, int): block: [2,0,0], thread: [188,0,0] Assertion `bin >= 0 && bin < nbins` failed.
 ========= Warp assert
 =========     at __assertfail+0x19a0
@@ -194,18 +156,41 @@ RELEASE_TEXT='device_assert.cu:15: void histogram(const int *, int, int *, int, 
 =========         Host Frame: main [0x8c44] in release_device_assert
 =========
 '
-run release "$RELEASE_TEXT" 1
+XML=release_device_assert run release "$RELEASE_TEXT" 1
+XML=
 mkdir "$tmp/kept"
 TMPDIR=$tmp/kept; export TMPDIR
 run keep "$ASSERT_TEXT" 1 --keep-temp
 unset TMPDIR
 if grep -q 'its first error was imprecise: its coredump holds no CUDA focus and was not opened; no live run$' "$tmp/release.mi.log" &&
    grep -q 'its first error was imprecise: its coredump holds no CUDA focus and was not opened; no live run$' "$tmp/keep.mi.log" &&
+   grep -q '^  kernel     histogram$' "$tmp/release.out" &&
    ! grep -q 'stopped as its coredump began' "$tmp/release.out" "$tmp/keep.out"; then
 	ok imprecise-waits-where-the-text-is-not-enough
 else
 	bad release "release exit $(cat "$tmp/release.rc"), keep exit $(cat "$tmp/keep.rc")"
 	grep 'memcheck pass ended' "$tmp/release.mi.log" "$tmp/keep.mi.log" | sed 's/^/    /'
+fi
+
+# The same text with a program whose binary holds nvcc's launch stub of
+# the assertion's signature (diag/kmangle.c; release_stub stands in for
+# the release build): the stub confirms the kernel, so the text is
+# enough and the pass stops as the coredump begins.
+steps=$PROG
+PROG=$CUDBG_BUILD/progs/release_stub
+run release-stub "$RELEASE_TEXT" 60
+PROG=$steps
+o=$tmp/release-stub.out
+if grep -q 'stopped as its coredump began: its first error was imprecise (a coredump of it holds no CUDA focus) and its text names the line and the kernel; no live run$' "$tmp/release-stub.mi.log" &&
+   grep -q '^  kernel     histogram$' "$o" &&
+   grep -q 'device_assert.cu:15 histogram: `bin >= 0 && bin < nbins`' "$o" &&
+   grep -q '^\[1\] .*(device-assert)$' "$o" &&
+   [ "$(cat "$tmp/release-stub.rc")" = 1 ] &&
+   ! grep -q '(unknown)' "$o" &&
+   ! grep -q '> [0-9]*-exec-run' "$tmp/release-stub.mi.log"; then
+	ok release-assert-kernel-from-the-launch-stub
+else
+	bad release-stub "exit $(cat "$tmp/release-stub.rc")"
 fi
 
 # A pass that found failing CUDA calls only (api_error's, run 20: the
