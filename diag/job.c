@@ -13,6 +13,7 @@
  * poll sees it; otherwise it is JOB_ENDED.  Which process faulted does not
  * depend on that: the driver names each GPU coredump with the faulting
  * process's pid (CUDA_COREDUMP_FILE=DIR/core.%p). */
+#include "cudbg/base.h"
 #include "cudbg/job.h"
 #include "diag/internal.h"
 
@@ -305,6 +306,8 @@ static void poll_procs(struct run *r)
 		 * was first seen with; the keeper itself is shown as 0 */
 		if (all[i].ppid != r->keeper)
 			p->ppid = all[i].ppid;
+		if (!p->start)
+			p->start = all[i].st.starttime;
 		if (all[i].st.state == 'Z') {
 			if (all[i].st.exit_code >= 0)
 				set_wait_status(p, all[i].st.exit_code, t);
@@ -636,17 +639,24 @@ static void read_pystacks(struct job *j)
 
 /* Everything of the job still alive gets sig: the keeper's process group
  * and each known process (a launcher may start workers in their own
- * sessions). */
+ * sessions).  A known process is one seen as the keeper's descendant,
+ * and still that process (its start time): a pid read only from a
+ * coredump's name, which the job itself writes, or a pid reused since
+ * the last poll, is never signalled. */
 static void signal_job(struct run *r, int sig)
 {
-	kill(-r->keeper, sig);
+	/* each process before the group: the group's signal could make one
+	 * a zombie before it is checked, and it would not count as ours */
 	for (size_t i = 0; i < r->j->nprocs; i++) {
 		struct job_proc *p = &r->j->procs[i];
-		if (p->state == JOB_RUNNING) {
+		if (p->state == JOB_RUNNING && p->start &&
+		    proc_is_same((pid_t)p->pid, p->start)) {
 			kill((pid_t)p->pid, sig);
 			p->killed_by_us = true;
 		}
 	}
+	if (r->keeper > 1)
+		kill(-r->keeper, sig);
 }
 
 /* The first faulting process ended: the others get a grace period to

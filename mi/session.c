@@ -1,4 +1,5 @@
 /* The debugger session (see include/cudbg/session.h). */
+#include "cudbg/base.h"
 #include "cudbg/leansym.h"
 #include "cudbg/session.h"
 #include "cudbg/transcript.h"
@@ -488,6 +489,33 @@ void session_fail_pending(struct session *s, const char *why)
 
 /* ---- records ---------------------------------------------------------------- */
 
+/* =thread-group-started: the pid is the debugger's word, so it is parsed
+ * strictly (proc_parse_pid), and it becomes the program we may signal
+ * at the end only when it is really our debugger's descendant now: a
+ * launched program is the debugger's child (gdb and cuda-gdb fork it;
+ * startup-with-shell execs in place).  A number that fails either check
+ * is noted and never signalled. */
+static void note_started_program(struct session *s, const char *text)
+{
+	pid_t pid;
+	s->inferior_pid = 0;
+	if (!proc_parse_pid(text, &pid)) {
+		session_note(s, "the debugger's program pid is no process id: "
+			     "ignored");
+		return;
+	}
+	s->inferior_pid = pid;
+	if (s->backend != SESSION_LAUNCH)
+		return;
+	if (!proc_is_descendant(pid, s->child.pid)) {
+		session_note(s, "the debugger's program pid %ld is no process "
+			     "it started: it will not be signalled",
+			     (long)pid);
+		return;
+	}
+	session_note_program(s, pid);
+}
+
 static void track_target(struct session *s, const struct mi_record *rec)
 {
 	if (rec->kind == MI_REC_EXEC && strcmp(rec->klass, "running") == 0)
@@ -501,10 +529,7 @@ static void track_target(struct session *s, const struct mi_record *rec)
 		s->running = true;
 	} else if (rec->kind == MI_REC_NOTIFY &&
 		   strcmp(rec->klass, "thread-group-started") == 0) {
-		const char *pid = mi_find_str(rec->results, "pid");
-		s->inferior_pid = pid ? atol(pid) : 0;
-		if (s->backend == SESSION_LAUNCH && s->inferior_pid > 0)
-			session_note_program(s, (pid_t)s->inferior_pid);
+		note_started_program(s, mi_find_str(rec->results, "pid"));
 	} else if (rec->kind == MI_REC_NOTIFY &&
 		   strcmp(rec->klass, "thread-group-exited") == 0) {
 		s->inferior_pid = 0;

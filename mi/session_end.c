@@ -1,5 +1,6 @@
 /* The end of a session: noticing the debugger is gone, the exit event,
  * session_free(), no orphans. */
+#include "cudbg/base.h"
 #include "cudbg/session.h"
 #include "cudbg/transcript.h"
 #include "mi/session_int.h"
@@ -34,7 +35,7 @@ static void printable(char *dst, size_t cap, const char *s)
  * debugger is unreaped: its pid (the group id) cannot be reused then. */
 static void kill_group(struct session *s)
 {
-	if (s->child.pid > 0 && !s->reaped)
+	if (s->child.pid > 1 && !s->reaped)
 		kill(-s->child.pid, SIGKILL);
 }
 
@@ -65,45 +66,26 @@ static void reap(struct session *s)
 
 /* A program launched by the debugger lives in a session of its own (gdb
  * gives it the pty as controlling terminal), so the group kill misses
- * it; gdb kills it on -gdb-exit, but not when gdb itself was killed. */
+ * it; gdb kills it on -gdb-exit, but not when gdb itself was killed.
+ * Only the program session_note_program() checked to be the debugger's
+ * descendant, and only while it is still that process (its start time):
+ * never a bare number from the debugger. */
 static void kill_orphan_program(struct session *s)
 {
-	if (s->backend != SESSION_LAUNCH || s->inferior_pid <= 0)
-		return;
-	if (kill((pid_t)s->inferior_pid, 0) == 0)
-		kill((pid_t)s->inferior_pid, SIGKILL);
 	s->inferior_pid = 0;
-}
-
-/* From /proc/PID/stat (past the command name's last ')'): the session
- * id and the start time.  False when the process is gone. */
-static bool proc_stat(const char *pid, int *sid, unsigned long long *start)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof path, "/proc/%s/stat", pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return false;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	const char *p = strrchr(buf, ')');
-	int ppid, pgrp;
-	char state;
-	/* state ppid pgrp session, 15 fields, then starttime (field 22) */
-	return p && sscanf(p + 1, " %c %d %d %d %*s %*s %*s %*s %*s %*s %*s "
-			   "%*s %*s %*s %*s %*s %*s %*s %llu", &state, &ppid,
-			   &pgrp, sid, start) == 5;
+	if (s->backend != SESSION_LAUNCH || s->program_pid <= 1)
+		return;
+	if (proc_is_same(s->program_pid, s->program_start))
+		kill(s->program_pid, SIGKILL);
 }
 
 void session_note_program(struct session *s, pid_t pid)
 {
-	char name[24];
-	int sid;
-	snprintf(name, sizeof name, "%ld", (long)pid);
+	struct proc_info pi;
+	if (!proc_read(pid, &pi))
+		return; /* gone already: nothing of it to end */
 	s->program_pid = pid;
-	if (!proc_stat(name, &sid, &s->program_start))
-		s->program_start = 0;
+	s->program_start = pi.start;
 }
 
 /* The program's whole session: gdb kills only the program itself, so a
@@ -118,26 +100,22 @@ void session_note_program(struct session *s, pid_t pid)
 static void kill_program_session(struct session *s)
 {
 	pid_t sid = s->program_pid;
-	char name[24];
-	int now_sid;
-	unsigned long long start;
+	struct proc_info pi;
 	s->program_pid = 0;
 	if (s->backend != SESSION_LAUNCH || sid <= 1 || sid == getsid(0))
 		return;
-	snprintf(name, sizeof name, "%ld", (long)sid);
-	if (proc_stat(name, &now_sid, &start) &&
-	    (start != s->program_start || now_sid != sid))
+	if (proc_read(sid, &pi) &&
+	    (pi.start != s->program_start || pi.sid != sid))
 		return; /* a reused pid, or no session of its own */
 	DIR *d = opendir("/proc");
 	if (!d)
 		return;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
-		int psid;
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		if (proc_stat(e->d_name, &psid, &start) && psid == sid)
-			kill((pid_t)atol(e->d_name), SIGKILL);
+		pid_t pid;
+		if (proc_parse_pid(e->d_name, &pid) && proc_read(pid, &pi) &&
+		    pi.sid == sid && pid != getpid())
+			kill(pid, SIGKILL);
 	}
 	closedir(d);
 }

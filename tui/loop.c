@@ -79,13 +79,13 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 	term_emergency_restore();
 	/* The debugger runs in its own session, so nothing else would stop
 	 * it: take its process group down with us. */
-	if (crash_pgid > 0)
+	if (crash_pgid > 1)
 		kill(-crash_pgid, SIGKILL);
-	if (crash_pass_pgid > 0)
+	if (crash_pass_pgid > 1)
 		kill(-crash_pass_pgid, SIGKILL);
 	/* The program's own group: a child of it that ignores the pty's
 	 * hangup would outlive us. */
-	if (crash_program_pgid > 0)
+	if (crash_program_pgid > 1)
 		kill(-crash_program_pgid, SIGKILL);
 	sigaction(sig, &old_fatal[sig], NULL);
 	/* A real fault (SEGV, BUS, FPE, ILL from the kernel) re-executes

@@ -5,7 +5,8 @@
  * The rules (which escaper for which sink, and why) are written once in
  * docs/text-safety.md.
  *
- * Code: base/buf.c, base/utf8.c (and hex_value), base/text.c, base/json.c.
+ * Code: base/buf.c, base/utf8.c (and hex_value), base/text.c, base/json.c,
+ * base/proc.c (process ids and what /proc says of them).
  *
  * Ownership: a struct dbuf owns its bytes until dbuf_take() hands them to
  * the caller (free()) or dbuf_free() releases them; a struct jw owns its
@@ -24,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* ---- growable buffer -------------------------------------------------- */
 
@@ -166,5 +168,30 @@ void jw_null(struct jw *w, const char *key);
 /* A value already rendered as JSON by another jw (spliced as it is;
  * trailing newlines dropped). */
 void jw_raw(struct jw *w, const char *key, const char *json);
+
+/* ---- processes (Linux: /proc) ----------------------------------------- */
+
+/* A process id given as text by something we do not trust (a debugger's
+ * =thread-group-started, a coredump's file name): decimal digits only,
+ * no sign, no space, no overflow, 1 <= pid <= the kernel's pid_max.
+ * True with *out set; false (and *out 0) for anything else.  A bare
+ * atol() turned "4294967295" into a pid_t of -1, and kill(-1, SIGKILL)
+ * ends every process the user may signal. */
+bool proc_parse_pid(const char *s, pid_t *out);
+
+/* What /proc/PID/stat says of a process (fields 3-5 and 22). */
+struct proc_info {
+	char state;               /* R, S, Z... */
+	pid_t ppid, pgrp, sid;
+	unsigned long long start; /* start time, clock ticks since boot */
+};
+/* False when the process is gone (or pid is not above 0). */
+bool proc_read(pid_t pid, struct proc_info *out);
+/* True when pid is a descendant of ancestor (a child, a grandchild...)
+ * now; never for pid 1, an ancestor of ours, or pid == ancestor. */
+bool proc_is_descendant(pid_t pid, pid_t ancestor);
+/* True when pid is still the process seen with that start time (not
+ * gone, not a zombie, not a reused pid). */
+bool proc_is_same(pid_t pid, unsigned long long start);
 
 #endif

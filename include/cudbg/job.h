@@ -55,6 +55,11 @@ struct job_proc {
 	enum job_state state;
 	int status;           /* exit code or signal number */
 	bool killed_by_us;    /* stopped after the grace period */
+	unsigned long long start; /* its start time (/proc) when it was seen
+				   * running as the job's descendant; 0 when
+				   * only a coredump's name told of it.  Only
+				   * a process with a start time that still
+				   * matches is ever signalled. */
 	double seen_s;        /* first seen, seconds since the job began */
 	double end_s;         /* ended, seconds since the job began; 0 */
 	char *core;           /* its coredump, NULL when none */

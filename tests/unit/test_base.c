@@ -1,11 +1,15 @@
 /* base/: the UTF-8 decoder, the terminal escaper, the JSON string escaper,
- * the buffer and the JSON writer, on the inputs that break escapers. */
+ * the buffer and the JSON writer, on the inputs that break escapers; the
+ * process-id checks every signal goes through. */
 #include "cudbg/base.h"
 #include "dap/json.h"
 #include "tests/harness.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* ---- UTF-8 ---- */
 
@@ -251,4 +255,44 @@ TEST(jw_refuses_unbalanced_output)
 		jw_arr(&w, NULL);
 	CHECK(w.b.oom);
 	jw_free(&w);
+}
+
+TEST(proc_parse_pid_refuses_what_is_no_pid)
+{
+	pid_t p = 99;
+	const char *bad[] = { "", "0", "-1", "+5", " 5", "5 ", "12abc",
+			      "0x10", "4294967295", "99999999999999999999",
+			      "4194305", "123456789" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		CHECK_MSG(!proc_parse_pid(bad[i], &p), "took '%s'", bad[i]);
+		CHECK_INT(p, 0);
+	}
+	CHECK(!proc_parse_pid(NULL, &p));
+	CHECK(proc_parse_pid("1", &p) && p == 1);
+	CHECK(proc_parse_pid("32768", &p) && p == 32768);
+}
+
+TEST(proc_descendant_only_below_the_ancestor)
+{
+	pid_t me = getpid();
+	pid_t child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	CHECK(child > 0);
+	CHECK(proc_is_descendant(child, me));
+	CHECK(!proc_is_descendant(me, child));  /* the other way round */
+	CHECK(!proc_is_descendant(me, me));
+	CHECK(!proc_is_descendant(1, me));
+	CHECK(!proc_is_descendant(-1, me));
+	struct proc_info pi;
+	CHECK(proc_read(child, &pi) && pi.ppid == me);
+	CHECK(pi.start > 0); /* field 22, not the always-0 field 21 */
+	CHECK(proc_is_same(child, pi.start));
+	CHECK(!proc_is_same(child, pi.start + 1)); /* a reused pid */
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	CHECK(!proc_is_same(child, pi.start)); /* gone */
+	CHECK(!proc_read(child, &pi));
 }
