@@ -13,11 +13,13 @@
 #include "app/job_main.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- --mi-log: the session as sanitised lines ------------------------ */
@@ -303,6 +305,14 @@ static int load_config(struct cudbg_options *o, struct cudbg_config *cfg)
 {
 	char path[4096], err[1024];
 	const char *p = config_default_path(path, sizeof path);
+	/* The default place under a $HOME we may not search (a shared
+	 * account, a sandbox) holds no config we could use: none, not an
+	 * error that stops the program.  A file that is there but
+	 * unreadable, or a path named by $CUDBG_CONFIG, is still one. */
+	struct stat sb;
+	if (p && !getenv("CUDBG_CONFIG") && lstat(p, &sb) < 0 &&
+	    errno == EACCES)
+		p = NULL;
 	if (config_load(cfg, p, err, sizeof err) < 0) {
 		text_write_line(stderr, "cudbg-tui: ", err);
 		return -1;
@@ -314,8 +324,29 @@ static int load_config(struct cudbg_options *o, struct cudbg_config *cfg)
 	return 0;
 }
 
+/* A standard descriptor the caller closed (`<&-`, `2>&-`) would be the
+ * number the next open() gets: the replay's transcript, a pipe to the
+ * debugger or the sanitizer's report would land on 0, 1 or 2 and then be
+ * overwritten by a child's dup2() onto its standard descriptors (a
+ * replay read its own commands instead of the recording: "not in this
+ * recording: -exec-run").  Each closed one is /dev/null instead, before
+ * anything else is opened. */
+static void keep_standard_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (n >= 0 && n != fd) { /* cannot happen: fd was the lowest */
+			dup2(n, fd);
+			close(n);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
+	keep_standard_fds_open();
 	struct cudbg_options o;
 	struct cudbg_config cfg;
 	char err[512];

@@ -456,6 +456,7 @@ static void say_kept(const struct cudbg_options *o, const struct diag_run *dr)
 static void add_diagnosis(const struct cudbg_options *o,
 			  struct diag_run *dr, struct batch_report *r)
 {
+	diag_run_set_error(dr, r->error);
 	r->diagnosis = diag_run_report(dr, o->json, r->mode, r->summary);
 	r->diagnosis_exit = diag_run_exit_code(dr);
 	if (r->diagnosis_exit == 1) /* e.g. found by the memcheck pass */
@@ -611,6 +612,12 @@ int batch_main(const struct cudbg_options *o)
 		hang = true;
 		rc = 0;
 	}
+	/* The bound ran out while the debugger owed us an answer (the
+	 * program had stopped, or never ran): it is the debugger that went
+	 * silent, and the report says so and names the command. */
+	if (rc == SESSION_ETIMEOUT && !batch_signalled && !hang &&
+	    session_give_up(ctl_session(c)))
+		ctl_run_until(c, NULL, NULL, 3000); /* reaped, reported */
 	/* Only a live stop can have text in flight: a coredump has no
 	 * program terminal, and for an exit the session read the program's
 	 * last bytes before it reported the exit. */
@@ -640,13 +647,8 @@ int batch_main(const struct cudbg_options *o)
 	if (!batch_signalled)
 		diag_run_after(dr, c, timeout_ms);
 	t[T_DIAG] = mono_now();
-	add_diagnosis(o, dr, &r);
-	if (o->job_table) /* --job, --core-dir: the faulting process's core */
-		r.job = o->json ? job_report_json(o->job_table)
-				: job_report_text(o->job_table);
-	say_kept(o, dr);
-	timing_from_run(t, dr);
-	diag_run_free(dr);
+	/* the session's failure first: the diagnosis says it is incomplete
+	 * rather than "no fault found" */
 	if (batch_signalled && !r.error) {
 		char msg[128];
 		snprintf(msg, sizeof msg, "interrupted by signal %d before the "
@@ -681,6 +683,13 @@ int batch_main(const struct cudbg_options *o)
 		const char *e = session_error(ctl_session(c));
 		r.error = strdup(e && *e ? e : "the session failed");
 	}
+	add_diagnosis(o, dr, &r);
+	if (o->job_table) /* --job, --core-dir: the faulting process's core */
+		r.job = o->json ? job_report_json(o->job_table)
+				: job_report_text(o->job_table);
+	say_kept(o, dr);
+	timing_from_run(t, dr);
+	diag_run_free(dr);
 	if (r.error)
 		text_write_line(stderr, "cudbg-tui: ", r.error);
 	int code = print_report(o, &r) < 0 ? 2 : batch_exit_code(&r);

@@ -174,7 +174,9 @@ int batch_collect(const struct dbg_model *m, struct batch_report *r)
 		collect_frames(m, r);
 	collect_focus(m, r);
 	r->device |= r->has_focus && m->is_core;
-	if (gone && !m->has_stop)
+	/* after a stop, only a debugger that broke is an error (one that
+	 * exited cleanly, as a replay does at its end, is not) */
+	if (gone && (!m->has_stop || m->gone_failed))
 		r->error = strdup(m->gone_reason ? m->gone_reason :
 				  "the debugger is gone");
 	/* A device exception seen before the program ran on still counts. */

@@ -519,7 +519,8 @@ static void set_derived_flags(struct diag *d)
 		fl[DIAG_F_SANITIZER_SYNC] |= r->kind == DIAG_SAN_SYNC;
 		any_err = true;
 	}
-	fl[DIAG_F_SANITIZER_CLEAN] |= d->n_sans > 0 && !any_err;
+	fl[DIAG_F_SANITIZER_CLEAN] |= d->n_sans > 0 && !any_err &&
+				      !d->pass_failed;
 	if (d->hang) {
 		fl[DIAG_F_HANG] = true;
 		fl[DIAG_F_SPIN_WAIT] |= d->hang->spin;
@@ -819,6 +820,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	f->pystack = d->have_pystack ? &d->pystack : NULL;
 	f->pystack_why = d->pystack_why;
 	f->bad_value = d->bad_value;
+	f->pass_failed = d->pass_failed;
 	keep(d, f->python.launch.source);
 	keep(d, f->python.call.source);
 	pick_operator(d);

@@ -114,6 +114,7 @@ void diag_free(struct diag *d)
 	diag_pystack_free(&d->pystack);
 	free(d->pystack_why);
 	free(d->bad_value);
+	free(d->pass_failed);
 	free(d);
 }
 
@@ -132,6 +133,12 @@ void diag_set_pystack(struct diag *d, struct diag_pystack *ps,
 void diag_set_bad_value(struct diag *d, const char *text)
 {
 	diag_strset(&d->bad_value, text);
+}
+
+void diag_set_pass_failed(struct diag *d, const char *why)
+{
+	diag_strset(&d->pass_failed, why);
+	d->set_flags[DIAG_F_SANITIZER_FAILED] = why != NULL;
 }
 
 void diag_focus_clear(struct diag_focus *f)

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@ struct diag_run {
 	struct diag_rules *rules;
 	char rules_error[256];      /* why rules is NULL (rules_optional) */
 	const char *const *labels;  /* the report's action labels, or NULL */
+	const char *error;          /* the session's failure, borrowed, or
+				     * NULL (diag_run_set_error) */
 	char *const *argv;          /* the program (options' argv), or NULL */
 	const char *const *dirs;
 	size_t ndirs;
@@ -388,6 +391,11 @@ const char *diag_run_temp_dir(const struct diag_run *r)
 	return d && *d ? d : NULL;
 }
 
+void diag_run_set_error(struct diag_run *r, const char *error)
+{
+	r->error = error;
+}
+
 void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag)
 {
 	r->cancel = flag;
@@ -463,6 +471,21 @@ void diag_run_pass_opts(const struct diag_run *r, struct diag_memcheck_opts *mo)
 	};
 }
 
+/* The pass gave no usable report: said in the report and by its own
+ * hint (san-failed), never as a clean pass. */
+__attribute__((format(printf, 2, 3)))
+static void pass_failed(struct diag_run *r, const char *fmt, ...)
+{
+	char why[1200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	/* the sanitizer layer's own prefix says nothing to the user here */
+	const char *w = strncmp(why, "memcheck: ", 10) == 0 ? why + 10 : why;
+	diag_set_pass_failed(r->d, w);
+}
+
 static int run_memcheck(struct diag_run *r, struct session *dbg,
 			int timeout_ms)
 {
@@ -475,6 +498,8 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	if (!r->mc) {
 		if (diag_memcheck_missing(err))
 			diag_set_flag(r->d, DIAG_F_SANITIZER_MISSING, true);
+		else
+			pass_failed(r, "it could not start: %s", err);
 		diag_on_debugger_stderr(r->d, err, strlen(err));
 		return 0;
 	}
@@ -513,8 +538,13 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	 * kernel has, and a coredump does not hold it. */
 	if (text && len)
 		diag_on_program_output(r->d, text, len);
+	if (ended == 0 && !(r->cancel && *r->cancel))
+		pass_failed(r, "cut short after %.1f s (--timeout): its "
+			    "findings are incomplete", r->memcheck_secs);
 	if (s)
 		return diag_add_sanitizer(r->d, s);
+	if (ended != 0)
+		pass_failed(r, "%s", rerr);
 	diag_on_debugger_stderr(r->d, rerr, strlen(rerr));
 	return 0;
 }
@@ -754,7 +784,7 @@ static const struct diag_report_in *report_in(struct diag_run *r,
 		.memcheck_seconds = r->memcheck_secs,
 		.memcheck_stopped = r->memcheck_stopped[0] ? r->memcheck_stopped
 							   : NULL,
-		.action_labels = r->labels,
+		.action_labels = r->labels, .error = r->error,
 	};
 	return in;
 }

@@ -156,6 +156,7 @@ static bool ph_san(const struct diag_fault *f, const char *p, size_t n,
 	const struct diag_san_record *r = f->finding;
 	if (eq(p, n, "count"))
 		return put_int(b, (long long)f->n_findings, f->n_findings > 0);
+	if (eq(p, n, "failed")) return put_str(b, f->pass_failed);
 	if (n >= 4 && memcmp(p, "same", 4) == 0)
 		return ph_san_group(f, p, n, b);
 	if (!r)

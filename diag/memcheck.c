@@ -973,10 +973,18 @@ struct diag_san *diag_memcheck_report(struct diag_memcheck *m, char *err,
 			snprintf(err, errcap, "memcheck: out of memory");
 		return s;
 	}
-	if (access(m->report, R_OK) != 0) {
+	struct stat sb;
+	if (lstat(m->report, &sb) != 0) {
 		snprintf(err, errcap, "memcheck: compute-sanitizer wrote no "
 			 "report (it ended with %s %d); see its output",
 			 m->signalled ? "signal" : "status", m->status);
+		return NULL;
+	}
+	/* our private directory: anything but a file the sanitizer wrote
+	 * there (a link planted to make us read another file) is refused */
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(err, errcap, "memcheck: the report %s is not a "
+			 "regular file (a link?); not read", m->report);
 		return NULL;
 	}
 	if (diag_san_load_file(m->report, &s, err, errcap) < 0)

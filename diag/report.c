@@ -19,6 +19,9 @@ int diag_report_exit_code(const struct diag_report_in *in)
 		return DIAG_EXIT_NO_FAULT;
 	if (in->fault->kind == DIAG_FAULT_ENVIRONMENT)
 		return DIAG_EXIT_USAGE;
+	/* nothing found, and the pass that would have looked failed */
+	if (in->fault->kind == DIAG_FAULT_NONE && in->fault->pass_failed)
+		return DIAG_EXIT_USAGE;
 	return in->fault->kind == DIAG_FAULT_NONE ? DIAG_EXIT_NO_FAULT
 						  : DIAG_EXIT_FAULT;
 }
@@ -98,12 +101,26 @@ static void fmt_dim(char *buf, size_t cap, struct diag_dim3 v)
 	snprintf(buf, cap, "(%u,%u,%u)", v.x, v.y, v.z);
 }
 
+/* No fault: found none, or the session failed before one could be seen
+ * (then "no fault found" would be false comfort). */
+static void t_no_fault(struct dbuf *b, const struct diag_report_in *in)
+{
+	if (in->error)
+		dbuf_puts(b, "cudbg-tui diagnosis: incomplete: the session "
+			  "failed before a fault could be seen\n");
+	else if (in->fault && in->fault->pass_failed)
+		dbuf_puts(b, "cudbg-tui diagnosis: incomplete: no fault seen, "
+			  "but the sanitizer pass failed\n");
+	else
+		dbuf_puts(b, "cudbg-tui diagnosis: no fault found\n");
+}
+
 static void t_summary(struct dbuf *b, const struct diag_fault *f,
 		      const struct diag_report_in *in)
 {
 	char line[1024];
 	if (f->kind == DIAG_FAULT_NONE)
-		dbuf_puts(b, "cudbg-tui diagnosis: no fault found\n");
+		t_no_fault(b, in);
 	else
 		dbuf_printf(b, "cudbg-tui diagnosis: FAULT (%s)\n",
 			    diag_fault_kind_name(f->kind));
@@ -540,13 +557,33 @@ static void t_hint(struct dbuf *b, const struct diag_report_in *in,
 	}
 }
 
+/* The pass's line: how long it ran and why it stopped, or why it gave
+ * no report (never "ran in 0.0 s" for a pass that failed). */
+static void t_memcheck(struct dbuf *b, const struct diag_fault *f,
+		       const struct diag_report_in *in)
+{
+	char s[1400];
+	if (f->pass_failed && in->memcheck_seconds >= 0)
+		snprintf(s, sizeof s, "FAILED after %.1f s: %s",
+			 in->memcheck_seconds, f->pass_failed);
+	else if (f->pass_failed)
+		snprintf(s, sizeof s, "FAILED: %s", f->pass_failed);
+	else if (in->memcheck_seconds >= 0)
+		snprintf(s, sizeof s, "ran in %.1f s%s%s", in->memcheck_seconds,
+			 in->memcheck_stopped ? "; " : "",
+			 in->memcheck_stopped ? in->memcheck_stopped : "");
+	else
+		return;
+	t_field(b, "memcheck", s);
+}
+
 char *diag_report_text(const struct diag_report_in *in)
 {
 	struct dbuf b = {0};
 	const struct diag_fault *f = in->fault;
 	dbuf_put(&b, "", 0);
 	if (!f) {
-		dbuf_puts(&b, "cudbg-tui diagnosis: no fault found\n");
+		t_no_fault(&b, in);
 		if (in->error)
 			t_field(&b, "error", in->error);
 		return dbuf_take(&b);
@@ -556,13 +593,7 @@ char *diag_report_text(const struct diag_report_in *in)
 	t_python(&b, f);
 	t_pyvalue(&b, f);
 	t_exit(&b, f);
-	if (in->memcheck_seconds >= 0) {
-		char s[300];
-		snprintf(s, sizeof s, "ran in %.1f s%s%s", in->memcheck_seconds,
-			 in->memcheck_stopped ? "; " : "",
-			 in->memcheck_stopped ? in->memcheck_stopped : "");
-		t_field(&b, "memcheck", s);
-	}
+	t_memcheck(&b, f, in);
 	t_hang(&b, f);
 	t_asserts(&b, f);
 	t_findings(&b, f);
@@ -976,11 +1007,13 @@ char *diag_report_json(const struct diag_report_in *in)
 	jw_str(&w, "mode", in->mode);
 	jw_str(&w, "stop_reason", in->stop_reason);
 	jw_str(&w, "error", in->error);
-	if (in->memcheck_seconds >= 0) {
+	if (in->memcheck_seconds >= 0 || f->pass_failed) {
+		double secs = in->memcheck_seconds > 0 ? in->memcheck_seconds
+						       : 0;
 		jw_obj(&w, "memcheck");
-		jw_int(&w, "milliseconds",
-		      (long long)(in->memcheck_seconds * 1000 + 0.5));
+		jw_int(&w, "milliseconds", (long long)(secs * 1000 + 0.5));
 		jw_str(&w, "stopped", in->memcheck_stopped);
+		jw_str(&w, "failed", f->pass_failed);
 		jw_end(&w);
 	} else {
 		jw_str(&w, "memcheck", NULL);

@@ -38,7 +38,7 @@ static const char *const placeholders[] = {
 	"san.direction", "san.space", "san.thread", "san.block",
 	"san.location", "san.distance", "san.side", "san.alloc",
 	"san.alloc_size", "san.count", "san.api", "san.message",
-	"san.same", "san.same_threads", "san.same_blocks",
+	"san.same", "san.same_threads", "san.same_blocks", "san.failed",
 	"san.hazard", "san.hazards", "san.direction2", "san.location2",
 	"python.line", "python.file", "python.func", "python.source",
 	"python.call", "python.call_func", "python.call_source",

@@ -82,6 +82,7 @@ struct diag {
 	bool have_pystack;
 	char *pystack_why;
 	char *bad_value;
+	char *pass_failed;     /* diag_set_pass_failed, or NULL */
 	bool set_flags[DIAG_F_COUNT];   /* from diag_set_flag / text */
 
 	struct diag_hang *hang;         /* diag/hang.c, NULL when none */

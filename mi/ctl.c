@@ -216,6 +216,7 @@ static void on_gone(void *ctx, const struct session_exit *ex)
 	struct dbg_ctl *c = ctx;
 	if (c->hooks.on_exit)
 		c->hooks.on_exit(c->hooks.ctx, ex);
+	c->m.gone_failed = !ex->exited || ex->status != 0;
 	model_set_gone(&c->m, ex->reason);
 }
 
@@ -989,7 +990,46 @@ static const char *shell_escape(const char *cmd)
 	return NULL;
 }
 
-int64_t ctl_console(struct dbg_ctl *c, const char *command)
+/* gdb's Python has the same stdin: `python` or `pi` with no script
+ * reads one from it (our next MI commands), and a script that starts a
+ * process or asks for input does the same (`python os.system('head')`
+ * ate the next command).  Refused: Python with no argument, and a script
+ * that names what starts a child or reads standard input.  A list, so
+ * not proof against every spelling; what it stops is what people type.
+ * Returns the reason, or NULL. */
+static const char *python_reads_stdin(const char *cmd)
+{
+	static const char *const pyword[] = {
+		"py", "pyt", "pyth", "pytho", "python", "pi",
+		"python-interactive",
+	};
+	static const char *const reads[] = {
+		"os.system", "subprocess", "popen", "os.exec", "os.spawn",
+		"pty.", "input(", "stdin", "pdb", "breakpoint(", "interact(",
+		"help(",
+	};
+	cmd += strspn(cmd, " \t");
+	size_t n = strcspn(cmd, " \t");
+	bool py = false;
+	for (size_t i = 0; i < sizeof pyword / sizeof pyword[0]; i++)
+		py |= strlen(pyword[i]) == n && !strncmp(cmd, pyword[i], n);
+	if (!py)
+		return NULL;
+	const char *arg = cmd + n + strspn(cmd + n, " \t");
+	if (!*arg)
+		return "Python with no script reads it from the debugger's "
+		       "input, which is cudbg-tui's MI pipe: give the script "
+		       "on the line (python print(1))";
+	for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
+		if (strstr(arg, reads[i]))
+			return "this Python starts a process or reads standard "
+			       "input, and both would get the debugger's input, "
+			       "cudbg-tui's MI pipe: run it in another terminal";
+	return NULL;
+}
+
+static int64_t console_send(struct dbg_ctl *c, const char *command,
+			    unsigned flags)
 {
 	if (!command || !cmd_text_ok(c, command))
 		return CTL_EINVAL;
@@ -999,6 +1039,11 @@ int64_t ctl_console(struct dbg_ctl *c, const char *command)
 				"console cannot give a terminal (the debugger's "
 				"input and output are cudbg-tui's MI pipe): run "
 				"it in another terminal", sh);
+		return CTL_EINVAL;
+	}
+	const char *py = python_reads_stdin(command);
+	if (py) {
+		model_set_error(&c->m, "%s", py);
 		return CTL_EINVAL;
 	}
 	char *q = ctl_quote(command);
@@ -1012,11 +1057,21 @@ int64_t ctl_console(struct dbg_ctl *c, const char *command)
 	/* Not captured: the command's console records reach the console
 	 * ring as they arrive, so a long command's output streams in. */
 	if (asprintf(&cmd, "-interpreter-exec console %s", q) >= 0)
-		tok = ctl_send_op(c, ctl_op_new(c, console_done, false), 0,
-				  cmd);
+		tok = ctl_send_op(c, ctl_op_new(c, console_done, false),
+				  flags, cmd);
 	free(cmd);
 	free(q);
 	return tok;
+}
+
+int64_t ctl_console(struct dbg_ctl *c, const char *command)
+{
+	return console_send(c, command, 0);
+}
+
+int64_t ctl_console_typed(struct dbg_ctl *c, const char *command)
+{
+	return console_send(c, command, SESSION_UNBOUNDED);
 }
 
 static void completed(struct dbg_ctl *c, struct ctl_op *op,

@@ -255,6 +255,40 @@ static int mkdir_p(const char *dir)
 	return rc;
 }
 
+/* The cache's directory is trusted only when it is ours alone: a real
+ * directory (not a link), owned by us, writable by no group or other.
+ * cuda-gdb loads the symbols it finds there, so a shared directory
+ * (CUDBG_SYMBOL_CACHE or XDG_CACHE_HOME on /tmp, say) would let another
+ * user plant them. */
+static int check_private_dir(const char *dir, char *err, size_t cap)
+{
+	struct stat sb;
+	if (lstat(dir, &sb) < 0) {
+		snprintf(err, cap, "cannot use %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(sb.st_mode) || sb.st_uid != geteuid() ||
+	    (sb.st_mode & 022)) {
+		snprintf(err, cap, "the symbol cache %s is not private (%s, "
+			 "owner %ld, mode %03o): not used; point "
+			 "CUDBG_SYMBOL_CACHE at a directory of your own",
+			 dir, S_ISLNK(sb.st_mode) ? "a link"
+			 : S_ISDIR(sb.st_mode) ? "a directory" : "not a directory",
+			 (long)sb.st_uid, (unsigned)(sb.st_mode & 0777));
+		return -1;
+	}
+	return 0;
+}
+
+/* A copy found in the cache is used only when it is a regular file of
+ * ours that no one else may write. */
+static bool usable_copy(const char *path)
+{
+	struct stat sb;
+	return lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	       sb.st_uid == geteuid() && !(sb.st_mode & 022);
+}
+
 /* The cache name: the library's base name, size and modification time,
  * so a rebuilt or upgraded library gets a copy of its own. */
 static char *cache_name(const char *lib, const char *dir, const struct stat *st)
@@ -277,7 +311,12 @@ static int make_copy(const struct elf_in *e, const char *dest, unsigned *blanked
 		snprintf(err, cap, "out of memory");
 		return -1;
 	}
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* O_EXCL|O_NOFOLLOW: never through a link someone left under this
+	 * name; a stale file of ours (a crash with this pid) goes first */
+	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int fd = open(tmp, flags, 0600);
+	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+		fd = open(tmp, flags, 0600);
 	if (fd < 0) {
 		snprintf(err, cap, "cannot create %s: %s", tmp, strerror(errno));
 		free(tmp);
@@ -364,11 +403,13 @@ int leansym_make(const char *lib, const char *cache_dir, struct leansym *out,
 		snprintf(err, cap, "cannot make %s: %s", cache_dir, strerror(errno));
 		goto done;
 	}
+	if (check_private_dir(cache_dir, err, cap) < 0)
+		goto done;
 	if (!(out->path = cache_name(lib, cache_dir, &st))) {
 		snprintf(err, cap, "out of memory");
 		goto done;
 	}
-	if (access(out->path, R_OK) == 0) {
+	if (usable_copy(out->path)) {
 		rc = 0;
 		goto done;
 	}

@@ -646,6 +646,7 @@ static bool drain(int fd, size_t budget,
 
 static void got_stdout(struct session *s, const char *buf, size_t n)
 {
+	s->last_heard_at = session_elapsed(s);
 	if (mi_parser_push(s->parser, buf, n) == MI_ENOMEM)
 		session_set_error(s, "out of memory parsing the debugger's "
 				  "output");

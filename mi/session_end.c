@@ -138,9 +138,10 @@ static void exit_reason(struct session *s, char *buf, size_t cap)
 			 "debugger? Point --debugger at cuda-gdb or gdb",
 			 s->name, s->start_timeout);
 	} else if (s->stalled[0]) {
-		snprintf(buf, cap, "%s stopped answering while starting: no "
-			 "answer to '%s' within %.0f s; start cudbg-tui again "
-			 "(--timeout S waits longer)", s->name, s->stalled,
+		snprintf(buf, cap, "%s stopped answering%s: no answer to '%s' "
+			 "within %.0f s, so it was ended; start cudbg-tui "
+			 "again (--timeout S waits longer)", s->name,
+			 s->stalled_ready ? "" : " while starting", s->stalled,
 			 s->start_timeout);
 	} else if (s->backend == SESSION_REPLAY && WIFEXITED(st) &&
 		   WEXITSTATUS(st) == REPLAY_EXIT_NO_STOP) {
@@ -203,21 +204,42 @@ static void finish(struct session *s)
 	report_gone(s);
 }
 
-/* Every start command is bounded, not only the first answer: a
- * debugger that printed its banner, answered some of the start and then
- * went quiet would otherwise be waited for forever (batch without
- * --timeout).  The clock runs from the last answer, so a slow but
- * working start (symbols of a big program) is not cut. */
-static bool start_stalled(struct session *s, double now)
+/* Every command is bounded, not only the first answer: a debugger that
+ * answered the start, or stopped the program, and then went quiet
+ * (answering nothing to -stack-list-frames) was waited for forever in
+ * batch mode.  The clock runs from the command's sending or from the
+ * last bytes the debugger wrote, whichever is later, so a slow but
+ * working command (symbols of a big program, a table streamed for
+ * seconds) is not cut.  Commands the user typed in the console are
+ * theirs to wait for or interrupt (SESSION_UNBOUNDED). */
+static bool request_stalled(struct session *s, double now)
 {
-	if (!s->answered || s->ready || s->npend == 0 || s->stalled[0])
-		return s->stalled[0] != 0;
-	double since = s->pend[0].sent > s->last_answer_at ? s->pend[0].sent
-							   : s->last_answer_at;
+	if (s->stalled[0])
+		return true;
+	if (!s->answered || s->npend == 0 ||
+	    (s->pend[0].flags & SESSION_UNBOUNDED))
+		return false;
+	const struct pending *p = &s->pend[0];
+	double since = p->sent > s->last_heard_at ? p->sent : s->last_heard_at;
 	if (now - since < s->start_timeout)
 		return false;
+	s->stalled_ready = s->ready;
 	printable(s->stalled, sizeof s->stalled,
-		  s->pend[0].command ? s->pend[0].command : "?");
+		  p->command ? p->command : "?");
+	return true;
+}
+
+bool session_give_up(struct session *s)
+{
+	if (s->gone || s->npend == 0 ||
+	    (s->pend[0].flags & SESSION_UNBOUNDED))
+		return false;
+	if (!s->stalled[0]) { /* else our own check found it first */
+		s->stalled_ready = s->ready;
+		printable(s->stalled, sizeof s->stalled,
+			  s->pend[0].command ? s->pend[0].command : "?");
+		kill_group(s); /* the next check reaps it and reports */
+	}
 	return true;
 }
 
@@ -236,7 +258,7 @@ void session_check_child(struct session *s)
 	bool too_slow = !s->answered && now >= s->start_timeout;
 	bool lingering = s->out_eof_at > 0 && now - s->out_eof_at > EOF_GRACE;
 	s->timed_out |= too_slow && s->out_eof_at == 0;
-	if (s->not_mi || too_slow || lingering || start_stalled(s, now))
+	if (s->not_mi || too_slow || lingering || request_stalled(s, now))
 		kill_group(s); /* the next check reaps it */
 }
 

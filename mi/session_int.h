@@ -57,10 +57,12 @@ struct session {
 	int ready_status;
 	char ready_msg[512];
 	bool ready, answered;  /* on_ready fired; any reply seen */
-	double start_timeout;  /* seconds */
-	double last_answer_at; /* session_elapsed() of the last start answer */
-	char stalled[120];     /* a start command left unanswered for
-				* start_timeout after the last answer */
+	double start_timeout;  /* seconds: the bound on every answer */
+	double last_heard_at;  /* session_elapsed() when the debugger last
+				* wrote anything on its MI stream */
+	char stalled[120];     /* a command left unanswered for
+				* start_timeout with nothing heard since */
+	bool stalled_ready;    /* ... after the start was done */
 	char *replay_run;      /* REPLAY: the recorded run command */
 	char **replay_start;   /* REPLAY: recorded backend commands */
 	size_t nreplay_start;

@@ -87,7 +87,6 @@ static void start_step_done(struct session *s, const struct session_reply *r)
 	if (r->kind == SESSION_REPLY_GONE)
 		return;
 	s->answered = true;
-	s->last_answer_at = session_elapsed(s);
 	if (--s->start_left > 0 || s->ready)
 		return;
 	s->ready = true;

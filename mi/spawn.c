@@ -266,6 +266,13 @@ static void close_all_but(int keep)
 int spawn_fork(struct spawn_child *c, int (*fn)(void *ctx), void *ctx,
 	       int keep_fd, char *err, size_t cap)
 {
+	if (keep_fd >= 0 && keep_fd <= 2) {
+		/* the child's dup2() onto 0..2 would replace it */
+		snprintf(err, cap, "cannot start the replay: its file is on "
+			 "descriptor %d (a standard descriptor was closed)",
+			 keep_fd);
+		return -EBADF;
+	}
 	struct pipes p;
 	int rc = make_pipes(&p);
 	if (rc) {

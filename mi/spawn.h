@@ -37,7 +37,8 @@ int spawn_exec(struct spawn_child *c, char *const argv[], char *err,
 /* Forks a child in a new session that runs fn(ctx, 0, 1, 2) on fresh
  * pipes and exits with its result (the fake debugger of a replay).
  * Descriptors from 3 up are closed in the child, but keep_fd (-1: none;
- * the transcript the replay reads its texts from). */
+ * the transcript the replay reads its texts from; a keep_fd of 0..2 is
+ * refused with -EBADF: the child's set-up would overwrite it). */
 int spawn_fork(struct spawn_child *c, int (*fn)(void *ctx), void *ctx,
 	       int keep_fd, char *err, size_t cap);
 

@@ -22,6 +22,10 @@ struct backend {
 	void (*size)(struct backend *b, int *cols, int *rows);
 	/* Shows the grid. */
 	void (*flush)(struct backend *b, const struct grid *g);
+	/* Puts the terminal back as it was before a job-control stop, and
+	 * takes it again after (NULL: no terminal, nothing to do). */
+	void (*suspend)(struct backend *b);
+	void (*resume)(struct backend *b);
 	bool mono;   /* set by start: no colours */
 	bool repaint; /* the next flush repaints every cell (C-l), then clears it */
 	int cols, rows; /* headless: the size to report */

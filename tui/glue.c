@@ -115,7 +115,7 @@ static int glue_console(struct ui *ui, const char *line)
 		ui_quit(ui);
 		return 0;
 	}
-	return refused(ui, ctl_console(glue_of(ui)->ctl, line));
+	return refused(ui, ctl_console_typed(glue_of(ui)->ctl, line));
 }
 
 static void completed(void *ctx, const struct dec_complete *done)

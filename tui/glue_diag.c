@@ -126,6 +126,9 @@ static int start_pass(struct glue *g, const char *kernel)
 	m = diag_memcheck_start(&mo, pass_event, g, err, sizeof err);
 	if (!m) {
 		g->sanitizer_missing = diag_memcheck_missing(err);
+		if (!g->sanitizer_missing)
+			snprintf(g->pass_failed, sizeof g->pass_failed,
+				 "it could not start: %s", err);
 		ui_message(g->ui, UC_ERROR, "memcheck pass: %s", err);
 		ui_changed(g->ui, UCH_DIAG);
 		return -1;
@@ -247,6 +250,10 @@ static void pass_done(struct glue *g)
 	g->mc_running = false;
 	g->mc_ran = true;
 	g->ui->pass[0] = '\0';
+	/* a pass the user stopped is no failure of the tool */
+	snprintf(g->pass_failed, sizeof g->pass_failed, "%s",
+		 s || g->mc_cancelled ? ""
+		 : strncmp(err, "memcheck: ", 10) == 0 ? err + 10 : err);
 	loop_set_crash_pass_pgid(0);
 	if (s) {
 		diag_san_free(g->san);
@@ -623,6 +630,8 @@ static void feed(void *ctx, struct diag *d)
 		diag_set_flag(d, DIAG_F_MEMCHECK_RAN, true);
 	if (g->sanitizer_missing)
 		diag_set_flag(d, DIAG_F_SANITIZER_MISSING, true);
+	if (g->pass_failed[0])
+		diag_set_pass_failed(d, g->pass_failed);
 	/* The report was parsed once (--sanitizer-report at the start, the
 	 * memcheck pass when it ended): lent, never read again.  Reading it
 	 * afresh on each build froze the screen 4.6-5.3 s per visit of the

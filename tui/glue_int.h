@@ -53,6 +53,9 @@ struct glue {
 	char mc_kernel[256];      /* the kernel M narrowed the pass to after
 				   * a stop in it ("" : every kernel) */
 	bool sanitizer_missing;   /* the last start found no sanitizer */
+	char pass_failed[512];    /* why the last pass gave no report ("":
+				   * it did, or none ran): the san-failed
+				   * hint, as in batch */
 	struct diag_san *san;     /* findings: the last pass's, or
 				   * --sanitizer-report's; owned */
 	const char *san_path;     /* --sanitizer-report while san is its */

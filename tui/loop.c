@@ -21,7 +21,7 @@
 /* The longest a step in flight holds a redraw (ui->hold_draw). */
 #define HOLD_MS 150
 
-static volatile sig_atomic_t sig_winch, sig_chld, sig_quit;
+static volatile sig_atomic_t sig_winch, sig_chld, sig_quit, sig_tstp;
 static int self_pipe[2] = { -1, -1 };
 static struct sigaction old_fatal[NSIG];
 
@@ -41,6 +41,7 @@ static void on_signal(int sig)
 	switch (sig) {
 	case SIGWINCH: sig_winch = 1; break;
 	case SIGCHLD: sig_chld = 1; break;
+	case SIGTSTP: sig_tstp = 1; break;
 	default: sig_quit = sig; break; /* SIGTERM, SIGHUP, SIGINT ... */
 	}
 	poke();
@@ -107,6 +108,7 @@ int loop_signals_init(void)
 	static const int soft[] = {
 		SIGWINCH, SIGCHLD, SIGTERM, SIGHUP, SIGINT, SIGUSR1, SIGUSR2,
 		SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT,
+		SIGTSTP, /* kill -TSTP: suspended like C-z, terminal restored */
 	};
 	static const int fatal[] = {
 		SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT, SIGTRAP,
@@ -159,6 +161,8 @@ static void loop_resize(struct loop *L)
 	ui_resize(L->ui, cols, rows);
 }
 
+static void loop_suspend(struct loop *L);
+
 static void loop_keys(struct loop *L)
 {
 	for (int i = 0; i < KEYS_PER_PASS && !L->ui->quit; i++) {
@@ -170,11 +174,44 @@ static void loop_keys(struct loop *L)
 			loop_resize(L);
 		else
 			ui_key(L->ui, k, &m);
+		if (L->ui->suspend) {
+			L->ui->suspend = false;
+			loop_suspend(L);
+		}
 	}
+}
+
+/* C-z or SIGTSTP: the terminal restored, then a real stop (SIGTSTP with
+ * its default action: the shell's job control sees a stopped job); after
+ * SIGCONT the screen comes back whole, at the terminal's size now.  The
+ * debugger and the program run in sessions of their own and are not
+ * stopped.  In an orphaned process group (no shell to resume us) the
+ * kernel drops the stop and we simply go on. */
+static void loop_suspend(struct loop *L)
+{
+	struct sigaction dfl, ours;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	if (L->be->suspend)
+		L->be->suspend(L->be);
+	fflush(stdout);
+	sigaction(SIGTSTP, &dfl, &ours);
+	kill(getpid(), SIGTSTP);
+	/* here after SIGCONT */
+	sigaction(SIGTSTP, &ours, NULL);
+	if (L->be->resume)
+		L->be->resume(L->be);
+	loop_resize(L);
+	L->ui->dirty = true;
 }
 
 static void loop_signals(struct loop *L)
 {
+	if (sig_tstp) {
+		sig_tstp = 0;
+		loop_suspend(L);
+	}
 	if (sig_winch) {
 		sig_winch = 0;
 		loop_resize(L);

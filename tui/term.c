@@ -329,6 +329,22 @@ static void term_flush(struct backend *b, const struct grid *g)
 	doupdate();
 }
 
+static void term_suspend(struct backend *b)
+{
+	(void)b;
+	if (term_active)
+		endwin(); /* modes, cursor, alternate screen back */
+}
+
+static void term_resume(struct backend *b)
+{
+	(void)b;
+	if (!term_active)
+		return;
+	refresh(); /* curses takes the terminal again */
+	b->repaint = true;
+}
+
 void term_backend_on(struct backend *b, FILE *out, FILE *in)
 {
 	term_backend(b);
@@ -342,6 +358,8 @@ void term_backend(struct backend *b)
 	*b = (struct backend){
 		.start = term_start,
 		.stop = term_stop,
+		.suspend = term_suspend,
+		.resume = term_resume,
 		.key_fd = term_key_fd,
 		.read_key = term_read_key,
 		.size = term_size,

@@ -184,6 +184,8 @@ struct ui {
 	bool quit;
 	int exit_code;
 	bool dirty;          /* a redraw is due */
+	bool suspend;        /* C-z: the loop stops us with the terminal
+			      * restored, then repaints */
 	bool repaint;        /* C-l: the terminal is repainted from scratch */
 
 	struct textlog output;  /* the program's terminal (pty) */

@@ -343,6 +343,14 @@ static int act_repaint(struct ui *ui)
 	return PR_REDRAW;
 }
 
+/* The loop suspends between keys, with the terminal restored (as vim
+ * and less do on C-z): raw mode takes C-z as a key, not as SIGTSTP. */
+static int act_suspend(struct ui *ui)
+{
+	ui->suspend = true;
+	return PR_REDRAW;
+}
+
 /* Said, so that a later n is not taken for a search's next match: it
  * steps the program. */
 static int act_no_search(struct ui *ui)

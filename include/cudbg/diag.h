@@ -98,6 +98,7 @@ struct diag_dim3 {
 	X(LAUNCH_BLOCKING, "launch-blocking", "CUDA_LAUNCH_BLOCKING=1 was set") \
 	X(CACHING_ALLOCATOR, "caching-allocator", "PyTorch's caching allocator was on") \
 	X(MEMCHECK_RAN, "memcheck-ran", "the memcheck pass ran")              \
+	X(SANITIZER_FAILED, "sanitizer-failed", "the sanitizer pass gave no usable report (cut short, unreadable, or it could not start)") \
 	X(PLAIN_RUN_FAILED, "plain-run-failed", "the program fails when run without the debugger") \
 	X(DEBUGGER_MISSING, "debugger-missing", "cuda-gdb was not found")     \
 	X(SANITIZER_MISSING, "sanitizer-missing", "compute-sanitizer was not found") \
@@ -295,6 +296,10 @@ struct diag_fault {
 	const struct diag_pystack *pystack;
 	const char *pystack_why;
 	const char *bad_value;
+	/* Why the sanitizer pass gave no report ("cut short by --timeout
+	 * after 3.0 s", "its report could not be read: ..."), or NULL.
+	 * Borrowed. */
+	const char *pass_failed;
 
 	/* Assertion lines (aggregated), sanitizer findings (all records). */
 	const struct diag_assert_entry *const *asserts;
@@ -366,6 +371,9 @@ void diag_set_pystack(struct diag *d, struct diag_pystack *ps,
 		      const char *why_not);
 /* The bad value found in the operator's tensors (copied). */
 void diag_set_bad_value(struct diag *d, const char *text);
+/* The sanitizer pass failed: why, in a few words (copied); sets the
+ * sanitizer-failed fact.  NULL clears both. */
+void diag_set_pass_failed(struct diag *d, const char *why);
 /* A value for an expression listed by diag_wanted(). */
 int diag_set_value(struct diag *d, const char *expr, const char *value);
 

@@ -92,6 +92,11 @@ void diag_run_hooks(struct diag_run *r, struct session_handlers *h);
  * non-zero (batch mode's signal handler sets it): the sanitizer and the
  * program it runs are then stopped at once.  NULL: no such flag. */
 void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag);
+/* The session failed (the debugger stopped answering, was killed, the
+ * program did not start...): the report carries the line and, with no
+ * fault found, says the diagnosis is incomplete instead of "no fault
+ * found".  Borrowed until the next report; NULL clears it. */
+void diag_run_set_error(struct diag_run *r, const char *error);
 
 /* Called about ten times a second while the pass runs (before or after
  * the debugger run), with what runs ("the memcheck pass", "the racecheck

@@ -159,6 +159,10 @@ struct dbg_model {
 	int exit_code;              /* valid in EXITED unless signalled */
 	char *exit_signal;          /* "SIGKILL" when signalled */
 	char *gone_reason;          /* MODEL_GONE: one line */
+	bool gone_failed;           /* MODEL_GONE: not a clean exit of the
+				     * debugger (killed, stalled, a failure
+				     * status): the session broke, whatever
+				     * the program had done */
 
 	/* The last stop, decoded (has_stop false before the first). */
 	bool has_stop;
@@ -447,8 +451,12 @@ int ctl_warp_watch(struct dbg_ctl *c, const char *expr);
 /* Memory view: reads len bytes at the address expression at each stop. */
 int ctl_memory_view(struct dbg_ctl *c, const char *addr_expr, size_t len);
 /* -interpreter-exec console CMD; its output goes to the console ring;
- * afterwards what the panes show is refreshed. */
+ * afterwards what the panes show is refreshed.  Its answer is bounded
+ * like every command of ours (the session's timeout). */
 int64_t ctl_console(struct dbg_ctl *c, const char *command);
+/* The same for a command the user typed: no bound (they may wait for a
+ * long command, or interrupt it). */
+int64_t ctl_console_typed(struct dbg_ctl *c, const char *command);
 typedef void (*ctl_complete_fn)(void *ctx, const struct dec_complete *done);
 int64_t ctl_complete(struct dbg_ctl *c, const char *text, ctl_complete_fn fn,
 		     void *ctx);

@@ -143,7 +143,8 @@ struct session_config {
 	bool record_force;     /* overwrite an existing record file */
 	const char *const *dirs; /* source directories (-environment-directory) */
 	size_t ndirs;
-	int start_timeout_ms;  /* give up when the first answer takes longer
+	int start_timeout_ms;  /* give up when the first answer, or any answer
+				* with nothing heard meanwhile, takes longer
 				* (0: 60000) */
 	/* LAUNCH: `-gdb-set cuda launch_blocking on` in the start sequence
 	 * (plain gdb refuses it, harmlessly): each kernel launch waits for
@@ -234,6 +235,10 @@ enum {
 	SESSION_CAPTURE = 1, /* hand console (~) text that arrives before the
 			      * result to the continuation (reply.console)
 			      * instead of on_record */
+	SESSION_UNBOUNDED = 2, /* a command the user typed: no answer bound
+				* (every other command is ended with the
+				* debugger when nothing is heard for the
+				* start timeout, --timeout) */
 };
 __attribute__((format(printf, 5, 6)))
 int64_t session_send_flags(struct session *s, unsigned flags,
@@ -373,6 +378,11 @@ double session_elapsed(const struct session *s); /* since start */
 /* The debugger binary (for a replay: the transcript). */
 const char *session_debugger_path(const struct session *s);
 const char *session_tty_name(const struct session *s); /* program's pty */
+/* The frontend's own bound ran out (batch --timeout) while a command of
+ * ours was still unanswered: the debugger, not the program, went
+ * silent.  Ends the debugger as a stalled request would (its exit event
+ * then names the command); true when there was such a command. */
+bool session_give_up(struct session *s);
 pid_t session_debugger_pid(const struct session *s);
 /* LAUNCH: the last program the debugger started (0: none); gdb makes it
  * the leader of its own session and process group, which outlive it in

@@ -217,6 +217,88 @@ for san in "$tmp/nosan" "$tmp/noexec"; do
 	fi
 done
 
+# issue 33 item 3: a pass that gave no usable report says so (a line and
+# the san-failed hint, text and JSON), never the look of a clean pass
+# ("memcheck ran in 0.0 s" and san-clean's "found no error")
+head -c 3000 /dev/urandom >"$tmp/garbage.xml"
+pass_failed_case() { # CASE EXPECTED-TEXT [ENV=VALUE...]
+	pc=$1 want=$2
+	shift 2
+	for fmt in text json; do
+		j=; [ $fmt = json ] && j=--json
+		XENV="$*" batch $pc.$fmt --batch $j --debugger "$FAKE" \
+			--memcheck=always --sanitizer "$FAKESAN" --timeout 4 \
+			"$HP" exit 0
+		echo $? >"$tmp/$pc.$fmt.rc"
+	done
+	XENV=
+	# (the report wraps long lines: read it as one)
+	if ! tr -s ' \n' '  ' <"$tmp/$pc.text.res" | grep -q " memcheck FAILED [^(]*$want" ||
+	   ! grep -q '(san-failed)$' "$tmp/$pc.text.res"; then
+		fail $pc "no word that the pass failed: $(grep -m1 memcheck "$tmp/$pc.text.res")"
+	elif grep -q 'ran in\|(san-clean)\|no fault found' "$tmp/$pc.text.res"; then
+		fail $pc "the failed pass looks clean"
+	elif ! grep -q '^cudbg-tui diagnosis: incomplete: no fault seen, but the sanitizer pass failed$' "$tmp/$pc.text.res" ||
+	     [ "$(cat "$tmp/$pc.text.rc")" != 2 ]; then
+		fail $pc "not called incomplete with exit 2 (exit $(cat "$tmp/$pc.text.rc"))"
+	elif ! python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["diagnosis"]
+m=d["memcheck"]
+assert m and m["failed"] and sys.argv[2] in m["failed"], m
+assert d["exit_status"] == 2 and "san-failed" in [h["id"] for h in d["hints"]], d["hints"]' \
+		"$tmp/$pc.json.res" "$want" 2>"$tmp/$pc.py"; then
+		fail $pc "the JSON does not say it: $(tail -1 "$tmp/$pc.py")"
+	elif ! no_orphans $pc.text; then
+		fail $pc "left behind:$orphans"
+	else
+		pass $pc
+	fi
+}
+pass_failed_case pass_failed_no_report "compute-sanitizer wrote no report" \
+	FAKE_SAN_NOXML=1
+pass_failed_case pass_failed_garbage_report "not a valid compute-sanitizer XML report" \
+	FAKE_SAN_XML="$tmp/garbage.xml"
+pass_failed_case pass_failed_linked_report "is not a regular file" \
+	FAKE_SAN_XML_LINK="$FIX/small_oob.sanitizer.xml"
+pass_failed_case pass_failed_cut_by_timeout "cut short after" \
+	FAKE_SAN_SLEEP=20 FAKE_SAN_XML="$FIX/small_oob.sanitizer.xml"
+
+# issue 33 item 4: the standard descriptors closed by the caller.  Each
+# child (the replay's server, the debugger, the sanitizer) must still get
+# its own pipes: with stdin closed the replay's transcript landed on fd 0
+# and the child's dup2() replaced it ("not in this recording: -exec-run")
+std_closed() { # CASE REDIRECTION WANT-RC ARGS...
+	sc=$1 redir=$2 want=$3
+	shift 3
+	env HARDEN_MARK="$MARK-$sc" FAKE_SAN_XML="$FIX/small_oob.sanitizer.xml" \
+		timeout -k 2 60 sh -c "\"\$@\" $redir" \
+		sh "$BIN" --batch "$@" >"$tmp/$sc.res" 2>"$tmp/$sc.err" </dev/null
+	rc=$?
+	if [ $rc -ne "$want" ]; then
+		fail $sc "rc=$rc, want $want: $(head -c 300 "$tmp/$sc.err")"
+	elif grep -q 'not in this recording' "$tmp/$sc.res" "$tmp/$sc.err"; then
+		fail $sc "the replay read the wrong descriptor"
+	elif ! no_orphans $sc; then
+		fail $sc "left behind:$orphans"
+	else
+		pass $sc
+	fi
+}
+for r in 'stdin:<&-' 'stderr:2>&-' 'stdout:>&-' 'all:<&- >&- 2>&-'; do
+	sn=${r%%:*} r=${r#*:}
+	std_closed replay_closed_$sn "$r" 1 --replay "$FIX/null_write.mi.log"
+	std_closed sanitizer_closed_$sn "$r" 1 --debugger "$FAKE" \
+		--memcheck=always --sanitizer "$FAKESAN" "$HP" exit 0
+	[ $HAVE_GDB = 1 ] &&
+		std_closed gdb_closed_$sn "$r" 1 --debugger gdb "$HP" exit 3
+done
+# where the report could be read, it is the whole one
+if [ -s "$tmp/replay_closed_stdin.res" ] &&
+   grep -q '^cudbg-tui diagnosis: FAULT' "$tmp/replay_closed_stdin.res"; then
+	pass replay_closed_stdin_report
+else
+	fail replay_closed_stdin_report "no diagnosis with stdin closed"
+fi
+
 # --debugger pointing at something that is not a debugger
 c=not_a_debugger_cat
 batch $c --batch --debugger /bin/cat "$HP" sleep
@@ -552,6 +634,38 @@ FAKE_DBG_MODE=mute screen $c -s 100x30 -t 30 -a 'wait=debugger gone' \
 	-a send=q -- "$BIN" --timeout 3 --debugger "$FAKE" "$HP" sleep
 if ! status_is $c exit:0 || ! restored $c ||
    ! said $c "no answer from fake-debugger within 3 s"; then
+	fail $c "no clean end with the reason: $(tr '\n' ' ' <"$tmp/$c.res")"
+elif ! no_orphans $c; then
+	fail $c "left behind:$orphans"
+else
+	pass $c
+fi
+
+# issue 33 item 2: a debugger that stops the program, then never answers
+# again (-stack-list-frames unanswered): every command is bounded, not
+# only the start.  Batch: exit 2, one line naming the command, nothing
+# left, and no "no fault found" (was: forever without --timeout; with it,
+# "timed out waiting for the program to stop")
+c=silent_after_stop_batch
+FAKE_DBG_MODE=quietstop batch $c --batch --timeout 3 --debugger "$FAKE" "$HP" sleep
+rc=$?
+if [ $rc -ne 2 ] ||
+   ! said $c "fake-debugger stopped answering: no answer to '-stack-list-frames' within 3 s, so it was ended"; then
+	fail $c "rc=$rc, no line naming the silent command"
+elif grep -q 'no fault found\|timed out waiting for the program' "$tmp/$c.res"; then
+	fail $c "the report calls a broken session clean or a hang"
+elif ! grep -q '^cudbg-tui diagnosis: incomplete' "$tmp/$c.res"; then
+	fail $c "the diagnosis does not say it is incomplete"
+elif ! no_orphans $c; then
+	fail $c "left behind:$orphans"
+else
+	pass $c
+fi
+c=silent_after_stop_screen
+FAKE_DBG_MODE=quietstop screen $c -s 100x30 -t 30 -a 'wait=debugger gone' \
+	-a send=q -- "$BIN" --timeout 3 --debugger "$FAKE" "$HP" sleep
+if ! status_is $c exit:0 || ! restored $c ||
+   ! said $c "fake-debugger stopped answering: no answer to '"; then
 	fail $c "no clean end with the reason: $(tr '\n' ' ' <"$tmp/$c.res")"
 elif ! no_orphans $c; then
 	fail $c "left behind:$orphans"
@@ -1024,6 +1138,10 @@ if [ $HAVE_GDB = 1 ]; then
 		-a 'send=!head -c 40\r' -a 'wait=runs a shell command' \
 		-a 'send=pipe print 1 | head -c 40\r' -a 'wait=runs a shell command' \
 		-a 'send=|print 1|cat\r' -a 'wait=runs a shell command' \
+		-a "send=python import os; os.system('head -c 40')\\r" \
+		-a 'wait=starts a process or reads standard input' \
+		-a 'send=pi\r' -a 'wait=with no script reads it' \
+		-a 'send=python print(7*6)\r' -a 'wait=42' \
 		-a 'send=print 3+3\r' -a 'wait== 6' -a 'send=\e' -a send=q -- \
 		"$BIN" --no-run --debugger gdb "$HP" sleep
 	if ! status_is $c exit:0 || ! restored $c || ! shown $c; then

@@ -1,6 +1,7 @@
 /* The lean copy of a host library (mi/leansym.c): made from a real ELF
  * file (this test's own binary), found again in the cache, and refused
- * with a reason for what is not a usable ELF file. */
+ * with a reason for what is not a usable ELF file; a cache others could
+ * write is not trusted. */
 #include "cudbg/leansym.h"
 #include "tests/harness.h"
 
@@ -124,6 +125,49 @@ TEST(refuses_what_is_not_a_usable_elf_file)
 	free(lib);
 	free(txt);
 	free(cache);
+}
+
+/* issue 33 item 10: cuda-gdb loads what the cache holds, so a cache
+ * directory another user could write (mode 0777, a link, not ours) is
+ * refused with the reason, and a copy under the expected name that is not
+ * ours alone is made again, never used. */
+TEST(a_cache_others_could_write_is_not_trusted)
+{
+	size_t len;
+	char *lib = self_copy(&len);
+	struct leansym ls;
+	char err[512] = "";
+	char *open_dir = scratch("shared-cache");
+	CHECK(mkdir(open_dir, 0777) == 0 && chmod(open_dir, 0777) == 0);
+	CHECK(leansym_make(lib, open_dir, &ls, err, sizeof err) < 0);
+	CHECK_MSG(strstr(err, "is not private") && strstr(err, "mode 777"),
+		  "%s", err);
+	CHECK(ls.path == NULL);
+	char *own = scratch("own-cache");
+	char *link = scratch("linked-cache");
+	CHECK(mkdir(own, 0700) == 0 && symlink(own, link) == 0);
+	CHECK(leansym_make(lib, link, &ls, err, sizeof err) < 0);
+	CHECK_MSG(strstr(err, "a link"), "%s", err);
+	/* a planted file under the copy's own name, owned by another user */
+	struct leansym a, b;
+	make_ok(lib, own, &a);
+	write_file(a.path, "planted\n", 8);
+	if (geteuid() == 0)
+		CHECK(chown(a.path, 65534, 65534) == 0);
+	else
+		CHECK(chmod(a.path, 0666) == 0);
+	make_ok(lib, own, &b);
+	CHECK(b.made); /* made again, not used */
+	size_t clen;
+	char *copy = test_read_file(b.path, &clen);
+	CHECK(clen > SELFMAG && memcmp(copy, ELFMAG, SELFMAG) == 0);
+	free(copy);
+	free(a.path);
+	free(b.path);
+	free(link);
+	free(own);
+	free(open_dir);
+	free(lib);
 }
 
 TEST(cache_directory_from_the_environment)

@@ -133,6 +133,7 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 		.wrap = true, .wrap_index = -2147483648ll,
 		.wrap_true = 2147483648ll, .wrap_elem = 1, .wrap_expr = S("i")};
 	f->core_path = S("/tmp/core");
+	f->pass_failed = "cut short after 3.0 s (--timeout)";
 	f->sync_call = "__syncwarp";
 	f->exited = true;
 	f->exit_code = 1;
