@@ -75,8 +75,10 @@ const struct diag_san_record *diag_san_first_error(const struct diag_san *s);
  * into out; its length, or 0 when the signature is not one it mangles
  * (a namespace, a template, a type that is no builtin). */
 size_t diag_kernel_mangle(const char *sig, char *out, size_t cap);
-/* Whether the ELF file PROGRAM holds nvcc's launch stub of the kernel
- * of that mangled name (__device_stub_ + MANGLED, as a symbol name). */
+/* Whether the ELF file PROGRAM declares a __global__ kernel of that
+ * mangled name: nvcc's launch stub (__device_stub_ + MANGLED, as a
+ * symbol name), or the name as its kernel registration's string, in a
+ * .rodata section (a release build keeps no stub symbol). */
 bool diag_program_has_stub(const char *program, const char *mangled);
 
 #endif

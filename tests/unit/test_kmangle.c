@@ -105,3 +105,75 @@ TEST(stub_found_in_the_binary_only_as_a_whole_symbol)
 	CHECK(!diag_program_has_stub("/nonexistent/prog", "_Z9histogramPKiiPiii"));
 	unlink(path);
 }
+
+/* A minimal little-endian ELF64 with the sections named: .shstrtab,
+ * .rodata.str1.1 holding RODATA, .strtab holding STRTAB (a symbol
+ * table's names).  Written to a temp file whose path is put in path. */
+static void put_le(unsigned char *p, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+static void put_section(unsigned char *h, uint32_t name, uint32_t type,
+			uint64_t off, uint64_t len)
+{
+	put_le(h, name, 4);
+	put_le(h + 4, type, 4);
+	put_le(h + 0x18, off, 8);
+	put_le(h + 0x20, len, 8);
+}
+
+static void write_elf(char *path, const char *rodata, size_t rlen,
+		      const char *strtab, size_t slen)
+{
+	static const char shstr[] = "\0.shstrtab\0.rodata.str1.1\0.strtab";
+	unsigned char f[4096] = {0};
+	memcpy(f, "\x7f" "ELF", 4);
+	f[4] = 2; /* ELFCLASS64 */
+	f[5] = 1; /* little endian */
+	size_t at = 64;
+	size_t o_shstr = at; memcpy(f + at, shstr, sizeof shstr); at += sizeof shstr;
+	size_t o_ro = at; memcpy(f + at, rodata, rlen); at += rlen;
+	size_t o_st = at; memcpy(f + at, strtab, slen); at += slen;
+	at = (at + 7) & ~(size_t)7;
+	put_le(f + 0x28, at, 8);  /* e_shoff */
+	put_le(f + 0x3a, 64, 2);  /* e_shentsize */
+	put_le(f + 0x3c, 4, 2);   /* e_shnum: null, shstrtab, rodata, strtab */
+	put_le(f + 0x3e, 1, 2);   /* e_shstrndx */
+	put_section(f + at + 64, 1, 3, o_shstr, sizeof shstr);
+	put_section(f + at + 128, 11, 1, o_ro, rlen);
+	put_section(f + at + 192, 27, 3, o_st, slen);
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK(write(fd, f, at + 256) == (ssize_t)(at + 256));
+	close(fd);
+}
+
+/* A release build keeps no stub symbol: the kernel's registration string
+ * in .rodata says it is a kernel; a name only in the symbol table (a
+ * __host__ __device__ function) does not. */
+TEST(kernel_found_by_its_registration_string_in_rodata_only)
+{
+	char path[] = "/tmp/cudbg-kmangle-XXXXXX";
+	static const char ro[] = "_Z9histogramPKiiPiii\0%d\n\0_Z4fillPffx\0";
+	static const char st[] = "\0main\0_Z6helperPi\0";
+	write_elf(path, ro, sizeof ro, st, sizeof st);
+	CHECK(diag_program_has_stub(path, "_Z9histogramPKiiPiii"));
+	CHECK(!diag_program_has_stub(path, "_Z6helperPi"));  /* .strtab only */
+	CHECK(!diag_program_has_stub(path, "_Z4fillPff"));   /* a longer one */
+	CHECK(!diag_program_has_stub(path, "histogram"));
+	unlink(path);
+	/* a section table past the file's end is no ELF to read */
+	char bad[] = "/tmp/cudbg-kmangle-XXXXXX";
+	int fd = mkstemp(bad);
+	CHECK(fd >= 0);
+	unsigned char h[64] = {0x7f, 'E', 'L', 'F', 2, 1};
+	put_le(h + 0x28, 1u << 30, 8);
+	put_le(h + 0x3a, 64, 2);
+	put_le(h + 0x3c, 100, 2);
+	CHECK(write(fd, h, sizeof h) == (ssize_t)sizeof h);
+	close(fd);
+	CHECK(!diag_program_has_stub(bad, "_Z9histogramPKiiPiii"));
+	unlink(bad);
+}
