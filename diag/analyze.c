@@ -552,6 +552,8 @@ static void set_derived_flags(struct diag *d)
 				  (d->exit_signalled || d->exit_code != 0);
 	fl[DIAG_F_CONTINUED_PAST_FAULT] |= d->continued_past;
 	fl[DIAG_F_CUDA_ERROR_OUTPUT] |= d->error_line != NULL;
+	fl[DIAG_F_PYTHON_HOST_ERROR] |= f->py_exception != NULL &&
+					!d->error_line;
 	fl[DIAG_F_NO_DEVICE_STOP] |= d->exit_live && !d->device_stop_seen;
 	const char *lb = diag_env_get(d, "CUDA_LAUNCH_BLOCKING");
 	fl[DIAG_F_LAUNCH_BLOCKING] |= lb && strcmp(lb, "1") == 0;
@@ -771,6 +773,24 @@ static char *shell_words(char *const argv[])
 	return dbuf_take(&b);
 }
 
+/* A program that failed on the host: a Python exception that is no CUDA
+ * error (torch_dtype's "RuntimeError: expected mat1 and mat2 to have the
+ * same dtype", run 24).  Its traceback's frames are where it was raised,
+ * the user's line when nothing else gave one.  A CUDA error's traceback
+ * is not used: it names the call where the asynchronous error surfaced
+ * (a later sync, .item()), not the launch. */
+static void pick_host_exception(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	const char *exc = diag_pytrace_exception(&d->pytrace);
+	const struct diag_pystack *tb = diag_pytrace_stack(&d->pytrace);
+	if (!exc || !tb || diag_is_cuda_error_text(exc))
+		return;
+	f->py_exception = exc;
+	if (!f->python.found)
+		diag_python_of_stack(d, tb, &f->python);
+}
+
 const struct diag_fault *diag_analyze(struct diag *d)
 {
 	diag_fault_reset(d);
@@ -816,7 +836,8 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	/* At a live stop the stack taken from the interpreter is this
 	 * stop's own (with launch blocking, the faulting kernel's launch). */
 	if (d->have_pystack)
-		diag_python_live(d, &f->python);
+		diag_python_of_stack(d, &d->pystack, &f->python);
+	pick_host_exception(d);
 	f->pystack = d->have_pystack ? &d->pystack : NULL;
 	f->pystack_why = d->pystack_why;
 	f->bad_value = d->bad_value;

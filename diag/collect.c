@@ -115,6 +115,7 @@ void diag_free(struct diag *d)
 	free(d->pystack_why);
 	free(d->bad_value);
 	free(d->pass_failed);
+	diag_pytrace_free(&d->pytrace);
 	free(d);
 }
 
@@ -264,6 +265,21 @@ static void scan_environment(struct diag *d, const char *l)
 		d->set_flags[DIAG_F_DRIVER_TOO_OLD] = true;
 }
 
+bool diag_is_cuda_error_text(const char *l)
+{
+	/* "sync: no error" and friends are fine, and so is compute-
+	 * sanitizer's own text: its "=========     Host Frame: void
+	 * transform<__nv_dl_wrapper_t<__nv_dl_tag<cudaError (*)(float*,
+	 * int), ...>" (a lambda's type, lambda_assert on the H200) is no
+	 * error the program printed. */
+	if (strstr(l, "no error") || strncmp(l, "=========", 9) == 0)
+		return false;
+	for (size_t i = 0; cuda_errors[i]; i++)
+		if (strstr(l, cuda_errors[i]))
+			return true;
+	return false;
+}
+
 static void keep_line(struct diag *d, const char *s, size_t n)
 {
 	if (n > 1000)
@@ -271,17 +287,7 @@ static void keep_line(struct diag *d, const char *s, size_t n)
 	char *l = diag_strndup(s, n);
 	if (!l)
 		return;
-	bool is_err = false;
-	for (size_t i = 0; cuda_errors[i]; i++)
-		if (strstr(l, cuda_errors[i]))
-			is_err = true;
-	/* "sync: no error" and friends are fine, and so is compute-
-	 * sanitizer's own text: its "=========     Host Frame: void
-	 * transform<__nv_dl_wrapper_t<__nv_dl_tag<cudaError (*)(float*,
-	 * int), ...>" (a lambda's type, lambda_assert on the H200) is no
-	 * error the program printed. */
-	if (strstr(l, "no error") || strncmp(l, "=========", 9) == 0)
-		is_err = false;
+	bool is_err = diag_is_cuda_error_text(l);
 	bool keep = is_err;
 	for (size_t i = 0; !keep && notable[i]; i++)
 		if (strstr(l, notable[i]))
@@ -305,9 +311,13 @@ static void keep_line(struct diag *d, const char *s, size_t n)
 	d->lines[d->n_lines++] = l;
 }
 
+/* Every line of the program's output: the rules' notable lines and the
+ * last Python traceback (diag/pytrace.c). */
 static void on_line(void *ctx, const char *s, size_t n)
 {
-	keep_line(ctx, s, n);
+	struct diag *d = ctx;
+	keep_line(d, s, n);
+	diag_pytrace_line(&d->pytrace, s, n);
 }
 
 void diag_on_program_output(struct diag *d, const char *buf, size_t len)

@@ -43,6 +43,8 @@ struct diag_run {
 				     * pass text (no XML was written) */
 	bool pass_final;            /* the pass's findings are the report:
 				     * no live run (diag_run_pass_final) */
+	int pass_exit;              /* a final pass's failing exit status
+				     * (pass_final_exit), else 0 */
 	struct diag_san *text_san;  /* a replay's findings from its pass
 				     * text (text_findings), lent to each
 				     * account diag_run_update makes */
@@ -185,6 +187,36 @@ static void pass_stopped(struct diag_run *r, const struct diag_memcheck *mc,
 		r->memcheck_stopped[0] = '\0';
 }
 
+/* A final pass (nothing runs live after it) whose program failed: its
+ * exit is the report's, as a live run's would be ("FAULT (exit)", exit
+ * status 1), not "no fault found" with exit 0 (torch_dtype's Python
+ * exception under the pass, run 24).  The recording says the status in
+ * a note of its own (DIAG_PASS_EXIT_NOTE); one made before that note
+ * has compute-sanitizer's "Target application returned an error" (any
+ * failing status) after a traceback: Python's status for an uncaught
+ * exception is 1. */
+#define SAN_APP_FAILED "Target application returned an error"
+
+static void pass_final_exit(struct diag_run *r, int status)
+{
+	if (!r->pass_final || status <= 0)
+		return;
+	r->pass_exit = status;
+	diag_on_exit(r->d, false, status);
+}
+
+/* The status the recording noted, else what its pass text shows. */
+static int replayed_pass_status(int noted, const char *text, size_t len)
+{
+	if (noted > 0)
+		return noted;
+	bool failed = text && memmem(text, len, SAN_APP_FAILED,
+				     sizeof SAN_APP_FAILED - 1);
+	bool tb = text && memmem(text, len, PY_TRACEBACK,
+				 sizeof PY_TRACEBACK - 1);
+	return failed && tb ? 1 : 0;
+}
+
 /* A recorded pass that stopped the sanitizer itself (pass_stopped) had
  * no XML: its replay reads the findings from the text, as the pass did,
  * and reports what it reported. */
@@ -192,9 +224,12 @@ static void replay_pass_end(struct diag_run *r, const char *replay)
 {
 	char note[512];
 	double secs;
-	if (!diag_pass_ended_note(replay, note, sizeof note) ||
+	int noted;
+	if (!diag_pass_ended_note(replay, note, sizeof note, &noted) ||
 	    sscanf(note, "memcheck pass ended after %lf s", &secs) != 1)
 		return;
+	int status = replayed_pass_status(noted, r->memcheck_text,
+					  r->memcheck_len);
 	/* "memcheck pass ended after N s[; it wrote a coredump][; WHY][; no
 	 * live run]" */
 	const char *why = strchr(note, ';');
@@ -208,6 +243,7 @@ static void replay_pass_end(struct diag_run *r, const char *replay)
 	if (strcmp(why, "; " PASS_FINAL_NOTE) == 0) {
 		r->pass_final = true;
 		r->text_findings = true;
+		pass_final_exit(r, status);
 		return;
 	}
 	snprintf(r->memcheck_stopped, sizeof r->memcheck_stopped, "%s", why + 2);
@@ -222,6 +258,7 @@ static void replay_pass_end(struct diag_run *r, const char *replay)
 	 * the report said "Focus: block (unknown)"). */
 	r->text_findings = r->pass_final ||
 			   strncmp(r->memcheck_stopped, "stopped ", 8) == 0;
+	pass_final_exit(r, status);
 }
 
 /* A replay of a memcheck pass's recording: the pass's text from its
@@ -517,6 +554,9 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	char rerr[1024];
 	struct diag_san *s = diag_memcheck_report(r->mc, rerr, sizeof rerr);
 	pass_stopped(r, r->mc, s);
+	int status = diag_memcheck_done(r->mc) &&
+		     !diag_memcheck_signalled(r->mc)
+		? diag_memcheck_status(r->mc) : 0;
 	if (dbg)
 		session_note(dbg, "memcheck pass ended after %.3f s%s%s%s%s",
 			     diag_memcheck_seconds(r->mc),
@@ -525,6 +565,9 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 			     r->memcheck_stopped[0] ? "; " : "",
 			     r->memcheck_stopped,
 			     r->pass_final ? "; " PASS_FINAL_NOTE : "");
+	if (dbg && r->pass_final && status > 0)
+		session_note(dbg, DIAG_PASS_EXIT_NOTE "%d", status);
+	pass_final_exit(r, status);
 	r->memcheck_secs = diag_memcheck_seconds(r->mc);
 	size_t len;
 	const char *text = diag_memcheck_text(r->mc, &len);
@@ -869,6 +912,8 @@ int diag_run_update(struct diag_run *r, const struct dbg_model *m,
 	if (r->memcheck_text && r->memcheck_len)
 		diag_on_program_output(d, r->memcheck_text, r->memcheck_len);
 	diag_feed_model_run(d, m);
+	if (r->pass_exit && m->state != MODEL_EXITED)
+		diag_on_exit(d, false, r->pass_exit);
 	if (r->text_san)
 		diag_lend_sanitizer(d, r->text_san);
 	if (feed)

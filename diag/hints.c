@@ -215,6 +215,7 @@ static bool ph_python(const struct diag_fault *f, const char *p, size_t n,
 	 * and the sanitizer's, taken at the launch, both give the right one). */
 	if (eq(p, n, "rerun"))
 		return !py->found && put_str(b, f->script);
+	if (eq(p, n, "exception")) return put_str(b, f->py_exception);
 	if (!py->found)
 		return false;
 	if (eq(p, n, "line"))

@@ -33,6 +33,16 @@ char *diag_read_small_file(const char *path, size_t max, size_t *len);
  * (0: files only); best effort, errors ignored (a private temp dir). */
 void diag_remove_dir(const char *dir, int depth);
 
+/* One frame line of a Python traceback ('  File "F", line N, in FUNC')
+ * or of faulthandler's dump (the same without the comma): pointers into
+ * the line (diag/pytrace.c). */
+struct diag_py_file_ref {
+	const char *file, *func;
+	size_t file_len, func_len;
+	int line;
+};
+bool diag_py_file_line(const char *l, size_t n, struct diag_py_file_ref *out);
+
 /* Records and frames appended by hand to a report that is not being
  * parsed (diag/sanitizer.c, for diag/santext.c): zeroed, owned by the
  * report; NULL when out of memory or past the report's bounds.

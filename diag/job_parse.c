@@ -179,38 +179,6 @@ struct pyblock {
 			       * outermost frame is runpy's) */
 };
 
-/* "  File "F", line N in FUNC" -> F, N, FUNC (pointers into line). */
-static bool frame_line(const char *l, size_t n, const char **file,
-		       size_t *flen, int *line, const char **func, size_t *fnlen)
-{
-	static const char head[] = "  File \"";
-	if (n < sizeof head || memcmp(l, head, sizeof head - 1) != 0)
-		return false;
-	const char *f = l + sizeof head - 1, *end = l + n;
-	const char *q = NULL;
-	for (const char *c = end - 1; c > f; c--)
-		if (*c == '"' && (size_t)(end - c) > 7 &&
-		    memcmp(c, "\", line ", 8) == 0) {
-			q = c;
-			break;
-		}
-	if (!q)
-		return false;
-	const char *num = q + 8;
-	long v = 0;
-	const char *c = num;
-	while (c < end && isdigit((unsigned char)*c) && v < 100000000)
-		v = v * 10 + (*c++ - '0');
-	if (c == num || end - c < 4 || memcmp(c, " in ", 4) != 0)
-		return false;
-	*file = f;
-	*flen = (size_t)(q - f);
-	*line = (int)v;
-	*func = c + 4;
-	*fnlen = (size_t)(end - c - 4);
-	return true;
-}
-
 static const char *next_line(const char *s, const char *end, size_t *n)
 {
 	const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -229,9 +197,7 @@ static size_t find_blocks(const char *buf, size_t len, struct pyblock *b,
 		size_t n;
 		const char *l = s;
 		s = next_line(s, end, &n);
-		const char *file, *func;
-		size_t flen, fnlen;
-		int line;
+		struct diag_py_file_ref fr;
 		/* "Stack (most recent call first):" when one thread is
 		 * dumped (all_threads=False) */
 		bool head_cur = (n > 15 && memcmp(l, "Current thread ", 15) == 0) ||
@@ -242,13 +208,13 @@ static size_t find_blocks(const char *buf, size_t len, struct pyblock *b,
 			b[nb].current = head_cur;
 			nb++;
 			in = true;
-		} else if (in && frame_line(l, n, &file, &flen, &line, &func,
-					    &fnlen)) {
+		} else if (in && diag_py_file_line(l, n, &fr)) {
 			struct pyblock *cur = &b[nb - 1];
 			if (!cur->nframes)
 				cur->start = l;
 			cur->nframes++;
-			cur->main_like |= fnlen == 8 && memcmp(func, "<module>", 8) == 0;
+			cur->main_like |= fr.func_len == 8 &&
+					  memcmp(fr.func, "<module>", 8) == 0;
 		} else {
 			in = false;
 		}
@@ -272,16 +238,16 @@ static int take_frames(const struct pyblock *b, const char *end,
 		return -1;
 	const char *s = b->start;
 	for (size_t i = 0; i < b->nframes && s < end; i++) {
-		size_t n, flen, fnlen;
-		const char *l = s, *file, *func;
-		int line;
+		size_t n;
+		const char *l = s;
+		struct diag_py_file_ref fr;
 		s = next_line(s, end, &n);
-		if (!frame_line(l, n, &file, &flen, &line, &func, &fnlen))
+		if (!diag_py_file_line(l, n, &fr))
 			break;
 		struct job_pyframe *f = &p->py[p->npy];
-		f->file = diag_strndup(file, flen);
-		f->func = diag_strndup(func, fnlen);
-		f->line = line;
+		f->file = diag_strndup(fr.file, fr.file_len);
+		f->func = diag_strndup(fr.func, fr.func_len);
+		f->line = fr.line;
 		if (!f->file || !f->func) {
 			free(f->file);
 			free(f->func);

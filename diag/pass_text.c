@@ -153,27 +153,43 @@ struct ended {
 	char *out;
 	size_t cap;
 	bool found;
+	int status;     /* DIAG_PASS_EXIT_NOTE's, 0 when none */
 };
+
+static bool note_starts(const struct transcript_entry *e, const char *pre,
+			size_t n)
+{
+	return e->tag == TRANSCRIPT_NOTE && e->len >= n &&
+	       memcmp(e->text, pre, n) == 0;
+}
 
 static int on_ended(void *ctx, const struct transcript_entry *e,
 		    size_t full_len)
 {
 	struct ended *x = ctx;
 	static const char pre[] = "memcheck pass ended after ";
+	static const char ex[] = DIAG_PASS_EXIT_NOTE;
 	(void)full_len;
-	if (x->found || e->tag != TRANSCRIPT_NOTE || e->len < sizeof pre - 1 ||
-	    memcmp(e->text, pre, sizeof pre - 1) != 0)
-		return 0;
-	size_t n = e->len < x->cap - 1 ? e->len : x->cap - 1;
-	memcpy(x->out, e->text, n);
-	x->out[n] = '\0';
-	x->found = true;
+	if (!x->found && note_starts(e, pre, sizeof pre - 1)) {
+		size_t n = e->len < x->cap - 1 ? e->len : x->cap - 1;
+		memcpy(x->out, e->text, n);
+		x->out[n] = '\0';
+		x->found = true;
+	} else if (x->found && !x->status && note_starts(e, ex, sizeof ex - 1)) {
+		int v = 0;
+		for (size_t i = sizeof ex - 1; i < e->len && v < 1000 &&
+		     e->text[i] >= '0' && e->text[i] <= '9'; i++)
+			v = v * 10 + (e->text[i] - '0');
+		x->status = v;
+	}
 	return 0;
 }
 
-bool diag_pass_ended_note(const char *path, char *out, size_t cap)
+bool diag_pass_ended_note(const char *path, char *out, size_t cap,
+			  int *status)
 {
-	struct ended x = { out, cap, false };
+	struct ended x = { out, cap, false, 0 };
+	*status = 0;
 	struct stat st;
 	char err[256];
 	if (!cap || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
@@ -181,5 +197,6 @@ bool diag_pass_ended_note(const char *path, char *out, size_t cap)
 	out[0] = '\0';
 	if (transcript_scan(path, 4096, on_ended, &x, err, sizeof err) < 0)
 		return false;
+	*status = x.status;
 	return x.found;
 }

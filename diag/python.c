@@ -116,12 +116,12 @@ static void pyf_set(struct diag *d, struct diag_pyframe *out,
 		out->source = diag_strdup(f->source);
 }
 
-/* The same two frames from the live stack (diag_set_pystack): the
+/* The same two frames from a stack (the live one, a traceback): the
  * innermost and the outermost frame of the user's own code.  The
  * source lines are the caller's to keep (as for diag_python_find). */
-void diag_python_live(struct diag *d, struct diag_python *out)
+void diag_python_of_stack(struct diag *d, const struct diag_pystack *ps,
+			  struct diag_python *out)
 {
-	const struct diag_pystack *ps = &d->pystack;
 	const struct diag_pyf *inner = NULL, *outer = NULL;
 	for (size_t i = 0; i < ps->n_frames; i++) {
 		if (ps->frames[i].library || !ps->frames[i].line)

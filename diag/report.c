@@ -275,6 +275,8 @@ static void t_exit(struct dbuf *b, const struct diag_fault *f)
 		t_field(b, "exit", line);
 	}
 	t_field(b, "error", f->error_line);
+	/* a Python exception that is no CUDA error (python-host-error) */
+	t_field(b, "raised", f->py_exception);
 	t_field(b, "coredump", f->core_path);
 }
 
@@ -916,6 +918,7 @@ static void j_rest(struct jw *w, const struct diag_fault *f)
 		jw_str(w, "exit", NULL);
 	}
 	jw_str(w, "error_line", f->error_line);
+	jw_str(w, "python_exception", f->py_exception);
 	jw_obj(w, "values");
 	for (size_t i = 0; i < f->n_values; i++)
 		jw_str(w, f->values[i].expr, f->values[i].value);

@@ -7,6 +7,17 @@
 #include "diag/internal.h"
 #include "cudbg/pystack.h"
 
+/* The last Python traceback of the program's output (diag/pytrace.c):
+ * the block being read and the last complete one. */
+struct diag_pytrace {
+	struct diag_pyf *frames;   /* the block being read, outermost first */
+	size_t n, cap;
+	bool reading;              /* after a "Traceback" head */
+	bool want_source;          /* the line after a frame is its source */
+	struct diag_pystack last;  /* the last complete one, innermost first */
+	char *exception;           /* its exception line */
+};
+
 /* A device fault stop as the debugger reported it (live *stopped, or the
  * stream text and focus query of a coredump). */
 struct stop_info {
@@ -83,6 +94,7 @@ struct diag {
 	char *pystack_why;
 	char *bad_value;
 	char *pass_failed;     /* diag_set_pass_failed, or NULL */
+	struct diag_pytrace pytrace;    /* tracebacks in the output */
 	bool set_flags[DIAG_F_COUNT];   /* from diag_set_flag / text */
 
 	struct diag_hang *hang;         /* diag/hang.c, NULL when none */
@@ -133,6 +145,17 @@ char *diag_aten_op(const struct diag_san_record *r,
 bool diag_host_at_launch(const struct diag_frame *host, size_t n_host,
 			 const char *kernel_short);
 char *diag_stub_kernel(const char *stub);
-void diag_python_live(struct diag *d, struct diag_python *out);
+/* collect.c: a line that says a CUDA error (the runtime's and
+ * PyTorch's texts for device-side failures). */
+bool diag_is_cuda_error_text(const char *l);
+/* The user's frames of ps (the live stack, a traceback) into out. */
+void diag_python_of_stack(struct diag *d, const struct diag_pystack *ps,
+			  struct diag_python *out);
+/* pytrace.c: one line of program output (no newline); the last complete
+ * traceback (NULL when none) and its exception line, owned by t. */
+void diag_pytrace_line(struct diag_pytrace *t, const char *l, size_t n);
+void diag_pytrace_free(struct diag_pytrace *t);
+const struct diag_pystack *diag_pytrace_stack(const struct diag_pytrace *t);
+const char *diag_pytrace_exception(const struct diag_pytrace *t);
 
 #endif

@@ -94,6 +94,7 @@ struct diag_dim3 {
 	X(EXIT_FAILED, "exit-failed", "the program ended with a failure status or signal") \
 	X(CONTINUED_PAST_FAULT, "continued-past-fault", "the program was resumed after a device fault") \
 	X(CUDA_ERROR_OUTPUT, "cuda-error-output", "a CUDA error message on the program's terminal") \
+	X(PYTHON_HOST_ERROR, "python-host-error", "the program ended with a Python exception that is no CUDA error, and printed none") \
 	X(NO_DEVICE_STOP, "no-device-stop", "a live run ended without a device stop") \
 	X(LAUNCH_BLOCKING, "launch-blocking", "CUDA_LAUNCH_BLOCKING=1 was set") \
 	X(CACHING_ALLOCATOR, "caching-allocator", "PyTorch's caching allocator was on") \
@@ -288,6 +289,10 @@ struct diag_fault {
 	 * moved on; this names the operator it was in then.  op is NULL. */
 	char *host_op_later;
 	struct diag_python python;
+	/* The exception line of the last Python traceback the program
+	 * printed, when it is no CUDA error (a host failure): "RuntimeError:
+	 * expected mat1 and mat2 to have the same dtype, ...".  Borrowed. */
+	const char *py_exception;
 	/* The live Python stack at the stop, taken by calling into the
 	 * interpreter (include/cudbg/pystack.h): NULL when none was taken;
 	 * pystack_why says why not when it was tried; bad_value is the

@@ -190,8 +190,12 @@ void diag_pass_text_note(struct session *s, const char *text, size_t len);
 char *diag_pass_text_read(const char *path, size_t *len, char *err,
 			  size_t cap);
 /* The recording's "memcheck pass ended after N s..." note (its first),
- * in out; false when it has none or cannot be read. */
-bool diag_pass_ended_note(const char *path, char *out, size_t cap);
+ * in out; false when it has none or cannot be read.  *status gets the
+ * status of the DIAG_PASS_EXIT_NOTE after it (a pass that was the whole
+ * run and whose program failed), 0 when there is none. */
+#define DIAG_PASS_EXIT_NOTE "memcheck pass: the program exited with status "
+bool diag_pass_ended_note(const char *path, char *out, size_t cap,
+			  int *status);
 
 /* Extra compute-sanitizer flags (--sanitizer-flags, the config file's
  * `sanitizer-flags`; diag/sanflags.c).  diag_san_flags_add splits text

@@ -248,6 +248,31 @@ else
 	sed 's/^/    /' "$tmp/api-replay.out" | head -10
 fi
 
+# The Python traceback's pass (pyfail above) was the whole run and its
+# program failed: the report is the failing exit, with the exception and
+# the traceback's line (python-host-error), not "no fault found" and
+# exit 0 (torch_dtype's pass, run 24).  The recording notes the status,
+# and its replay reports the same.
+timeout 20 "$BIN" --batch --replay "$tmp/pyfail.mi.log" >"$tmp/pyfail-replay.out" 2>&1
+echo $? >"$tmp/pyfail-replay.rc"
+pyfail_ok=1
+for c in pyfail pyfail-replay; do
+	o=$tmp/$c.out
+	[ "$(cat "$tmp/$c.rc")" = 1 ] &&
+	grep -q '^cudbg-tui diagnosis: FAULT (exit)$' "$o" &&
+	grep -q '^  exit       status 1$' "$o" &&
+	grep -q '^  raised     RuntimeError: expected mat1 and mat2 to have the same dtype, but got:' "$o" &&
+	grep -q '^\[2\] .*(python-host-error)$' "$o" &&
+	! grep -q '(san-clean)\|no fault found' "$o" || pyfail_ok=0
+done
+if [ $pyfail_ok = 1 ] &&
+   grep -q '# memcheck pass: the program exited with status 1$' "$tmp/pyfail.mi.log"; then
+	ok python-exception-pass-reports-the-failing-exit
+else
+	bad pyfail "exits $(cat "$tmp/pyfail.rc") $(cat "$tmp/pyfail-replay.rc")"
+	sed 's/^/    /' "$tmp/pyfail-replay.out" | head -20
+fi
+
 # A precise finding whose coredump takes longer than CUDBG_PASS_CORE_WAIT
 # (a 4 KiB allocation here: the allocation alone would be quick): stopped
 # after the wait, its finding (and the allocation sentence) from the

@@ -1309,3 +1309,68 @@ TEST(lambda_assert_kernel_is_the_launched_one)
 	CHECK_INT(r.f->n_asserts, 1);
 	run_free(&r);
 }
+
+/* A Python program that failed on the host (torch_dtype, run 24): the
+ * last traceback of its output gives the exception and the user's
+ * lines, read in pieces as the output comes; a chained exception's
+ * first block, 3.11's carets and the library's frames are not its line.
+ * A traceback of a CUDA error is no host error. */
+TEST(python_host_error_from_the_last_traceback)
+{
+	static const char out[] =
+		"Traceback (most recent call last):\n"
+		"  File \"/s/a.py\", line 3, in <module>\n"
+		"    import missing\n"
+		"ImportError: first\n"
+		"\n"
+		"During handling of the above exception, another exception occurred:\n"
+		"\n"
+		"Traceback (most recent call last):\n"
+		"  File \"/s/a.py\", line 19, in <module>\n"
+		"    main()\n"
+		"  File \"/s/a.py\", line 10, in forward\n"
+		"    return x @ w\n"
+		"           ~~^~~\n"
+		"  File \"/usr/lib/python3/dist-packages/torch/nn/f.py\", line 7, in mm\n"
+		"    return torch.mm(a, b)\n"
+		"RuntimeError: expected mat1 and mat2 to have the same dtype\n";
+	struct run r;
+	run_start(&r, "python3");
+	for (size_t i = 0; i < sizeof out - 1; i += 7)
+		diag_on_program_output(r.d, out + i,
+				       sizeof out - 1 - i < 7 ? sizeof out - 1 - i : 7);
+	diag_on_exit(r.d, false, 1);
+	run_finish(&r);
+	const struct diag_fault *f = r.f;
+	CHECK(f->flags[DIAG_F_PYTHON_HOST_ERROR]);
+	CHECK_STR(f->py_exception,
+		  "RuntimeError: expected mat1 and mat2 to have the same dtype");
+	CHECK(f->python.found);
+	CHECK_STR(f->python.call.file, "/s/a.py");
+	CHECK_INT(f->python.call.line, 10);
+	CHECK_STR(f->python.call.source, "return x @ w");
+	CHECK_INT(f->python.launch.line, 19);
+	CHECK(has_hint(&r, "python-host-error"));
+	CHECK(!has_hint(&r, "exit-failed"));
+	struct diag_report_in in = {.fault = f, .hints = &r.hints,
+				    .mode = "live", .memcheck_seconds = -1};
+	char *t = diag_report_text(&in);
+	CHECK(t && strstr(t, "\n  raised     RuntimeError: expected mat1 and "
+			  "mat2 to have the same dtype\n"));
+	free(t);
+	run_free(&r);
+
+	static const char cuda[] =
+		"Traceback (most recent call last):\n"
+		"  File \"/s/a.py\", line 5, in <module>\n"
+		"    y.item()\n"
+		"RuntimeError: CUDA error: an illegal memory access was encountered\n";
+	run_start(&r, "python3");
+	diag_on_program_output(r.d, cuda, sizeof cuda - 1);
+	diag_on_exit(r.d, false, 1);
+	run_finish(&r);
+	CHECK(!r.f->flags[DIAG_F_PYTHON_HOST_ERROR]);
+	CHECK(r.f->py_exception == NULL);
+	CHECK(!has_hint(&r, "python-host-error"));
+	run_free(&r);
+}

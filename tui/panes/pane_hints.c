@@ -287,6 +287,8 @@ static void add_where(struct hints_state *s, const struct diag_fault *f)
 	}
 	if (f->error_line)
 		row_add(s, 1, label, ACT_NONE, "error   %s", f->error_line);
+	if (f->py_exception)
+		row_add(s, 1, label, ACT_NONE, "raised  %s", f->py_exception);
 }
 
 /* A hang: where every live block of the kernel is, one row per place

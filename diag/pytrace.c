@@ -1,0 +1,200 @@
+/* The last Python traceback the program printed: its frames and its
+ * exception line.
+ *
+ * Why: a Python program that fails on the host (torch_dtype's "expected
+ * mat1 and mat2 to have the same dtype", run 24) gives no device stop, no
+ * sanitizer finding and no live stack; the traceback on its terminal is
+ * the only place its line is.  A memcheck pass that found no device error
+ * and ends the run (diag/diagrun.c, "no live run") had no other.
+ *
+ * Python prints (innermost call last):
+ *   Traceback (most recent call last):
+ *     File "/src/gpu/torch_dtype.py", line 19, in <module>
+ *       main()
+ *     File "/src/gpu/torch_dtype.py", line 10, in forward
+ *       return x @ w
+ *              ~~^~~                    (3.11+: carets, ignored)
+ *   RuntimeError: expected mat1 and mat2 to have the same dtype, ...
+ * A chained exception ("During handling of the above exception ...")
+ * prints a second block; the last one is the exception that ended the
+ * program.  Lines come one at a time from the output's line splitter
+ * (diag/assertline.c), so the reader keeps its state between them. */
+#include "diag/state.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TB_HEAD "Traceback (most recent call last):"
+
+bool diag_py_file_line(const char *l, size_t n, struct diag_py_file_ref *out)
+{
+	static const char head[] = "  File \"";
+	if (n < sizeof head || memcmp(l, head, sizeof head - 1) != 0)
+		return false;
+	const char *f = l + sizeof head - 1, *end = l + n;
+	const char *q = NULL;
+	/* the last '", line ' (a file name may hold quotes) */
+	for (const char *c = end - 1; c > f; c--)
+		if (*c == '"' && (size_t)(end - c) > 7 &&
+		    memcmp(c, "\", line ", 8) == 0) {
+			q = c;
+			break;
+		}
+	if (!q)
+		return false;
+	const char *num = q + 8, *c = num;
+	long v = 0;
+	while (c < end && isdigit((unsigned char)*c) && v < 100000000)
+		v = v * 10 + (*c++ - '0');
+	if (c == num)
+		return false;
+	/* a traceback has ", in FUNC"; faulthandler " in FUNC" */
+	if (c < end && *c == ',')
+		c++;
+	if (end - c < 4 || memcmp(c, " in ", 4) != 0)
+		return false;
+	out->file = f;
+	out->file_len = (size_t)(q - f);
+	out->line = (int)v;
+	out->func = c + 4;
+	out->func_len = (size_t)(end - c - 4);
+	return true;
+}
+
+static void frames_free(struct diag_pyf *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].file);
+		free(v[i].func);
+		free(v[i].source);
+	}
+	free(v);
+}
+
+static void block_drop(struct diag_pytrace *t)
+{
+	frames_free(t->frames, t->n);
+	t->frames = NULL;
+	t->n = t->cap = 0;
+	t->reading = false;
+	t->want_source = false;
+}
+
+void diag_pytrace_free(struct diag_pytrace *t)
+{
+	block_drop(t);
+	diag_pystack_free(&t->last);
+	free(t->exception);
+	memset(t, 0, sizeof *t);
+}
+
+static void add_frame(struct diag_pytrace *t, const struct diag_py_file_ref *r)
+{
+	/* A deep recursion prints "[Previous line repeated N more times]"
+	 * instead of its frames; past the bound the outer frames are kept
+	 * (the user's script lines) and the rest are dropped. */
+	if (t->n >= DIAG_PY_MAX_FRAMES)
+		return;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 8;
+		void *v = realloc(t->frames, cap * sizeof *t->frames);
+		if (!v)
+			return;
+		t->frames = v;
+		t->cap = cap;
+	}
+	struct diag_pyf *f = &t->frames[t->n];
+	memset(f, 0, sizeof *f);
+	f->file = diag_strndup(r->file, r->file_len);
+	f->func = diag_strndup(r->func, r->func_len);
+	if (!f->file || !f->func) {
+		free(f->file);
+		free(f->func);
+		return;
+	}
+	f->line = r->line > 0 ? (unsigned)r->line : 0;
+	f->library = diag_py_library_path(f->file);
+	t->n++;
+	t->want_source = true;
+}
+
+/* The block ends at its exception line: it becomes the last traceback,
+ * its frames turned innermost first (as a live stack has them). */
+static void block_end(struct diag_pytrace *t, const char *l, size_t n)
+{
+	char *exc = diag_strndup(l, n > 500 ? 500 : n);
+	if (!exc || !t->n) {
+		free(exc);
+		block_drop(t);
+		return;
+	}
+	diag_pystack_free(&t->last);
+	memset(&t->last, 0, sizeof t->last);
+	for (size_t i = 0; i < t->n / 2; i++) {
+		struct diag_pyf tmp = t->frames[i];
+		t->frames[i] = t->frames[t->n - 1 - i];
+		t->frames[t->n - 1 - i] = tmp;
+	}
+	t->last.frames = t->frames;
+	t->last.n_frames = t->n;
+	t->frames = NULL;
+	t->n = t->cap = 0;
+	free(t->exception);
+	t->exception = exc;
+	t->reading = false;
+	t->want_source = false;
+}
+
+static size_t trim(const char **s, size_t n)
+{
+	while (n && isspace((unsigned char)**s)) {
+		(*s)++;
+		n--;
+	}
+	while (n && isspace((unsigned char)(*s)[n - 1]))
+		n--;
+	return n;
+}
+
+void diag_pytrace_line(struct diag_pytrace *t, const char *l, size_t n)
+{
+	if (n >= sizeof TB_HEAD - 1 && memcmp(l, TB_HEAD, sizeof TB_HEAD - 1) == 0) {
+		block_drop(t);
+		t->reading = true;
+		return;
+	}
+	if (!t->reading)
+		return;
+	struct diag_py_file_ref r;
+	if (diag_py_file_line(l, n, &r)) {
+		add_frame(t, &r);
+		return;
+	}
+	if (n && l[0] == ' ') {
+		/* the first indented line after a frame is its source; the
+		 * rest (carets, "[Previous line repeated ...]") are not */
+		if (t->want_source && t->n) {
+			const char *s = l;
+			size_t k = trim(&s, n);
+			struct diag_pyf *f = &t->frames[t->n - 1];
+			if (k && !f->source)
+				f->source = diag_strndup(s, k > 300 ? 300 : k);
+		}
+		t->want_source = false;
+		return;
+	}
+	if (!n || (n == 1 && l[0] == '\r'))
+		return;
+	block_end(t, l, n);
+}
+
+const struct diag_pystack *diag_pytrace_stack(const struct diag_pytrace *t)
+{
+	return t->exception && t->last.n_frames ? &t->last : NULL;
+}
+
+const char *diag_pytrace_exception(const struct diag_pytrace *t)
+{
+	return t->exception;
+}
