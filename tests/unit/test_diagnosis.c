@@ -71,7 +71,7 @@ static void feed_log(struct diag *d, const char *name)
 	feed_path(d, path);
 }
 
-/* The project's own H200 recordings (tests/fixtures/gpu). */
+/* The project's own GPU recordings (tests/fixtures/gpu: run 24's). */
 static void feed_gpu_log(struct diag *d, const char *name)
 {
 	char path[4096];
@@ -738,7 +738,7 @@ TEST(driver_coredump_names_the_hardware_exception)
 	CHECK(unnamed);
 	CHECK_STR(f->kernel_short, "row_sums");
 	CHECK(f->has_error_pc);
-	CHECK(f->error_pc == 0x7f9e477a0570ull); /* run 21 */
+	CHECK(f->error_pc == 0x7fe12b7ac770ull); /* run 24 */
 	CHECK_INT(f->where.source, DIAG_LOC_EXCEPTION);
 	CHECK_STR(f->where.file, "null_deref.cu");
 	CHECK_INT(f->where.line, 14);
@@ -983,10 +983,10 @@ TEST(findings_grouped_in_text_and_json)
 	struct diag_san *s;
 	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
 	const char *text =
-		"Access to 0x7f0e4e800001 is out of bounds and is 1 bytes after "
-		"the nearest allocation at 0x7f0e4e7ffc00 of size 1,020 bytes\n"
-		"Access to 0x7f0e4e80000a is out of bounds and is 10 bytes after "
-		"the nearest allocation at 0x7f0e4e7ffc00 of size 1,020 bytes\n";
+		"Access to 0x7f6a5c800001 is out of bounds and is 1 bytes after "
+		"the nearest allocation at 0x7f6a5c7ffc00 of size 1,020 bytes\n"
+		"Access to 0x7f6a5c80000a is out of bounds and is 10 bytes after "
+		"the nearest allocation at 0x7f6a5c7ffc00 of size 1,020 bytes\n";
 	CHECK_INT(diag_san_add_text(s, text, strlen(text)), 2);
 	CHECK_INT(diag_add_sanitizer(r.d, s), 0);
 	run_finish(&r);
@@ -999,8 +999,8 @@ TEST(findings_grouped_in_text_and_json)
 	check_dim(g->thread_min, 0, 0, 0);
 	check_dim(g->thread_max, 62, 0, 0);
 	check_dim(g->block_max, 0, 0, 0);
-	CHECK(g->address_min == 0x7f0e4e800001ull);
-	CHECK(g->address_max == 0x7f0e4e80022full);
+	CHECK(g->address_min == 0x7f6a5c800001ull);
+	CHECK(g->address_max == 0x7f6a5c80022full);
 	CHECK(g->has_alloc && g->alloc_size == 1020);
 	CHECK(g->distance_min == 1 && g->distance_max == 10);
 	CHECK_INT(f->groups[1].first, 48);
@@ -1016,10 +1016,10 @@ TEST(findings_grouped_in_text_and_json)
 	CHECK(strstr(t, "\n  1. Precise: Invalid __global__ read of size 4 "
 			"bytes is misaligned; at /src/gpu/misaligned.cu:13\n"
 			"       48 findings: threads (0..62,0,0), blocks (0,0,0)\n"
-			"       addresses 0x7f0e4e800001..0x7f0e4e80022f, 1..10 "
-			"bytes after an allocation of 1020 bytes at 0x7f0e4e7ffc00\n"
+			"       addresses 0x7f6a5c800001..0x7f6a5c80022f, 1..10 "
+			"bytes after an allocation of 1020 bytes at 0x7f6a5c7ffc00\n"
 			"       first: thread (0,0,0) block (0,0,0), address "
-			"0x7f0e4e800001 (finding 1)\n  49. Api: "));
+			"0x7f6a5c800001 (finding 1)\n  49. Api: "));
 	CHECK(!strstr(t, "\n  2. "));
 	free(t);
 	char *j = diag_report_json(&in);
