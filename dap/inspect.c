@@ -463,9 +463,13 @@ void dap_req_variables(struct dap *d, const struct dj *req, const struct dj *a)
 		const struct dec_var *v = &m->vars.v[i];
 		if (v->is_arg != (r.kind == DAP_REF_ARGS))
 			continue;
-		write_var(&w, d, v->name, strlen(v->name), v->value,
-			  v->value ? strlen(v->value) : 0, v->type, v->name,
-			  r.level);
+		/* never a stale register as a plain value (include/cudbg/
+		 * model.h): the text says why, and nothing to expand */
+		bool stale = model_var_untrusted(m, r.level, v);
+		const char *val = stale ? STALE_VALUE_TEXT : v->value;
+		write_var(&w, d, v->name, strlen(v->name), val,
+			  val ? strlen(val) : 0, stale ? NULL : v->type,
+			  stale ? NULL : v->name, r.level);
 	}
 	dj_w_arr_end(&w);
 	dap_resp_end(d, &w);

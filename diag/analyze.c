@@ -700,6 +700,13 @@ static void add_notes(struct diag *d)
 			"The program was continued after the device fault and "
 			"ran on: under the debugger the CUDA error was "
 			"swallowed, so its exit status says nothing.")));
+	if (d->untrusted)
+		note(d, keepf(d, "Not shown: %s.  At this device stop an outer "
+			      "frame's registers were reused by the frames "
+			      "inside it, so those values may be stale; only "
+			      "the kernel's parameters are sure.  Replay to "
+			      "fault (T) stops before the line and shows them "
+			      "true.", d->untrusted));
 	uint64_t dropped = diag_asserts_dropped(d->asserts);
 	if (dropped)
 		note(d, keepf(d, "%llu assertion lines beyond the first %d "

@@ -115,6 +115,7 @@ void diag_free(struct diag *d)
 	free(d->pystack_why);
 	free(d->bad_value);
 	free(d->pass_failed);
+	free(d->untrusted);
 	diag_pytrace_free(&d->pytrace);
 	free(d);
 }
@@ -400,6 +401,22 @@ void diag_set_flag(struct diag *d, enum diag_flag f, bool on)
 {
 	if ((unsigned)f < DIAG_F_COUNT)
 		d->set_flags[f] = on;
+}
+
+void diag_note_untrusted(struct diag *d, const char *name)
+{
+	size_t n = strlen(name), have = d->untrusted ? strlen(d->untrusted) : 0;
+	for (const char *p = d->untrusted; p && (p = strstr(p, name)); p += n)
+		if ((p == d->untrusted || p[-1] == ' ') &&
+		    (p[n] == ',' || p[n] == '\0'))
+			return; /* named already */
+	if (have > 400)
+		return; /* a note, not a listing */
+	char *s = realloc(d->untrusted, have + n + 3);
+	if (!s)
+		return;
+	snprintf(s + have, n + 3, "%s%s", have ? ", " : "", name);
+	d->untrusted = s;
 }
 
 int diag_value_put(struct diag *d, const char *name, const char *value,

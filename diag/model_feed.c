@@ -135,11 +135,13 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 		/* cuda-gdb 13 at a device assert: the kernel's frame (1)
 		 * shows register-held locals with stale values (t=0,
 		 * i=33554432 for thread 133 in
-		 * tests/fixtures/h200_assert_label.mi.log); its parameters
-		 * are right. */
-		if (m->selected_frame > 0 && !v->is_arg &&
-		    !(v->type && strstr(v->type, "@parameter")))
+		 * tests/fixtures/h200_assert_label.mi.log), and a __device__
+		 * helper's arguments too; the kernel's parameters are
+		 * right.  What may be stale is named, never valued. */
+		if (model_var_untrusted(m, m->selected_frame, v)) {
+			diag_note_untrusted(d, v->name);
 			continue;
+		}
 		if (v->name && v->value &&
 		    diag_value_put(d, v->name, v->value, m->selected_frame) ==
 			    DIAG_OK)

@@ -94,6 +94,7 @@ struct diag {
 	char *pystack_why;
 	char *bad_value;
 	char *pass_failed;     /* diag_set_pass_failed, or NULL */
+	char *untrusted;       /* "partial, row": values not shown, or NULL */
 	struct diag_pytrace pytrace;    /* tracebacks in the output */
 	bool set_flags[DIAG_F_COUNT];   /* from diag_set_flag / text */
 
@@ -125,6 +126,9 @@ void diag_value_type(struct diag *d, const char *name, const char *type);
 void diag_frames_free(struct diag_frame *f, size_t n);
 void diag_frames_offer(struct diag *d, struct diag_frame *v, size_t n);
 void diag_lanes_offer(struct diag *d, int with_exc, bool focus_has_exc);
+/* A variable whose value may be stale at this stop (model_var_untrusted):
+ * named in a note, never valued.  Each name once. */
+void diag_note_untrusted(struct diag *d, const char *name);
 int diag_value_put(struct diag *d, const char *name, const char *value,
 		   int frame);
 void diag_focus_clear(struct diag_focus *f);

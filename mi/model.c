@@ -702,6 +702,15 @@ bool model_continue_loses_error(const struct dbg_model *m)
 	       dec_stop_is_device_exception(&m->stop);
 }
 
+bool model_var_untrusted(const struct dbg_model *m, int level,
+			 const struct dec_var *v)
+{
+	if (level <= 0 || !m->has_stop ||
+	    !dec_stop_is_device_exception(&m->stop))
+		return false;
+	return !(v->type && strstr(v->type, "@parameter"));
+}
+
 bool model_can_resume(const struct dbg_model *m)
 {
 	return m->state == MODEL_STOPPED && !m->is_core;

@@ -304,6 +304,18 @@ bool model_continue_loses_error(const struct dbg_model *m);
 bool model_finish_refused(const struct dbg_model *m);
 /* The program can be resumed (stopped, live, not a core). */
 bool model_can_resume(const struct dbg_model *m);
+/* A value of frame LEVEL that may be stale: at a device exception (an
+ * assert, a hardware fault, a trap; live or in its coredump), only the
+ * frame that faulted (0) has its registers as they were; an outer frame
+ * (the kernel above __assert_fail, a __device__ helper, its caller)
+ * shows registers the inner frames reused.  Only a kernel parameter
+ * (@parameter: the constant bank) holds there.  cuda-gdb 13 read a
+ * helper's partial = 4.48415509e-44, row = 32 where the truth was -1,
+ * 19.  The one test every frontend applies before showing a value. */
+bool model_var_untrusted(const struct dbg_model *m, int level,
+			 const struct dec_var *v);
+/* What the screen and DAP show instead of such a value. */
+#define STALE_VALUE_TEXT "<may be stale at this stop: T replays to it>"
 /* The stop reason in words for the status line, e.g. "Warp Assert in
  * nll_loss_forward_reduce_cuda_kernel_2d" or "Breakpoint 1 in saxpy2"
  * or "exited with code 3".  Writes into buf; returns buf. */

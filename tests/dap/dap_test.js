@@ -207,6 +207,26 @@ const cases = {
 		assert.strictEqual(b.body.breakpoints[0].verified, false);
 	},
 
+	// issue 28 item 3: at a device assert the kernel's frame (above
+	// __assert_fail) shows register-held values the inner frames reused
+	// (cuda-gdb 13: i = 0 where the thread had 7321): never a plain value
+	// in an editor; the kernel's parameters (@parameter) are right.
+	async replay_device_assert_stale_values(dc) {
+		const rec = path.join(ROOT, 'tests', 'fixtures', 'gpu', 'device_assert.mi.log');
+		const stopped = await start(dc, { replay: rec });
+		assert.strictEqual(stopped.body.reason, 'exception');
+		const st = await dc.stackTraceRequest({ threadId: stopped.body.threadId });
+		const k = st.body.stackFrames.find(f => /histogram/.test(f.name));
+		assert.ok(k, 'no kernel frame: ' + st.body.stackFrames.map(f => f.name).join(','));
+		const v = await localsOf(dc, k.id);
+		const i = v.locals.find(x => x.name === 'i');
+		assert.ok(i, 'no i: ' + JSON.stringify(v.locals));
+		assert.ok(/may be stale/.test(i.value) && i.variablesReference === 0,
+			'i shown as a value: ' + JSON.stringify(i));
+		const n = v.args.find(x => x.name === 'n');
+		assert.strictEqual(n.value, '1024');
+	},
+
 	async replay_seed_py_python_lines(dc) {
 		// with the sanitizer report of the same run: the Python lines
 		// that launched the kernel reach the stop and exceptionInfo

@@ -57,7 +57,10 @@ static void locals_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 		int x = canvas_str(c, 0, y, v->is_arg ? "arg " : "", STYLE(UC_MUTED, 0));
 		x = canvas_text(c, pre, y, v->name, strlen(v->name), STYLE(UC_ACCENT, 0));
 		x = canvas_printf(c, x < pre + namew ? pre + namew : x, y, STYLE(UC_MUTED, 0), " = ");
-		if (v->value)
+		if (model_var_untrusted(m, m->selected_frame, v))
+			canvas_printf(c, x, y, STYLE(UC_WARN, 0), "%s",
+				      STALE_VALUE_TEXT);
+		else if (v->value)
 			canvas_text_skip(c, x, y, v->value, strlen(v->value), s->hscroll,
 					 STYLE(UC_DEFAULT, 0));
 		else
