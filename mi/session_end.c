@@ -4,6 +4,7 @@
 #include "cudbg/session.h"
 #include "cudbg/transcript.h"
 #include "mi/session_int.h"
+#include "mi/spawn.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -326,6 +327,7 @@ void session_free(struct session *s)
 	free(s->ttyline.buf);
 	free(s->path);
 	free(s->replay_run);
+	spawn_argv_free(s->launch_argv);
 	free(s->syms_first);
 	free(s->syms_late);
 	free(s->syms_late_lean);

@@ -64,6 +64,9 @@ struct session {
 				* start_timeout with nothing heard since */
 	bool stalled_ready;    /* ... after the start was done */
 	char *replay_run;      /* REPLAY: the recorded run command */
+	char **launch_argv;    /* LAUNCH: the program as the debugger runs
+				* it: a script's interpreter in front
+				* (spawn_resolve_scripts); owned */
 	char **replay_start;   /* REPLAY: recorded backend commands */
 	size_t nreplay_start;
 	bool gpu_core;         /* CORE: opened with target cudacore */

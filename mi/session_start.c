@@ -249,7 +249,8 @@ static void send_file(struct session *s, const struct session_config *cfg)
 {
 	if (!cfg->argv || !cfg->argv[0])
 		return;
-	char *q = quoted(cfg->argv[0]);
+	/* a script's interpreter (start_child): gdb loads no script */
+	char *q = quoted(s->launch_argv ? s->launch_argv[0] : cfg->argv[0]);
 	if (q)
 		start_cmd(s, on_backend, "-file-exec-and-symbols %s", q);
 	free(q);
@@ -635,11 +636,12 @@ static int check_config(const struct session_config *c, char *err,
 
 /* ---- creation ------------------------------------------------------------ */
 
-static char **debugger_argv(const char *path, const struct session_config *c)
+static char **debugger_argv(const char *path, const struct session_config *c,
+			    char *const *prog)
 {
 	size_t n = 0;
 	if (c->backend == SESSION_LAUNCH)
-		while (c->argv[n])
+		while (prog[n])
 			n++;
 	char **argv = calloc(n + 6, sizeof *argv);
 	if (!argv)
@@ -653,7 +655,7 @@ static char **debugger_argv(const char *path, const struct session_config *c)
 		/* Each word stays one argv word: no shell on our side. */
 		argv[i++] = (char *)(uintptr_t)"--args";
 		for (size_t k = 0; k < n; k++)
-			argv[i++] = c->argv[k];
+			argv[i++] = prog[k];
 	}
 	argv[i] = NULL;
 	return argv;
@@ -683,7 +685,16 @@ static int start_child(struct session *s, const struct session_config *c,
 		s->replay_t = NULL;
 		return rc;
 	}
-	char **argv = debugger_argv(s->path, c);
+	if (c->backend == SESSION_LAUNCH) {
+		s->launch_argv = spawn_resolve_scripts(c->argv);
+		if (!s->launch_argv)
+			return SESSION_ENOMEM;
+		if (strcmp(s->launch_argv[0], c->argv[0]) != 0)
+			session_note(s, "%s is a script: the debugger runs its "
+				     "interpreter %s and follows its exec",
+				     c->argv[0], s->launch_argv[0]);
+	}
+	char **argv = debugger_argv(s->path, c, s->launch_argv);
 	if (!argv)
 		return SESSION_ENOMEM;
 	note_command_line(s, argv);

@@ -310,3 +310,117 @@ void spawn_close(struct spawn_child *c)
 		close(c->err);
 	c->in = c->out = c->err = -1;
 }
+
+/* ---- scripts as programs ----------------------------------------------- */
+
+/* The "#!" line of an executable file: interp and its one optional
+ * argument (Linux passes the rest of the line as one word), malloc'd.
+ * False when the file starts otherwise or cannot be read. */
+static bool shebang(const char *path, char **interp, char **arg)
+{
+	char head[256];
+	*interp = *arg = NULL;
+	FILE *f = fopen(path, "rbe");
+	if (!f)
+		return false;
+	size_t n = fread(head, 1, sizeof head - 1, f);
+	fclose(f);
+	head[n] = '\0';
+	if (n < 3 || head[0] != '#' || head[1] != '!')
+		return false;
+	char *p = head + 2, *nl = strchr(p, '\n');
+	if (!nl)
+		return false; /* a line longer than we read: not trusted */
+	*nl = '\0';
+	p += strspn(p, " \t");
+	size_t il = strcspn(p, " \t");
+	if (il == 0)
+		return false;
+	char *rest = p + il + strspn(p + il, " \t");
+	size_t rl = strlen(rest);
+	while (rl && (rest[rl - 1] == ' ' || rest[rl - 1] == '\t' ||
+		      rest[rl - 1] == '\r'))
+		rl--;
+	*interp = strndup(p, il);
+	*arg = rl ? strndup(rest, rl) : NULL;
+	if (!*interp || (rl && !*arg)) {
+		free(*interp);
+		free(*arg);
+		*interp = *arg = NULL;
+		return false;
+	}
+	return true;
+}
+
+void spawn_argv_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+static char **argv_dup(char *const *argv)
+{
+	size_t n = 0;
+	while (argv[n])
+		n++;
+	char **v = calloc(n + 1, sizeof *v);
+	for (size_t i = 0; v && i < n; i++)
+		if (!(v[i] = strdup(argv[i]))) {
+			spawn_argv_free(v);
+			return NULL;
+		}
+	return v;
+}
+
+/* v with interp [arg] in front and v[0] replaced by its path. */
+static char **argv_interpose(char **v, char *interp, char *arg, char *path)
+{
+	size_t n = 0;
+	while (v[n])
+		n++;
+	char **w = calloc(n + 3, sizeof *w);
+	if (!w)
+		return NULL;
+	size_t i = 0;
+	w[i++] = interp;
+	if (arg)
+		w[i++] = arg;
+	w[i++] = path;
+	for (size_t k = 1; k < n; k++)
+		w[i++] = v[k];
+	free(v[0]);
+	free(v);
+	return w;
+}
+
+char **spawn_resolve_scripts(char *const *argv)
+{
+	char **v = argv_dup(argv);
+	/* binfmt_script's own limit on nested interpreters is 4 */
+	for (int depth = 0; v && depth < 4; depth++) {
+		char *path = NULL;
+		if (!strchr(v[0], '/') && access(v[0], F_OK) == 0) {
+			char rel[4096];
+			snprintf(rel, sizeof rel, "./%s", v[0]);
+			path = spawn_which(rel);
+		} else {
+			path = spawn_which(v[0]);
+		}
+		char *interp, *arg;
+		if (!path || !shebang(path, &interp, &arg)) {
+			free(path);
+			break;
+		}
+		char **w = argv_interpose(v, interp, arg, path);
+		if (!w) {
+			free(interp);
+			free(arg);
+			free(path);
+			spawn_argv_free(v);
+			return NULL;
+		}
+		v = w;
+	}
+	return v;
+}

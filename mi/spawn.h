@@ -20,6 +20,18 @@ struct spawn_child {
  * ENOENT not found, EACCES not executable, EISDIR a directory). */
 char *spawn_which(const char *name);
 
+/* The program as execve() would run it: a script (a "#!" first line,
+ * found as gdb finds a program: the current directory, then PATH) gets
+ * its interpreter and that line's argument in front, the script's path
+ * after them, as often as the interpreter is a script itself (pyenv's
+ * `python3` is a bash script; `./train.sh` a sh one).  gdb and cuda-gdb
+ * cannot load a script ("No executable file specified"), but follow the
+ * interpreter's exec to the real program.  A new vector of new strings
+ * (spawn_argv_free), argv unchanged where nothing is a script; NULL when
+ * out of memory. */
+char **spawn_resolve_scripts(char *const *argv);
+void spawn_argv_free(char **argv);
+
 /* The debugger to run (rules in session.h).  NULL with a one-line reason
  * in err. */
 char *spawn_find_debugger(const char *choice, char *err, size_t cap);
