@@ -616,6 +616,65 @@ static void dim_text(char *buf, size_t cap, struct diag_dim3 v)
 	snprintf(buf, cap, "(%u,%u,%u)", v.x, v.y, v.z);
 }
 
+/* The kernel's pointer parameter nearest below addr (its value from the
+ * kernel's frame: @parameter values are sure at any device stop), so an
+ * address reads "out + 200000000".  False when none is below it. */
+static bool pointer_below(const struct diag *d, uint64_t addr,
+			  const char **name, unsigned long long *off)
+{
+	unsigned long long best = 0;
+	*name = NULL;
+	for (size_t i = 0; i < d->n_vals; i++) {
+		const struct named_value *v = &d->vals[i];
+		char *end;
+		if (!v->value || strncmp(v->value, "0x", 2) != 0 ||
+		    (v->type && !strchr(v->type, '*')))
+			continue;
+		unsigned long long p = strtoull(v->value, &end, 16);
+		if (end == v->value + 2 || (*end && *end != ' ') || !p ||
+		    p > addr || p < best)
+			continue;
+		best = p;
+		*name = v->name;
+	}
+	*off = addr - best;
+	return *name != NULL;
+}
+
+/* The culprit found in the stopped warp's own registers
+ * (mi/ctl_culprit.c): it becomes the fault's thread, and a note says how
+ * it was found and what the other lanes did. */
+static void culprit_found(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	struct diag_culprit *c = &f->culprit;
+	char t[48], b[48], where[160] = "", good[96] = "";
+	f->flags[DIAG_F_CULPRIT_LANE] = true;
+	f->focus.lane = c->lane;
+	f->focus.thread = c->thread;
+	dim_text(t, sizeof t, c->thread);
+	dim_text(b, sizeof b, f->focus.block);
+	if (pointer_below(d, c->addr, &c->var, &c->offset))
+		snprintf(where, sizeof where, " (%s + %llu)", c->var, c->offset);
+	if (c->lanes - c->bad == 1)
+		snprintf(good, sizeof good, "0x%llx",
+			 (unsigned long long)c->good_lo);
+	else
+		snprintf(good, sizeof good, "0x%llx .. 0x%llx",
+			 (unsigned long long)c->good_lo,
+			 (unsigned long long)c->good_hi);
+	note(d, keepf(d, "Thread %s of block %s (lane %d) made the faulting "
+		      "access: its address 0x%llx%s cannot be read, while "
+		      "the other %d lane%s of the warp used %s, which can.  "
+		      "Found from `%s` at the error PC in every lane's "
+		      "registers; cuda-gdb had put the focus on lane %d.%s",
+		      t, b, c->lane, (unsigned long long)c->addr, where,
+		      c->lanes - c->bad, c->lanes - c->bad == 1 ? "" : "s",
+		      good, c->inst ? c->inst : "?", c->focus_lane,
+		      c->bad > 1 ? "  More than one lane's address cannot "
+				   "be read; this is the first." : ""));
+}
+
 static void lane_analysis(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -631,6 +690,11 @@ static void lane_analysis(struct diag *d)
 	if (!(warp || device) || f->kind == DIAG_FAULT_ASSERT ||
 	    !d->stop.have || (d->stop.from_core && !d->stop.core_exception))
 		return;
+	f->culprit = d->culprit;
+	if (f->culprit.found && f->focus.valid) {
+		culprit_found(d);
+		return;
+	}
 	/* cuda-gdb names a lane only when exactly the focused lane carries
 	 * the exception in the lanes table; a null write by thread 5 was
 	 * reported with focus on lane 0 (cuda-gdb 13, null_write). */
@@ -668,6 +732,16 @@ static void lane_analysis(struct diag *d)
 			      "thread %s of block %s) may be another thread.",
 			      name ? name : "This", warp ? "warp" : "device",
 			      f->focus.lane, t, b));
+	if (f->culprit.searched)
+		note(d, keepf(d, "The lanes' own registers name no culprit: %s.",
+			      f->culprit.why ? f->culprit.why
+			      : f->culprit.lanes == 0 ? "no lane's address of the "
+							"faulting access was read"
+			      : f->culprit.bad == 0 ? "every lane's address can be "
+						      "read (a misaligned access, "
+						      "or a window the debugger "
+						      "reads)"
+			      : "no lane's address can be read"));
 	const struct diag_san_record *r = f->finding;
 	if (r && r->kind == DIAG_SAN_PRECISE && r->has_who) {
 		dim_text(t, sizeof t, r->thread);
@@ -737,6 +811,51 @@ static void pick_operator(struct diag *d)
 				d->host_frames, d->n_host_frames, NULL));
 	}
 	f->op_outer = f->op ? keep(d, outer) : (free(outer), NULL);
+}
+
+/* nvcc's host side of a launch, compiled from the user's .cu with its
+ * line info: __device_stub__Z8row_sumsPPfiS_, and the kernel's own host
+ * function ("row_sums(float**, int, float*)"); the user's line calls
+ * them. */
+static bool launch_stub(const struct diag_fault *f, const char *func)
+{
+	if (!func)
+		return false;
+	if (strstr(func, "__device_stub__"))
+		return true;
+	size_t k = f->kernel_short ? strlen(f->kernel_short) : 0;
+	return k && strncmp(func, f->kernel_short, k) == 0 &&
+	       (func[k] == '\0' || func[k] == '(' || func[k] == '<');
+}
+
+/* The user's line on the host stack at a device stop: libraries (the
+ * driver, the runtime, cuBLAS, cuDNN, NCCL, the interpreter) carry no
+ * line information, the program's own code built with -g does, so the
+ * innermost host frame with a file and line is the user's.  Skipped for
+ * Python, whose script line comes from its own stack. */
+static void pick_host_line(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	f->host_line = (struct diag_host_line){ 0 };
+	if (f->python.found || !d->stop.have)
+		return;
+	for (size_t i = 0; i < d->n_host_frames; i++) {
+		const struct diag_frame *h = &d->host_frames[i];
+		if (h->device || !h->file || !h->line || launch_stub(f, h->func))
+			continue;
+		f->host_line.func = h->func;
+		f->host_line.file = h->file;
+		f->host_line.line = h->line;
+		for (size_t k = i; k-- > 0;)
+			if (d->host_frames[k].func &&
+			    strcmp(d->host_frames[k].func, "??") != 0) {
+				f->host_line.api = d->host_frames[k].func;
+				break;
+			}
+		f->host_line.at_launch = diag_host_at_launch(
+			d->host_frames, d->n_host_frames, f->kernel_short);
+		return;
+	}
 }
 
 /* "python3 train.py" -> "train.py": the script a CUDA_LAUNCH_BLOCKING=1
@@ -852,6 +971,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	keep(d, f->python.launch.source);
 	keep(d, f->python.call.source);
 	pick_operator(d);
+	pick_host_line(d);
 	f->core_path = d->core_path;
 	f->exited = d->exited;
 	f->exit_code = d->exit_code;

@@ -116,6 +116,8 @@ void diag_free(struct diag *d)
 	free(d->bad_value);
 	free(d->pass_failed);
 	free(d->untrusted);
+	free(d->culprit_inst);
+	free(d->culprit_why);
 	diag_pytrace_free(&d->pytrace);
 	free(d);
 }

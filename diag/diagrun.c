@@ -645,6 +645,14 @@ static bool settled(void *ctx)
 		ctl_refreshed(c));
 }
 
+static bool culprit_settled(void *ctx)
+{
+	struct dbg_ctl *c = ctx;
+	return !session_alive(ctl_session(c)) ||
+	       (ctl_model(c)->culprit.state != MODEL_CULPRIT_BUSY &&
+		!ctl_busy(c));
+}
+
 /* The expressions the matching rules want, evaluated in the kernel's own
  * frame (frame 1 below __assert_fail). */
 static void read_values(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
@@ -792,6 +800,15 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 		if (f->flags[DIAG_F_WARP_LEVEL]) {
 			ctl_want(c, MODEL_WANT_LANES);
 			ctl_run_until(c, settled, c, t);
+			/* which lane made the access: from every lane's
+			 * registers (mi/ctl_culprit.c) */
+			if (ctl_culprit_search(c) == 0)
+				ctl_run_until(c, culprit_settled, c, t);
+			/* its values, not lane 0's, are the report's */
+			int lane = model_culprit_lane(&ctl_model(c)->culprit);
+			if (lane >= 0 && lane != ctl_model(c)->focus.lane &&
+			    ctl_focus_lane(c, lane) > 0)
+				ctl_run_until(c, settled, c, t);
 			diag_feed_model(r->d, ctl_model(c));
 		}
 		if (!f->flags[DIAG_F_COREDUMP])

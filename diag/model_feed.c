@@ -122,6 +122,42 @@ static void stop_from_model(struct diag *d, const struct dbg_model *m)
 	}
 }
 
+/* The culprit-lane search's answers (mi/ctl_culprit.c): which active
+ * lanes' addresses of the faulting access could be read.  A lane whose
+ * switch failed (lane -1) or whose address was never asked counts for
+ * nothing. */
+static void culprit_from(struct diag *d, const struct dbg_model *m)
+{
+	const struct model_culprit *cu = &m->culprit;
+	struct diag_culprit *o = &d->culprit;
+	if (cu->state != MODEL_CULPRIT_DONE &&
+	    cu->state != MODEL_CULPRIT_FAILED)
+		return;
+	diag_strset(&d->culprit_inst, cu->inst);
+	diag_strset(&d->culprit_why, cu->why);
+	*o = (struct diag_culprit){ .searched = true, .inst = d->culprit_inst,
+				    .why = d->culprit_why,
+				    .focus_lane = cu->back_lane };
+	for (size_t i = 0; cu->state == MODEL_CULPRIT_DONE && i < cu->n; i++) {
+		const struct model_lane_addr *l = &cu->lanes[i];
+		if (l->lane < 0 || !l->has_addr || l->readable < 0)
+			continue;
+		o->lanes++;
+		if (l->readable == 0 && o->bad++ == 0) {
+			o->lane = l->lane;
+			o->thread = (struct diag_dim3){l->thread.x, l->thread.y,
+						       l->thread.z};
+			o->addr = l->addr;
+		} else if (l->readable == 1) {
+			if (!o->good_lo || l->addr < o->good_lo)
+				o->good_lo = l->addr;
+			if (l->addr > o->good_hi)
+				o->good_hi = l->addr;
+		}
+	}
+	o->found = model_culprit_lane(cu) >= 0;
+}
+
 void diag_feed_model(struct diag *d, const struct dbg_model *m)
 {
 	if (!m)
@@ -148,6 +184,7 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 			diag_value_type(d, v->name, v->type);
 	}
 	lanes_from(d, &m->tables[MODEL_T_LANES]);
+	culprit_from(d, m);
 }
 
 void diag_feed_model_run(struct diag *d, const struct dbg_model *m)

@@ -197,6 +197,21 @@ static void t_focus(struct dbuf *b, const struct diag_fault *f)
 	}
 }
 
+/* A C or C++ program's own line on the host stack at the device stop. */
+static void t_host_line(struct dbuf *b, const struct diag_fault *f)
+{
+	const struct diag_host_line *h = &f->host_line;
+	if (!h->func)
+		return;
+	char line[1024];
+	snprintf(line, sizeof line, "%s at %s:%u%s%s%s%s", h->func, h->file,
+		 h->line, h->api ? " (" : "", h->api ? h->api : "",
+		 h->api ? ")" : "", h->at_launch ? "" : "; the host had moved "
+		 "on from the launch (run with launch blocking for the launch "
+		 "line)");
+	t_field(b, h->at_launch ? "launched" : "host at", line);
+}
+
 static void t_python(struct dbuf *b, const struct diag_fault *f)
 {
 	const struct diag_python *p = &f->python;
@@ -592,6 +607,7 @@ char *diag_report_text(const struct diag_report_in *in)
 	}
 	t_summary(&b, f, in);
 	t_focus(&b, f);
+	t_host_line(&b, f);
 	t_python(&b, f);
 	t_pyvalue(&b, f);
 	t_exit(&b, f);
@@ -622,6 +638,56 @@ static void j_dim(struct jw *w, const char *key, struct diag_dim3 v)
 	jw_end(w);
 }
 
+/* The user's line on the host stack: null when none. */
+static void j_host_line(struct jw *w, const struct diag_host_line *h)
+{
+	if (!h->func) {
+		jw_null(w, "host_line");
+		return;
+	}
+	jw_obj(w, "host_line");
+	jw_text(w, "function", h->func, strlen(h->func));
+	jw_text(w, "file", h->file, strlen(h->file));
+	jw_int(w, "line", h->line);
+	if (h->api)
+		jw_text(w, "api", h->api, strlen(h->api));
+	else
+		jw_null(w, "api");
+	jw_bool(w, "at_launch", h->at_launch);
+	jw_end(w);
+}
+
+/* The culprit-lane search: null when it did not run. */
+static void j_culprit(struct jw *w, const struct diag_culprit *c)
+{
+	if (!c->searched) {
+		jw_null(w, "culprit");
+		return;
+	}
+	jw_obj(w, "culprit");
+	jw_bool(w, "found", c->found);
+	jw_int_or_null(w, "lane", c->lane, c->found);
+	if (c->found)
+		j_dim(w, "thread", c->thread);
+	else
+		jw_null(w, "thread");
+	jw_hex(w, "address", c->addr, c->found);
+	jw_str(w, "pointer", c->found ? c->var : NULL);
+	jw_int_or_null(w, "offset", (long long)c->offset,
+		       c->found && c->var);
+	jw_int(w, "lanes", c->lanes);
+	jw_int(w, "unreadable", c->bad);
+	if (c->inst)
+		jw_text(w, "instruction", c->inst, strlen(c->inst));
+	else
+		jw_null(w, "instruction");
+	if (c->why)
+		jw_text(w, "why_not", c->why, strlen(c->why));
+	else
+		jw_null(w, "why_not");
+	jw_end(w);
+}
+
 static void j_exception(struct jw *w, const struct diag_fault *f)
 {
 	if (!f->signal_name && !f->exception_name) {
@@ -637,6 +703,7 @@ static void j_exception(struct jw *w, const struct diag_fault *f)
 	jw_str(w, "explanation", f->explanation);
 	jw_str(w, "scope", f->scope);
 	jw_bool(w, "lane_known", !f->flags[DIAG_F_LANE_UNKNOWN]);
+	j_culprit(w, &f->culprit);
 	jw_end(w);
 }
 
@@ -1010,6 +1077,7 @@ char *diag_report_json(const struct diag_report_in *in)
 	jw_str(&w, "mode", in->mode);
 	jw_str(&w, "stop_reason", in->stop_reason);
 	jw_str(&w, "error", in->error);
+	j_host_line(&w, &f->host_line);
 	if (in->memcheck_seconds >= 0 || f->pass_failed) {
 		double secs = in->memcheck_seconds > 0 ? in->memcheck_seconds
 						       : 0;

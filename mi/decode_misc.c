@@ -3,6 +3,7 @@
 #include "cudbg/decode.h"
 #include "mi/decode_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- -data-disassemble ---- */
@@ -274,4 +275,71 @@ void dec_complete_free(struct dec_complete *c)
 		return;
 	dec_arena_free(c->arena);
 	*c = (struct dec_complete){ 0 };
+}
+
+/* ---- a SASS memory operand ---- */
+
+/* "R4.64+0x10" (the inside of one bracket group) into out; false when it
+ * is no general register (URn, RZ, a number). */
+static bool sass_reg_group(const char *s, size_t n, struct dec_sass_mem *out)
+{
+	if (n < 2 || s[0] != 'R' || s[1] < '0' || s[1] > '9')
+		return false;
+	size_t i = 1;
+	int reg = 0;
+	while (i < n && s[i] >= '0' && s[i] <= '9' && reg < 1000)
+		reg = reg * 10 + (s[i++] - '0');
+	bool wide = false;
+	if (i + 3 <= n && memcmp(s + i, ".64", 3) == 0) {
+		wide = true;
+		i += 3;
+	}
+	long long off = 0;
+	if (i < n && (s[i] == '+' || s[i] == '-')) {
+		char sign = s[i++];
+		char tmp[32];
+		size_t k = n - i < sizeof tmp - 1 ? n - i : sizeof tmp - 1;
+		memcpy(tmp, s + i, k);
+		tmp[k] = '\0';
+		char *end;
+		off = strtoll(tmp, &end, 0);
+		if (end == tmp || *end)
+			return false;
+		if (sign == '-')
+			off = -off;
+	} else if (i != n) {
+		return false;
+	}
+	out->reg = reg;
+	out->wide = wide;
+	out->offset = off;
+	return true;
+}
+
+int dec_sass_mem_operand(const char *inst, struct dec_sass_mem *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!inst)
+		return -1;
+	/* an optional predicate ("@P0 ", "@!PT ") comes first */
+	if (*inst == '@')
+		inst += strcspn(inst, " ") + strspn(inst + strcspn(inst, " "), " ");
+	size_t oplen = strcspn(inst, " .");
+	if (oplen == 0 || oplen >= sizeof out->op)
+		return -1;
+	memcpy(out->op, inst, oplen);
+	bool found = false;
+	/* the last register group is the address ([UR4] before it is a
+	 * descriptor) */
+	for (const char *p = strchr(inst, '['); p; p = strchr(p + 1, '[')) {
+		const char *q = strchr(p + 1, ']');
+		if (!q)
+			break;
+		struct dec_sass_mem m = *out;
+		if (sass_reg_group(p + 1, (size_t)(q - p - 1), &m)) {
+			*out = m;
+			found = true;
+		}
+	}
+	return found ? 0 : -1;
 }

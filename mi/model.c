@@ -127,6 +127,32 @@ static void lanes_free(struct dbg_model *m)
 	m->nlanes = 0;
 }
 
+int model_culprit_lane(const struct model_culprit *c)
+{
+	int bad = -1;
+	bool good = false;
+	for (size_t i = 0; c->state == MODEL_CULPRIT_DONE && i < c->n; i++) {
+		const struct model_lane_addr *l = &c->lanes[i];
+		if (l->lane < 0 || !l->has_addr)
+			continue;
+		if (l->readable == 0 && bad < 0)
+			bad = l->lane;
+		good |= l->readable == 1;
+	}
+	return good ? bad : -1;
+}
+
+void model_culprit_clear(struct dbg_model *m)
+{
+	struct model_culprit *c = &m->culprit;
+	free(c->inst);
+	free(c->expr);
+	free(c->why);
+	free(c->lanes);
+	*c = (struct model_culprit){ .state = MODEL_CULPRIT_NONE };
+	m->changes |= MODEL_CH_CULPRIT;
+}
+
 static void bkpts_free(struct dbg_model *m)
 {
 	for (size_t i = 0; i < m->nbkpts; i++)
@@ -158,6 +184,7 @@ void model_free(struct dbg_model *m)
 	free(m->mem_error);
 	free(m->warp_expr);
 	lanes_free(m);
+	model_culprit_clear(m);
 	dec_disasm_free(&m->disasm);
 	free(m->disasm_func);
 	ring_free(&m->output);
@@ -544,6 +571,7 @@ static void on_stopped(struct dbg_model *m, const struct mi_record *rec)
 		return;
 	}
 	values_aged(m);
+	model_culprit_clear(m);
 	if (m->stop.focus.valid)
 		model_set_focus(m, &m->stop.focus);
 	else if (m->focus.valid) {

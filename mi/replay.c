@@ -30,6 +30,7 @@ struct rcmd {
 	bool interrupt;      /* the body is -exec-interrupt ... */
 	bool has_token;
 	bool running;        /* its result was ^running */
+	bool used;           /* answered once already in this replay */
 	uint64_t token;
 	long result;         /* entry index of its result line, or -1 */
 };
@@ -235,6 +236,7 @@ static int add_command(struct replay *r, size_t i,
 		r->c = nc;
 	}
 	struct rcmd *c = &r->c[r->m];
+	*c = (struct rcmd){ 0 };
 	if (r->m > 0)
 		r->c[r->m - 1].end = i;
 	size_t key_len;
@@ -577,6 +579,17 @@ static long pick(struct replay *r, const char *key, size_t len)
 	size_t epoch_end = r->cursor;
 	while (epoch_end < r->m && !r->c[epoch_end].running)
 		epoch_end++;
+	/* The same question asked again while the program stands still (a
+	 * lane's evaluation in every lane, mi/ctl_culprit.c): its recorded
+	 * answers in order, even when the session asks in another order
+	 * around it than the recording did (the screen's refresh moved the
+	 * cursor past them). */
+	size_t epoch_start = r->cursor < r->m ? r->cursor : r->m;
+	while (epoch_start > 0 && !r->c[epoch_start - 1].running)
+		epoch_start--;
+	for (size_t k = epoch_start; k < epoch_end; k++)
+		if (!r->c[k].used && key_matches(&r->c[k], key, len, id))
+			return (long)k;
 	if (first_ge >= 0 && (size_t)first_ge < epoch_end)
 		return first_ge;
 	return last_lt >= 0 ? last_lt : first_ge;
@@ -720,6 +733,7 @@ long replay_answer(struct replay *r, const char *cmd, size_t len,
 		emit_not_found(r, tok, tok_len, key, key_len, fn, ctx);
 		return -1;
 	}
+	r->c[k].used = true;
 	emit_block(r, k, tok, tok_len, fn, ctx);
 	return k;
 }

@@ -321,6 +321,35 @@ static void sync_focus(struct ui_status *st, const struct dec_focus *f)
 	focus_text(st->focus_short, sizeof st->focus_short, f, shrt);
 }
 
+/* At a warp-level address fault the lane that made the access is found
+ * from every lane's registers (ctl_culprit_search), once a stop; the
+ * focus then moves to it, so Locals, Registers and Source show the
+ * thread that faulted, not the lane cuda-gdb happened to focus. */
+static void culprit_sync(struct glue *g, const struct dbg_model *m,
+			 unsigned ch)
+{
+	if ((ch & MODEL_CH_STOP) && g->culprit_stop != m->stop_count) {
+		g->culprit_stop = m->stop_count;
+		g->culprit_moved = false;
+		ctl_culprit_search(g->ctl); /* CTL_ESTATE: not such a fault */
+	}
+	int lane = model_culprit_lane(&m->culprit);
+	if (!(ch & MODEL_CH_CULPRIT) || lane < 0 || g->culprit_moved)
+		return;
+	g->culprit_moved = true;
+	const struct model_lane_addr *l = NULL;
+	for (size_t i = 0; i < m->culprit.n; i++)
+		if (m->culprit.lanes[i].lane == lane)
+			l = &m->culprit.lanes[i];
+	ui_message(g->ui, UC_ACCENT, "lane %d, thread (%u,%u,%u), made the "
+		   "faulting access: its address 0x%llx cannot be read (the "
+		   "focus moves there)", lane, l ? l->thread.x : 0,
+		   l ? l->thread.y : 0, l ? l->thread.z : 0,
+		   l ? (unsigned long long)l->addr : 0ULL);
+	if (lane != m->focus.lane)
+		refused(g->ui, ctl_focus_lane(g->ctl, lane));
+}
+
 static void sync_status(struct glue *g, const struct dbg_model *m)
 {
 	struct ui_status *st = &g->ui->status;
@@ -529,9 +558,12 @@ void glue_sync(struct glue *g)
 		what |= UCH_VARS;
 	if (ch & (MODEL_CH_KERNELS | MODEL_CH_BLOCKS | MODEL_CH_THREADS | MODEL_CH_TABLES))
 		what |= UCH_GPU;
+	if (ch & MODEL_CH_CULPRIT) /* the diagnosis names the lane now */
+		what |= UCH_DIAG;
 	if ((ch & MODEL_CH_ERROR) && m->error)
 		ui_message(ui, UC_ERROR, "%s", m->error);
 	sync_status(g, m);
+	culprit_sync(g, m, ch);
 	if (what & UCH_STOP)
 		sync_where(g, m);
 	if (what & (UCH_STOP | UCH_OUTPUT)) {

@@ -65,6 +65,9 @@ struct glue {
 	bool rf_from_stop;        /* the target is the stop's thread (an
 				   * assert, a trap, the sanitizer's core) */
 	bool auto_checked;        /* the auto policy looked at this run */
+	unsigned culprit_stop;    /* the stop (count) the culprit-lane search
+				   * last ran at, and moved the focus for */
+	bool culprit_moved;
 	bool rec_told;            /* the recording's failure is on the
 				   * status line */
 	bool core_from_pass;      /* the session is the pass's coredump */

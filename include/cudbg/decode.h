@@ -362,6 +362,22 @@ struct dec_disasm {
 int dec_disasm_decode(const struct mi_node *results, struct dec_disasm *out);
 void dec_disasm_free(struct dec_disasm *d);
 
+/* The memory operand of one SASS instruction as cuda-gdb 13 prints it
+ * (no blank after commas): "LD.E R4,desc[UR4][R4.64]" (generic, a 64-bit
+ * address in R4:R5), "STG.E desc[UR6][R2.64+0x10],R5", "LDL R20[R1+0x4]",
+ * "STS [R3],R0" (32-bit: shared and local windows).  The address is the
+ * base register (and the next one when wide) plus the offset; a uniform
+ * register group (desc[UR4], a memory descriptor) is no address. */
+struct dec_sass_mem {
+	char op[16];   /* the mnemonic's first part: "LD", "STG", "ATOMG" */
+	int reg;       /* base register number: R<reg> */
+	bool wide;     /* .64: R<reg> low, R<reg+1> high */
+	long long offset;
+};
+/* 0 with out filled; -1 when the instruction has no register-based
+ * memory operand (an ALU op, RZ, a constant bank c[0x0][...]). */
+int dec_sass_mem_operand(const char *inst, struct dec_sass_mem *out);
+
 /* ---- registers ---- */
 
 struct dec_regnames {

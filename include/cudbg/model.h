@@ -92,7 +92,8 @@ enum {
 	MODEL_CH_MEMORY = 1u << 16,
 	MODEL_CH_WARP_WATCH = 1u << 17,
 	MODEL_CH_DISASM = 1u << 18,
-	MODEL_CH_ALL = (1u << 19) - 1,
+	MODEL_CH_CULPRIT = 1u << 19, /* the culprit-lane search */
+	MODEL_CH_ALL = (1u << 20) - 1,
 };
 
 /* Optional data the controller fetches at each stop only when a pane
@@ -131,6 +132,34 @@ struct model_lane_value {
 	char *value;      /* or the error text */
 	bool error;
 	bool active, divergent;
+};
+
+/* One lane's address of the faulting access, and whether the debugger
+ * could read memory there. */
+struct model_lane_addr {
+	int lane;
+	struct dec_dim3 thread;
+	uint64_t addr;
+	bool has_addr;     /* the address expression evaluated */
+	int readable;      /* 1 read, 0 refused, -1 not asked */
+};
+
+enum model_culprit_state {
+	MODEL_CULPRIT_NONE,    /* not asked at this stop */
+	MODEL_CULPRIT_BUSY,
+	MODEL_CULPRIT_DONE,    /* lanes[] hold the answers */
+	MODEL_CULPRIT_FAILED,  /* why says why */
+};
+
+struct model_culprit {
+	enum model_culprit_state state;
+	uint64_t error_pc;
+	char *inst;        /* the faulting instruction's SASS */
+	char *expr;        /* the address expression asked in every lane */
+	char *why;         /* FAILED: why */
+	struct model_lane_addr *lanes;
+	size_t n;
+	int back_lane;     /* the lane the focus returns to */
 };
 
 enum model_table {
@@ -220,6 +249,10 @@ struct dbg_model {
 	size_t nlanes;
 	bool warp_busy;
 
+	/* The culprit-lane search at a warp-level address fault
+	 * (ctl_culprit_search): cleared at each stop. */
+	struct model_culprit culprit;
+
 	/* Disassembly around the stop, cached per function. */
 	struct dec_disasm disasm;
 	char *disasm_func;
@@ -246,6 +279,12 @@ unsigned model_on_record(struct dbg_model *m, const struct mi_record *rec);
 /* Appends program output / console text. */
 void model_add_output(struct dbg_model *m, const char *buf, size_t len);
 void model_add_console(struct dbg_model *m, const char *buf, size_t len);
+/* The lane the search found: the first active lane whose address could
+ * not be read while another lane's could; -1 when none (not searched,
+ * every address readable, or none). */
+int model_culprit_lane(const struct model_culprit *c);
+/* Forgets the culprit-lane search (each stop does). */
+void model_culprit_clear(struct dbg_model *m);
 /* Sets the error line (copied; NULL clears) and logs it to the console. */
 void model_set_error(struct dbg_model *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -457,6 +496,15 @@ int64_t ctl_evaluate(struct dbg_ctl *c, const char *expr, ctl_value_fn fn,
 		     void *ctx);
 int ctl_watch_add(struct dbg_ctl *c, const char *expr);
 int ctl_watch_remove(struct dbg_ctl *c, size_t index);
+/* At a warp-level address fault (an illegal, misaligned, out-of-range
+ * or invalid-address-space access), finds the lane that made it: the
+ * faulting instruction at the error PC is disassembled, its address
+ * operand's registers are read in every active lane of the focused warp
+ * (switching the lane focus, then back), and memory at each lane's
+ * address is read once; results in model->culprit (MODEL_CH_CULPRIT).
+ * About 2 ms a lane in cuda-gdb 13's warp watch.  0, CTL_ESTATE when the
+ * stop is no such fault, or a negative code. */
+int ctl_culprit_search(struct dbg_ctl *c);
 /* Evaluates expr in every lane of the focused warp (switching the lane
  * focus and back); results in model->lanes. */
 int ctl_warp_watch(struct dbg_ctl *c, const char *expr);

@@ -722,3 +722,31 @@ TEST(missing_fields_are_errors_not_crashes)
 	CHECK(!s.has_frame);
 	dec_stop_free(&s);
 }
+
+/* The memory operand of the faulting instruction (the culprit-lane
+ * search, issue 28 item 2): the forms cuda-gdb 13 printed on the H200
+ * (../shared/fixtures/core_small_oob.mi.log, tests/fixtures/gpu), and
+ * what is no address. */
+TEST(sass_memory_operands)
+{
+	struct dec_sass_mem m;
+	CHECK_INT(dec_sass_mem_operand("LD.E R4,desc[UR4][R4.64]", &m), 0);
+	CHECK_STR(m.op, "LD");
+	CHECK(m.reg == 4 && m.wide && m.offset == 0);
+	CHECK_INT(dec_sass_mem_operand("STG.E desc[UR6][R2.64+0x10],R5", &m), 0);
+	CHECK(!strcmp(m.op, "STG") && m.reg == 2 && m.wide && m.offset == 16);
+	CHECK_INT(dec_sass_mem_operand("LDL R21[R1+0x4]", &m), 0);
+	CHECK(!strcmp(m.op, "LDL") && m.reg == 1 && !m.wide && m.offset == 4);
+	CHECK_INT(dec_sass_mem_operand("STL [R1+0x110],R20", &m), 0);
+	CHECK(m.reg == 1 && m.offset == 0x110);
+	CHECK_INT(dec_sass_mem_operand("LDS R0[R23]", &m), 0);
+	CHECK(!strcmp(m.op, "LDS") && m.reg == 23 && !m.wide);
+	CHECK_INT(dec_sass_mem_operand("@P0 RED.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR4][R2.64-0x8],R7", &m), 0);
+	CHECK(!strcmp(m.op, "RED") && m.reg == 2 && m.offset == -8);
+	CHECK_INT(dec_sass_mem_operand("ULDC.64 UR4,c[0x0][0x248]", &m), -1);
+	CHECK_INT(dec_sass_mem_operand("FADD R10,R10,R4", &m), -1);
+	CHECK_INT(dec_sass_mem_operand("STG.E desc[UR4][RZ],R0", &m), -1);
+	CHECK_INT(dec_sass_mem_operand("LDG.E R0,desc[UR4][R2.64+junk]", &m), -1);
+	CHECK_INT(dec_sass_mem_operand(NULL, &m), -1);
+	CHECK_INT(dec_sass_mem_operand("[R", &m), -1);
+}

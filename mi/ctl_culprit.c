@@ -1,0 +1,273 @@
+/* The culprit-lane search (include/cudbg/model.h, ctl_culprit_search).
+ *
+ * Why: a warp-level address fault (Warp Illegal Address, Misaligned,
+ * Out-of-range, Invalid Address Space) names no lane: cuda-gdb 13 puts
+ * the focus on lane 0 of the warp whatever lane faulted (null_deref:
+ * lane 0 in focus, thread 3 the culprit), and the memcheck pass that
+ * names it costs a whole second run.  The stopped warp already holds the
+ * answer: every lane's registers.  The faulting instruction at the error
+ * PC names its address operand ("LD.E R4,desc[UR4][R4.64]": R4:R5), so
+ * the address each lane used is read from its registers, and the lane
+ * whose address the debugger cannot read is the one the hardware
+ * refused.
+ *
+ * The commands, in order (answers come back in order): the disassembly
+ * at the error PC; the lanes table; per active lane a focus switch (and
+ * frame 0) and one evaluation; the switch back; then one memory read per
+ * distinct 64-bit address.  Each answer's op checks the generation: a
+ * new stop drops what is left. */
+#include "cudbg/base.h"
+#include "cudbg/decode.h"
+#include "cudbg/model.h"
+#include "mi/ctl_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool answered(const struct session_reply *r)
+{
+	return r->kind == SESSION_REPLY_DONE && r->rec;
+}
+
+/* what failed, and its detail (may be NULL) */
+static void search_failed(struct dbg_ctl *c, const char *what, const char *a)
+{
+	struct model_culprit *cu = &c->m.culprit;
+	char why[512];
+	/* a replay of a recording made before the search answers each of
+	 * its commands so: said as what it means */
+	if (a && strstr(a, "not in this recording"))
+		snprintf(why, sizeof why, "the recording was made without the "
+			 "culprit-lane search (%s)", what);
+	else
+		snprintf(why, sizeof why, "%s%s%s", what, a ? ": " : "",
+			 a ? a : "");
+	free(cu->why);
+	cu->why = strdup(why);
+	cu->state = MODEL_CULPRIT_FAILED;
+	c->m.changes |= MODEL_CH_CULPRIT;
+}
+
+static bool stale(struct dbg_ctl *c, const struct ctl_op *op)
+{
+	return op->gen != c->gen ||
+	       c->m.culprit.state != MODEL_CULPRIT_BUSY;
+}
+
+/* "-cuda-focus-switch lane N", "-stack-select-frame N" */
+static void send_num(struct dbg_ctl *c, ctl_op_fn fn, size_t index,
+		     const char *verb, long arg)
+{
+	struct ctl_op *op = ctl_op_new(c, fn, false);
+	char cmd[96];
+	snprintf(cmd, sizeof cmd, "%s %ld", verb, arg);
+	if (op) {
+		op->index = index;
+		ctl_send_op(c, op, 0, cmd);
+	}
+}
+
+static void memory_read(struct dbg_ctl *c, struct ctl_op *op,
+			const struct session_reply *r)
+{
+	struct model_culprit *cu = &c->m.culprit;
+	if (stale(c, op) || op->index >= cu->n)
+		return;
+	/* every lane with this address gets the answer */
+	uint64_t a = cu->lanes[op->index].addr;
+	for (size_t i = 0; i < cu->n; i++)
+		if (cu->lanes[i].has_addr && cu->lanes[i].addr == a)
+			cu->lanes[i].readable = answered(r) ? 1 : 0;
+	if (op->level == 1) /* the last read */
+		cu->state = MODEL_CULPRIT_DONE;
+	c->m.changes |= MODEL_CH_CULPRIT;
+}
+
+/* Back on the user's lane: one read per distinct address. */
+static void returned(struct dbg_ctl *c, struct ctl_op *op,
+		     const struct session_reply *r)
+{
+	(void)r;
+	struct model_culprit *cu = &c->m.culprit;
+	if (stale(c, op))
+		return;
+	size_t last = cu->n;
+	for (size_t i = 0; i < cu->n; i++) {
+		bool first = cu->lanes[i].has_addr;
+		for (size_t k = 0; first && k < i; k++)
+			first = !(cu->lanes[k].has_addr &&
+				  cu->lanes[k].addr == cu->lanes[i].addr);
+		if (first)
+			last = i;
+	}
+	if (last == cu->n) {
+		search_failed(c, "no lane's address could be evaluated", NULL);
+		return;
+	}
+	for (size_t i = 0; i <= last; i++) {
+		bool first = cu->lanes[i].has_addr;
+		for (size_t k = 0; first && k < i; k++)
+			first = !(cu->lanes[k].has_addr &&
+				  cu->lanes[k].addr == cu->lanes[i].addr);
+		if (!first)
+			continue;
+		struct ctl_op *rd = ctl_op_new(c, memory_read, false);
+		char cmd[96];
+		snprintf(cmd, sizeof cmd, "-data-read-memory-bytes 0x%llx 1",
+			 (unsigned long long)cu->lanes[i].addr);
+		if (rd) {
+			rd->index = i;
+			rd->level = i == last ? 1 : 0;
+			ctl_send_op(c, rd, 0, cmd);
+		}
+	}
+}
+
+static void lane_address(struct dbg_ctl *c, struct ctl_op *op,
+			 const struct session_reply *r)
+{
+	struct model_culprit *cu = &c->m.culprit;
+	if (stale(c, op) || op->index >= cu->n || !answered(r))
+		return;
+	const char *v = dec_value(r->rec->results);
+	char *end;
+	unsigned long long a = v ? strtoull(v, &end, 0) : 0;
+	if (v && end != v && *end == '\0') {
+		cu->lanes[op->index].addr = a;
+		cu->lanes[op->index].has_addr = true;
+	}
+}
+
+/* A failed switch: the evaluation after it would read the previous
+ * lane's registers. */
+static void lane_switched(struct dbg_ctl *c, struct ctl_op *op,
+			  const struct session_reply *r)
+{
+	struct model_culprit *cu = &c->m.culprit;
+	if (stale(c, op) || op->index >= cu->n || answered(r))
+		return;
+	cu->lanes[op->index].lane = -1; /* its answer is not its own */
+}
+
+static void lanes_listed(struct dbg_ctl *c, struct ctl_op *op,
+			 const struct session_reply *r)
+{
+	struct model_culprit *cu = &c->m.culprit;
+	struct dec_table t;
+	if (stale(c, op))
+		return;
+	if (!answered(r) || dec_table_decode(r->rec->results, &t) != 0) {
+		search_failed(c, "-cuda-info-lanes", r->msg ? r->msg : "no table");
+		return;
+	}
+	cu->lanes = calloc(t.nr_rows ? t.nr_rows : 1, sizeof *cu->lanes);
+	char *eval = NULL;
+	if (!cu->lanes || asprintf(&eval, "-data-evaluate-expression \"%s\"",
+				   cu->expr) < 0) {
+		dec_table_free(&t);
+		search_failed(c, "out of memory", NULL);
+		return;
+	}
+	for (size_t i = 0; i < t.nr_rows; i++) {
+		struct dec_lane_row row;
+		if (dec_table_lane(&t, i, &row) != 0 || row.lane < 0 ||
+		    !row.state || strcmp(row.state, "active") != 0)
+			continue;
+		cu->lanes[cu->n++] = (struct model_lane_addr){
+			.lane = row.lane, .thread = row.thread, .readable = -1,
+		};
+	}
+	dec_table_free(&t);
+	for (size_t i = 0; i < cu->n; i++) {
+		send_num(c, lane_switched, i, "-cuda-focus-switch lane",
+			 cu->lanes[i].lane);
+		/* registers as they are at the fault: frame 0 */
+		send_num(c, NULL, i, "-stack-select-frame", 0);
+		struct ctl_op *ev = ctl_op_new(c, lane_address, false);
+		if (ev) {
+			ev->index = i;
+			ctl_send_op(c, ev, 0, eval);
+		}
+	}
+	free(eval);
+	send_num(c, c->m.selected_frame > 0 ? NULL : returned, 0,
+		 "-cuda-focus-switch lane", cu->back_lane);
+	if (c->m.selected_frame > 0)
+		send_num(c, returned, 0, "-stack-select-frame",
+			 c->m.selected_frame);
+}
+
+static void disassembled(struct dbg_ctl *c, struct ctl_op *op,
+			 const struct session_reply *r)
+{
+	struct model_culprit *cu = &c->m.culprit;
+	struct dec_disasm d;
+	if (stale(c, op))
+		return;
+	if (!answered(r) || dec_disasm_decode(r->rec->results, &d) != 0 ||
+	    d.n == 0) {
+		search_failed(c, "no disassembly at the error PC",
+			      r->msg ? r->msg : "empty");
+		return;
+	}
+	const struct dec_insn *in = &d.v[0];
+	for (size_t i = 0; i < d.n; i++)
+		if (d.v[i].addr == cu->error_pc)
+			in = &d.v[i];
+	cu->inst = strdup(in->inst ? in->inst : "");
+	struct dec_sass_mem mem;
+	int rc = dec_sass_mem_operand(in->inst, &mem);
+	dec_disasm_free(&d);
+	if (rc != 0) {
+		search_failed(c, "the faulting instruction has no register "
+			      "address", cu->inst);
+		return;
+	}
+	/* gdb's own arithmetic, one evaluation a lane; a 32-bit operand
+	 * (a shared or local window) is an offset, not a global address */
+	char e[160];
+	if (mem.wide)
+		snprintf(e, sizeof e, "(((unsigned long long)(unsigned int)$R%d"
+			 " << 32) | (unsigned int)$R%d) + (%lld)", mem.reg + 1,
+			 mem.reg, mem.offset);
+	else
+		snprintf(e, sizeof e, "(unsigned long long)(unsigned int)$R%d"
+			 " + (%lld)", mem.reg, mem.offset);
+	cu->expr = strdup(e);
+	if (!cu->expr) {
+		search_failed(c, "out of memory", NULL);
+		return;
+	}
+	ctl_sendf(c, lanes_listed, false, "-cuda-info-lanes");
+}
+
+static bool address_fault(const struct dec_stop *s)
+{
+	/* "Lane ..." exceptions name their lane already */
+	const char *n = s->exception_name ? s->exception_name
+					  : s->signal_meaning;
+	return n && strncmp(n, "Warp ", 5) == 0 && strstr(n, "Address");
+}
+
+int ctl_culprit_search(struct dbg_ctl *c)
+{
+	struct dbg_model *m = &c->m;
+	if (m->state != MODEL_STOPPED || !m->has_stop ||
+	    !m->stop.has_error_pc || !address_fault(&m->stop) ||
+	    !m->focus.valid || m->focus.lane < 0)
+		return CTL_ESTATE;
+	model_culprit_clear(m);
+	m->culprit.state = MODEL_CULPRIT_BUSY;
+	m->culprit.error_pc = m->stop.error_pc;
+	m->culprit.back_lane = m->focus.lane;
+	unsigned long long pc = m->stop.error_pc;
+	int64_t tok = ctl_sendf(c, disassembled, false,
+				"-data-disassemble -s 0x%llx -e 0x%llx -- 0",
+				pc, pc + 16);
+	if (tok < 0) {
+		m->culprit.state = MODEL_CULPRIT_NONE;
+		return (int)tok;
+	}
+	return 0;
+}
