@@ -78,9 +78,10 @@ static const char usage_more[] =
 "                       that died): the first by time, the rest listed\n"
 "  --keep-temp          keep the private temporary directory (reports,\n"
 "                       coredumps) and print where it is\n"
-"  --no-launch-blocking a Python program runs with asynchronous kernel\n"
-"                       launches (faster; the operator and script line\n"
-"                       of a device fault may then be a later one's)\n"
+"  --no-launch-blocking the program runs with asynchronous kernel\n"
+"                       launches (faster; the operator, script line and\n"
+"                       launch line of a device fault may then be a\n"
+"                       later one's)\n"
 "  --no-python-stack    do not call into a Python program's interpreter\n"
 "                       at a stop to take its stack\n"
 "  --all-host-symbols   a Python program's debugger reads every shared\n"
@@ -622,10 +623,15 @@ void options_session_config(const struct cudbg_options *o,
 	/* cuda-gdb's setting; plain gdb would read `cuda` as a variable */
 	const char *dbg = o->debugger ? strrchr(o->debugger, '/') : NULL;
 	dbg = dbg ? dbg + 1 : o->debugger;
-	bool py_cuda = o->backend == SESSION_LAUNCH &&
-		       (!dbg || strncmp(dbg, "cuda-gdb", 8) == 0) &&
-		       diag_argv_is_python(o->argv);
-	cfg->launch_blocking = py_cuda && !o->no_launch_blocking;
+	bool cuda_launch = o->backend == SESSION_LAUNCH &&
+			   (!dbg || strncmp(dbg, "cuda-gdb", 8) == 0);
+	bool py_cuda = cuda_launch && diag_argv_is_python(o->argv);
+	/* Every program, not only Python: at a device stop the host thread
+	 * is then still in the launch, and its stack holds the user's line
+	 * (a cuBLAS call, a graph launch, a shell launcher's python; issue
+	 * 28).  The setting belongs to the inferior, so it holds after the
+	 * exec of a launcher script.  --no-launch-blocking turns it off. */
+	cfg->launch_blocking = cuda_launch && !o->no_launch_blocking;
 	cfg->lazy_host_symbols = py_cuda && !o->all_host_symbols;
 	const char *libs = getenv("CUDBG_HOST_LIBS");
 	cfg->host_libs = libs && *libs ? libs : NULL;

@@ -213,7 +213,7 @@ TEST(getopt_long_forms)
 /* A Python program under cuda-gdb runs with launch blocking (the host
  * stays at the faulting kernel's launch) unless --no-launch-blocking;
  * never for a C program or under plain gdb (which has no such setting). */
-TEST(launch_blocking_for_python_under_cuda_gdb)
+TEST(launch_blocking_under_cuda_gdb)
 {
 	struct cudbg_options o;
 	struct session_config sc;
@@ -233,7 +233,17 @@ TEST(launch_blocking_for_python_under_cuda_gdb)
 	options_session_config(&o, &sc);
 	CHECK(!sc.launch_blocking);
 	options_free(&o);
+	/* every program under cuda-gdb, not only Python (issue 28): the
+	 * host stack at a device stop is then the launch */
 	CHECK_INT(parse(&o, ARGV("./a.out"), 1, err), 0);
+	options_session_config(&o, &sc);
+	CHECK(sc.launch_blocking);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--no-launch-blocking", "./a.out"), 2, err), 0);
+	options_session_config(&o, &sc);
+	CHECK(!sc.launch_blocking);
+	options_free(&o);
+	CHECK_INT(parse(&o, ARGV("--debugger", "gdb", "./a.out"), 3, err), 0);
 	options_session_config(&o, &sc);
 	CHECK(!sc.launch_blocking);
 	options_free(&o);
