@@ -662,6 +662,11 @@ void options_diag_config(const struct cudbg_options *o,
 	cfg->dirs = o->dirs;
 	cfg->ndirs = o->ndirs;
 	cfg->memcheck = memcheck_policy(o->memcheck);
+	/* A tool named by the user is run (issue 29 item 4): with the
+	 * default --memcheck=auto a clean exit ran no pass, and the report
+	 * said only "no fault found".  --memcheck=never still wins. */
+	if (o->sanitizer_tool && cfg->memcheck == DIAG_MEMCHECK_AUTO)
+		cfg->memcheck = DIAG_MEMCHECK_ALWAYS;
 	cfg->sanitizer = o->sanitizer;
 	cfg->sanitizer_tool = o->sanitizer_tool;
 	cfg->memcheck_kernel = o->memcheck_kernel;

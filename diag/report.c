@@ -115,6 +115,21 @@ static void t_no_fault(struct dbuf *b, const struct diag_report_in *in)
 		dbuf_puts(b, "cudbg-tui diagnosis: no fault found\n");
 }
 
+/* The header names the tool that found it: a racecheck finding is no
+ * memcheck one (the JSON's kind stays the class, "memcheck"). */
+static const char *fault_tool_name(const struct diag_fault *f)
+{
+	if (f->kind == DIAG_FAULT_MEMCHECK && f->finding) {
+		switch (f->finding->kind) {
+		case DIAG_SAN_RACE: return "racecheck";
+		case DIAG_SAN_UNINIT: return "initcheck";
+		case DIAG_SAN_SYNC: return "synccheck";
+		default: break;
+		}
+	}
+	return diag_fault_kind_name(f->kind);
+}
+
 static void t_summary(struct dbuf *b, const struct diag_fault *f,
 		      const struct diag_report_in *in)
 {
@@ -123,7 +138,7 @@ static void t_summary(struct dbuf *b, const struct diag_fault *f,
 		t_no_fault(b, in);
 	else
 		dbuf_printf(b, "cudbg-tui diagnosis: FAULT (%s)\n",
-			    diag_fault_kind_name(f->kind));
+			    fault_tool_name(f));
 	if (in->error)
 		t_field(b, "error", in->error);
 	if (in->mode)

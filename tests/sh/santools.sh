@@ -42,6 +42,19 @@ run racecheck race.sanitizer.xml
 json race-pair "d['diagnosis']['findings'][0]['hazard'] == 'RAW' and \
 d['diagnosis']['findings'][0]['other_access']['line'] == 11 and \
 d['diagnosis']['findings'][0]['thread'] is None"
+# issue 29 item 4: a tool named by the user runs with the default
+# --memcheck=auto too (a program that exits 0 ran no pass before: "no
+# fault found"), and the header names the tool that found it
+: >"$log"
+FAKE_SAN_TOOLLOG=$log FAKE_SAN_XML=$ROOT/tests/data/santools/race.sanitizer.xml \
+	timeout 60 "$BIN" --batch --debugger gdb --sanitizer "$FAKE" \
+	--sanitizer-tool=racecheck "$PROG" >"$out" 2>/dev/null
+if grep -qx "tool=racecheck" "$log" &&
+   grep -q '^cudbg-tui diagnosis: FAULT (racecheck)$' "$out"; then
+	pass racecheck-named-runs
+else
+	fail racecheck-named-runs "no racecheck pass with --memcheck=auto, or the header does not name it"
+fi
 # memcheck stays the default, with its coredump
 : >"$log"
 FAKE_SAN_TOOLLOG=$log FAKE_SAN_XML=$ROOT/tests/shared/fixtures/small_oob.sanitizer.xml \
