@@ -62,6 +62,7 @@ struct diag_dim3 {
 	X(DEVICE_TRAP, "device-trap", "device code executed __trap()")        \
 	X(WARP_LEVEL, "warp-level", "the exception is reported per warp")     \
 	X(LANE_UNKNOWN, "lane-unknown", "the focused lane may not be the faulting thread") \
+	X(CULPRIT_LANE, "culprit-lane", "the faulting lane was found from every lane's address of the faulting access") \
 	X(ERROR_PC_DIFFERS, "error-pc-differs", "the faulting PC is not the stop PC") \
 	X(COREDUMP, "coredump", "the account comes from a GPU coredump")      \
 	X(SANITIZER_CORE, "sanitizer-core", "the GPU coredump is one compute-sanitizer wrote") \
@@ -289,6 +290,18 @@ struct diag_fault {
 	 * moved on; this names the operator it was in then.  op is NULL. */
 	char *host_op_later;
 	struct diag_python python;
+	/* The user's own line on the host stack at a device stop (a C or
+	 * C++ program; Python has `python`): the innermost host frame with
+	 * a source line, and the library function it called (the frame
+	 * inside it: "cublasSgemm_v2", "cudaGraphLaunch"); at_launch when
+	 * that stack is still the kernel's launch (diag_host_at_launch; with
+	 * launch blocking it is), else it is only where the host was when
+	 * the device stopped.  Borrowed; func NULL when none. */
+	struct diag_host_line {
+		const char *func, *file, *api;
+		unsigned line;
+		bool at_launch;
+	} host_line;
 	/* The exception line of the last Python traceback the program
 	 * printed, when it is no CUDA error (a host failure): "RuntimeError:
 	 * expected mat1 and mat2 to have the same dtype, ...".  Borrowed. */
@@ -305,6 +318,25 @@ struct diag_fault {
 	 * after 3.0 s", "its report could not be read: ..."), or NULL.
 	 * Borrowed. */
 	const char *pass_failed;
+	/* The culprit-lane search at a warp-level address fault (the
+	 * faulting instruction's address in every lane's registers, and
+	 * whether memory there could be read): found when some lanes'
+	 * addresses could be read and others not.  focus then names the
+	 * culprit.  Strings borrowed. */
+	struct diag_culprit {
+		bool searched;        /* the search came to an end */
+		bool found;
+		int lanes, bad;       /* active lanes with an address; unreadable */
+		int lane;             /* the (first) culprit */
+		struct diag_dim3 thread;
+		int focus_lane;       /* where cuda-gdb had put the focus */
+		uint64_t addr;        /* its address */
+		uint64_t good_lo, good_hi; /* the readable lanes' addresses */
+		const char *inst;     /* the faulting instruction */
+		const char *why;      /* no search result: why */
+		const char *var;      /* the kernel pointer parameter below addr */
+		unsigned long long offset; /* addr - var's value */
+	} culprit;
 
 	/* Assertion lines (aggregated), sanitizer findings (all records). */
 	const struct diag_assert_entry *const *asserts;
