@@ -385,3 +385,33 @@ TEST(default_path)
 	p = diag_rules_default_path("/nonexistent", buf, sizeof buf);
 	CHECK(strstr(p, "/hints.rules"));
 }
+
+/* The commands a hint suggests run the user's whole command line,
+ * shell-quoted, not argv[0] alone (issue 29 item 2: "compute-sanitizer
+ * --tool racecheck python3" dropped the script and its arguments). */
+TEST(suggested_commands_keep_the_whole_command_line)
+{
+	struct diag_rules *r = load_shipped();
+	struct diag_fault f;
+	memset(&f, 0, sizeof f);
+	f.kind = DIAG_FAULT_NONE;
+	f.flags[DIAG_F_SANITIZER_CLEAN] = true;
+	char prog[] = "python3", cmd[] = "python3 'my train.py' --lr 3";
+	f.program = prog;
+	f.command = cmd;
+	struct diag_hints h = {0};
+	CHECK(diag_hints_match(r, &f, &h) > 0);
+	bool seen = false;
+	for (size_t i = 0; i < h.n; i++)
+		for (size_t k = 0; k < h.v[i].n_steps; k++) {
+			const struct diag_hint_step *s = &h.v[i].steps[k];
+			if (s->kind != DIAG_STEP_RUN)
+				continue;
+			CHECK_MSG(strstr(s->text, "python3 'my train.py' --lr 3"),
+				  "[%s] %s", h.v[i].id, s->text);
+			seen = true;
+		}
+	CHECK(seen);
+	diag_hints_clear(&h);
+	diag_rules_free(r);
+}
