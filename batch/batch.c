@@ -63,6 +63,11 @@ static bool settled(const struct dbg_model *m)
 	       m->state == MODEL_STOPPED;
 }
 
+/* A replay of a hang (the recording interrupted a running program): the
+ * run is over once it is answered and the replay has sent what it
+ * recorded before the interrupt; no timer (was: a fixed 1.5 s). */
+static bool replay_hang, replay_hang_reached;
+
 static bool wait_pred(void *ctx)
 {
 	struct wait *w = ctx;
@@ -71,6 +76,10 @@ static bool wait_pred(void *ctx)
 		return true;
 	if (w->want_ready)
 		return session_ready(ctl_session(w->c));
+	if (replay_hang && m->state == MODEL_RUNNING && !ctl_busy(w->c)) {
+		replay_hang_reached = true;
+		return true;
+	}
 	/* a stop counts once what it shows has been fetched; a run the
 	 * debugger refused ends the wait too */
 	if (m->state == MODEL_NOT_STARTED)
@@ -177,6 +186,11 @@ static int batch_wait(struct dbg_ctl *c, bool want_ready, int timeout_ms)
 				slice = (int)(left * 1000) + 1;
 		}
 		rc = ctl_run_until(c, wait_pred, &w, slice);
+		if (replay_hang_reached) { /* as if --timeout ran out */
+			replay_hang_reached = false;
+			rc = SESSION_ETIMEOUT;
+			break;
+		}
 		if (rc != SESSION_ETIMEOUT)
 			break;
 		progress_tick(wait_what(c, want_ready));
@@ -596,6 +610,7 @@ int batch_main(const struct cudbg_options *o)
 		open_pass_core(c, core, timeout_ms);
 	double recorded;
 	int stop_ms = stop_wait_ms(o, timeout_ms, &recorded);
+	replay_hang = recorded >= 0 && !o->replay_realtime;
 	/* An imprecise first error (a device assert): the pass's findings
 	 * are the report, and a live run would only repeat the program
 	 * (diag_run_pass_final).  The debugger's start is still waited
