@@ -371,10 +371,33 @@ static bool exception_in_toolkit(const struct diag *d,
 	return false;
 }
 
+/* A CPU crash (a host signal, no device stop): the innermost host frame
+ * with a line, and that line's text, as `gdb -batch -ex run -ex bt`
+ * would show them (issue 31 item 4). */
+static bool host_where(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	if (d->stop.have || f->kind != DIAG_FAULT_HOST_SIGNAL)
+		return false;
+	for (size_t i = 0; i < d->n_host_frames; i++) {
+		struct diag_frame *fr = &d->host_frames[i];
+		if (fr->device || !fr->file || !fr->line)
+			continue;
+		set_where(f, DIAG_LOC_FRAME, fr->file, fr->fullname, fr->line,
+			  fr->func);
+		f->where.text = diag_keep(d, diag_read_source_line(
+			d, fr->fullname ? fr->fullname : fr->file, fr->line));
+		return true;
+	}
+	return false;
+}
+
 static void pick_where(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
 	const struct stop_info *s = &d->stop;
+	if (host_where(d))
+		return;
 	const struct diag_frame *top = s->has_frame ? &s->frame
 				      : d->n_frames ? &d->frames[0] : NULL;
 	if (s->exc_file && s->exc_line && !exception_in_toolkit(d, top)) {

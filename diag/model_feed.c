@@ -166,7 +166,11 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 	if (d->stop.have && !d->stop.focus.valid && m->focus.valid)
 		focus_copy(&d->stop.focus, &m->focus);
 	diag_feed_stack(d, &m->frames);
-	for (size_t i = 0; d->stop.have && i < m->vars.n; i++) {
+	/* A host signal in the program's own code (a CPU crash): its
+	 * frame's values are as they were, as gdb's `bt` shows them. */
+	bool host_vals = !d->stop.have && d->host_signal &&
+			 m->selected_frame == 0;
+	for (size_t i = 0; (d->stop.have || host_vals) && i < m->vars.n; i++) {
 		const struct dec_var *v = &m->vars.v[i];
 		/* cuda-gdb 13 at a device assert: the kernel's frame (1)
 		 * shows register-held locals with stale values (t=0,

@@ -61,6 +61,12 @@ static bool global_space(const struct diag_san_record *r)
 
 static bool illegal_address(const struct diag_fault *f)
 {
+	/* a CPU crash through a bad pointer: SIGSEGV or SIGBUS in host code
+	 * (its frame's values are fed at a host signal stop) */
+	if (f->kind == DIAG_FAULT_HOST_SIGNAL && f->signal_name &&
+	    (!strcmp(f->signal_name, "SIGSEGV") ||
+	     !strcmp(f->signal_name, "SIGBUS")))
+		return true;
 	const char *e = f->exception_name;
 	if (e && (diag_ci_strstr(e, "Illegal Address") ||
 		  diag_ci_strstr(e, "Out-of-range Address")))

@@ -163,6 +163,7 @@ static void t_summary(struct dbuf *b, const struct diag_fault *f,
 		snprintf(line, sizeof line, "%s:%u (from the %s)", f->where.file,
 			 f->where.line, loc_source_name(f->where.source));
 		t_field(b, "location", line);
+		t_field(b, "source", f->where.text);
 	}
 }
 
@@ -1116,6 +1117,10 @@ char *diag_report_json(const struct diag_report_in *in)
 		jw_int_or_null(&w, "line", f->where.line, f->where.line > 0);
 		jw_str(&w, "function", f->where.func);
 		jw_str(&w, "source", loc_source_name(f->where.source));
+		if (f->where.text)
+			jw_text(&w, "text", f->where.text, strlen(f->where.text));
+		else
+			jw_null(&w, "text");
 		jw_end(&w);
 		j_focus(&w, f);
 		jw_obj(&w, "pc");

@@ -175,6 +175,7 @@ struct diag_loc {
 	char *fullname;  /* absolute path when known */
 	unsigned line;   /* 0 = unknown */
 	char *func;
+	char *text;      /* the source line, when read (a host crash) */
 };
 
 struct diag_pyframe {
