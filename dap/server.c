@@ -90,6 +90,9 @@ void dap_resp_ok(struct dap *d, const struct dj *req)
 	dap_resp_end(d, &w);
 }
 
+/* vprintf-like: clang's -Wformat-nonliteral wants the attribute to see
+ * that fmt is the caller's format (issue 31 item 6) */
+__attribute__((format(printf, 4, 0)))
 static void resp_error_v(struct dap *d, long long seq, const char *command,
 			 const char *fmt, va_list ap)
 {
