@@ -3,6 +3,7 @@
  * the pty, exit code, interrupt, attach, CPU core, and the ways a
  * debugger can fail (killed mid-command, missing, not executable, not a
  * debugger, exiting at start). */
+#include "cudbg/base.h"
 #include "cudbg/session.h"
 #include "tests/harness.h"
 
@@ -206,16 +207,8 @@ static void run_to_stop(struct ev *e)
  * container) counts as dead. */
 static bool proc_alive(pid_t pid)
 {
-	char path[64], buf[256];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	char *rp = strrchr(buf, ')');
-	return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+	struct proc_info pi;
+	return proc_read(pid, &pi) && pi.state != 'Z' && pi.state != 'X';
 }
 
 static bool wait_dead(pid_t pid, int ms)
