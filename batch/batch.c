@@ -187,7 +187,9 @@ static int batch_wait(struct dbg_ctl *c, bool want_ready, int timeout_ms)
 		}
 		rc = ctl_run_until(c, wait_pred, &w, slice);
 		if (replay_hang_reached) { /* as if --timeout ran out */
-			replay_hang_reached = false;
+			/* once: the interrupt's own wait must see its stop,
+			 * which may come after -exec-interrupt's ^done */
+			replay_hang = replay_hang_reached = false;
 			rc = SESSION_ETIMEOUT;
 			break;
 		}
