@@ -455,6 +455,26 @@ static int report_error(const struct cudbg_options *o, const char *msg)
 	return 2;
 }
 
+/* The same, with what the diagnosis knows of the failure (an environment
+ * fact: the debugger missing) in the JSON's diagnosis. */
+static int report_error_run(const struct cudbg_options *o,
+			    struct diag_run *dr, const char *msg)
+{
+	text_write_line(stderr, "cudbg-tui: ", msg);
+	if (o->json) {
+		struct batch_report r = { .mode = options_mode(o),
+					  .state = "error", .bkptno = -1 };
+		r.program = program_name(o);
+		r.error = strdup(msg);
+		diag_run_set_error(dr, r.error);
+		r.diagnosis = diag_run_report(dr, true, r.mode, NULL);
+		r.diagnosis_exit = DIAG_EXIT_USAGE;
+		print_report(o, &r);
+		batch_report_free(&r);
+	}
+	return 2;
+}
+
 /* --keep-temp: where the memcheck pass left its report and coredump. */
 static void say_kept(const struct cudbg_options *o, const struct diag_run *dr)
 {
@@ -587,10 +607,18 @@ int batch_main(const struct cudbg_options *o)
 	/* The debugger starts first: its start-up (its own Python, the
 	 * program's symbols; about 0.5 s for cuda-gdb 13) overlaps the
 	 * memcheck pass instead of following it. */
-	struct dbg_ctl *c = ctl_new(&cfg, err, sizeof err, NULL);
+	int start_rc = 0;
+	struct dbg_ctl *c = ctl_new(&cfg, err, sizeof err, &start_rc);
 	if (!c) {
+		/* a missing debugger is an environment fault with its own
+		 * hint, in the JSON too (issue 31 item 6: kind was "none") */
+		if (start_rc == SESSION_ENOTFOUND)
+			diag_set_flag(diag_run_diag(dr), DIAG_F_DEBUGGER_MISSING,
+				      true);
+		int rc = report_error_run(o, dr,
+					  err[0] ? err : "cannot start the debugger");
 		diag_run_free(dr);
-		return report_error(o, err[0] ? err : "cannot start the debugger");
+		return rc;
 	}
 	t[T_DEBUGGER] = mono_now();
 	if (isatty(2) && o->memcheck == CUDBG_MEMCHECK_ALWAYS)

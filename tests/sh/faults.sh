@@ -189,6 +189,21 @@ XENV="PATH=$tmp/emptybin CUDA_HOME=$tmp/nocuda"
 check_env_error cuda_gdb_missing \
 	"cuda-gdb not found in PATH or \$CUDA_HOME/bin; install the CUDA toolkit" \
 	"$HP" sleep
+# issue 31 item 6: the JSON says what kind of failure it is (was: kind
+# "none", no hint)
+c=cuda_gdb_missing_json
+XENV="PATH=$tmp/emptybin CUDA_HOME=$tmp/nocuda" batch $c --batch --json "$HP" sleep
+rc=$?
+if [ $rc -ne 2 ] || ! python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["diagnosis"]
+assert d["kind"] == "environment" and d["exit_status"] == 2, d["kind"]
+assert d["hints"][0]["id"] == "env-debugger-missing", d["hints"]' \
+	"$tmp/$c.res" 2>"$tmp/$c.py"; then
+	fail $c "rc=$rc: $(tail -1 "$tmp/$c.py")"
+else
+	pass $c
+fi
+XENV=
 XENV="PATH=$tmp/emptybin"
 check_env_error gdb_missing \
 	"debugger 'gdb' not found in PATH (check --debugger)" \
