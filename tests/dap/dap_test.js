@@ -366,6 +366,27 @@ const cases = {
 		assert.ok(/needs a launch configuration/.test(e), e);
 	},
 
+	async memcheck_request_pass_without_report(dc) {
+		// issue 33 item 3: a pass that wrote no report says so, with
+		// its hint, never the look of a clean pass (the stand-in
+		// sanitizer writes none: FAKE_SAN_NOXML, inherited)
+		process.env.FAKE_SAN_NOXML = '1';
+		try {
+			await dc.start();
+		} finally {
+			delete process.env.FAKE_SAN_NOXML;
+		}
+		await dc.initializeRequest({ adapterID: 'cudbg' });
+		const initialized = dc.waitForEvent('initialized', TIMEOUT);
+		await dc.launchRequest({ program: PROG, debugger: 'gdb',
+			sanitizer: path.join(ROOT, 'tests', 'data', 'fake-compute-sanitizer') });
+		await initialized;
+		const r = await dc.customRequest('cudbgMemcheck', {});
+		assert.ok(/san-failed/.test(r.body.report), r.body.report);
+		assert.ok(/compute-sanitizer wrote no report/.test(r.body.report), r.body.report);
+		assert.ok(!/san-clean|found no error/.test(r.body.report), r.body.report);
+	},
+
 	async gdb_pause_terminate(dc) {
 		// a program that spins: pause stops it, terminate ends it
 		await dc.start();
