@@ -3,6 +3,8 @@
  * code points that must not reach a terminal is written once. */
 #include "cudbg/base.h"
 
+#include <stdint.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,4 +160,16 @@ void json_escape(struct dbuf *b, const char *s, size_t len)
 		i += n;
 	}
 	dbuf_putc(b, '"');
+}
+
+void text_ascii_copy(char *dst, size_t cap, const char *s, size_t len)
+{
+	size_t i = 0;
+	/* len SIZE_MAX: up to the NUL; else len bytes, a NUL among them
+	 * shown as '?' like any other control */
+	for (; i < len && i < cap - 1 && (len != SIZE_MAX || s[i]); i++) {
+		unsigned char c = (unsigned char)s[i];
+		dst[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	dst[i] = '\0';
 }

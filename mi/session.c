@@ -608,13 +608,8 @@ static void on_raw(void *ctx, const char *line, size_t len, unsigned piece)
 		return;
 	}
 	if (!s->first_line[0] && len) {
-		size_t k = len < sizeof s->first_line - 1
-			 ? len : sizeof s->first_line - 1;
-		for (size_t i = 0; i < k; i++) { /* for a message: printable */
-			unsigned char c = (unsigned char)line[i];
-			s->first_line[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-		}
-		s->first_line[k] = 0;
+		/* for a message: printable */
+		text_ascii_copy(s->first_line, sizeof s->first_line, line, len);
 	}
 	session_record(s, '<', line, len);
 }

@@ -22,16 +22,6 @@
 /* Seconds session_free() waits for -gdb-exit. */
 #define EXIT_GRACE 1.5
 
-static void printable(char *dst, size_t cap, const char *s)
-{
-	size_t i = 0;
-	for (; s[i] && i < cap - 1; i++) {
-		unsigned char c = (unsigned char)s[i];
-		dst[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-	}
-	dst[i] = 0;
-}
-
 /* Kills what is left of the debugger's process group.  Only while the
  * debugger is unreaped: its pid (the group id) cannot be reused then. */
 static void kill_group(struct session *s)
@@ -125,7 +115,7 @@ static void kill_program_session(struct session *s)
 static void exit_reason(struct session *s, char *buf, size_t cap)
 {
 	char last[sizeof s->last_stderr];
-	printable(last, sizeof last, s->last_stderr);
+	text_ascii_copy(last, sizeof last, s->last_stderr, SIZE_MAX);
 	size_t ll = strlen(last);
 	if (ll && last[ll - 1] == '.') /* a sentence of ours follows */
 		last[ll - 1] = '\0';
@@ -225,8 +215,8 @@ static bool request_stalled(struct session *s, double now)
 	if (now - since < s->start_timeout)
 		return false;
 	s->stalled_ready = s->ready;
-	printable(s->stalled, sizeof s->stalled,
-		  p->command ? p->command : "?");
+	text_ascii_copy(s->stalled, sizeof s->stalled,
+		  p->command ? p->command : "?", SIZE_MAX);
 	return true;
 }
 
@@ -237,8 +227,8 @@ bool session_give_up(struct session *s)
 		return false;
 	if (!s->stalled[0]) { /* else our own check found it first */
 		s->stalled_ready = s->ready;
-		printable(s->stalled, sizeof s->stalled,
-			  s->pend[0].command ? s->pend[0].command : "?");
+		text_ascii_copy(s->stalled, sizeof s->stalled,
+			  s->pend[0].command ? s->pend[0].command : "?", SIZE_MAX);
 		kill_group(s); /* the next check reaps it and reports */
 	}
 	return true;

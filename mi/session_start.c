@@ -1,5 +1,6 @@
 /* Starting a session: checks, the debugger or the fake, the start
  * sequence of probes and settings, the backend's first command. */
+#include "cudbg/base.h"
 #include "cudbg/session.h"
 #include "cudbg/transcript.h"
 #include "mi/session_int.h"
@@ -16,16 +17,6 @@
 #include <unistd.h>
 
 /* ---- capabilities ------------------------------------------------------- */
-
-static void printable_copy(char *dst, size_t cap, const char *s, size_t len)
-{
-	size_t k = len < cap - 1 ? len : cap - 1;
-	for (size_t i = 0; i < k; i++) {
-		unsigned char c = (unsigned char)s[i];
-		dst[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-	}
-	dst[k] = 0;
-}
 
 /* "X.Y" at s, if it starts with a digit. */
 static bool parse_xy(const char *s, int *major, int *minor)
@@ -45,7 +36,7 @@ static void parse_gdb_line(struct session_caps *c, const char *line,
 			   size_t len)
 {
 	char buf[200];
-	printable_copy(buf, sizeof buf, line, len);
+	text_ascii_copy(buf, sizeof buf, line, len);
 	char *last = NULL;
 	for (char *w = strtok(buf, " "); w; w = strtok(NULL, " "))
 		if (*w >= '0' && *w <= '9')
@@ -58,7 +49,7 @@ static void parse_version(struct session *s, const char *text, size_t len)
 {
 	struct session_caps *c = &s->caps;
 	const char *nl = memchr(text, '\n', len);
-	printable_copy(c->version, sizeof c->version, text,
+	text_ascii_copy(c->version, sizeof c->version, text,
 		       nl ? (size_t)(nl - text) : len);
 	const char *p = text, *end = text + len;
 	while (p < end) {
@@ -70,7 +61,7 @@ static void parse_version(struct session *s, const char *text, size_t len)
 		if (cg) {
 			c->is_cuda_gdb = true;
 			char tmp[32];
-			printable_copy(tmp, sizeof tmp, cg + 9,
+			text_ascii_copy(tmp, sizeof tmp, cg + 9,
 				       (size_t)(p + ll - cg - 9));
 			parse_xy(tmp, &c->cuda_major, &c->cuda_minor);
 		}
@@ -160,7 +151,7 @@ static void on_backend(void *ctx, const struct session_reply *r)
 	if (r->kind == SESSION_REPLY_ERROR && s->ready_status == 0) {
 		s->ready_status = -1;
 		char msg[300];
-		printable_copy(msg, sizeof msg, r->msg, strlen(r->msg));
+		text_ascii_copy(msg, sizeof msg, r->msg, strlen(r->msg));
 		if (s->gpu_core && !s->caps.is_cuda_gdb)
 			snprintf(s->ready_msg, sizeof s->ready_msg, "this looks "
 				 "like a GPU coredump and needs cuda-gdb (%s "
@@ -330,7 +321,7 @@ static void on_core_opened(void *ctx, const struct session_reply *r)
 		s->backend = SESSION_LAUNCH;
 		s->inferior_pid = 0;
 		char why[300];
-		printable_copy(why, sizeof why, r->msg ? r->msg : "error",
+		text_ascii_copy(why, sizeof why, r->msg ? r->msg : "error",
 			       strlen(r->msg ? r->msg : "error"));
 		if (s->gpu_core && !s->caps.is_cuda_gdb)
 			snprintf(msg, sizeof msg, "this looks like a GPU "

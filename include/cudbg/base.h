@@ -113,6 +113,13 @@ int text_write_line(FILE *f, const char *prefix, const char *s);
 int text_write_line_n(FILE *f, const char *prefix, const char *s,
 		      size_t len);
 
+/* Untrusted text for a fixed buffer of our own (a one-line reason, a
+ * version): len bytes of s (SIZE_MAX: up to its NUL) into dst as far as
+ * cap allows, printable ASCII kept and every other byte (a NUL within
+ * len too) '?', NUL-ended.  cap > 0.  For text that only needs to be
+ * recognisable; text_escape keeps it all.  The one such copier. */
+void text_ascii_copy(char *dst, size_t cap, const char *s, size_t len);
+
 /* ---- JSON ------------------------------------------------------------- */
 
 /* Appends s[0..len) as one JSON string literal, quotes included:

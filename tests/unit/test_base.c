@@ -296,3 +296,16 @@ TEST(proc_descendant_only_below_the_ancestor)
 	CHECK(!proc_is_same(child, pi.start)); /* gone */
 	CHECK(!proc_read(child, &pi));
 }
+
+TEST(text_ascii_copy_keeps_printable_ascii_only)
+{
+	char b[8];
+	text_ascii_copy(b, sizeof b, "a\x1b[b\xc3\xa9", SIZE_MAX);
+	CHECK_STR(b, "a?[b??");
+	text_ascii_copy(b, sizeof b, "x\0y", 3); /* a NUL within len */
+	CHECK_STR(b, "x?y");
+	text_ascii_copy(b, sizeof b, "0123456789", SIZE_MAX); /* cut to cap */
+	CHECK_STR(b, "0123456");
+	text_ascii_copy(b, 1, "abc", SIZE_MAX);
+	CHECK_STR(b, "");
+}
