@@ -97,7 +97,11 @@ static void timeout_check(struct glue *g, const struct dbg_model *m)
 	if (ms < 0 || g->hang.interrupting || g->hang.run_began <= 0 ||
 	    m->state != MODEL_RUNNING)
 		return;
-	if ((now_s() - g->hang.run_began) * 1000 < ms)
+	/* a replay of a hang: once the run is answered the recording has
+	 * sent what it holds before the interrupt; no timer (issue 32) */
+	bool replayed = recorded_seconds(g) >= 0 && !g->o->replay_realtime &&
+			!ctl_busy(g->ctl);
+	if (!replayed && (now_s() - g->hang.run_began) * 1000 < ms)
 		return;
 	if (recorded_seconds(g) >= 0)
 		ui_message(g->ui, UC_ACCENT, "the recording interrupted the "
