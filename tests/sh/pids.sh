@@ -17,30 +17,34 @@ if ! unshare --pid --fork --mount-proc true 2>/dev/null; then
 	exit 0
 fi
 
-# in_namespace CASE PID: cudbg-tui in batch mode under a fake debugger
-# that says PID, with a sentinel started first in the same namespace;
-# CASE.res gets "sentinel=alive|dead", "rc=N" and "self=N" (the
-# sentinel's pid, which the sentinel case hands the debugger).
+# in_namespace CASE PIDVAL JOB: cudbg-tui in batch mode in a PID
+# namespace of its own, with a sentinel started first beside it; JOB
+# empty: under a fake debugger that says PIDVAL ("sentinel": the
+# sentinel's own pid); JOB=job: a --job whose coredump file is named after
+# the sentinel.  CASE.res gets "sentinel=alive|dead" and "rc=N".
 in_namespace() {
-	c=$1 pid=$2
 	unshare --pid --fork --mount-proc env BIN="$BIN" FAKE="$FAKE" HP="$HP" \
-		PIDVAL="$pid" OUT="$tmp/$c" sh -c '
+		PIDVAL="$2" JOB="$3" OUT="$tmp/$1" sh -c '
 		sleep 300 &
 		s=$!
 		[ "$PIDVAL" = sentinel ] && PIDVAL=$s
-		FAKE_DBG_PID=$PIDVAL timeout -k 2 60 "$BIN" --batch \
-			--debugger "$FAKE" "$HP" sleep >"$OUT.out" \
-			2>"$OUT.err" </dev/null
+		if [ "$JOB" = job ]; then
+			SENTINEL=$s timeout -k 2 60 "$BIN" --batch --timeout 2 \
+				--job sh -c "d=\${CUDA_COREDUMP_FILE%/*}; echo x >\"\$d/core.\$SENTINEL\"; sleep 30"
+		else
+			FAKE_DBG_PID=$PIDVAL timeout -k 2 60 "$BIN" --batch \
+				--debugger "$FAKE" "$HP" sleep
+		fi >"$OUT.out" 2>"$OUT.err" </dev/null
 		rc=$?
 		if kill -0 $s 2>/dev/null; then echo sentinel=alive
 		else echo sentinel=dead; fi
 		echo rc=$rc
 		kill $s 2>/dev/null
-		exit 0' >"$tmp/$c.res" 2>&1
+		exit 0' >"$tmp/$1.res" 2>&1
 }
 
 check_case() { # CASE PID: the sentinel lives, the session ends normally
-	in_namespace "$1" "$2"
+	in_namespace "$1" "$2" ""
 	if ! grep -q '^sentinel=alive$' "$tmp/$1.res"; then
 		fail "$1" "the sentinel was killed (pid \"$2\")"
 	elif grep -q '^rc=124$\|^rc=137$' "$tmp/$1.res"; then
@@ -64,18 +68,7 @@ check_case pid_of_a_process_not_started_by_the_debugger sentinel
 # job's descendant is ever signalled when the job is stopped (here by
 # --timeout), never one a file name claims.
 c=job_core_name_of_a_process_not_in_the_job
-unshare --pid --fork --mount-proc env BIN="$BIN" OUT="$tmp/$c" sh -c '
-	sleep 300 &
-	s=$!
-	SENTINEL=$s timeout -k 2 60 "$BIN" --batch --timeout 2 --job sh -c \
-		"d=\${CUDA_COREDUMP_FILE%/*}; echo x >\"\$d/core.\$SENTINEL\"; sleep 30" \
-		>"$OUT.out" 2>"$OUT.err" </dev/null
-	rc=$?
-	if kill -0 $s 2>/dev/null; then echo sentinel=alive
-	else echo sentinel=dead; fi
-	echo rc=$rc
-	kill $s 2>/dev/null
-	exit 0' >"$tmp/$c.res" 2>&1
+in_namespace $c '' job
 if ! grep -q '^sentinel=alive$' "$tmp/$c.res"; then
 	fail $c "the sentinel named by a coredump's file name was killed"
 elif grep -q '^rc=124$\|^rc=137$' "$tmp/$c.res"; then
