@@ -235,9 +235,12 @@ static void replay_pass_end(struct diag_run *r, const char *replay)
 	const char *why = strchr(note, ';');
 	if (why && strncmp(why, "; it wrote a coredump", 21) == 0)
 		why = strchr(why + 1, ';');
+	/* its time, and that it ran, as the live report said them (issue
+	 * 29 item 7) */
+	r->memcheck_secs = secs;
+	diag_set_flag(r->d, DIAG_F_MEMCHECK_RAN, true);
 	if (!why)
 		return;
-	r->memcheck_secs = secs;
 	/* a pass of failing CUDA calls only, or a clean one (run 21:
 	 * api_error, race_shared): no reason, and no live run */
 	if (strcmp(why, "; " PASS_FINAL_NOTE) == 0) {
@@ -277,6 +280,29 @@ static int replay_pass_text(struct diag_run *r, const char *replay,
 	diag_on_program_output(r->d, text, len);
 	replay_pass_end(r, replay);
 	return 0;
+}
+
+/* A replay of a recording that kept the pass's XML ("sanxml" notes): its
+ * findings, as the live pass read them, with no --sanitizer-report
+ * beside it (issue 29 item 7).  True when it had one. */
+static bool replay_pass_xml(struct diag_run *r, const char *replay)
+{
+	size_t len;
+	char err[256];
+	char *xml = diag_pass_xml_read(replay, &len, err, sizeof err);
+	if (!xml)
+		return false;
+	struct diag_san *s = diag_san_new();
+	bool ok = s && diag_san_feed(s, xml, len) == DIAG_OK &&
+		  diag_san_finish(s) == DIAG_OK;
+	free(xml);
+	if (!ok) {
+		diag_san_free(s);
+		return false;
+	}
+	if (r->memcheck_text)
+		diag_san_add_text(s, r->memcheck_text, r->memcheck_len);
+	return diag_add_sanitizer(r->d, s) == DIAG_OK;
 }
 
 /* The rules next to a build tree the binary runs from, else the
@@ -336,9 +362,13 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 		diag_run_free(r);
 		return NULL;
 	}
-	/* The recorded pass read its findings from the text (or its XML is
-	 * not given); a report given with the replay is used instead. */
-	if (r->text_findings && !c->sanitizer_report && !c->report_elsewhere) {
+	/* The recording's own XML, else the findings in its text (when the
+	 * pass stopped before the XML); a report given with the replay is
+	 * used instead of either. */
+	bool own_xml = c->replay && !c->sanitizer_report &&
+		       !c->report_elsewhere && replay_pass_xml(r, c->replay);
+	if (!own_xml && r->text_findings && !c->sanitizer_report &&
+	    !c->report_elsewhere) {
 		r->text_san = diag_san_from_text(r->memcheck_text,
 						 r->memcheck_len);
 		if (r->text_san)
@@ -508,6 +538,24 @@ void diag_run_pass_opts(const struct diag_run *r, struct diag_memcheck_opts *mo)
 	};
 }
 
+/* The XML as read into the recording, up to this size (the pass keeps 100
+ * findings by default: tens of KB); a bigger one is said, not kept. */
+#define XML_NOTE_MAX (16u << 20)
+
+static void note_pass_xml(struct session *dbg, struct diag_memcheck *mc)
+{
+	size_t n = 0;
+	char *xml = diag_read_small_file(diag_memcheck_report_path(mc),
+					 XML_NOTE_MAX, &n);
+	if (xml && n)
+		diag_pass_xml_note(dbg, xml, n);
+	else
+		session_note(dbg, "the sanitizer's XML report is not kept in "
+			     "this recording (over %u MB, or unreadable)",
+			     XML_NOTE_MAX >> 20);
+	free(xml);
+}
+
 /* The pass gave no usable report: said in the report and by its own
  * hint (san-failed), never as a clean pass. */
 __attribute__((format(printf, 2, 3)))
@@ -573,9 +621,12 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	const char *text = diag_memcheck_text(r->mc, &len);
 	r->memcheck_text = diag_strndup(text, len);
 	r->memcheck_len = r->memcheck_text ? len : 0;
-	/* Kept in the recording: its replay diagnoses from the same text. */
+	/* Kept in the recording: its replay diagnoses from the same text,
+	 * and from the same XML when the pass read one. */
 	if (dbg && text && len)
 		diag_pass_text_note(dbg, text, len);
+	if (dbg && s && !diag_memcheck_early(r->mc))
+		note_pass_xml(dbg, r->mc);
 	/* The program's own output is in there too: a device assert's text
 	 * (the expression, file:line) is the only source location a PyTorch
 	 * kernel has, and a coredump does not hold it. */

@@ -1,4 +1,5 @@
-/* The memcheck pass's text output kept in a recording as "#" notes
+/* The memcheck pass's text output, and its XML report, kept in a
+ * recording as "#" notes
  * (include/cudbg/memcheck.h, docs/transcript-format.md).  The live pass
  * reads compute-sanitizer's text ("N bytes after the nearest allocation
  * at 0x.. of size 400 bytes", the program's own device-assert message);
@@ -11,7 +12,10 @@
  *                      about 1 KB: session_note's buffer)
  *   sanitizer= LINE    the text's last line, which had no '\n'
  * LINE escapes '\\' as "\\\\", control bytes and a note's trailing space
- * as "\xHH", so a note is one transcript line and nothing is trimmed. */
+ * as "\xHH", so a note is one transcript line and nothing is trimmed.
+ * The XML report goes the same way under "sanxml" (sanxml| LINE ...): a
+ * recording is then the whole session, and its replay names what the
+ * XML alone gives (a Python program's script line, issue 29 item 7). */
 #include "cudbg/memcheck.h"
 #include "cudbg/session.h"
 #include "cudbg/transcript.h"
@@ -38,7 +42,8 @@ static void escape_piece(struct dbuf *b, const char *p, size_t n)
 	}
 }
 
-static void note_line(struct session *s, const char *p, size_t n, bool ended)
+static void note_line(struct session *s, const char *pre, const char *p,
+		      size_t n, bool ended)
 {
 	struct dbuf b = {0};
 	size_t off = 0;
@@ -51,13 +56,14 @@ static void note_line(struct session *s, const char *p, size_t n, bool ended)
 		if (b.oom)
 			break;
 		char tag = !first ? '+' : ended ? '|' : '=';
-		session_note(s, "sanitizer%c %s", tag, b.s);
+		session_note(s, "%s%c %s", pre, tag, b.s);
 		off += k;
 	} while (off < n);
 	dbuf_free(&b);
 }
 
-void diag_pass_text_note(struct session *s, const char *text, size_t len)
+static void note_text(struct session *s, const char *pre, const char *text,
+		      size_t len)
 {
 	if (!s || !text)
 		return;
@@ -65,9 +71,19 @@ void diag_pass_text_note(struct session *s, const char *text, size_t len)
 	while (i < len) {
 		const char *nl = memchr(text + i, '\n', len - i);
 		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
-		note_line(s, text + i, n, nl != NULL);
+		note_line(s, pre, text + i, n, nl != NULL);
 		i += n + (nl != NULL);
 	}
+}
+
+void diag_pass_text_note(struct session *s, const char *text, size_t len)
+{
+	note_text(s, "sanitizer", text, len);
+}
+
+void diag_pass_xml_note(struct session *s, const char *xml, size_t len)
+{
+	note_text(s, "sanxml", xml, len);
 }
 
 static void unescape(struct dbuf *b, const char *p, size_t n)
@@ -88,6 +104,7 @@ static void unescape(struct dbuf *b, const char *p, size_t n)
 }
 
 struct reader {
+	const char *pre; /* "sanitizer" or "sanxml" */
 	struct dbuf text;
 	bool open_line; /* the last note's line still wants its '\n' */
 	bool any;
@@ -97,10 +114,9 @@ static int on_entry(void *ctx, const struct transcript_entry *e,
 		    size_t full_len)
 {
 	struct reader *r = ctx;
-	static const char pre[] = "sanitizer";
-	size_t pl = sizeof pre - 1;
+	size_t pl = strlen(r->pre);
 	if (e->tag != TRANSCRIPT_NOTE || e->len < pl + 1 ||
-	    memcmp(e->text, pre, pl) != 0)
+	    memcmp(e->text, r->pre, pl) != 0)
 		return 0;
 	char tag = e->text[pl];
 	if (tag != '|' && tag != '+' && tag != '=')
@@ -116,10 +132,10 @@ static int on_entry(void *ctx, const struct transcript_entry *e,
 	return 0;
 }
 
-char *diag_pass_text_read(const char *path, size_t *len, char *err,
-			  size_t cap)
+static char *notes_read(const char *pre, const char *path, size_t *len,
+			char *err, size_t cap)
 {
-	struct reader r = {0};
+	struct reader r = { .pre = pre };
 	struct stat st;
 	*len = 0;
 	if (cap)
@@ -147,6 +163,18 @@ char *diag_pass_text_read(const char *path, size_t *len, char *err,
 	}
 	*len = r.text.len;
 	return dbuf_take(&r.text);
+}
+
+char *diag_pass_text_read(const char *path, size_t *len, char *err,
+			  size_t cap)
+{
+	return notes_read("sanitizer", path, len, err, cap);
+}
+
+char *diag_pass_xml_read(const char *path, size_t *len, char *err,
+			 size_t cap)
+{
+	return notes_read("sanxml", path, len, err, cap);
 }
 
 struct ended {

@@ -189,6 +189,12 @@ struct session;
 void diag_pass_text_note(struct session *s, const char *text, size_t len);
 char *diag_pass_text_read(const char *path, size_t *len, char *err,
 			  size_t cap);
+/* The same for the pass's XML report ("sanxml| LINE" notes): a replay of
+ * the recording reads the findings the live pass read, Python frames
+ * and all, without the file beside it. */
+void diag_pass_xml_note(struct session *s, const char *xml, size_t len);
+char *diag_pass_xml_read(const char *path, size_t *len, char *err,
+			 size_t cap);
 /* The recording's "memcheck pass ended after N s..." note (its first),
  * in out; false when it has none or cannot be read.  *status gets the
  * status of the DIAG_PASS_EXIT_NOTE after it (a pass that was the whole
