@@ -207,7 +207,12 @@ void dap_req_stack(struct dap *d, const struct dj *req, const struct dj *a)
 		return;
 	}
 	if (is_focused(d, tid)) {
-		write_stack(d, req, a, tid, &m->frames);
+		/* the CUDA thread's stack, also after the Python stack's calls
+		 * took the kernel away (issue 31 item 1) */
+		const struct dec_stack *st =
+			tid == DAP_DEVICE_TID && m->stop_device_frames.n
+				? &m->stop_device_frames : &m->frames;
+		write_stack(d, req, a, tid, st);
 		return;
 	}
 	if (tid == DAP_DEVICE_TID) {

@@ -168,6 +168,7 @@ void model_free(struct dbg_model *m)
 		return;
 	dec_stop_free(&m->stop);
 	dec_stack_free(&m->frames);
+	dec_stack_free(&m->stop_device_frames);
 	dec_vars_free(&m->vars);
 	dec_threads_free(&m->host_threads);
 	bkpts_free(m);
@@ -277,7 +278,21 @@ void model_set_gone(struct dbg_model *m, const char *reason)
 
 void model_take_frames(struct dbg_model *m, struct dec_stack *s)
 {
-	dec_stack_free(&m->frames);
+	bool old_dev = m->frames.n && dec_frame_is_device(&m->frames.frames[0]);
+	bool new_dev = s->n && dec_frame_is_device(&s->frames[0]);
+	if (old_dev && !new_dev && m->has_stop &&
+	    dec_stop_is_device_exception(&m->stop)) {
+		/* the device stack of this stop, kept: after calls into the
+		 * program (the Python stack) cuda-gdb has resumed the GPU and
+		 * the faulting kernel is gone ("Invalid coordinates
+		 * requested"), so only this copy shows where it stopped */
+		dec_stack_free(&m->stop_device_frames);
+		m->stop_device_frames = m->frames;
+	} else {
+		dec_stack_free(&m->frames);
+		if (new_dev)
+			dec_stack_free(&m->stop_device_frames);
+	}
 	m->frames = *s;
 	*s = (struct dec_stack){ 0 };
 	if (m->frames.n == 0)
@@ -572,6 +587,7 @@ static void on_stopped(struct dbg_model *m, const struct mi_record *rec)
 	}
 	values_aged(m);
 	model_culprit_clear(m);
+	dec_stack_free(&m->stop_device_frames);
 	if (m->stop.focus.valid)
 		model_set_focus(m, &m->stop.focus);
 	else if (m->focus.valid) {

@@ -211,6 +211,11 @@ struct dbg_model {
 
 	/* Stack of the focused thread and the selected frame's variables. */
 	struct dec_stack frames;
+	/* The device stack at this device exception, kept when the frames
+	 * were replaced by a host stack (the kernel gone after calls into
+	 * the program: cuda-gdb resumed the GPU for them); empty while
+	 * frames is a device stack.  DAP answers the CUDA thread from it. */
+	struct dec_stack stop_device_frames;
 	int selected_frame;         /* level; -1 when there are no frames */
 	struct dec_vars vars;       /* locals and arguments (is_arg) */
 	struct dec_threads host_threads; /* MODEL_WANT_HOST_THREADS */

@@ -227,6 +227,22 @@ const cases = {
 		assert.strictEqual(n.value, '1024');
 	},
 
+	// issue 31 item 1: after the Python stack's calls into the program
+	// cuda-gdb has resumed the GPU and the kernel is gone (the recording's
+	// "Invalid coordinates requested"); the CUDA thread still answers the
+	// device stack of the stop, not the host's libcuda frames
+	async replay_python_device_stop_keeps_device_stack(dc) {
+		const rec = path.join(ROOT, 'tests', 'fixtures', 'gpu', 'torch_embedding.mi.log');
+		const stopped = await start(dc, { replay: rec });
+		assert.strictEqual(stopped.body.threadId, 1000000);
+		const st = await dc.stackTraceRequest({ threadId: 1000000 });
+		const names = st.body.stackFrames.map(f => f.name);
+		assert.ok(/vectorized_gather_kernel/.test(names[0]), names.join(' | '));
+		assert.ok(!names.some(n => /libcuda/.test(n)), names.join(' | '));
+		const host = await dc.stackTraceRequest({ threadId: 1 });
+		assert.ok(/libcuda/.test(host.body.stackFrames[0].name));
+	},
+
 	async replay_seed_py_python_lines(dc) {
 		// with the sanitizer report of the same run: the Python lines
 		// that launched the kernel reach the stop and exceptionInfo
