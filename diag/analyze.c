@@ -687,15 +687,15 @@ static void culprit_found(struct diag *d)
 			 (unsigned long long)c->good_lo,
 			 (unsigned long long)c->good_hi);
 	note(d, keepf(d, "Thread %s of block %s (lane %d) made the faulting "
-		      "access: its address 0x%llx%s cannot be read, while "
-		      "the other %d lane%s of the warp used %s, which can.  "
-		      "Found from `%s` at the error PC in every lane's "
-		      "registers; cuda-gdb had put the focus on lane %d.%s",
-		      t, b, c->lane, (unsigned long long)c->addr, where,
-		      c->lanes - c->bad, c->lanes - c->bad == 1 ? "" : "s",
-		      good, c->inst ? c->inst : "?", c->focus_lane,
-		      c->bad > 1 ? "  More than one lane's address cannot "
-				   "be read; this is the first." : ""));
+		      "access: its address 0x%llx%s lies far from the "
+		      "other %d lane%s' %s.  Found from `%s` at the error PC "
+		      "in every lane's registers; cuda-gdb had put the focus "
+		      "on lane %d.%s", t, b, c->lane,
+		      (unsigned long long)c->addr, where, c->lanes - c->bad,
+		      c->lanes - c->bad == 1 ? "" : "s", good,
+		      c->inst ? c->inst : "?", c->focus_lane,
+		      c->bad > 1 ? "  More than one lane's address lies far "
+				   "from the rest; this is the first." : ""));
 }
 
 static void lane_analysis(struct diag *d)
@@ -760,11 +760,9 @@ static void lane_analysis(struct diag *d)
 			      f->culprit.why ? f->culprit.why
 			      : f->culprit.lanes == 0 ? "no lane's address of the "
 							"faulting access was read"
-			      : f->culprit.bad == 0 ? "every lane's address can be "
-						      "read (a misaligned access, "
-						      "or a window the debugger "
-						      "reads)"
-			      : "no lane's address can be read"));
+			      : "no lane's address stands apart from the others' "
+				"(the whole warp went wrong: a freed or wrong "
+				"buffer, a misaligned access)"));
 	const struct diag_san_record *r = f->finding;
 	if (r && r->kind == DIAG_SAN_PRECISE && r->has_who) {
 		dim_text(t, sizeof t, r->thread);
@@ -864,7 +862,10 @@ static void pick_host_line(struct diag *d)
 		return;
 	for (size_t i = 0; i < d->n_host_frames; i++) {
 		const struct diag_frame *h = &d->host_frames[i];
-		if (h->device || !h->file || !h->line || launch_stub(f, h->func))
+		/* run 25: __cudaLaunchKernel_helper in the toolkit's
+		 * crt/device_functions.h has a line too */
+		if (h->device || !h->file || !h->line || launch_stub(f, h->func) ||
+		    dec_path_in_cuda_toolkit(h->fullname ? h->fullname : h->file))
 			continue;
 		f->host_line.func = h->func;
 		f->host_line.file = h->file;

@@ -122,10 +122,10 @@ static void stop_from_model(struct diag *d, const struct dbg_model *m)
 	}
 }
 
-/* The culprit-lane search's answers (mi/ctl_culprit.c): which active
- * lanes' addresses of the faulting access could be read.  A lane whose
- * switch failed (lane -1) or whose address was never asked counts for
- * nothing. */
+/* The culprit-lane search's answers (mi/ctl_culprit.c): the lanes whose
+ * address of the faulting access lies far from the others'
+ * (model_culprit_far).  A lane whose switch failed (lane -1) or whose
+ * address did not evaluate counts for nothing. */
 static void culprit_from(struct diag *d, const struct dbg_model *m)
 {
 	const struct model_culprit *cu = &m->culprit;
@@ -138,24 +138,29 @@ static void culprit_from(struct diag *d, const struct dbg_model *m)
 	*o = (struct diag_culprit){ .searched = true, .inst = d->culprit_inst,
 				    .why = d->culprit_why,
 				    .focus_lane = cu->back_lane };
-	for (size_t i = 0; cu->state == MODEL_CULPRIT_DONE && i < cu->n; i++) {
+	bool *far = calloc(cu->n ? cu->n : 1, sizeof *far);
+	if (!far)
+		return;
+	o->bad = (int)model_culprit_far(cu, far);
+	for (size_t i = 0; i < cu->n; i++) {
 		const struct model_lane_addr *l = &cu->lanes[i];
-		if (l->lane < 0 || !l->has_addr || l->readable < 0)
+		if (l->lane < 0 || !l->has_addr)
 			continue;
 		o->lanes++;
-		if (l->readable == 0 && o->bad++ == 0) {
+		if (far[i] && !o->found) {
+			o->found = true;
 			o->lane = l->lane;
 			o->thread = (struct diag_dim3){l->thread.x, l->thread.y,
 						       l->thread.z};
 			o->addr = l->addr;
-		} else if (l->readable == 1) {
+		} else if (!far[i]) {
 			if (!o->good_lo || l->addr < o->good_lo)
 				o->good_lo = l->addr;
 			if (l->addr > o->good_hi)
 				o->good_hi = l->addr;
 		}
 	}
-	o->found = model_culprit_lane(cu) >= 0;
+	free(far);
 }
 
 void diag_feed_model(struct diag *d, const struct dbg_model *m)

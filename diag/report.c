@@ -692,7 +692,7 @@ static void j_culprit(struct jw *w, const struct diag_culprit *c)
 	jw_int_or_null(w, "offset", (long long)c->offset,
 		       c->found && c->var);
 	jw_int(w, "lanes", c->lanes);
-	jw_int(w, "unreadable", c->bad);
+	jw_int(w, "far", c->bad);
 	if (c->inst)
 		jw_text(w, "instruction", c->inst, strlen(c->inst));
 	else

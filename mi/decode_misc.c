@@ -328,6 +328,18 @@ int dec_sass_mem_operand(const char *inst, struct dec_sass_mem *out)
 	if (oplen == 0 || oplen >= sizeof out->op)
 		return -1;
 	memcpy(out->op, inst, oplen);
+	/* a load's destination: the first operand, a register ("LD.E R4,",
+	 * "LDG.E.64 R8,"; LDGSTS writes shared memory, not a register) */
+	const char *sp = strchr(inst, ' ');
+	if (sp && strncmp(out->op, "LD", 2) == 0 &&
+	    strcmp(out->op, "LDGSTS") != 0 && sp[1] == 'R' &&
+	    sp[2] >= '0' && sp[2] <= '9') {
+		out->dest = atoi(sp + 2);
+		const char *mn_end = sp;
+		out->ndest = memmem(inst, (size_t)(mn_end - inst), ".128", 4) ? 4
+			     : memmem(inst, (size_t)(mn_end - inst), ".64", 3) ? 2
+			     : 1;
+	}
 	bool found = false;
 	/* the last register group is the address ([UR4] before it is a
 	 * descriptor) */

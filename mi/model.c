@@ -127,19 +127,69 @@ static void lanes_free(struct dbg_model *m)
 	m->nlanes = 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t dist(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+size_t model_culprit_far(const struct model_culprit *c, bool *far)
+{
+	if (c->state != MODEL_CULPRIT_DONE || c->n < 2)
+		return 0;
+	uint64_t *v = malloc(c->n * sizeof *v);
+	if (!v)
+		return 0;
+	size_t n = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->lanes[i].lane >= 0 && c->lanes[i].has_addr)
+			v[n++] = c->lanes[i].addr;
+	if (n < 4) { /* too few lanes to call one an outlier */
+		free(v);
+		return 0;
+	}
+	qsort(v, n, sizeof *v, cmp_u64);
+	uint64_t med = v[n / 2];
+	for (size_t i = 0; i < n; i++)
+		v[i] = dist(v[i], med);
+	qsort(v, n, sizeof *v, cmp_u64);
+	uint64_t spread = v[n / 2];
+	free(v);
+	uint64_t limit = spread > UINT64_MAX / 1000 ? UINT64_MAX
+			 : spread * 1000;
+	if (limit < 65536)
+		limit = 65536;
+	size_t k = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct model_lane_addr *l = &c->lanes[i];
+		bool f = l->lane >= 0 && l->has_addr && dist(l->addr, med) > limit;
+		if (far)
+			far[i] = f;
+		k += f;
+	}
+	if (k * 4 > n) { /* not a minority: no culprit */
+		if (far)
+			memset(far, 0, c->n * sizeof *far);
+		return 0;
+	}
+	return k;
+}
+
 int model_culprit_lane(const struct model_culprit *c)
 {
-	int bad = -1;
-	bool good = false;
-	for (size_t i = 0; c->state == MODEL_CULPRIT_DONE && i < c->n; i++) {
-		const struct model_lane_addr *l = &c->lanes[i];
-		if (l->lane < 0 || !l->has_addr)
-			continue;
-		if (l->readable == 0 && bad < 0)
-			bad = l->lane;
-		good |= l->readable == 1;
-	}
-	return good ? bad : -1;
+	bool *far = calloc(c->n ? c->n : 1, sizeof *far);
+	int lane = -1;
+	if (far && model_culprit_far(c, far))
+		for (size_t i = 0; i < c->n && lane < 0; i++)
+			if (far[i])
+				lane = c->lanes[i].lane;
+	free(far);
+	return lane;
 }
 
 void model_culprit_clear(struct dbg_model *m)
@@ -749,8 +799,11 @@ bool model_continue_loses_error(const struct dbg_model *m)
 bool model_var_untrusted(const struct dbg_model *m, int level,
 			 const struct dec_var *v)
 {
-	if (level <= 0 || !m->has_stop ||
-	    !dec_stop_is_device_exception(&m->stop))
+	/* a GPU coredump holds the registers of the exception too (run 25:
+	 * helper_assert's driver core showed the same stale arguments) */
+	bool device_core = m->is_core && m->focus.valid;
+	if (level <= 0 || (!device_core && (!m->has_stop ||
+					    !dec_stop_is_device_exception(&m->stop))))
 		return false;
 	return !(v->type && strstr(v->type, "@parameter"));
 }

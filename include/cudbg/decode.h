@@ -373,6 +373,11 @@ struct dec_sass_mem {
 	int reg;       /* base register number: R<reg> */
 	bool wide;     /* .64: R<reg> low, R<reg+1> high */
 	long long offset;
+	/* A load's destination registers R<dest>..R<dest+ndest-1> (ndest 0:
+	 * none, a store).  When they cover the address registers the fault
+	 * left the loaded value there, not the address (run 25: -G's
+	 * "LD.E R4,desc[UR4][R4.64]" read R4 = 0 in every lane). */
+	int dest, ndest;
 };
 /* 0 with out filled; -1 when the instruction has no register-based
  * memory operand (an ALU op, RZ, a constant bank c[0x0][...]). */

@@ -320,19 +320,19 @@ struct diag_fault {
 	 * Borrowed. */
 	const char *pass_failed;
 	/* The culprit-lane search at a warp-level address fault (the
-	 * faulting instruction's address in every lane's registers, and
-	 * whether memory there could be read): found when some lanes'
-	 * addresses could be read and others not.  focus then names the
-	 * culprit.  Strings borrowed. */
+	 * faulting instruction's address in every lane's registers): found
+	 * when a few lanes' addresses lie far from the others'
+	 * (model_culprit_far).  focus then names the culprit.  Strings
+	 * borrowed. */
 	struct diag_culprit {
 		bool searched;        /* the search came to an end */
 		bool found;
-		int lanes, bad;       /* active lanes with an address; unreadable */
+		int lanes, bad;       /* active lanes with an address; far ones */
 		int lane;             /* the (first) culprit */
 		struct diag_dim3 thread;
 		int focus_lane;       /* where cuda-gdb had put the focus */
 		uint64_t addr;        /* its address */
-		uint64_t good_lo, good_hi; /* the readable lanes' addresses */
+		uint64_t good_lo, good_hi; /* the other lanes' addresses */
 		const char *inst;     /* the faulting instruction */
 		const char *why;      /* no search result: why */
 		const char *var;      /* the kernel pointer parameter below addr */

@@ -134,14 +134,12 @@ struct model_lane_value {
 	bool active, divergent;
 };
 
-/* One lane's address of the faulting access, and whether the debugger
- * could read memory there. */
+/* One lane's address of the faulting access. */
 struct model_lane_addr {
 	int lane;
 	struct dec_dim3 thread;
 	uint64_t addr;
 	bool has_addr;     /* the address expression evaluated */
-	int readable;      /* 1 read, 0 refused, -1 not asked */
 };
 
 enum model_culprit_state {
@@ -284,9 +282,14 @@ unsigned model_on_record(struct dbg_model *m, const struct mi_record *rec);
 /* Appends program output / console text. */
 void model_add_output(struct dbg_model *m, const char *buf, size_t len);
 void model_add_console(struct dbg_model *m, const char *buf, size_t len);
-/* The lane the search found: the first active lane whose address could
- * not be read while another lane's could; -1 when none (not searched,
- * every address readable, or none). */
+/* The lanes whose address lies far from the others': farther from the
+ * lanes' median address than 1000 times the lanes' median distance from
+ * it, and at least 64 KiB; a minority of at most a quarter of the lanes
+ * (else the accesses are merely spread, as a row a lane is).  far[i]
+ * (c->n of them, may be NULL) marks them; returns how many (0: no clear
+ * culprit). */
+size_t model_culprit_far(const struct model_culprit *c, bool *far);
+/* The first of them, -1 when none. */
 int model_culprit_lane(const struct model_culprit *c);
 /* Forgets the culprit-lane search (each stop does). */
 void model_culprit_clear(struct dbg_model *m);

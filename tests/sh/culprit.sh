@@ -1,58 +1,73 @@
 #!/bin/sh
 # The culprit lane of a warp-level address fault (issue 28 item 2), from
-# the stopped warp's own registers (mi/ctl_culprit.c): a replay of
-# tests/fixtures/culprit_null_deref.mi.log (CRAFTED from the real
-# null_deref recording by tests/fixtures/hand/make_culprit.py: thread 3's
-# row pointer is NULL) names thread (3,0,0), lane 3, its address 0x0 and
-# its own values (r = 3, row = 0x0), in text and JSON; a recording made
-# before the search says why no culprit is named and keeps the lane
-# unknown.
+# the stopped warp's own registers (mi/ctl_culprit.c), on real H100
+# recordings of GPU run 25:
+#  - lane_wild_o3: lane 18, thread (146,0,0), stores through an index of
+#    50000000; its address lies far from the other 31 lanes' and is named,
+#    in text and JSON, though cuda-gdb had put the focus on lane 0;
+#  - cupy_raw: a CuPy RawKernel, lane 13, thread (77,0,0);
+#  - null_deref (-G): the load wrote its destination over its address
+#    register, so no address is left: said, and the lane stays unknown;
+#  - int_overflow, recorded before the search: said, lane unknown.
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
+GPU=$ROOT/tests/fixtures/gpu
 fails=0
 pass() { echo "PASS culprit/$1"; }
 fail() { echo "FAIL culprit/$1: $2"; fails=$((fails + 1)); }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-REC=$ROOT/tests/fixtures/culprit_null_deref.mi.log
 
-"$BIN" --batch --replay "$REC" >"$tmp/text" 2>&1
-if ! grep -q '^  thread     block (0,0,0) thread (3,0,0), device 0 sm 124 warp 0 lane 3$' "$tmp/text"; then
-	fail text-thread "$(grep -m1 '^  thread ' "$tmp/text")"
-elif ! tr -s ' \n' '  ' <"$tmp/text" | grep -q 'Thread (3,0,0) of block (0,0,0) (lane 3) made the faulting access: its address 0x0 cannot be read, while the other 7 lanes'; then
-	fail text-note "no note naming the culprit"
-elif ! grep -q '^  r = 3$' "$tmp/text" || ! grep -q '^  row = 0x0$' "$tmp/text"; then
-	fail text-values "the values are not the culprit lane's"
-elif grep -q '(lane-unknown)\|not necessarily the thread' "$tmp/text"; then
-	fail text-unknown "still says the lane is unknown"
-else
-	pass text
-fi
-"$BIN" --batch --json --replay "$REC" >"$tmp/json" 2>/dev/null
+# text CASE RECORDING THREAD-LINE NOTE-TEXT
+text() {
+	"$BIN" --batch --replay "$GPU/$2.mi.log" >"$tmp/$1" 2>&1
+	if ! grep -qF -- "$3" "$tmp/$1"; then
+		fail "$1" "$(grep -m1 '^  thread ' "$tmp/$1")"
+	elif ! tr -s ' \n' '  ' <"$tmp/$1" | grep -qF -- "$4"; then
+		fail "$1" "no note: $4"
+	elif grep -q '(lane-unknown)\|not necessarily the thread' "$tmp/$1"; then
+		fail "$1" "still says the lane is unknown"
+	else
+		pass "$1"
+	fi
+}
+text lane_wild_o3 lane_wild_o3 \
+	'  thread     block (0,0,0) thread (146,0,0), device 0 sm 124 warp 4 lane 18' \
+	"Thread (146,0,0) of block (0,0,0) (lane 18) made the faulting access: its address 0x7ffddfcbc600 lies far from the other 31 lanes' 0x7ffdd3e00400 .. 0x7ffdd3e0047c"
+text cupy_raw cupy_raw \
+	'  thread     block (0,0,0) thread (77,0,0), device 0 sm 124 warp 0 lane 13' \
+	"Thread (77,0,0) of block (0,0,0) (lane 13) made the faulting access"
+
+"$BIN" --batch --json --replay "$GPU/lane_wild_o3.mi.log" >"$tmp/json" 2>/dev/null
 if python3 - "$tmp/json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))["diagnosis"]
 c = d["exception"]["culprit"]
-assert c["found"] and c["lane"] == 3 and c["thread"] == [3, 0, 0], c
-assert c["address"] == "0x0" and c["lanes"] == 8 and c["unreadable"] == 1, c
-assert c["instruction"] == "LD.E R6,desc[UR4][R6.64]", c
+assert c["found"] and c["lane"] == 18 and c["thread"] == [146, 0, 0], c
+assert c["address"] == "0x7ffddfcbc600" and c["lanes"] == 32 and c["far"] == 1, c
+assert c["instruction"] == "LDG.E R0,desc[UR4][R4.64]", c
 assert d["exception"]["lane_known"] is True
-assert d["focus"]["lane"] == 3 and d["focus"]["thread"] == [3, 0, 0], d["focus"]
-assert d["values"]["r"] == "3", d["values"]
+assert d["focus"]["lane"] == 18 and d["focus"]["thread"] == [146, 0, 0], d["focus"]
 PY
 then
 	pass json
 else
 	fail json "the JSON does not name the culprit"
 fi
-# the real recording, made before the search: said, and the lane stays
-# unknown (nothing made up)
-"$BIN" --batch --replay "$ROOT/tests/fixtures/gpu/null_deref.mi.log" >"$tmp/old" 2>&1
-if ! tr -s ' \n' '  ' <"$tmp/old" | grep -q "The lanes' own registers name no culprit: the recording was made without the culprit-lane search" ||
-   ! grep -q '(lane-unknown)' "$tmp/old"; then
-	fail old-recording "$(grep -m2 'culprit\|lane-unknown' "$tmp/old")"
-else
-	pass old-recording
-fi
+
+# unknown CASE RECORDING WHY: no culprit, the reason said, lane unknown
+unknown() {
+	"$BIN" --batch --replay "$GPU/$2.mi.log" >"$tmp/$1" 2>&1
+	if ! tr -s ' \n' '  ' <"$tmp/$1" | grep -qF -- "$3" ||
+	   ! grep -q '(lane-unknown)' "$tmp/$1"; then
+		fail "$1" "$(grep -m2 'culprit\|lane-unknown' "$tmp/$1")"
+	else
+		pass "$1"
+	fi
+}
+unknown clobbered null_deref \
+	"The lanes' own registers name no culprit: the faulting load wrote its destination over its address register"
+unknown old-recording int_overflow \
+	"The lanes' own registers name no culprit: the recording was made without the culprit-lane search"
 exit $fails

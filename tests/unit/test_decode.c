@@ -733,6 +733,13 @@ TEST(sass_memory_operands)
 	CHECK_INT(dec_sass_mem_operand("LD.E R4,desc[UR4][R4.64]", &m), 0);
 	CHECK_STR(m.op, "LD");
 	CHECK(m.reg == 4 && m.wide && m.offset == 0);
+	CHECK(m.dest == 4 && m.ndest == 1); /* run 25: the address overwritten */
+	CHECK_INT(dec_sass_mem_operand("@!P0 LDG.E.64 R8,desc[UR10][R2.64]", &m), 0);
+	CHECK(m.dest == 8 && m.ndest == 2 && m.reg == 2);
+	CHECK_INT(dec_sass_mem_operand("LDGSTS.E.LTC128B P0[R184+0x4000][R4.64]", &m), 0);
+	CHECK(m.ndest == 0 && m.reg == 4 && m.wide); /* run 25: cuBLAS */
+	CHECK_INT(dec_sass_mem_operand("ST.E desc[UR4][R2.64],R0", &m), 0);
+	CHECK(m.ndest == 0 && m.reg == 2);
 	CHECK_INT(dec_sass_mem_operand("STG.E desc[UR6][R2.64+0x10],R5", &m), 0);
 	CHECK(!strcmp(m.op, "STG") && m.reg == 2 && m.wide && m.offset == 16);
 	CHECK_INT(dec_sass_mem_operand("LDL R21[R1+0x4]", &m), 0);

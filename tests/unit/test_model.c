@@ -330,3 +330,57 @@ TEST_TIMEOUT(threads_find_in_coalesced_ranges, 120)
 			      (struct dec_dim3){ 4, 5, 6, true }) == 1 + 4 * (2 + 5 * 3));
 	model_free(&m);
 }
+
+/* The culprit of a warp-level address fault is the lane whose address
+ * stands apart (GPU run 25: lane 18 of lane_wild_o3, 200 MB past the
+ * others' 128 bytes); addresses merely spread (a row per lane) name
+ * none, nor do too few lanes or a majority far away. */
+static void culprit_lanes(struct model_culprit *c, struct model_lane_addr *l,
+			  size_t n, uint64_t base, uint64_t step)
+{
+	memset(c, 0, sizeof *c);
+	c->state = MODEL_CULPRIT_DONE;
+	c->lanes = l;
+	c->n = n;
+	for (size_t i = 0; i < n; i++) {
+		memset(&l[i], 0, sizeof l[i]);
+		l[i].lane = (int)i;
+		l[i].has_addr = true;
+		l[i].addr = base + i * step;
+	}
+}
+
+TEST(culprit_is_the_lane_far_from_the_others)
+{
+	struct model_lane_addr l[32];
+	struct model_culprit c;
+	bool far[32];
+
+	culprit_lanes(&c, l, 32, 0x7ffdd3e00400, 4);
+	l[18].addr = 0x7ffddfcbc600;
+	CHECK_INT((int)model_culprit_far(&c, far), 1);
+	CHECK(far[18] && !far[17] && !far[19]);
+	CHECK_INT(model_culprit_lane(&c), 18);
+	/* a row of 1 MiB per lane: spread, no outlier */
+	culprit_lanes(&c, l, 32, 0x7ffd00000000, 1 << 20);
+	CHECK_INT(model_culprit_lane(&c), -1);
+	/* half the lanes far away: not a minority */
+	culprit_lanes(&c, l, 32, 0x7ffdd3e00400, 4);
+	for (int i = 0; i < 16; i++)
+		l[i].addr += 1ull << 32;
+	CHECK_INT(model_culprit_lane(&c), -1);
+	/* three lanes with an address: too few to call one apart */
+	culprit_lanes(&c, l, 3, 0x1000, 4);
+	l[2].addr = 1ull << 40;
+	CHECK_INT(model_culprit_lane(&c), -1);
+	/* a lane whose address did not evaluate is never the culprit */
+	culprit_lanes(&c, l, 32, 0x7ffdd3e00400, 4);
+	l[5].addr = 0;
+	l[5].has_addr = false;
+	CHECK_INT(model_culprit_lane(&c), -1);
+	/* the search did not finish */
+	culprit_lanes(&c, l, 32, 0x7ffdd3e00400, 4);
+	l[7].addr = 0;
+	c.state = MODEL_CULPRIT_FAILED;
+	CHECK_INT(model_culprit_lane(&c), -1);
+}
