@@ -388,8 +388,15 @@ static void send_start(struct session *s, const struct session_config *cfg)
 	start_cmd(s, on_setting, "-gdb-set pagination off");
 	start_cmd(s, on_setting, "-gdb-set confirm off");
 	start_cmd(s, on_setting, "-gdb-set breakpoint pending on");
-	if (cfg->launch_blocking && s->backend == SESSION_LAUNCH)
+	if (cfg->launch_blocking && s->backend == SESSION_LAUNCH) {
 		start_cmd(s, on_setting, "-gdb-set cuda launch_blocking on");
+		/* cuda-gdb's setting does not cover a CUDA graph's launch
+		 * (GPU run 25: graph_stale's host had gone on to
+		 * cudaStreamSynchronize); the driver's variable does.  A
+		 * value the user set is theirs. */
+		if (!getenv("CUDA_LAUNCH_BLOCKING"))
+			start_cmd(s, on_setting, "-gdb-set environment CUDA_LAUNCH_BLOCKING=1");
+	}
 	if (s->lazy_symbols && s->backend == SESSION_LAUNCH)
 		start_cmd(s, on_setting, "-gdb-set auto-solib-add off");
 	if (cfg->ndirs) {

@@ -149,7 +149,9 @@ struct session_config {
 	/* LAUNCH: `-gdb-set cuda launch_blocking on` in the start sequence
 	 * (plain gdb refuses it, harmlessly): each kernel launch waits for
 	 * the kernel, so at a device stop the host thread is still in the
-	 * faulting kernel's launch (cuda-gdb 13, facts: Host side). */
+	 * faulting kernel's launch (cuda-gdb 13, facts: Host side).  And
+	 * CUDA_LAUNCH_BLOCKING=1 in the program's environment unless the
+	 * user's has one: the setting misses CUDA graph launches. */
 	bool launch_blocking;
 	/* LAUNCH: `-gdb-set auto-solib-add off` in the start sequence; at
 	 * each stop after new libraries loaded, `sharedlibrary` of only
