@@ -300,6 +300,13 @@ std_closed() { # CASE REDIRECTION WANT-RC ARGS...
 }
 for r in 'stdin:<&-' 'stderr:2>&-' 'stdout:>&-' 'all:<&- >&- 2>&-'; do
 	sn=${r%%:*} r=${r#*:}
+	# under valgrind its own log file takes a closed stdout (fd 1) and
+	# the report lands in it: judged in the plain and ASan passes
+	if [ "${CUDBG_UNDER_VALGRIND:-0}" = 1 ] && [ "$sn" != stdin ] &&
+	   [ "$sn" != stderr ]; then
+		echo "SKIP faults/std_closed_$sn: valgrind's log takes the closed descriptor (the plain and asan passes judge it)"
+		continue
+	fi
 	std_closed replay_closed_$sn "$r" 1 --replay "$FIX/null_write.mi.log"
 	std_closed sanitizer_closed_$sn "$r" 1 --debugger "$FAKE" \
 		--memcheck=always --sanitizer "$FAKESAN" "$HP" exit 0

@@ -12,6 +12,10 @@ fails=0
 pass() { echo "PASS hardening3/$1"; }
 fail() { echo "FAIL hardening3/$1: $2"; fails=$((fails + 1)); }
 
+if [ "${CUDBG_UNDER_VALGRIND:-0}" = 1 ]; then
+	echo "SKIP hardening3/all: as nobody, valgrind cannot write its log in root's directory (the plain and asan passes judge it)"
+	exit 0
+fi
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null 2>&1; then
 	echo "SKIP hardening3/all: needs root and setpriv to run as another user"
 	exit 0

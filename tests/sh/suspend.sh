@@ -4,8 +4,9 @@
 # control, the shell reports the job stopped and its prompt is usable with
 # the terminal restored (canonical mode and echo back on); `fg` brings the
 # screen back whole; `q` then ends cleanly.  Waits poll capture-pane with a
-# bound; no bare sleeps.  (CUDBG_REAL_GDB passes through the clean
-# environment: tests/run.sh's gdb wrapper needs it.)
+# bound; no bare sleeps.  (CUDBG_REAL_GDB and the valgrind wrapper's
+# settings pass through the clean environment: tests/run.sh's gdb
+# wrapper and tests/valgrind-cudbg need them.)
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
@@ -54,7 +55,7 @@ wait_gone() {
 # A shell with job control in a 100x30 window; cudbg-tui started from it.
 start() {
 	tm new-session -d -x 100 -y 30 -s "$1" \
-		"env -i PATH=$PATH CUDBG_REAL_GDB=${CUDBG_REAL_GDB:-} HOME=$dir/home TERM=xterm-256color PS1='sh\$ ' bash --norc --noprofile -i"
+		"env -i PATH=$PATH CUDBG_REAL_GDB=${CUDBG_REAL_GDB:-} CUDBG_REAL_BIN=${CUDBG_REAL_BIN:-} CUDBG_VALGRIND_LOGS=${CUDBG_VALGRIND_LOGS:-} CUDBG_VALGRIND_EXE=${CUDBG_VALGRIND_EXE:-} HOME=$dir/home TERM=xterm-256color PS1='sh\$ ' bash --norc --noprofile -i"
 	wait_for "$1" 'sh$' || return 1
 	tm send-keys -t "$1" "$BIN --no-run --debugger gdb $PROG" Enter
 	wait_for "$1" "not started"
