@@ -287,6 +287,12 @@ static void loop_wait(struct loop *L, int timeout_ms)
 		return;
 	}
 	drain_self_pipe();
+	/* The terminal hung up without a SIGHUP reaching us (it was not our
+	 * controlling terminal, or we were not its foreground job): no key
+	 * can come any more, and the poll would return at once for ever.
+	 * End as SIGHUP ends. */
+	if (kfd >= 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
+		sig_quit = SIGHUP;
 	if (L->src.ready)
 		L->src.ready(L->src.ctx, pfd + src_at, nsrc);
 }
