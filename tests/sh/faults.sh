@@ -635,33 +635,29 @@ for t in running badstop; do
 	fi
 done
 
+# silent_screen CASE MODE TEXT: the fake debugger in MODE goes silent
+# under the screen with --timeout 3; the screen must end cleanly (q
+# works, terminal restored), say TEXT and leave nothing behind
+silent_screen() {
+	c=$1
+	FAKE_DBG_MODE=$2 screen $c -s 100x30 -t 30 -a 'wait=debugger gone' \
+		-a send=q -- "$BIN" --timeout 3 --debugger "$FAKE" "$HP" sleep
+	if ! status_is $c exit:0 || ! restored $c || ! said $c "$3"; then
+		fail $c "no clean end with the reason: $(tr '\n' ' ' <"$tmp/$c.res")"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	else
+		pass $c
+	fi
+}
+
 # item 4: a debugger that answers its first start command, then never
 # again: bounded (was: forever once anything was answered)
-c=start_stalls_screen
-FAKE_DBG_MODE=stall screen $c -s 100x30 -t 30 -a 'wait=debugger gone' \
-	-a send=q -- "$BIN" --timeout 3 --debugger "$FAKE" "$HP" sleep
-if ! status_is $c exit:0 || ! restored $c ||
-   ! said $c "fake-debugger stopped answering while starting: no answer to '"; then
-	fail $c "no clean end with the reason: $(tr '\n' ' ' <"$tmp/$c.res")"
-elif ! no_orphans $c; then
-	fail $c "left behind:$orphans"
-else
-	pass $c
-fi
+silent_screen start_stalls_screen stall "fake-debugger stopped answering while starting: no answer to '"
 
 # the issue's own case: a banner and a prompt, then silence: bounded by
 # --timeout (default 60 s), the screen says so
-c=start_mute_screen
-FAKE_DBG_MODE=mute screen $c -s 100x30 -t 30 -a 'wait=debugger gone' \
-	-a send=q -- "$BIN" --timeout 3 --debugger "$FAKE" "$HP" sleep
-if ! status_is $c exit:0 || ! restored $c ||
-   ! said $c "no answer from fake-debugger within 3 s"; then
-	fail $c "no clean end with the reason: $(tr '\n' ' ' <"$tmp/$c.res")"
-elif ! no_orphans $c; then
-	fail $c "left behind:$orphans"
-else
-	pass $c
-fi
+silent_screen start_mute_screen mute "no answer from fake-debugger within 3 s"
 
 # issue 33 item 2: a debugger that stops the program, then never answers
 # again (-stack-list-frames unanswered): every command is bounded, not
@@ -683,17 +679,7 @@ elif ! no_orphans $c; then
 else
 	pass $c
 fi
-c=silent_after_stop_screen
-FAKE_DBG_MODE=quietstop screen $c -s 100x30 -t 30 -a 'wait=debugger gone' \
-	-a send=q -- "$BIN" --timeout 3 --debugger "$FAKE" "$HP" sleep
-if ! status_is $c exit:0 || ! restored $c ||
-   ! said $c "fake-debugger stopped answering: no answer to '"; then
-	fail $c "no clean end with the reason: $(tr '\n' ' ' <"$tmp/$c.res")"
-elif ! no_orphans $c; then
-	fail $c "left behind:$orphans"
-else
-	pass $c
-fi
+silent_screen silent_after_stop_screen quietstop "fake-debugger stopped answering: no answer to '"
 
 # item 9: --record naming the replayed file under another name (./X, a
 # symlink, a hard link) is refused, even with --force; the file is intact
