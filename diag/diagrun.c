@@ -804,12 +804,23 @@ static void read_pystack(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 		/* a job's faulting process printed its stack when it died */
 		const char *noted = session_noted_pystack(ctl_session(c));
 		struct diag_pystack ps;
-		if (noted && diag_pystack_parse(noted, strlen(noted), &ps) == 0)
+		if (noted && diag_pystack_parse(noted, strlen(noted), &ps) == 0) {
 			diag_set_pystack(r->d, &ps, NULL);
+			return;
+		}
+		/* else the core's memory has it (diag/pymem.c) */
+		struct diag_pystack_result res = { .no_wait = false };
+		diag_pystack_take(c, timeout_ms < 5000 ? timeout_ms : 5000, NULL,
+				  &res);
+		if (res.have)
+			diag_pystack_result_give(r->d, &res);
+		else if (strstr(res.why, "reading its memory"))
+			diag_set_pystack(r->d, NULL, res.why);
 		else
 			diag_set_pystack(r->d, NULL, "a coredump has no running "
 					 "interpreter to ask (the memcheck pass's "
 					 "report names the script line)");
+		diag_pystack_result_free(&res);
 		return;
 	}
 	const struct diag_fault *f = diag_analyze(r->d);

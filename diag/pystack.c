@@ -159,6 +159,7 @@ int diag_pystack_copy(struct diag_pystack *dst, const struct diag_pystack *src)
 	}
 	if (ok && src->error)
 		ok = (dst->error = diag_strdup(src->error)) != NULL;
+	dst->from_memory = src->from_memory;
 	if (!ok) {
 		diag_pystack_free(dst);
 		return DIAG_ENOMEM;

@@ -6,6 +6,8 @@
  * issues the same commands and gets the same report. */
 #include "cudbg/pystack.h"
 #include "cudbg/decode.h"
+#include "cudbg/mi.h"
+#include "cudbg/pymem.h"
 #include "cudbg/diag.h"
 #include "cudbg/model.h"
 #include "cudbg/session.h"
@@ -25,6 +27,8 @@ struct pyrun {
 	char err[256];
 	struct dec_memory mem;
 	bool have_mem;
+	struct dec_threads threads;  /* the last -thread-info's */
+	bool have_threads;
 };
 
 static bool step_answered(void *ctx)
@@ -64,6 +68,11 @@ static void on_reply(void *ctx, const struct mi_record *rec, const char *err)
 	if (r->have_mem)
 		dec_memory_free(&r->mem);
 	r->have_mem = dec_memory_decode(rec->results, &r->mem) == 0;
+	if (r->have_threads)
+		dec_threads_free(&r->threads);
+	r->have_threads = dec_threads_decode(rec->results, &r->threads) == 0;
+	const char *v = mi_find_str(rec->results, "value");
+	snprintf(r->value, sizeof r->value, "%s", v ? v : "");
 }
 
 /* Waits for the step's answer.  A call into the program that does not
@@ -314,6 +323,163 @@ static void read_bad_value(struct pyrun *r, const struct diag_pystack *ps,
 			 (unsigned long long)plan.addr, why);
 }
 
+/* ---- the stack read from memory (include/cudbg/pymem.h) ---- */
+
+struct memread {
+	struct pyrun *r;
+	const char *thread;   /* "--thread 1 " at a device stop, else "" */
+};
+
+static int memread_fn(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct memread *mr = ctx;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "-data-read-memory-bytes %s0x%llx %zu",
+		 mr->thread, (unsigned long long)addr, len);
+	struct pyrun *r = mr->r;
+	if (raw(r, cmd) < 0 || !r->have_mem || r->mem.n < 1)
+		return -1;
+	const struct dec_mem_block *b = &r->mem.v[0];
+	if (b->begin != addr || b->len < len)
+		return -1;
+	memcpy(buf, b->bytes, len);
+	return 0;
+}
+
+/* A symbol's address or value through gdb (no debug information needed:
+ * the dynamic symbol table has them).  0 or -1 (r->err). */
+static int eval_number(struct pyrun *r, const char *thread, const char *expr,
+		       unsigned long long *out)
+{
+	char cmd[160];
+	snprintf(cmd, sizeof cmd, "-data-evaluate-expression %s\"%s\"", thread,
+		 expr);
+	long long v;
+	if (raw(r, cmd) < 0)
+		return -1;
+	if (!value_ll(r->value, &v)) {
+		snprintf(r->err, sizeof r->err, "%s gave '%s'", expr, r->value);
+		return -1;
+	}
+	*out = (unsigned long long)v;
+	return 0;
+}
+
+/* The interpreter's version: Py_Version (3.11 and later); without it,
+ * 3.10 is told from 3.9 and older by Py_IsNone, new in 3.10. */
+static int python_version(struct pyrun *r, const char *thread,
+			  unsigned *version)
+{
+	unsigned long long v;
+	if (eval_number(r, thread, "(long)*(unsigned int *)&Py_Version", &v) == 0) {
+		*version = (unsigned)v;
+		return 0;
+	}
+	if (strstr(r->err, "not in this recording"))
+		return -1;
+	if (eval_number(r, thread, "(long)&Py_IsNone", &v) == 0) {
+		*version = 0x030a0000;
+		return 0;
+	}
+	snprintf(r->err, sizeof r->err, "the interpreter is Python 3.9 or "
+		 "older (no Py_Version, no Py_IsNone): its stack is read only "
+		 "by calling into it");
+	return -1;
+}
+
+/* "Thread 0x7ffff7d8a740 (LWP 4242)", "LWP 4242", "process 4242". */
+static void parse_target_id(const char *t, struct diag_pymem_thread *want)
+{
+	const char *p;
+	if ((p = strstr(t, "Thread 0x")))
+		want->pthread = strtoull(p + 7, NULL, 16);
+	if ((p = strstr(t, "LWP ")))
+		want->lwp = strtol(p + 4, NULL, 10);
+	else if ((p = strstr(t, "process ")))
+		want->lwp = strtol(p + 8, NULL, 10);
+}
+
+/* Which host thread's Python stack: the one stopped (thread 1 at a
+ * device stop: the one that launched the kernel). */
+static void host_thread_of(struct pyrun *r, const char *id,
+			   struct diag_pymem_thread *want)
+{
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "-thread-info %s", id);
+	if (raw(r, cmd) < 0 || !r->have_threads)
+		return;
+	for (size_t i = 0; i < r->threads.n; i++)
+		if (r->threads.v[i].target_id &&
+		    strcmp(r->threads.v[i].id ? r->threads.v[i].id : "", id) == 0)
+			parse_target_id(r->threads.v[i].target_id, want);
+}
+
+/* The whole read.  0 with ps filled, -1 with r->err saying why. */
+static int read_from_memory(struct pyrun *r, bool device,
+			    const char *thread_id, struct diag_pystack *ps)
+{
+	const char *thread = device ? "--thread 1 " : "";
+	struct diag_pymem_syms syms = {0};
+	unsigned long long v;
+	if (eval_number(r, thread, "(long)&_PyRuntime", &v) < 0) {
+		char e[200];
+		snprintf(e, sizeof e, "%s", r->err);
+		snprintf(r->err, sizeof r->err, "%s%s", strstr(e, "No symbol")
+			 ? "no Python runtime in the program: " : "", e);
+		return -1;
+	}
+	syms.runtime = v;
+	if (python_version(r, thread, &syms.version) < 0)
+		return -1;
+	if (!diag_pymem_supported(syms.version)) {
+		snprintf(r->err, sizeof r->err, "Python %u.%u: its layout is "
+			 "not one this reader knows (3.10 to 3.13)",
+			 syms.version >> 24, (syms.version >> 16) & 0xff);
+		return -1;
+	}
+	if (eval_number(r, thread, "(long)&PyCode_Type", &v) == 0)
+		syms.code_type = v;
+	struct diag_pymem_thread want = {0};
+	host_thread_of(r, device ? "1" : thread_id ? thread_id : "1", &want);
+	struct memread mr = { .r = r, .thread = thread };
+	char why[256];
+	if (diag_pymem_stack(memread_fn, &mr, &syms, &want, ps, why,
+			     sizeof why) < 0) {
+		snprintf(r->err, sizeof r->err, "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* Where no call can be made (a hardware exception, a coredump, a call
+ * that failed): the stack read from memory.  1 when had; else 0 with
+ * out->why: no_call, and why the read failed unless the replay's
+ * recording never had it (then the recording's own story stands). */
+static int take_by_reading(struct pyrun *r, const struct dbg_model *m,
+			   bool device, const char *no_call, const char *what,
+			   struct diag_pystack_result *out)
+{
+	out->device = device;
+	if (read_from_memory(r, device, m->thread_id, &out->ps) == 0) {
+		out->have = out->interpreter = true;
+		out->ps.from_memory = true;
+		out->why[0] = '\0';
+		struct diag_pybad_plan plan;
+		if (diag_pybad_plan(&out->ps, what, &plan) != DIAG_PYBAD_NONE)
+			snprintf(out->bad, sizeof out->bad, "not read: the stack "
+				 "was read from memory (%s), which holds no "
+				 "tensor", m->is_core ? "a coredump"
+				 : "no call into the program at this stop");
+		return 1;
+	}
+	if (strstr(r->err, "not in this recording"))
+		snprintf(out->why, sizeof out->why, "%s", no_call);
+	else
+		snprintf(out->why, sizeof out->why, "%s; reading its memory "
+			 "failed too: %s", no_call, r->err);
+	return 0;
+}
+
 static bool settled(void *ctx)
 {
 	struct dbg_ctl *c = ctx;
@@ -339,6 +505,8 @@ static void pyrun_free(struct pyrun *r)
 {
 	if (r->have_mem)
 		dec_memory_free(&r->mem);
+	if (r->have_threads)
+		dec_threads_free(&r->threads);
 	free(r->bigvalue);
 }
 
@@ -348,10 +516,8 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	bool no_wait = out->no_wait;
 	memset(out, 0, sizeof *out);
 	const struct dbg_model *m = ctl_model(c);
-	if (m->state != MODEL_STOPPED || m->is_core) {
-		snprintf(out->why, sizeof out->why, "%s", m->is_core
-			 ? "a coredump has no running interpreter to ask"
-			 : "the program is not stopped");
+	if (m->state != MODEL_STOPPED && !m->is_core) {
+		snprintf(out->why, sizeof out->why, "the program is not stopped");
 		return 0;
 	}
 	struct pyrun r = { .c = c,
@@ -359,14 +525,21 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	/* A device stop: the host thread that launched the kernel (with
 	 * launch blocking it is still in the launch). */
 	bool device = m->focus.valid;
+	if (m->is_core) {
+		take_by_reading(&r, m, false, "a coredump has no running "
+				"interpreter to ask", what, out);
+		goto done;
+	}
 	if (device && !pystack_safe_at(m)) {
-		snprintf(out->why, sizeof out->why, "not asked: calling into the "
+		char no_call[300];
+		snprintf(no_call, sizeof no_call, "not asked: calling into the "
 			 "program at a %s stop would end it (cuda-gdb 13 on the "
 			 "H200 killed the program for an inferior call at a "
 			 "hardware exception); the memcheck pass (M) names the "
 			 "script line", m->stop.signal_meaning
 			 ? m->stop.signal_meaning : "device");
-		return 0;
+		take_by_reading(&r, m, true, no_call, what, out);
+		goto done;
 	}
 	int rc = 0;
 	/* First whether there is an interpreter at all, without leaving
@@ -392,6 +565,16 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	if (rc == 0)
 		rc = take_stack(&r, &out->ps, &out->interpreter);
 	snprintf(out->why, sizeof out->why, "%s", rc < 0 ? r.err : "");
+	/* The call failed where a Python runtime may still be there (gdb 13
+	 * cannot call functions on a CPU with AMX; a call that timed out):
+	 * its memory has the stack. */
+	if (rc < 0 && !r.stuck && !strstr(r.err, "no Python interpreter") &&
+	    !strstr(r.err, "not in this recording") && !device) {
+		char no_call[300];
+		snprintf(no_call, sizeof no_call, "%s", r.err);
+		if (take_by_reading(&r, m, false, no_call, what, out))
+			goto done;
+	}
 	out->device = device;
 	/* The screen (no_wait) reads the value once the refresh that the
 	 * switch back starts is in (diag_pystack_read_value): the commands

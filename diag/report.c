@@ -271,7 +271,9 @@ static void t_pystack(struct dbuf *b, const struct diag_fault *f)
 	const struct diag_pystack *ps = f->pystack;
 	if (!ps || !ps->n_frames)
 		return;
-	dbuf_puts(b, "\nPython stack (innermost first):\n");
+	dbuf_puts(b, ps->from_memory
+		  ? "\nPython stack (innermost first, read from memory):\n"
+		  : "\nPython stack (innermost first):\n");
 	size_t folded = 0;
 	for (size_t i = 0; i < ps->n_frames; i++) {
 		const struct diag_pyf *fr = &ps->frames[i];

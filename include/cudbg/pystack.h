@@ -74,6 +74,9 @@ struct diag_pystack {
 	struct diag_pyint *ints;
 	size_t n_ints;
 	char *error;               /* the script's own failure (E line) */
+	bool from_memory;          /* read from the process's memory
+				    * (include/cudbg/pymem.h), not by a
+				    * call: frames only */
 };
 
 void diag_pystack_free(struct diag_pystack *ps); /* accepts NULL */
