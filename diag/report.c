@@ -785,6 +785,9 @@ static void j_pystack(struct jw *w, const struct diag_fault *f)
 	const struct diag_pystack *ps = f->pystack;
 	jw_str(w, "bad_value", f->bad_value);
 	jw_str(w, "python_stack_missing", ps ? NULL : f->pystack_why);
+	/* how it was had: a call into the interpreter, or its memory */
+	jw_str(w, "python_stack_from", !ps ? NULL
+	       : ps->from_memory ? "memory" : "call");
 	if (!ps) {
 		jw_str(w, "python_stack", NULL);
 		return;
