@@ -1,6 +1,6 @@
-/* The live Python stack in the screen: at each settled live stop of a
- * Python program the glue calls into its interpreter once
- * (diag_pystack_take, include/cudbg/pystack.h) and hands the stack to the
+/* The Python stack in the screen: at each settled stop of a Python
+ * program (live, or a coredump's, read from its memory) the glue takes
+ * it once (diag_pystack_take, include/cudbg/pystack.h) and hands the stack to the
  * panes (ui->pystack: the Stack pane lists its frames, the Source pane
  * shows the user's line when the stopped frame has no source) and to the
  * diagnosis the Hints pane builds.
@@ -26,7 +26,15 @@ static bool python_program(const struct glue *g)
 	/* a replay does not know its program: it asks as the recording did */
 	if (o->backend == SESSION_REPLAY)
 		return true;
-	return o->backend != SESSION_CORE && diag_argv_is_python(o->argv);
+	/* (a coredump's stack is read from its memory, diag/pymem.c) */
+	return diag_argv_is_python(o->argv);
+}
+
+/* Which stop the stack is of: a coredump sends no *stopped (its stop
+ * count stays 0, which means "none" here), so it counts as stop 1. */
+static unsigned stop_key(const struct dbg_model *m)
+{
+	return m->stop_count + (m->is_core ? 1u : 0u);
 }
 
 static void py_clear(struct glue *g)
@@ -52,8 +60,9 @@ static void py_say(struct glue *g)
 	 * the asserting kernel is gone afterwards (H200,
 	 * tests/fixtures/gpu/explore/README.md).  Say so, or the empty
 	 * thread tables would look like a bug. */
-	const char *gone = g->py.device ? " (the call into Python ended the "
-		"kernel's threads: T replays to the fault)" : "";
+	const char *gone = g->py.device && !g->py.ps.from_memory
+		? " (the call into Python ended the kernel's threads: T "
+		  "replays to the fault)" : "";
 	g->ui->py_bad = g->py.bad[0] ? g->py.bad : NULL;
 	if (g->ui->py_bad)
 		ui_message(g->ui, UC_FAULT, "the bad value: %s%s", g->ui->py_bad,
@@ -91,10 +100,10 @@ void glue_py_step(struct glue *g)
 		}
 		return;
 	}
-	if (m->is_core || g->rf || !session_alive(s) || ctl_busy(g->ctl) ||
+	if (g->rf || !session_alive(s) || ctl_busy(g->ctl) ||
 	    !ctl_refreshed(g->ctl))
 		return;
-	if (g->py_stop == m->stop_count) {
+	if (g->py_stop == stop_key(m)) {
 		if (!g->py_after_done)
 			py_after(g);
 		return;
@@ -102,18 +111,18 @@ void glue_py_step(struct glue *g)
 	g->py_after_done = false;
 	if (!python_program(g)) {
 		/* (--no-python-stack: the operator's symbols all the same) */
-		g->py_stop = m->stop_count;
+		g->py_stop = stop_key(m);
 		py_after(g);
 		return;
 	}
 	py_clear(g);
-	g->py_stop = m->stop_count;
+	g->py_stop = stop_key(m);
 	char what[600];
 	g->py.no_wait = true;
 	diag_pystack_take(g->ctl, 5000, py_what(g, what, sizeof what), &g->py);
 	/* A stop the calls themselves caused (an interrupted call) is not a
 	 * new one to ask about: that would never end. */
-	g->py_stop = ctl_model(g->ctl)->stop_count;
+	g->py_stop = stop_key(ctl_model(g->ctl));
 	if (g->py.have) {
 		/* the Python line is on the screen from here */
 		g->ui->pystack = &g->py.ps;
@@ -131,7 +140,7 @@ void glue_py_step(struct glue *g)
 void glue_py_feed(struct glue *g, struct diag *d)
 {
 	const struct dbg_model *m = ctl_model(g->ctl);
-	if (g->py_stop && g->py_stop == m->stop_count)
+	if (g->py_stop && g->py_stop == stop_key(m))
 		diag_pystack_result_give(d, &g->py);
 }
 
