@@ -816,6 +816,23 @@ static void add_notes(struct diag *d)
 
 /* The ATen operator that launched the kernel: the sanitizer's host stack
  * is taken at the launch; cuda-gdb's only when it is still there. */
+/* The ring of last lines, oldest first. */
+static void output_tail(struct diag *d, struct diag_fault *f)
+{
+	size_t n = d->tail_seen < DIAG_TAIL_LINES ? (size_t)d->tail_seen
+						  : DIAG_TAIL_LINES;
+	size_t first = (size_t)((d->tail_seen - n) % DIAG_TAIL_LINES);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *l = d->tail[(first + i) % DIAG_TAIL_LINES];
+		if (l)
+			d->tail_view[k++] = l;
+	}
+	f->output_tail = d->tail_view;
+	f->n_output_tail = k;
+	f->output_total = d->tail_seen;
+}
+
 static void pick_operator(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -990,6 +1007,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	pick_host_exception(d);
 	f->pystack = d->have_pystack ? &d->pystack : NULL;
 	f->pystack_why = d->pystack_why;
+	output_tail(d, f);
 	f->bad_value = d->bad_value;
 	f->pass_failed = d->pass_failed;
 	keep(d, f->python.launch.source);

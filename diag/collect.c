@@ -110,6 +110,8 @@ void diag_free(struct diag *d)
 	for (size_t i = 0; i < d->n_lines; i++)
 		free(d->lines[i]);
 	free(d->lines);
+	for (size_t i = 0; i < DIAG_TAIL_LINES; i++)
+		free(d->tail[i]);
 	free(d->error_line);
 	diag_pystack_free(&d->pystack);
 	free(d->pystack_why);
@@ -316,9 +318,19 @@ static void keep_line(struct diag *d, const char *s, size_t n)
 
 /* Every line of the program's output: the rules' notable lines and the
  * last Python traceback (diag/pytrace.c). */
+static void tail_push(struct diag *d, const char *s, size_t n)
+{
+	size_t k = (size_t)(d->tail_seen % DIAG_TAIL_LINES);
+	free(d->tail[k]);
+	d->tail[k] = diag_strndup(s, n > DIAG_TAIL_WIDTH ? DIAG_TAIL_WIDTH : n);
+	d->tail_seen++;
+}
+
 static void on_line(void *ctx, const char *s, size_t n)
 {
 	struct diag *d = ctx;
+	if (!d->feeding_pass)
+		tail_push(d, s, n);
 	keep_line(d, s, n);
 	diag_pytrace_line(&d->pytrace, s, n);
 }
@@ -326,6 +338,15 @@ static void on_line(void *ctx, const char *s, size_t n)
 void diag_on_program_output(struct diag *d, const char *buf, size_t len)
 {
 	diag_asserts_feed(d->asserts, buf, len);
+}
+
+void diag_on_pass_output(struct diag *d, const char *buf, size_t len)
+{
+	/* (a live run's unfinished last line, joined with the pass's first,
+	 * is the pass's: lines are handed on whole) */
+	d->feeding_pass = true;
+	diag_asserts_feed(d->asserts, buf, len);
+	d->feeding_pass = false;
 }
 
 /* Splits text into lines for keep_line (debugger stderr and streams). */

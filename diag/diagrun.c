@@ -277,7 +277,7 @@ static int replay_pass_text(struct diag_run *r, const char *replay,
 		return err[0] ? -1 : 0;
 	r->memcheck_text = text;
 	r->memcheck_len = len;
-	diag_on_program_output(r->d, text, len);
+	diag_on_pass_output(r->d, text, len);
 	replay_pass_end(r, replay);
 	return 0;
 }
@@ -631,7 +631,7 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	 * (the expression, file:line) is the only source location a PyTorch
 	 * kernel has, and a coredump does not hold it. */
 	if (text && len)
-		diag_on_program_output(r->d, text, len);
+		diag_on_pass_output(r->d, text, len);
 	if (ended == 0 && !(r->cancel && *r->cancel))
 		pass_failed(r, "cut short after %.1f s (--timeout): its "
 			    "findings are incomplete", r->memcheck_secs);
@@ -989,7 +989,7 @@ int diag_run_update(struct diag_run *r, const struct dbg_model *m,
 	 * "sanitizer|" notes) goes first, as in batch's account
 	 * (replay_pass_text): a device assert's file:line is only there. */
 	if (r->memcheck_text && r->memcheck_len)
-		diag_on_program_output(d, r->memcheck_text, r->memcheck_len);
+		diag_on_pass_output(d, r->memcheck_text, r->memcheck_len);
 	diag_feed_model_run(d, m);
 	if (r->pass_exit && m->state != MODEL_EXITED)
 		diag_on_exit(d, false, r->pass_exit);

@@ -297,6 +297,27 @@ static void t_pystack(struct dbuf *b, const struct diag_fault *f)
 			    folded == 1 ? "" : "s");
 }
 
+/* A host failure's own words: the live run's last output lines (the
+ * traceback, the error a library printed), which a batch run does not
+ * show otherwise. */
+static void t_output_tail(struct dbuf *b, const struct diag_fault *f)
+{
+	if (!f->n_output_tail || (f->kind != DIAG_FAULT_EXIT &&
+				  f->kind != DIAG_FAULT_HOST_SIGNAL &&
+				  f->kind != DIAG_FAULT_CUDA_ERROR))
+		return;
+	if (f->output_total > f->n_output_tail)
+		dbuf_printf(b, "\nProgram output (last %zu of %llu lines):\n",
+			    f->n_output_tail, f->output_total);
+	else
+		dbuf_puts(b, "\nProgram output:\n");
+	for (size_t i = 0; i < f->n_output_tail; i++) {
+		dbuf_puts(b, "  | ");
+		t_esc(b, f->output_tail[i]);
+		dbuf_putc(b, '\n');
+	}
+}
+
 static void t_exit(struct dbuf *b, const struct diag_fault *f)
 {
 	char line[256];
@@ -634,6 +655,7 @@ char *diag_report_text(const struct diag_report_in *in)
 	t_asserts(&b, f);
 	t_findings(&b, f);
 	t_pystack(&b, f);
+	t_output_tail(&b, f);
 	t_frames(&b, "Device stack", f->frames, f->n_frames);
 	t_values_notes(&b, f);
 	if (in->hints && in->hints->n) {
@@ -777,6 +799,22 @@ static void j_pyframe(struct jw *w, const char *key,
 	jw_int(w, "line", p->line);
 	jw_str(w, "function", p->func);
 	jw_str(w, "source", p->source);
+	jw_end(w);
+}
+
+/* The live run's last output lines: null when it printed none. */
+static void j_output_tail(struct jw *w, const struct diag_fault *f)
+{
+	if (!f->n_output_tail) {
+		jw_null(w, "output_tail");
+		return;
+	}
+	jw_obj(w, "output_tail");
+	jw_uint(w, "lines_total", f->output_total);
+	jw_arr(w, "last");
+	for (size_t i = 0; i < f->n_output_tail; i++)
+		jw_str(w, NULL, f->output_tail[i]);
+	jw_end(w);
 	jw_end(w);
 }
 
@@ -1007,6 +1045,7 @@ static void j_rest(struct jw *w, const struct diag_fault *f)
 	}
 	jw_str(w, "error_line", f->error_line);
 	jw_str(w, "python_exception", f->py_exception);
+	j_output_tail(w, f);
 	jw_obj(w, "values");
 	for (size_t i = 0; i < f->n_values; i++)
 		jw_str(w, f->values[i].expr, f->values[i].value);

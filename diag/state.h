@@ -86,6 +86,12 @@ struct diag {
 
 	char **lines;                   /* notable output lines, bounded */
 	size_t n_lines;
+	/* The program's last output lines (a ring, each cut at
+	 * DIAG_TAIL_WIDTH bytes); not a pass's text (feeding_pass). */
+	char *tail[DIAG_TAIL_LINES];
+	unsigned long long tail_seen;   /* lines seen in all */
+	const char *tail_view[DIAG_TAIL_LINES]; /* oldest first (analyze) */
+	bool feeding_pass;
 	char *error_line;               /* first CUDA error line */
 	/* The live Python stack (diag/pystack_run.c), why it could not be
 	 * had, and the bad value read from the operator's tensors. */

@@ -127,6 +127,9 @@ const char *diag_flag_name(enum diag_flag f);  /* "device-stop" */
 const char *diag_flag_text(enum diag_flag f);  /* one-line meaning */
 int diag_flag_lookup(const char *name);        /* enum value or -1 */
 
+/* The program's last output lines the report keeps. */
+enum { DIAG_TAIL_LINES = 12, DIAG_TAIL_WIDTH = 300 };
+
 enum diag_fault_kind {
 	DIAG_FAULT_NONE,         /* nothing went wrong that we saw */
 	DIAG_FAULT_EXCEPTION,    /* a hardware exception (CUDA_EXCEPTION_N) */
@@ -307,6 +310,12 @@ struct diag_fault {
 	 * printed, when it is no CUDA error (a host failure): "RuntimeError:
 	 * expected mat1 and mat2 to have the same dtype, ...".  Borrowed. */
 	const char *py_exception;
+	/* The live run's last output lines, oldest first (each cut at
+	 * DIAG_TAIL_WIDTH bytes, untrusted), and how many lines it printed
+	 * in all.  Borrowed. */
+	const char *const *output_tail;
+	size_t n_output_tail;
+	unsigned long long output_total;
 	/* The live Python stack at the stop, taken by calling into the
 	 * interpreter (include/cudbg/pystack.h): NULL when none was taken;
 	 * pystack_why says why not when it was tried; bad_value is the
@@ -387,6 +396,10 @@ int diag_add_source_dir(struct diag *d, const char *dir);
 void diag_on_record(struct diag *d, const struct mi_record *rec);
 /* Bytes the program wrote to its terminal, in any chunking. */
 void diag_on_program_output(struct diag *d, const char *buf, size_t len);
+/* The text of a sanitizer pass (its report and the program's output in
+ * that second run): read as program output for asserts and rules, but
+ * not the live run's last lines (output_tail). */
+void diag_on_pass_output(struct diag *d, const char *buf, size_t len);
 /* Bytes the debugger wrote to its stderr. */
 void diag_on_debugger_stderr(struct diag *d, const char *buf, size_t len);
 /* The program ended outside a debugger run (memcheck pass, plain run). */
