@@ -240,6 +240,8 @@ void model_free(struct dbg_model *m)
 	free(m->disasm_func);
 	ring_free(&m->output);
 	ring_free(&m->console);
+	for (size_t i = 0; i < m->warns.n; i++)
+		free(m->warns.line[i]);
 	free(m->exit_signal);
 	free(m->gone_reason);
 	free(m->error);
@@ -267,6 +269,19 @@ void model_add_console(struct dbg_model *m, const char *buf, size_t len)
 		m->changes |= MODEL_CH_CONSOLE;
 }
 
+/* Whether the ring's last line is s (followed by its newline). */
+static bool ring_ends_with_line(const struct model_ring *r, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	if (n > r->len || n > 4096)
+		return false;
+	char tail[4097];
+	for (size_t i = 0; i < n; i++)
+		tail[i] = r->buf[(r->start + r->len - n + i) % r->cap];
+	return tail[n - 1] == '\n' && memcmp(tail, s, n - 1) == 0 &&
+	       (n == r->len || r->buf[(r->start + r->len - n - 1) % r->cap] == '\n');
+}
+
 void model_set_error(struct dbg_model *m, const char *fmt, ...)
 {
 	free(m->error);
@@ -279,7 +294,9 @@ void model_set_error(struct dbg_model *m, const char *fmt, ...)
 	if (vasprintf(&m->error, fmt, ap) < 0)
 		m->error = NULL;
 	va_end(ap);
-	if (m->error) {
+	/* (a typed command's error came as a log line just before its
+	 * ^error: once is enough) */
+	if (m->error && !ring_ends_with_line(&m->console, m->error)) {
 		model_add_console(m, m->error, strlen(m->error));
 		model_add_console(m, "\n", 1);
 	}
@@ -670,26 +687,117 @@ static unsigned on_notify(struct dbg_model *m, const struct mi_record *rec)
 	return m->changes;
 }
 
+/* ---- console text ---- */
+
+static bool one_warning_line(const char *t, size_t n)
+{
+	return n > 9 && strncmp(t, "warning: ", 9) == 0 && t[n - 1] == '\n' &&
+	       !memchr(t, '\n', n - 1);
+}
+
+static void warns_flush(struct dbg_model *m)
+{
+	/* the count first: these lines are wider than a pane */
+	for (size_t i = 0; i < m->warns.n; i++) {
+		const char *l = m->warns.line[i];
+		if (m->warns.count[i] > 1) {
+			char n[32];
+			snprintf(n, sizeof n, "(x%u) ", m->warns.count[i]);
+			model_add_console(m, n, strlen(n));
+		}
+		model_add_console(m, l, strlen(l));
+		model_add_console(m, "\n", 1);
+		free(m->warns.line[i]);
+	}
+	m->warns.n = 0;
+}
+
+static void warns_add(struct dbg_model *m, const char *t, size_t n)
+{
+	n--; /* the newline */
+	for (size_t i = 0; i < m->warns.n; i++)
+		if (strlen(m->warns.line[i]) == n &&
+		    memcmp(m->warns.line[i], t, n) == 0) {
+			m->warns.count[i]++;
+			return;
+		}
+	if (m->warns.n == sizeof m->warns.line / sizeof m->warns.line[0])
+		warns_flush(m);
+	char *l = malloc(n + 1);
+	if (!l) {
+		model_add_console(m, t, n + 1);
+		return;
+	}
+	memcpy(l, t, n);
+	l[n] = '\0';
+	m->warns.line[m->warns.n] = l;
+	m->warns.count[m->warns.n++] = 1;
+}
+
+static void on_console_text(struct dbg_model *m, const char *t, size_t n)
+{
+	if (one_warning_line(t, n)) {
+		warns_add(m, t, n);
+		return;
+	}
+	warns_flush(m);
+	if (n >= 17 && strncmp(t, "Value returned is", 17) == 0)
+		m->said_value = true;
+	model_add_console(m, t, n);
+}
+
+/* What gdb's CLI says at these stops and gdb 13's MI leaves out, even
+ * for a typed command (tests/screens/console_answers.script): why a
+ * watchpoint stopped existing, and a finish's value when the finish
+ * came as -exec-finish (a key). */
+static void explain_stop(struct dbg_model *m, const struct mi_record *rec)
+{
+	const char *reason = mi_find_str(rec->results, "reason");
+	char line[600];
+	line[0] = '\0';
+	if (reason && strcmp(reason, "watchpoint-scope") == 0) {
+		const char *n = mi_find_str(rec->results, "wpnum");
+		snprintf(line, sizeof line, "Watchpoint %.20s deleted because "
+			 "the program has left the block in which its "
+			 "expression is valid.\n", n ? n : "?");
+	} else if (reason && strcmp(reason, "function-finished") == 0 &&
+		   !m->said_value) {
+		const char *var = mi_find_str(rec->results, "gdb-result-var");
+		const char *val = mi_find_str(rec->results, "return-value");
+		if (var && val)
+			snprintf(line, sizeof line, "Value returned is %.40s = "
+				 "%.500s\n", var, val);
+	}
+	if (line[0])
+		model_add_console(m, line, strlen(line));
+	m->said_value = false;
+}
+
 unsigned model_on_record(struct dbg_model *m, const struct mi_record *rec)
 {
 	/* Report what this record changed even when the bits were already
 	 * pending (the controller refreshes on every stop). */
 	unsigned before = m->changes;
 	m->changes = 0;
+	if (rec->kind == MI_REC_EXEC || rec->kind == MI_REC_RESULT)
+		warns_flush(m);
 	switch (rec->kind) {
 	case MI_REC_EXEC:
-		if (strcmp(rec->klass, "stopped") == 0)
+		if (strcmp(rec->klass, "stopped") == 0) {
+			explain_stop(m, rec);
 			on_stopped(m, rec);
-		else if (strcmp(rec->klass, "running") == 0 &&
-			 m->state != MODEL_EXITED)
-			model_set_state(m, MODEL_RUNNING);
+		} else if (strcmp(rec->klass, "running") == 0) {
+			m->said_value = false;
+			if (m->state != MODEL_EXITED)
+				model_set_state(m, MODEL_RUNNING);
+		}
 		break;
 	case MI_REC_NOTIFY:
 		on_notify(m, rec);
 		break;
 	case MI_REC_CONSOLE:
 	case MI_REC_LOG:
-		model_add_console(m, rec->text, rec->text_len);
+		on_console_text(m, rec->text, rec->text_len);
 		break;
 	case MI_REC_TARGET:
 		/* remote targets forward the program's output this way */

@@ -263,6 +263,18 @@ struct dbg_model {
 	struct model_ring output;   /* program's terminal bytes (raw) */
 	struct model_ring console;  /* console/log streams, command echoes,
 				     * errors (raw debugger text) */
+	/* A run of one-line "warning: " console records held back, each
+	 * distinct line once with its count ("(x8) warning: Cuda Driver
+	 * error detected: ..."), written when the run ends: at other console
+	 * text, a result or an exec record (cuda-gdb 13 repeats its driver
+	 * warnings by the dozen at a PyTorch stop). */
+	struct model_warns {
+		char *line[8];      /* without the newline */
+		unsigned count[8];
+		size_t n;
+	} warns;
+	bool said_value;            /* console said "Value returned" since
+				     * the last *running */
 	char *error;                /* last error for the status line */
 	unsigned busy;              /* commands in flight from the ctl */
 };

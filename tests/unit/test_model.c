@@ -384,3 +384,98 @@ TEST(culprit_is_the_lane_far_from_the_others)
 	c.state = MODEL_CULPRIT_FAILED;
 	CHECK_INT(model_culprit_lane(&c), -1);
 }
+
+static void feed_line_record(void *ctx, const struct mi_record *rec)
+{
+	model_on_record(ctx, rec);
+}
+
+/* Feeds MI lines one by one (mi_parse_line) to a model. */
+static void feed_lines(struct dbg_model *m, const char *const *lines)
+{
+	for (size_t i = 0; lines[i]; i++)
+		mi_parse_line(lines[i], strlen(lines[i]), feed_line_record, m);
+}
+
+static char *console_text(const struct dbg_model *m)
+{
+	static char buf[4096];
+	size_t n = model_ring_copy(&m->console, buf, sizeof buf - 1);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* cuda-gdb 13 at a PyTorch stop: the same two driver warnings by turns,
+ * eight times each (tests/shared/fixtures/seed_py.mi.log); notifications
+ * between them do not end the run, other console text does. */
+TEST(driver_warnings_counted_on_one_line)
+{
+	static const char *const lines[] = {
+		"~\"warning: Cuda Driver error detected: A\\n\"",
+		"~\"warning: Cuda Driver error detected: B\\n\"",
+		"~\"warning: Cuda Driver error detected: A\\n\"",
+		"=library-loaded,id=\"/lib/x.so\"",
+		"~\"warning: Cuda Driver error detected: B\\n\"",
+		"~\"warning: Cuda Driver error detected: A\\n\"",
+		"~\"[New Thread 0x7fff (LWP 9)]\\n\"",
+		"~\"warning: other\\n\"",
+		"^done",
+		"~\"warning: two\\nlines\\n\"",
+		NULL,
+	};
+	struct dbg_model m;
+	CHECK_INT(model_init(&m, 0, 0), 0);
+	feed_lines(&m, lines);
+	CHECK_STR(console_text(&m),
+		  "(x3) warning: Cuda Driver error detected: A\n"
+		  "(x2) warning: Cuda Driver error detected: B\n"
+		  "[New Thread 0x7fff (LWP 9)]\n"
+		  "warning: other\n"
+		  "warning: two\nlines\n");
+	model_free(&m);
+}
+
+/* gdb 13's MI prints no word of these stops; the CLI does. */
+TEST(stop_explanations_gdb_mi_leaves_out)
+{
+	static const char *const lines[] = {
+		"*stopped,reason=\"watchpoint-scope\",wpnum=\"2\",thread-id=\"1\"",
+		"*running,thread-id=\"all\"",
+		"*stopped,reason=\"function-finished\",gdb-result-var=\"$1\","
+		"return-value=\"3\",thread-id=\"1\"",
+		"*running,thread-id=\"all\"",
+		/* a typed finish: gdb said it itself */
+		"~\"Value returned is $2 = 5\\n\"",
+		"*stopped,reason=\"function-finished\",gdb-result-var=\"$2\","
+		"return-value=\"5\",thread-id=\"1\"",
+		NULL,
+	};
+	struct dbg_model m;
+	CHECK_INT(model_init(&m, 0, 0), 0);
+	feed_lines(&m, lines);
+	CHECK_STR(console_text(&m),
+		  "Watchpoint 2 deleted because the program has left the block "
+		  "in which its expression is valid.\n"
+		  "Value returned is $1 = 3\n"
+		  "Value returned is $2 = 5\n");
+	model_free(&m);
+}
+
+/* A typed command's error comes as a log line and then as ^error: the
+ * console shows it once (it showed it twice). */
+TEST(typed_error_once)
+{
+	static const char *const lines[] = {
+		"&\"Undefined command: \\\"nish\\\".  Try \\\"help\\\".\\n\"",
+		"^error,msg=\"Undefined command: \\\"nish\\\".  Try \\\"help\\\".\"",
+		"^error,msg=\"No stack.\"",
+		NULL,
+	};
+	struct dbg_model m;
+	CHECK_INT(model_init(&m, 0, 0), 0);
+	feed_lines(&m, lines);
+	CHECK_STR(console_text(&m),
+		  "Undefined command: \"nish\".  Try \"help\".\n"
+		  "No stack.\n");
+	model_free(&m);
+}
