@@ -4,6 +4,8 @@
  * memory, and the custom cudaFocus request.  docs/dap.md explains the
  * mapping of the CUDA focus onto DAP threads. */
 #include "cudbg/mi.h"
+#include "cudbg/diagrun.h"
+#include "cudbg/pystack.h"
 #include "dap/dap_int.h"
 
 #include <ctype.h>
@@ -12,8 +14,11 @@
 #include <string.h>
 
 /* A frame id: thread index * 4096 + level + 1 (thread index 0 is the
- * CUDA focus, else the host thread's gdb id), so it stays below 2^31. */
-enum { FRAME_LEVELS = 4096 };
+ * CUDA focus, else the host thread's gdb id), so it stays below 2^31.
+ * Levels from PY_LEVEL are the Python frames of a mixed host stack
+ * (their index there), LABEL_LEVEL the label between them and the
+ * native frames: neither is a gdb frame. */
+enum { FRAME_LEVELS = 4096, PY_LEVEL = 2048, LABEL_LEVEL = 4095 };
 
 static long long frame_id(int tid, int level)
 {
@@ -173,9 +178,100 @@ static void write_frame(struct dj_w *w, int tid, const struct dec_frame *f,
 	dj_w_obj_end(w);
 }
 
+/* The Python stack of this stop (diag/pystack_run.c, from a call into
+ * the interpreter or its memory) when tid is the host thread it is of:
+ * the launching thread 1 at a device stop, else the stopped thread. */
+static const struct diag_pystack *python_stack_of(struct dap *d, int tid)
+{
+	if (!d->dr)
+		return NULL;
+	int py_tid = d->device_stop ? 1 : d->stop_tid;
+	if (tid == DAP_DEVICE_TID || tid != py_tid)
+		return NULL;
+	const struct diag_fault *f = diag_run_fault(d->dr, ctl_model(d->ctl));
+	return f && f->pystack && f->pystack->n_frames ? f->pystack : NULL;
+}
+
+static void write_py_frame(struct dj_w *w, int tid, const struct diag_pyf *p,
+			   int index)
+{
+	dj_w_obj(w);
+	dj_w_kint(w, "id", frame_id(tid, PY_LEVEL + index));
+	dj_w_ktext(w, "name", p->func ? p->func : "?");
+	if (p->file && p->file[0] != '<' && p->line > 0) {
+		dj_w_key(w, "source");
+		dj_w_obj(w);
+		dj_w_ktext(w, "name", base_name(p->file));
+		dj_w_ktext(w, "path", p->file); /* untrusted: see docs/dap.md */
+		dj_w_obj_end(w);
+	}
+	dj_w_kint(w, "line", p->line);
+	dj_w_kint(w, "column", p->line > 0 ? 1 : 0);
+	/* the interpreter's own and the packages' frames: greyed */
+	if (p->library)
+		dj_w_kstr(w, "presentationHint", "subtle");
+	dj_w_obj_end(w);
+}
+
+static void write_label(struct dj_w *w, int tid, size_t native)
+{
+	char name[96];
+	snprintf(name, sizeof name, "native frames (%zu): interpreter, "
+		 "libraries, driver", native);
+	dj_w_obj(w);
+	dj_w_kint(w, "id", frame_id(tid, LABEL_LEVEL));
+	dj_w_kstr(w, "name", name);
+	dj_w_kint(w, "line", 0);
+	dj_w_kint(w, "column", 0);
+	dj_w_kstr(w, "presentationHint", "label");
+	dj_w_obj_end(w);
+}
+
+/* A Python program's host thread: its Python frames first (an editor
+ * opens the script at the line), then one label, then the native frames
+ * (issue 31 item 1).  Paging counts the three parts as one list. */
+static void write_mixed_stack(struct dap *d, const struct dj *req,
+			      const struct dj *a, int tid,
+			      const struct dec_stack *st,
+			      const struct diag_pystack *ps)
+{
+	long long start = dj_int(a, "startFrame", 0);
+	long long levels = dj_int(a, "levels", 0);
+	size_t npy = ps->n_frames < PY_LEVEL ? ps->n_frames : PY_LEVEL;
+	size_t nat = st->n < PY_LEVEL ? st->n : PY_LEVEL;
+	size_t total = npy + 1 + nat;
+	size_t from = start > 0 ? (size_t)start : 0;
+	size_t end = total;
+	if (levels > 0 && from + (size_t)levels < end)
+		end = from + (size_t)levels;
+	struct dj_w w;
+	dap_resp_begin(&w, d, req);
+	dj_w_key(&w, "stackFrames");
+	dj_w_arr(&w);
+	for (size_t i = from; i < end; i++) {
+		if (i < npy) {
+			write_py_frame(&w, tid, &ps->frames[i], (int)i);
+		} else if (i == npy) {
+			write_label(&w, tid, nat);
+		} else {
+			const struct dec_frame *f = &st->frames[i - npy - 1];
+			write_frame(&w, tid, f, f->level >= 0 ? f->level
+				    : (int)(i - npy - 1));
+		}
+	}
+	dj_w_arr_end(&w);
+	dj_w_kint(&w, "totalFrames", (long long)total);
+	dap_resp_end(d, &w);
+}
+
 static void write_stack(struct dap *d, const struct dj *req, const struct dj *a,
 			int tid, const struct dec_stack *st)
 {
+	const struct diag_pystack *ps = python_stack_of(d, tid);
+	if (ps) {
+		write_mixed_stack(d, req, a, tid, st, ps);
+		return;
+	}
 	long long start = dj_int(a, "startFrame", 0);
 	long long levels = dj_int(a, "levels", 0);
 	if (start < 0)
@@ -263,7 +359,7 @@ void dap_req_scopes(struct dap *d, const struct dj *req, const struct dj *a)
 	dj_w_arr(&w);
 	/* the variables of another host thread's frames would need a thread
 	 * switch the controller does not make: no scopes there */
-	if (is_focused(d, tid)) {
+	if (is_focused(d, tid) && level < PY_LEVEL) {
 		write_scope(&w, d, "Locals", DAP_REF_LOCALS, level, "locals");
 		write_scope(&w, d, "Arguments", DAP_REF_ARGS, level, "arguments");
 	}
@@ -693,6 +789,12 @@ void dap_req_evaluate(struct dap *d, const struct dj *req, const struct dj *a)
 	if (fid) {
 		int tid, level;
 		frame_decode(dj_int(a, "frameId", 0), &tid, &level);
+		if (is_focused(d, tid) && level >= PY_LEVEL) {
+			dap_resp_error(d, req, "a Python frame (read from the "
+				       "interpreter) has no gdb frame to evaluate "
+				       "in: pick a native frame");
+			return;
+		}
 		if (is_focused(d, tid) && !select_frame(d, level)) {
 			dap_resp_error(d, req, "cannot select frame %d", level);
 			return;

@@ -239,8 +239,40 @@ const cases = {
 		const names = st.body.stackFrames.map(f => f.name);
 		assert.ok(/vectorized_gather_kernel/.test(names[0]), names.join(' | '));
 		assert.ok(!names.some(n => /libcuda/.test(n)), names.join(' | '));
+		// the launching host thread: its Python frames first (the
+		// script opens at the line), one label, then the native frames
 		const host = await dc.stackTraceRequest({ threadId: 1 });
-		assert.ok(/libcuda/.test(host.body.stackFrames[0].name));
+		const hf = host.body.stackFrames;
+		const user = hf.find(f => f.source && /torch_embedding\.py$/.test(f.source.path));
+		assert.ok(user, hf.map(f => f.name).join(' | '));
+		assert.strictEqual(user.name, 'embed');
+		assert.strictEqual(user.line, 14);
+		assert.ok(!user.presentationHint, JSON.stringify(user));
+		assert.ok(hf.indexOf(user) < 5, 'Python frames come first');
+		const label = hf.findIndex(f => f.presentationHint === 'label');
+		assert.ok(label > hf.indexOf(user), 'label after the Python frames');
+		assert.ok(/libcuda/.test(hf[label + 1].name), hf[label + 1].name);
+		assert.strictEqual(host.body.totalFrames, hf.length);
+		// a Python frame has no gdb variables; paging spans the parts
+		const sc = await dc.scopesRequest({ frameId: user.id });
+		assert.strictEqual(sc.body.scopes.length, 0);
+		const page = await dc.stackTraceRequest({ threadId: 1, startFrame: label, levels: 2 });
+		assert.strictEqual(page.body.stackFrames[0].presentationHint, 'label');
+		assert.strictEqual(page.body.stackFrames.length, 2);
+	},
+
+	// a Python process's coredump (gdb 13 on a gcore core of
+	// tests/progs/py_deep.py's thread mode, CPython 3.12): the stopped
+	// thread's stack begins with the script's frames read from memory
+	async core_python_stack_from_memory(dc) {
+		const rec = path.join(ROOT, 'tests', 'fixtures', 'pymem', 'py312-thread.core.mi.log');
+		const stopped = await start(dc, { replay: rec });
+		const st = await dc.stackTraceRequest({ threadId: stopped.body.threadId });
+		const f = st.body.stackFrames;
+		const py = f.filter(x => x.source && /py_deep\.py$/.test(x.source.path));
+		assert.deepStrictEqual(py.map(x => x.name + ':' + x.line),
+			['crash:14', 'crash:15', 'crash:15', 'worker:19'], f.map(x => x.name).join(' | '));
+		assert.ok(f.some(x => x.presentationHint === 'label'));
 	},
 
 	async replay_seed_py_python_lines(dc) {
