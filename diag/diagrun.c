@@ -37,6 +37,9 @@ struct diag_run {
 	bool keep_temp;
 	bool can_rerun;             /* a launch: the pass can run the program */
 	bool pystack;               /* ask a Python program for its stack */
+	bool py_probe;              /* any other program: read its memory
+				     * for a Python runtime (a launcher that
+				     * exec'd python) */
 	double memcheck_secs;       /* < 0: did not run */
 	char memcheck_stopped[160]; /* diag_report_in.memcheck_stopped */
 	bool text_findings;         /* a replay's findings come from the
@@ -351,6 +354,7 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 	 * with an error, and that ends it). */
 	r->pystack = !c->no_pystack && (!c->argv || !c->argv[0] ||
 					diag_argv_is_python(c->argv));
+	r->py_probe = !c->no_pystack && !r->pystack;
 	if (c->argv)
 		diag_set_program(r->d, c->argv, NULL);
 	for (size_t i = 0; i < c->ndirs; i++)
@@ -798,8 +802,19 @@ const char *diag_run_core_to_open(const struct diag_run *r)
 static void read_pystack(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
 	const struct dbg_model *m = ctl_model(c);
-	if (!r->pystack || m->state != MODEL_STOPPED)
+	if (m->state != MODEL_STOPPED)
 		return;
+	if (!r->pystack) {
+		/* not started as Python (./train.sh, bash, make, env): the
+		 * process may be Python all the same; its memory says */
+		struct diag_pystack_result res = { .memory_only = true };
+		if (r->py_probe &&
+		    diag_pystack_take(c, timeout_ms < 5000 ? timeout_ms : 5000,
+				      NULL, &res) == 1)
+			diag_pystack_result_give(r->d, &res);
+		diag_pystack_result_free(&res);
+		return;
+	}
 	if (m->is_core) {
 		/* a job's faulting process printed its stack when it died */
 		const char *noted = session_noted_pystack(ctl_session(c));

@@ -513,7 +513,7 @@ static void pyrun_free(struct pyrun *r)
 int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 		      struct diag_pystack_result *out)
 {
-	bool no_wait = out->no_wait;
+	bool no_wait = out->no_wait, memory_only = out->memory_only;
 	memset(out, 0, sizeof *out);
 	const struct dbg_model *m = ctl_model(c);
 	if (m->state != MODEL_STOPPED && !m->is_core) {
@@ -525,6 +525,11 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	/* A device stop: the host thread that launched the kernel (with
 	 * launch blocking it is still in the launch). */
 	bool device = m->focus.valid;
+	if (memory_only) {
+		if (!take_by_reading(&r, m, device, "", what, out))
+			out->why[0] = '\0';
+		goto done;
+	}
 	if (m->is_core) {
 		take_by_reading(&r, m, false, "a coredump has no running "
 				"interpreter to ask", what, out);

@@ -37,6 +37,18 @@ static unsigned stop_key(const struct dbg_model *m)
 	return m->stop_count + (m->is_core ? 1u : 0u);
 }
 
+/* A program not started as Python (a launcher script, make, env) may be
+ * Python after exec: at a fault (a signal, a device exception) and in a
+ * coredump its memory is read for a Python runtime (one command when
+ * there is none); not at a breakpoint or a step, where it would cost a
+ * command per stop. */
+static bool memory_probe_due(const struct glue *g, const struct dbg_model *m)
+{
+	if (!g->o || g->o->no_pystack)
+		return false;
+	return m->is_core || (m->has_stop && m->stop.signal_name);
+}
+
 static void py_clear(struct glue *g)
 {
 	diag_pystack_result_free(&g->py);
@@ -109,7 +121,8 @@ void glue_py_step(struct glue *g)
 		return;
 	}
 	g->py_after_done = false;
-	if (!python_program(g)) {
+	bool probe = !python_program(g);
+	if (probe && !memory_probe_due(g, m)) {
 		/* (--no-python-stack: the operator's symbols all the same) */
 		g->py_stop = stop_key(m);
 		py_after(g);
@@ -119,6 +132,7 @@ void glue_py_step(struct glue *g)
 	g->py_stop = stop_key(m);
 	char what[600];
 	g->py.no_wait = true;
+	g->py.memory_only = probe;
 	diag_pystack_take(g->ctl, 5000, py_what(g, what, sizeof what), &g->py);
 	/* A stop the calls themselves caused (an interrupted call) is not a
 	 * new one to ask about: that would never end. */

@@ -129,6 +129,11 @@ struct diag_pystack_result {
 	 * by diag_pystack_read_value once the refresh is in, so the commands
 	 * go out in the same order.  The other fields are out. */
 	bool no_wait;
+	/* in: read memory only, never call (a program not known to be
+	 * Python: a shell launcher, make, an env wrapper; its process may
+	 * turn out to be Python after exec).  No _PyRuntime: nothing to say,
+	 * why stays empty. */
+	bool memory_only;
 	bool value_pending; /* no_wait: the bad value is still to be read */
 	bool device;        /* asked at a device stop */
 	struct diag_pystack ps;

@@ -9,6 +9,8 @@
 #  2. live: the system python3 (3.11 on Debian 12) and every pyenv
 #     3.10-3.13 present: a coredump made with gdb's gcore at the crash,
 #     opened with --core, main thread and thread mode.
+#  3. a launcher script that execs python (tests/progs/py_launcher.sh):
+#     found Python by its memory alone.
 set -u
 BIN=${CUDBG_BIN:?}
 cd "${CUDBG_ROOT:?}" || exit 2
@@ -81,3 +83,17 @@ for py in $pythons; do
 		rm -f "$core"
 	done
 done
+
+# A launcher script (not python by its name) that execs python: the
+# stopped process's memory says it is Python and gives the script line.
+PY_LAUNCH_PYTHON=/usr/bin/python3 timeout 60 "$BIN" --batch --debugger gdb \
+	tests/progs/py_launcher.sh >"$out" 2>&1
+check launcher-line '^  python     .*py_deep\.py:14 in crash'
+check launcher-from-memory '^Python stack \(innermost first, read from memory\):$'
+# --no-python-stack: not read
+PY_LAUNCH_PYTHON=/usr/bin/python3 timeout 60 "$BIN" --batch --debugger gdb \
+	--no-python-stack tests/progs/py_launcher.sh >"$out" 2>&1
+check_not launcher-off '^Python stack'
+# a C program at a signal: one question, no Python words
+timeout 60 "$BIN" --batch --debugger gdb "${CUDBG_BUILD:-build}/progs/model_segv" >"$out" 2>&1
+check_not c-program-quiet 'Python|python '
