@@ -620,13 +620,13 @@ static void emit_result(struct replay *r, const struct transcript_entry *e,
 	size_t rest = e->len - caret;
 	char *buf = scratch(r, junk + tok_len + rest + 1);
 	if (!buf) { /* out of memory: the line without a token beats none */
-		fn(ctx, '<', e->text + caret, rest, e->t);
+		fn(ctx, '<', e->text + caret, rest, false, e->t);
 		return;
 	}
 	memcpy(buf, e->text, junk);
 	memcpy(buf + junk, tok, tok_len);
 	memcpy(buf + junk + tok_len, e->text + caret, rest);
-	fn(ctx, '<', buf, junk + tok_len + rest, e->t);
+	fn(ctx, '<', buf, junk + tok_len + rest, false, e->t);
 }
 
 static void emit_made_up(struct replay *r, const char *tok, size_t tok_len,
@@ -639,23 +639,75 @@ static void emit_made_up(struct replay *r, const char *tok, size_t tok_len,
 		return;
 	memcpy(buf, tok, tok_len);
 	memcpy(buf + tok_len, tail, tl);
-	fn(ctx, '<', buf, tok_len + tl, t);
-	fn(ctx, '<', "(gdb) ", 6, t);
+	fn(ctx, '<', buf, tok_len + tl, false, t);
+	fn(ctx, '<', "(gdb) ", 6, false, t);
+}
+
+/* A '<' entry too long to hold whole: `pre` (the result's junk and the
+ * sent token, or nothing) and then its text from byte `from`, read and
+ * emitted a piece at a time. */
+static void emit_pieces(struct replay *r, size_t i, const char *pre,
+			size_t pre_len, size_t from, replay_emit_fn fn,
+			void *ctx)
+{
+	size_t total = transcript_len(r->t, i);
+	struct transcript_entry e;
+	if (pre_len) {
+		transcript_peek(r->t, i, 0, &e);
+		fn(ctx, '<', pre, pre_len, from < total, e.t);
+	}
+	for (size_t off = from; off < total;) {
+		if (transcript_peek_at(r->t, i, off, REPLAY_PIECE, &e) ||
+		    e.len == 0) {
+			/* the file changed under us: end the line */
+			fn(ctx, '<', "", 0, false, e.t);
+			return;
+		}
+		off += e.len;
+		fn(ctx, '<', e.text, e.len, off < total, e.t);
+	}
+}
+
+static bool long_line(const struct replay *r, size_t i)
+{
+	return transcript_tag(r->t, i) == '<' &&
+	       transcript_len(r->t, i) > REPLAY_PIECE;
 }
 
 /* Emits entry i as recorded (its text read now). */
 static void emit_entry(struct replay *r, size_t i, replay_emit_fn fn,
 		       void *ctx)
 {
+	if (long_line(r, i)) {
+		emit_pieces(r, i, NULL, 0, 0, fn, ctx);
+		return;
+	}
 	struct transcript_entry e;
 	transcript_get(r->t, i, &e);
-	fn(ctx, e.tag, e.text, e.len, e.t);
+	fn(ctx, e.tag, e.text, e.len, false, e.t);
 }
 
 static void emit_result_at(struct replay *r, size_t i, const char *tok,
 			   size_t tok_len, replay_emit_fn fn, void *ctx)
 {
 	struct transcript_entry e;
+	if (long_line(r, i)) {
+		/* the token is in the head: junk, digits, '^' */
+		transcript_peek(r->t, i, HEAD_MAX, &e);
+		size_t junk, caret;
+		bool has;
+		uint64_t old;
+		result_line(e.text, e.len, &junk, &caret, &has, &old);
+		char pre[HEAD_MAX + 64];
+		if (junk + tok_len > sizeof pre) {
+			junk = 0;
+			tok_len = 0;
+		}
+		memcpy(pre, e.text, junk);
+		memcpy(pre + junk, tok, tok_len);
+		emit_pieces(r, i, pre, junk + tok_len, caret, fn, ctx);
+		return;
+	}
 	transcript_get(r->t, i, &e);
 	emit_result(r, &e, tok, tok_len, fn, ctx);
 }
@@ -743,16 +795,19 @@ long replay_answer(struct replay *r, const char *cmd, size_t len,
 struct serve {
 	int out, err, tty;
 	bool realtime, broken, no_stop;
+	bool in_line;         /* a long line's pieces are being written */
 	double last_t;
 	char **held;          /* 'T' lines before the pty is known */
 	size_t nheld;
 };
 
-static void write_line(struct serve *sv, int fd, const char *s, size_t len)
+/* len bytes, then a newline when nl. */
+static void write_bytes(struct serve *sv, int fd, const char *s, size_t len,
+			bool nl)
 {
 	struct iovec iov[2] = { { (void *)(uintptr_t)s, len },
 				{ (char[]){ '\n' }, 1 } };
-	int cnt = 2;
+	int cnt = nl ? 2 : 1;
 	struct iovec *v = iov;
 	while (cnt > 0 && !sv->broken) {
 		ssize_t n = writev(fd, v, cnt);
@@ -772,6 +827,11 @@ static void write_line(struct serve *sv, int fd, const char *s, size_t len)
 			v->iov_len -= (size_t)n;
 		}
 	}
+}
+
+static void write_line(struct serve *sv, int fd, const char *s, size_t len)
+{
+	write_bytes(sv, fd, s, len, true);
 }
 
 static void hold_line(struct serve *sv, const char *s, size_t len)
@@ -804,16 +864,18 @@ static void pause_for(struct serve *sv, double t)
 }
 
 static void serve_emit(void *ctx, char tag, const char *text, size_t len,
-		       double t)
+		       bool more, double t)
 {
 	struct serve *sv = ctx;
 	if (tag == '>') { /* the recorded command: only its time counts */
 		sv->last_t = t;
 		return;
 	}
-	pause_for(sv, t);
+	if (!sv->in_line)
+		pause_for(sv, t);
+	sv->in_line = more;
 	if (tag == '<')
-		write_line(sv, sv->out, text, len);
+		write_bytes(sv, sv->out, text, len, !more);
 	else if (tag == 'E')
 		write_line(sv, sv->err, text, len);
 	else if (tag == 'T' && sv->tty >= 0)

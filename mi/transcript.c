@@ -629,6 +629,11 @@ static int start_dropping(struct loader *ld, const char *p, size_t k,
 }
 
 /* k more bytes of a line that spans chunks. */
+/* Of a line that spans reads, only its first bytes are kept: the index
+ * needs its head (time, tag) and its length, not a copy of a 58 MB line
+ * (issue 32 item 3). */
+#define GATHER_HEAD ((size_t)64 << 10)
+
 static int gather(struct loader *ld, const char *p, size_t k, char *err,
 		  size_t cap)
 {
@@ -637,6 +642,10 @@ static int gather(struct loader *ld, const char *p, size_t k, char *err,
 		return 0;
 	if (ld->line_total > MAX_RECORD)
 		return start_dropping(ld, p, k, err, cap);
+	if (ld->lb_len >= GATHER_HEAD)
+		return 0;
+	if (k > GATHER_HEAD - ld->lb_len)
+		k = GATHER_HEAD - ld->lb_len;
 	if (ld->lb_cap - ld->lb_len < k) {
 		size_t ncap = ld->lb_cap ? ld->lb_cap : 4096;
 		while (ncap - ld->lb_len < k)
@@ -653,11 +662,32 @@ static int gather(struct loader *ld, const char *p, size_t k, char *err,
 	return 0;
 }
 
+/* A gathered line longer than what was kept of it: indexed from its
+ * head and its length; fn sees the head's text. */
+static int take_long_line(struct loader *ld, char *err, size_t cap)
+{
+	ld->lineno++;
+	struct transcript_entry e;
+	if (transcript_parse_line(ld->lb, ld->lb_len, &e))
+		return fail(TRANSCRIPT_EFORMAT, err, cap, "%s:%lu: %s",
+			    ld->t->name, ld->lineno, format_hint);
+	size_t head = (size_t)(e.text - ld->lb);
+	e.line = ld->lineno;
+	struct trec r = { .off = ld->line_off + head,
+			  .len = (uint32_t)(ld->line_total - head),
+			  .ms = to_ms(e.t), .tag = tag_code(e.tag) & 7 };
+	int rc = add_rec(ld, &r, e.line, err, cap);
+	if (rc == 0 && ld->fn && ld->fn(ld->ctx, &e))
+		rc = each_failed(ld, err, cap);
+	return rc;
+}
+
 /* The line being gathered ends. */
 static int end_gathered(struct loader *ld, char *err, size_t cap)
 {
 	int rc = ld->dropping ? take_note(ld, err, cap)
-			      : take_line(ld, ld->lb, ld->lb_len, err, cap);
+		 : ld->line_total > ld->lb_len ? take_long_line(ld, err, cap)
+		 : take_line(ld, ld->lb, ld->lb_len, err, cap);
 	ld->dropping = false;
 	ld->lb_len = 0;
 	if (ld->lb_cap > ((size_t)1 << 20)) { /* a long line went by */
@@ -970,31 +1000,44 @@ static int refill(struct transcript *t, uint64_t off, size_t len)
 	return t->win_len >= len ? 0 : TRANSCRIPT_EOPEN;
 }
 
-int transcript_peek(struct transcript *t, size_t i, size_t max,
-		    struct transcript_entry *e)
+int transcript_peek_at(struct transcript *t, size_t i, size_t off,
+		       size_t max, struct transcript_entry *e)
 {
 	const struct trec *r = &t->rec[i];
-	size_t len = r->len < max ? r->len : max;
+	size_t left = off < r->len ? r->len - off : 0;
+	size_t len = left < max ? left : max;
+	uint64_t at = r->off + off;
 	*e = (struct transcript_entry){ .t = r->ms / 1000.0,
 					.tag = tags[r->tag], .text = "",
 					.len = len, .line = line_of(t, i) };
 	if (r->note) {
-		e->text = t->notes + r->off;
+		e->text = t->notes + at;
 		return 0;
 	}
 	if (t->mem) {
-		e->text = t->mem + r->off;
+		e->text = t->mem + at;
 		return 0;
 	}
-	if (r->off < t->win_off || r->off + len > t->win_off + t->win_len) {
-		int rc = refill(t, r->off, len);
+	if (at < t->win_off || at + len > t->win_off + t->win_len) {
+		int rc = refill(t, at, len);
 		if (rc) {
 			e->len = 0;
 			return rc;
 		}
 	}
-	e->text = t->win + (r->off - t->win_off);
+	e->text = t->win + (at - t->win_off);
 	return 0;
+}
+
+int transcript_peek(struct transcript *t, size_t i, size_t max,
+		    struct transcript_entry *e)
+{
+	return transcript_peek_at(t, i, 0, max, e);
+}
+
+size_t transcript_len(const struct transcript *t, size_t i)
+{
+	return t->rec[i].len;
 }
 
 int transcript_get(struct transcript *t, size_t i, struct transcript_entry *e)

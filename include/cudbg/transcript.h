@@ -93,7 +93,9 @@ struct transcript_entry {
 struct transcript;
 
 /* Called once per record while a transcript is loaded, with the whole
- * text (e->len bytes, valid during the call only).  Returns 0 to go on,
+ * text (e->len bytes, valid during the call only), except for a line
+ * over 64 KiB read in pieces: its first 64 KiB (the load keeps no copy
+ * of a long line; transcript_len has its length).  Returns 0 to go on,
  * non-zero to stop the load (it then fails with TRANSCRIPT_ENOMEM). */
 typedef int (*transcript_each_fn)(void *ctx, const struct transcript_entry *e);
 
@@ -125,6 +127,12 @@ int transcript_get(struct transcript *t, size_t i,
  * how many): a look at a record's head without reading a 60 MB line. */
 int transcript_peek(struct transcript *t, size_t i, size_t max,
 		    struct transcript_entry *e);
+/* The same from byte `off` of the text on (a long record read a piece at
+ * a time: the window never holds more than max bytes of it). */
+int transcript_peek_at(struct transcript *t, size_t i, size_t off,
+		       size_t max, struct transcript_entry *e);
+/* Record i's whole text length, without reading it. */
+size_t transcript_len(const struct transcript *t, size_t i);
 /* The descriptor its texts are read from, or -1 (bytes in memory): a
  * forked reader must keep it open. */
 int transcript_fd(const struct transcript *t);
@@ -208,9 +216,12 @@ struct replay *replay_new(struct transcript *t);
 void replay_free(struct replay *r); /* accepts NULL */
 
 /* Called per emitted line: tag '<', 'E' or 'T'; `t_rec` the recorded
- * time (for honouring delays). */
+ * time (for honouring delays).  A '<' line longer than REPLAY_PIECE comes
+ * in pieces of at most that many bytes, `more` set on all but the last
+ * (no copy of a 60 MB line is ever held whole). */
+enum { REPLAY_PIECE = 1 << 20 };
 typedef void (*replay_emit_fn)(void *ctx, char tag, const char *text,
-			       size_t len, double t_rec);
+			       size_t len, bool more, double t_rec);
 
 void replay_banner(struct replay *r, replay_emit_fn fn, void *ctx);
 /* Answers one command line (no newline, token optional).  Returns the

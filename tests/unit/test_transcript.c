@@ -343,9 +343,10 @@ struct emitted {
 };
 
 static void collect(void *ctx, char tag, const char *text, size_t len,
-		    double t)
+		    bool more, double t)
 {
 	(void)t;
+	(void)more;
 	struct emitted *o = ctx;
 	if (tag == '>')
 		return;
@@ -504,29 +505,46 @@ TEST(replay_keeps_junk_before_a_result)
 struct cmp {
 	struct transcript *want;
 	size_t next;      /* entry index after the last matched '<' */
+	size_t off;       /* bytes of it matched by pieces so far */
 	size_t matched;
+	size_t pieces;    /* pieces seen of lines sent in pieces */
 	char why[300];
 };
 
+/* Each emitted line (or piece of one) against the same bytes of the next
+ * recorded '<' line. */
 static void compare_emit(void *ctx, char tag, const char *text, size_t len,
-			 double t)
+			 bool more, double t)
 {
 	(void)t;
 	struct cmp *c = ctx;
 	if (tag != '<' || c->why[0])
 		return;
 	size_t n = transcript_count(c->want);
-	while (c->next < n && transcript_tag(c->want, c->next) != '<')
+	while (c->off == 0 && c->next < n &&
+	       transcript_tag(c->want, c->next) != '<')
 		c->next++;
 	struct transcript_entry got;
 	const struct transcript_entry *e = NULL;
-	if (c->next < n && transcript_get(c->want, c->next, &got) == 0)
+	if (c->next < n &&
+	    transcript_peek_at(c->want, c->next, c->off, len, &got) == 0)
 		e = &got;
-	if (!e || e->len != len || memcmp(e->text, text, len) != 0) {
-		snprintf(c->why, sizeof c->why, "line %lu differs: got '%.80s'",
-			 e ? e->line : 0, text);
+	size_t total = c->next < n ? transcript_len(c->want, c->next) : 0;
+	if (!e || e->len != len || memcmp(e->text, text, len) != 0 ||
+	    (!more && c->off + len != total)) {
+		snprintf(c->why, sizeof c->why, "line %lu differs at byte %zu: "
+			 "got '%.80s'", e ? e->line : 0, c->off, text);
 		return;
 	}
+	if (more || c->off) {
+		c->pieces++;
+		CHECK(len <= REPLAY_PIECE);
+	}
+	if (more) {
+		c->off += len;
+		return;
+	}
+	c->off = 0;
 	c->next++;
 	c->matched++;
 }
@@ -578,4 +596,66 @@ TEST_TIMEOUT(fixtures_replay_exactly_in_recorded_order, 120)
 	}
 	closedir(d);
 	CHECK(files >= 15);
+}
+
+/* A long result line goes out in pieces of at most REPLAY_PIECE bytes,
+ * the sent token in place of the recorded one, every byte in order, and
+ * a file's loader keeps no copy of it (issue 32 item 3). */
+struct joined {
+	char *buf;
+	size_t len, pieces, lines;
+	bool open;
+};
+
+static void join_emit(void *ctx, char tag, const char *text, size_t len,
+		      bool more, double t)
+{
+	(void)t;
+	struct joined *j = ctx;
+	if (tag != '<')
+		return;
+	memcpy(j->buf + j->len, text, len);
+	j->len += len;
+	j->pieces++;
+	CHECK(len <= REPLAY_PIECE);
+	if (!more) {
+		j->buf[j->len++] = '\n';
+		j->lines++;
+	}
+	j->open = more;
+}
+
+TEST(long_line_replayed_in_pieces)
+{
+	size_t big = 3 * (size_t)REPLAY_PIECE + 12345;
+	char *body = malloc(big + 1);
+	CHECK(body != NULL);
+	for (size_t i = 0; i < big; i++)
+		body[i] = (char)('a' + i % 26);
+	body[big] = 0;
+	char path[] = "/tmp/cudbg-test-long-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "0.001 > 7-data-evaluate-expression x\n0.002 < 7^done,value=\"");
+	fwrite(body, 1, big, f);
+	fprintf(f, "\"\n0.003 < (gdb) \n");
+	fclose(f);
+	struct transcript *t;
+	char err[256];
+	CHECK_MSG(transcript_load(path, &t, err, sizeof err) == 0, "%s", err);
+	unlink(path);
+	struct replay *r = replay_new(t);
+	struct joined j = { .buf = malloc(big + 4096) };
+	CHECK(j.buf != NULL);
+	replay_answer(r, "42-data-evaluate-expression x", 29, join_emit, &j);
+	CHECK(!j.open);
+	CHECK_INT(j.lines, 2);
+	CHECK(j.pieces >= 5);
+	CHECK(strncmp(j.buf, "42^done,value=\"", 15) == 0);
+	CHECK(memcmp(j.buf + 15, body, big) == 0);
+	CHECK(strncmp(j.buf + 15 + big, "\"\n(gdb) \n", 9) == 0);
+	replay_free(r);
+	free(j.buf);
+	free(body);
 }
