@@ -10,8 +10,14 @@
  * read. */
 #define PID_CEILING 4194304L
 
+/* Read once: a pid is parsed at every stop (twice a step in the screen),
+ * and a pid_max raised later only makes us refuse a pid, never accept a
+ * wrong one. */
 static long pid_max(void)
 {
+	static long cached;
+	if (cached)
+		return cached;
 	long v = 0;
 	FILE *f = fopen("/proc/sys/kernel/pid_max", "re");
 	if (f) {
@@ -19,7 +25,8 @@ static long pid_max(void)
 			v = 0;
 		fclose(f);
 	}
-	return v > 0 && v <= PID_CEILING ? v : PID_CEILING;
+	cached = v > 0 && v <= PID_CEILING ? v : PID_CEILING;
+	return cached;
 }
 
 bool proc_parse_pid(const char *s, pid_t *out)

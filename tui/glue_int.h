@@ -90,6 +90,7 @@ struct glue {
 	struct diag_pystack_result py;
 	unsigned long py_stop;
 	bool py_after_done;     /* the value and the late symbols asked for */
+	bool py_checked, py_argv; /* diag_argv_is_python, once (glue_py.c) */
 
 	/* tui/glue_hang.c */
 	struct {
