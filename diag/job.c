@@ -113,14 +113,15 @@ const char *job_state_text(const struct job_proc *p, char *buf, size_t cap)
 		const char *abbrev = sigabbrev_np(p->status);
 		const char *how = p->killed_by_us ? "stopped by us with"
 						  : "killed by";
+		const char *src = p->death_from_report ? " (its report)" : "";
 		if (abbrev)
-			snprintf(buf, cap, "%s SIG%s", how, abbrev);
+			snprintf(buf, cap, "%s SIG%s%s", how, abbrev, src);
 		else
-			snprintf(buf, cap, "%s signal %d", how, p->status);
+			snprintf(buf, cap, "%s signal %d%s", how, p->status, src);
 		return buf;
 	}
 	case JOB_ENDED:
-		return "ended (reaped by its parent)";
+		return "ended, status unseen";
 	case JOB_UNKNOWN:
 		break;
 	}
@@ -178,6 +179,25 @@ static void set_wait_status(struct job_proc *p, int st, double t)
 
 /* What /proc/PID holds that the table wants: read once when first seen
  * and again after an exec (the command line changed). */
+/* Our own command line: a job process still showing it is a fork of
+ * ours (the keeper, the leader) that has not exec'd yet, and would be
+ * listed as "cudbg-tui --job ..." if it then ended before the next poll.
+ * Read once; NULL when it cannot be. */
+static const char *own_cmdline(void)
+{
+	static char *own;
+	static bool read;
+	if (!read) {
+		read = true;
+		size_t len;
+		char *cmd = diag_read_small_file("/proc/self/cmdline", 16384, &len);
+		if (cmd && len > 0)
+			own = job_join_cmdline(cmd, len);
+		free(cmd);
+	}
+	return own;
+}
+
 static void read_identity(struct job_proc *p)
 {
 	char path[64];
@@ -186,6 +206,11 @@ static void read_identity(struct job_proc *p)
 	char *cmd = diag_read_small_file(path, 16384, &len);
 	if (cmd && len > 0) {
 		char *joined = job_join_cmdline(cmd, len);
+		const char *own = own_cmdline();
+		if (joined && own && strcmp(joined, own) == 0) {
+			free(joined); /* not exec'd yet: nothing of its own */
+			joined = NULL;
+		}
 		bool changed = joined && (!p->cmdline ||
 					  strcmp(joined, p->cmdline) != 0);
 		if (changed) {
@@ -621,18 +646,54 @@ static int write_sitecustomize(const char *dir, char *err, size_t cap)
 	return 0;
 }
 
+/* A process that lived between two polls and died of a fatal signal is
+ * known only by the report it left (pystack.PID, not empty): it joins the
+ * table, state unknown until its report is read. */
+static void add_reported(struct job *j)
+{
+	DIR *d = opendir(j->core_dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		pid_t pid;
+		if (strncmp(de->d_name, "pystack.", 8) != 0 ||
+		    !proc_parse_pid(de->d_name + 8, &pid) || find_proc(j, pid))
+			continue;
+		char path[PATH_MAX];
+		struct stat sb;
+		snprintf(path, sizeof path, "%s/%s", j->core_dir, de->d_name);
+		if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+			struct job_proc *p = add_proc(j, pid, 0);
+			if (p)
+				p->state = JOB_ENDED;
+		}
+	}
+	closedir(d);
+}
+
 /* The Python stack each process left (pystack.PID, empty unless it died
  * of a fatal signal). */
 static void read_pystacks(struct job *j)
 {
+	add_reported(j);
 	for (size_t i = 0; i < j->nprocs; i++) {
 		char path[PATH_MAX];
 		size_t len;
 		snprintf(path, sizeof path, "%s/pystack.%ld", j->core_dir,
 			 j->procs[i].pid);
 		char *text = diag_read_small_file(path, 1 << 20, &len);
+		struct job_proc *p = &j->procs[i];
 		if (text && len > 0)
-			job_parse_pystack(text, len, &j->procs[i]);
+			job_parse_pystack(text, len, p);
+		/* a worker its own parent reaped: its status never reached
+		 * us, its fatal-error report did */
+		int sig = text ? job_parse_fatal_signal(text, len) : 0;
+		if (sig && p->state == JOB_ENDED) {
+			p->state = JOB_SIGNALLED;
+			p->status = sig;
+			p->death_from_report = true;
+		}
 		free(text);
 	}
 }

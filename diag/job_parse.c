@@ -5,6 +5,7 @@
 #include "diag/internal.h"
 
 #include <ctype.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,4 +284,26 @@ int job_parse_pystack(const char *buf, size_t len, struct job_proc *p)
 	if (!pick)
 		return 0;
 	return take_frames(pick, buf + len, p);
+}
+
+int job_parse_fatal_signal(const char *buf, size_t len)
+{
+	static const struct { const char *text; int sig; } fatal[] = {
+		{ "Segmentation fault", SIGSEGV }, { "Bus error", SIGBUS },
+		{ "Floating point exception", SIGFPE },
+		{ "Illegal instruction", SIGILL }, { "Aborted", SIGABRT },
+	};
+	static const char head[] = "Fatal Python error: ";
+	size_t n = sizeof head - 1;
+	if (len < n || memcmp(buf, head, n) != 0)
+		return 0;
+	const char *rest = buf + n;
+	size_t left = len - n;
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+		size_t k = strlen(fatal[i].text);
+		if (left >= k && memcmp(rest, fatal[i].text, k) == 0 &&
+		    (left == k || rest[k] == '\n' || rest[k] == '\r'))
+			return fatal[i].sig;
+	}
+	return 0;
 }

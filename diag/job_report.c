@@ -64,15 +64,54 @@ static void text_python(struct dbuf *b, const struct job_proc *p)
 		dbuf_printf(b, "    ... %zu more\n", p->npy - 12);
 }
 
+static size_t count_unseen(const struct job *j)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < j->nprocs; i++)
+		n += j->procs[i].state == JOB_ENDED;
+	return n;
+}
+
+/* Processes whose end we did not see: "no process faulted" alone would
+ * call them healthy, and one of them may be the one that died. */
+static void text_unseen(struct dbuf *b, const struct job *j)
+{
+	size_t n = count_unseen(j), shown = 0;
+	if (!n)
+		return;
+	dbuf_printf(b, "  unseen:      %zu process%s ended with %s status "
+		    "unseen (%s parent reaped %s first; a death by a signal "
+		    "there is not seen):", n, n == 1 ? "" : "es",
+		    n == 1 ? "its" : "their", n == 1 ? "its" : "their",
+		    n == 1 ? "it" : "them");
+	for (size_t i = 0; i < j->nprocs && shown < 8; i++) {
+		const struct job_proc *p = &j->procs[i];
+		if (p->state != JOB_ENDED)
+			continue;
+		dbuf_printf(b, "%s pid %ld", shown ? "," : "", p->pid);
+		if (p->cmdline) {
+			dbuf_puts(b, " (");
+			put_esc(b, p->cmdline);
+			dbuf_putc(b, ')');
+		}
+		shown++;
+	}
+	dbuf_puts(b, n > shown ? ", ...\n" : "\n");
+}
+
 static void text_head(struct dbuf *b, const struct job *j)
 {
 	const struct job_proc *f = job_faulting(j);
 	if (j->command) {
+		size_t unseen = count_unseen(j);
+		char un[48] = "";
+		if (unseen)
+			snprintf(un, sizeof un, ", %zu ended unseen", unseen);
 		dbuf_puts(b, "job:           ");
 		put_esc(b, j->command);
-		dbuf_printf(b, "\n               %zu process%s, %zu faulted, "
+		dbuf_printf(b, "\n               %zu process%s, %zu faulted%s, "
 			    "%.1f s%s%s\n", j->nprocs, j->nprocs == 1 ? "" : "es",
-			    count_faulted(j), j->secs,
+			    count_faulted(j), un, j->secs,
 			    j->stopped_rest ? "; the rest were stopped after the "
 					      "grace period" : "",
 			    j->timed_out ? "; stopped early (timeout or signal)"
@@ -85,7 +124,8 @@ static void text_head(struct dbuf *b, const struct job *j)
 	}
 	if (!f) {
 		dbuf_puts(b, "faulting:      no process faulted (no coredump, "
-			  "no fault signal)\n");
+			  "no fault signal seen)\n");
+		text_unseen(b, j);
 		return;
 	}
 	dbuf_printf(b, "faulting:      pid %ld, ", f->pid);
@@ -202,6 +242,8 @@ static void json_proc(struct jw *w, const struct job *j, size_t i)
 	jw_int_or_null(w, "exit_code", p->status, p->state == JOB_EXITED);
 	json_signal(w, p);
 	jw_bool(w, "stopped_by_us", p->killed_by_us);
+	/* signalled: known from its own fatal-error report, not a status */
+	jw_bool(w, "death_from_report", p->death_from_report);
 	json_python(w, p);
 	jw_str(w, "core", p->core);
 	jw_bool(w, "faulted", p->faulted);

@@ -67,6 +67,9 @@ struct job_proc {
 			       * epoch, with nanoseconds) */
 	bool faulted;         /* wrote a coredump or died of SIGSEGV,
 			       * SIGBUS, SIGILL, SIGFPE or SIGABRT */
+	bool death_from_report; /* JOB_SIGNALLED from its own fatal-error
+				 * report, its status unseen (its parent
+				 * reaped it) */
 	struct job_pyframe *py; /* its Python stack, innermost first, when
 				 * it printed one at its death; else NULL */
 	size_t npy;
@@ -122,6 +125,13 @@ const struct job_proc *job_faulting(const struct job *j);
 /* "exited 1", "killed by SIGABRT", "running", "ended (status reaped by
  * its parent)", "unknown" (static or in buf). */
 const char *job_state_text(const struct job_proc *p, char *buf, size_t cap);
+
+/* The signal a Python process died of, from the first line of the
+ * report faulthandler writes at a fatal signal ("Fatal Python error:
+ * Segmentation fault"): SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT; 0
+ * when the text is no such report.  It tells the death of a worker its
+ * own parent reaped (a DataLoader worker), whose status we never see. */
+int job_parse_fatal_signal(const char *buf, size_t len);
 
 /* The Python stack of a faulthandler dump ("Fatal Python error: ..."
  * then "Current thread 0x... (most recent call first):" and "  File

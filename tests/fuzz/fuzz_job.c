@@ -45,6 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(&p, 0, sizeof p);
 		if (job_parse_pystack(text, len, &p) == 0 && p.py_user >= 0)
 			sum += (size_t)p.py[p.py_user].line;
+		sum += (size_t)job_parse_fatal_signal(text, len);
 		for (size_t i = 0; i < p.npy; i++) {
 			sum += strlen(p.py[i].file) + strlen(p.py[i].func);
 			free(p.py[i].file);

@@ -234,3 +234,23 @@ TEST(run_missing_program)
 	CHECK(job_run(argv, &cfg, err, sizeof err) == NULL);
 	CHECK(strstr(err, "cannot run /nonexistent/x") != NULL);
 }
+
+/* faulthandler's first line names the fatal signal; anything else is not
+ * such a report. */
+TEST(fatal_signal_from_the_report)
+{
+	static const struct { const char *text; int sig; } v[] = {
+		{ "Fatal Python error: Segmentation fault\n\nThread 0x7f", SIGSEGV },
+		{ "Fatal Python error: Aborted\n", SIGABRT },
+		{ "Fatal Python error: Bus error", SIGBUS },
+		{ "Fatal Python error: Floating point exception\r\n", SIGFPE },
+		{ "Fatal Python error: Illegal instruction\n", SIGILL },
+		{ "Fatal Python error: Segmentation faults\n", 0 },
+		{ "Fatal Python error: Cannot recover from stack overflow.\n", 0 },
+		{ "Thread 0x7f (most recent call first):\n", 0 },
+		{ "", 0 },
+	};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		CHECK_MSG(job_parse_fatal_signal(v[i].text, strlen(v[i].text)) ==
+			  v[i].sig, "%s", v[i].text);
+}

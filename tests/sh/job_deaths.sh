@@ -1,0 +1,42 @@
+#!/bin/sh
+# Every process's death is seen, or said to be unseen (issue 29 item 6):
+# a worker its own parent reaps is never "healthy" in the --job report.
+#  1. tests/progs/job_tree without a coredump: a C worker dies of SIGSEGV
+#     and its launcher reaps it; its status never reaches us, so the
+#     report says "ended unseen" and names the processes, not just
+#     "0 faulted".
+#  2. tests/data/job_reaped.py: a Python worker (multiprocessing) dies of
+#     SIGSEGV, reaped by its parent; its fatal-error report (the job's
+#     faulthandler) names the signal: the faulting process, with its line.
+set -u
+BIN=${CUDBG_BIN:?}
+BUILD=${CUDBG_BUILD:?}
+cd "${CUDBG_ROOT:?}" || exit 2
+out=$(mktemp); trap 'rm -f "$out"' EXIT
+check() { # name pattern
+	if grep -Eq -- "$2" "$out"; then echo "PASS job_deaths/$1"; else
+		echo "FAIL job_deaths/$1: no '$2' in:"; sed 's/^/    /' "$out" | head -40; fi
+}
+check_not() { # name pattern
+	if grep -Eq -- "$2" "$out"; then
+		echo "FAIL job_deaths/$1: '$2' in:"; sed 's/^/    /' "$out" | head -40
+	else echo "PASS job_deaths/$1"; fi
+}
+JOB_TREE_NO_CORE=1 timeout 60 "$BIN" --batch --job "$BUILD/progs/job_tree" 3 1 >"$out" 2>&1
+check c-unseen-count '^ +4 processes, 0 faulted, 3 ended unseen, '
+check c-unseen-named '^  unseen: +3 processes ended with their status unseen .*pid [0-9]+ \(job_tree worker 1 1\)'
+check c-state 'ended, status unseen +job_tree worker 1 1$'
+check_not c-not-healthy '0 faulted, [0-9.]+ s$'
+
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=$(command -v python3)
+PY=$("$PY" -c 'import sys; print(sys.executable)')
+timeout 60 "$BIN" --batch --job "$PY" tests/data/job_reaped.py >"$out" 2>&1
+check py-faulted '^ +[0-9]+ processes, 1 faulted'
+check py-state '^  > [0-9]+ +[0-9-]+ +- +killed by SIGSEGV \(its report\)'
+check py-line '^  python: +.*job_reaped\.py:12 in work'
+# the leader is listed by its own command line, never by ours (it was
+# read before its exec when it ended before the next poll)
+check_not leader-not-us 'cudbg-tui --batch'
+timeout 60 "$BIN" --json --job "$PY" tests/data/job_reaped.py >"$out" 2>&1
+check py-json '"state": ?"signalled", ?"exit_code": ?null, ?"signal": ?"SIGSEGV", ?"stopped_by_us": ?false, ?"death_from_report": ?true'
