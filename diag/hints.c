@@ -327,6 +327,9 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 	if (eq(p, n, "pc.error")) return put_hex(b, f->error_pc, f->has_error_pc);
 	if (eq(p, n, "pc.stop")) return put_hex(b, f->stop_pc, f->has_stop_pc);
 	if (eq(p, n, "op")) return put_str(b, f->op);
+	/* the operator the user called: index_put_ around _assert_async */
+	if (eq(p, n, "op.user"))
+		return put_str(b, f->op_outer ? f->op_outer : f->op);
 	if (eq(p, n, "sync.call")) return put_str(b, f->sync_call);
 	if (eq(p, n, "core")) return put_str(b, f->core_path);
 	if (eq(p, n, "exit.code"))
@@ -539,6 +542,17 @@ static int render_hint(const struct rule *r, const struct rctx *c,
 	return DIAG_OK;
 }
 
+/* Rule i names, in instead-of, a rule that matched too. */
+static bool gives_way(const struct diag_rules *r, size_t i, const bool *hit)
+{
+	const struct rule *u = &r->v[i];
+	for (size_t k = 0; k < u->n_instead_of; k++)
+		for (size_t j = 0; j < r->n; j++)
+			if (hit[j] && strcmp(r->v[j].id, u->instead_of[k]) == 0)
+				return true;
+	return false;
+}
+
 int diag_hints_match(const struct diag_rules *r, const struct diag_fault *f,
 		     struct diag_hints *out)
 {
@@ -546,11 +560,18 @@ int diag_hints_match(const struct diag_rules *r, const struct diag_fault *f,
 	if (!r || !f)
 		return 0;
 	out->v = calloc(r->n ? r->n : 1, sizeof *out->v);
-	if (!out->v)
+	bool *hit = calloc(r->n ? r->n : 1, sizeof *hit);
+	const char **om = calloc(r->n ? r->n : 1, sizeof *om);
+	if (!out->v || !hit || !om) {
+		free(hit);
+		free(om);
 		return DIAG_ENOMEM;
+	}
+	for (size_t i = 0; i < r->n; i++)
+		hit[i] = rule_matches(&r->v[i], f, &om[i]);
 	for (size_t i = 0; i < r->n; i++) {
-		struct rctx c = {.f = f};
-		if (!rule_matches(&r->v[i], f, &c.output_match))
+		struct rctx c = {.f = f, .output_match = om[i]};
+		if (!hit[i] || gives_way(r, i, hit))
 			continue;
 		/* Insert keeping priority order, file order among equals. */
 		size_t at = out->n;
@@ -560,10 +581,14 @@ int diag_hints_match(const struct diag_rules *r, const struct diag_fault *f,
 			(out->n - at) * sizeof *out->v);
 		out->n++;
 		if (render_hint(&r->v[i], &c, &out->v[at]) < 0) {
+			free(hit);
+			free(om);
 			diag_hints_clear(out);
 			return DIAG_ENOMEM;
 		}
 	}
+	free(hit);
+	free(om);
 	return (int)out->n;
 }
 

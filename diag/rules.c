@@ -47,7 +47,7 @@ static const char *const placeholders[] = {
 	"ptr.var", "ptr.value", "ptr.address", "ptr.offset",
 	"ovf.var", "ovf.value", "ovf.type", "ovf.line",
 	"ovf.wrapped", "ovf.true", "ovf.elem", "ovf.expr",
-	"op", "sync.call", "core", "exit.code", "exit.signal",
+	"op", "op.user", "sync.call", "core", "exit.code", "exit.signal",
 	"output.error", "output.match",
 	"hang.seconds", "hang.summary", "hang.where", "hang.source",
 	"hang.spin", "hang.spin.where", "hang.barrier", "hang.barrier.where",
@@ -170,6 +170,9 @@ static void rule_clear(struct rule *r)
 	for (size_t i = 0; i < r->n_steps; i++)
 		free(r->steps[i].text);
 	free(r->steps);
+	for (size_t i = 0; i < r->n_instead_of; i++)
+		free(r->instead_of[i]);
+	free(r->instead_of);
 }
 
 static bool push_str(char ***v, size_t *n, char *s)
@@ -348,6 +351,29 @@ static int set_priority(struct loader *L, const char *v)
 	return DIAG_OK;
 }
 
+static bool id_ok(const char *s, size_t n);
+
+/* "a, b c": rule ids, checked once the whole file is read. */
+static int set_instead_of(struct loader *L, struct rule *r, const char *v)
+{
+	r->instead_line = L->line;
+	const char *p = v;
+	while (*p) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		size_t n = strcspn(p, " ,");
+		if (!n)
+			break;
+		if (!id_ok(p, n))
+			return lerr(L, L->line, "instead-of: bad rule id '%.*s'",
+				    (int)(n > 80 ? 80 : n), p);
+		if (!push_str(&r->instead_of, &r->n_instead_of, strndup(p, n)))
+			return DIAG_ENOMEM;
+		p += n;
+	}
+	return DIAG_OK;
+}
+
 static int commit(struct loader *L)
 {
 	if (!L->have_key)
@@ -374,6 +400,8 @@ static int commit(struct loader *L)
 		return set_facts(L, r->when, v);
 	if (strcmp(k, "unless") == 0)
 		return set_facts(L, r->unless, v);
+	if (strcmp(k, "instead-of") == 0)
+		return set_instead_of(L, r, v);
 	if (strcmp(k, "evidence") == 0) {
 		const char *bad = diag_template_check(v);
 		if (bad)
@@ -390,8 +418,9 @@ static int commit(struct loader *L)
 	if (strcmp(k, "gdb") == 0)
 		return add_step(L, DIAG_STEP_GDB, v);
 	return lerr(L, L->line, "unknown key '%s' (keys: title, priority, "
-		    "when, unless, exception, assert, kernel, sanitizer, output, "
-		    "op, file, what, why, evidence, step, key, run, gdb)", k);
+		    "when, unless, instead-of, exception, assert, kernel, "
+		    "sanitizer, output, op, file, what, why, evidence, step, "
+		    "key, run, gdb)", k);
 }
 
 static int finish_rule(struct loader *L)
@@ -510,6 +539,29 @@ static int one_line(struct loader *L, const char *s, size_t n, unsigned line)
 	return key_line(L, s, n, line);
 }
 
+static bool rule_exists(const struct diag_rules *r, const char *id)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->v[i].id, id) == 0)
+			return true;
+	return false;
+}
+
+/* Every instead-of names a rule of the file, not the rule itself. */
+static int check_instead_of(struct loader *L)
+{
+	for (size_t i = 0; i < L->r->n; i++) {
+		const struct rule *r = &L->r->v[i];
+		for (size_t k = 0; k < r->n_instead_of; k++)
+			if (!rule_exists(L->r, r->instead_of[k]) ||
+			    strcmp(r->instead_of[k], r->id) == 0)
+				return lerr(L, r->instead_line, "instead-of: "
+					    "[%s] names no other rule '%s'",
+					    r->id, r->instead_of[k]);
+	}
+	return DIAG_OK;
+}
+
 int diag_rules_load_buf(const char *name, const char *buf, size_t len,
 			struct diag_rules **out, char *err, size_t errcap)
 {
@@ -545,6 +597,8 @@ int diag_rules_load_buf(const char *name, const char *buf, size_t len,
 		snprintf(err, errcap, "%s: no rules", name);
 		rc = DIAG_ESYNTAX;
 	}
+	if (rc == DIAG_OK)
+		rc = check_instead_of(&L);
 	if (rc == DIAG_OK && !collect_all_evals(L.r))
 		rc = DIAG_ENOMEM;
 	if (rc == DIAG_ENOMEM && errcap && !err[0])

@@ -33,6 +33,11 @@ struct rule {
 	size_t n_evidence;
 	struct rule_step *steps;
 	size_t n_steps;
+	/* instead-of: this rule is dropped when one of these matched (a
+	 * rule for a whole class gives way to the rules for its members) */
+	char **instead_of;
+	size_t n_instead_of;
+	unsigned instead_line;  /* where the key stands (load errors) */
 };
 
 struct diag_rules {

@@ -415,3 +415,88 @@ TEST(suggested_commands_keep_the_whole_command_line)
 	diag_hints_clear(&h);
 	diag_rules_free(r);
 }
+
+static bool hint_listed(const struct diag_hints *h, const char *id)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (strcmp(h->v[i].id, id) == 0)
+			return true;
+	return false;
+}
+
+/* A device assert of PyTorch's with the given expression, kernel and
+ * operators (outer may be NULL), matched against the shipped rules. */
+static void match_assert_of(struct diag_rules *r, const char *expr,
+			    const char *kernel, const char *op,
+			    const char *outer, struct diag_hints *h)
+{
+	static struct diag_assert_entry e;
+	static const struct diag_assert_entry *ep[1];
+	e = (struct diag_assert_entry){ .file = S("/pytorch/aten/x.cu"),
+					.line = 9, .kernel = S(kernel),
+					.kernel_short = S(kernel),
+					.expr = S(expr), .count = 1 };
+	ep[0] = &e;
+	static struct diag_fault f;
+	f = (struct diag_fault){ .kind = DIAG_FAULT_ASSERT, .asserts = ep,
+				 .n_asserts = 1, .kernel = S(kernel),
+				 .kernel_short = S(kernel),
+				 .op = op ? S(op) : NULL,
+				 .op_outer = outer ? S(outer) : NULL };
+	f.flags[DIAG_F_DEVICE_ASSERT] = f.flags[DIAG_F_PYTORCH] = true;
+	f.flags[DIAG_F_ASSERT_OUTPUT] = f.flags[DIAG_F_KERNEL_KNOWN] = true;
+	CHECK(diag_hints_match(r, &f, h) > 0);
+}
+
+/* Index asserts as a class (issue 29 item 1): a new assert whose words say
+ * an index is out of range gets the index hint from data alone; a rule
+ * for one assert still wins over the class; _assert_async is told apart
+ * by the operator that called it. */
+TEST(index_asserts_as_a_class)
+{
+	struct diag_rules *r = load_shipped();
+	struct diag_hints h = {0};
+	/* nn.EmbeddingBag, PyTorch 2.11 (EmbeddingBag.cu:149) */
+	match_assert_of(r, "!has_invalid_index && \"Invalid input index in "
+			"EmbeddingBag: index out of range [0, numRows)\"",
+			"EmbeddingBag_updateOutputKernel_sum_mean",
+			"_embedding_bag", "embedding_bag", &h);
+	CHECK_STR(h.v[0].id, "pytorch-index-class");
+	diag_hints_clear(&h);
+	/* a member with its own rule: the class gives way */
+	match_assert_of(r, "ind >=0 && ind < ind_dim_size && \"vectorized gather "
+			"kernel index out of bounds\"", "vectorized_gather_kernel",
+			"index_select", NULL, &h);
+	CHECK(hint_listed(&h, "pytorch-advanced-index"));
+	CHECK(!hint_listed(&h, "pytorch-index-class"));
+	diag_hints_clear(&h);
+	/* index_put_(accumulate=True): `Assertion `` failed` in _assert_async */
+	match_assert_of(r, "", "_assert_async_cuda_kernel", "_assert_async",
+			"index_put_", &h);
+	CHECK_STR(h.v[0].id, "pytorch-assert-async-index");
+	CHECK_STR(h.v[0].title, "An index check inside index_put_ failed");
+	CHECK(!hint_listed(&h, "user-assert-async"));
+	diag_hints_clear(&h);
+	/* torch._assert_async in the user's own code */
+	match_assert_of(r, "", "_assert_async_cuda_kernel", "_assert_async",
+			NULL, &h);
+	CHECK(hint_listed(&h, "user-assert-async"));
+	CHECK(!hint_listed(&h, "pytorch-assert-async-index"));
+	diag_hints_clear(&h);
+	diag_rules_free(r);
+}
+
+TEST(instead_of_names_a_rule)
+{
+	const char *bad = "[a]\ntitle = A\nwhat = W\nkernel = k\n"
+			  "instead-of = nosuch\n";
+	char err[256];
+	struct diag_rules *r;
+	CHECK(diag_rules_load_buf("t.rules", bad, strlen(bad), &r, err,
+				  sizeof err) < 0);
+	CHECK_MSG(strstr(err, "t.rules:5") && strstr(err, "nosuch"), "%s", err);
+	const char *self = "[a]\ntitle = A\nwhat = W\nkernel = k\n"
+			   "instead-of = a\n";
+	CHECK(diag_rules_load_buf("t.rules", self, strlen(self), &r, err,
+				  sizeof err) < 0);
+}
