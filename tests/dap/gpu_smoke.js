@@ -5,6 +5,7 @@
 // in a live kernel, and cudbgMemcheck.
 //   cd tests/gpu && nvcc -g -G -arch=sm_90 -o /tmp/null_deref null_deref.cu
 //   node tests/dap/gpu_smoke.js /tmp/null_deref
+// (CUDBG_DAP_RECORD=FILE records the session: tests/fixtures/gpu/run27)
 'use strict';
 const assert = require('assert');
 const path = require('path');
@@ -21,7 +22,10 @@ const T = 120000;
 	await dc.start();
 	await dc.initializeRequest({ adapterID: 'cudbg' });
 	const init = dc.waitForEvent('initialized', T);
-	await dc.launchRequest({ program: PROG, memcheck: 'never', sourceDirs: [path.join(ROOT, 'tests', 'gpu')] });
+	// CUDBG_DAP_RECORD=FILE: the session's transcript, for CI to replay
+	// through DAP
+	await dc.launchRequest({ program: PROG, memcheck: 'never', sourceDirs: [path.join(ROOT, 'tests', 'gpu')],
+		record: process.env.CUDBG_DAP_RECORD || undefined });
 	await init;
 	const f = await dc.setExceptionBreakpointsRequest({ filters: ['gpu', 'api'] });
 	assert.ok(f.body.breakpoints.every(b => b.verified), JSON.stringify(f.body));
