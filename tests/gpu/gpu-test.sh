@@ -3,7 +3,8 @@
 # cuda-gdb, compute-sanitizer, python3 with PyTorch (for *.py), ninja (for
 # torch_extension.py) and tmux.
 #
-# Programs: every tests/gpu/NAME.cu or NAME.py that has a NAME.expect
+# Programs: every tests/gpu/NAME.cu, NAME.py or launch_*.sh (a launcher
+# script) that has a NAME.expect
 # (tests/gpu/expect.sh describes the rules).  NAME.cu is built as its
 # "// build: CMD" header line says (run in the source directory), by
 # default with nvcc -g -G -arch=sm_90; a "// cudbg-args: ARGS" (or
@@ -122,6 +123,13 @@ program_job() {
 			{ fail "$name/build" "nvcc failed (see reports/$name.nvcc.txt)"; return; }
 		prog=("$SRC/$name") exe=$SRC/$name tplain=20 tdbg=90
 		read -r -a cargs <<< "$(header_args "$SRC/$name.cu")"
+	elif [ -f "$SRC/$name.sh" ]; then
+		# a launcher (launch_*.sh): not python by its name; it execs
+		# the interpreter on a Python program of the corpus
+		chmod +x "$SRC/$name.sh"
+		prog=("$SRC/$name.sh") exe=/bin/sh tplain=180 tdbg=150
+		senv=(env PYTORCH_NO_CUDA_MEMORY_CACHING=1)
+		read -r -a cargs <<< "$(header_args "$SRC/$name.sh")"
 	else
 		prog=(python3 "$SRC/$name.py") exe=$(command -v python3) tplain=180 tdbg=150
 		senv=(env PYTORCH_NO_CUDA_MEMORY_CACHING=1)
@@ -284,7 +292,8 @@ collect() {
 corpus() {
 	local jobs=${GPU_JOBS:-6} n running=0 start=$SECONDS late=()
 	local deadline=${GPU_DEADLINE_S:-420}
-	cp "$ROOT"/tests/gpu/*.cu "$ROOT"/tests/gpu/*.py "$SRC"/ 2>/dev/null
+	cp "$ROOT"/tests/gpu/*.cu "$ROOT"/tests/gpu/*.py "$ROOT"/tests/gpu/launch_*.sh \
+		"$SRC"/ 2>/dev/null
 	for n in "$@"; do
 		if [ $((SECONDS - start)) -ge "$deadline" ]; then
 			# under the 10-minute cap of one command: what is left is
@@ -292,8 +301,9 @@ corpus() {
 			late+=("$n"); rm -f "$RES/results/$n.txt"; continue
 		elif [ ! -f "$ROOT/tests/gpu/$n.expect" ]; then
 			fail "$n" "no tests/gpu/$n.expect"; continue
-		elif [ ! -f "$SRC/$n.cu" ] && [ ! -f "$SRC/$n.py" ]; then
-			fail "$n" "no tests/gpu/$n.cu or .py"; continue
+		elif [ ! -f "$SRC/$n.cu" ] && [ ! -f "$SRC/$n.py" ] &&
+		     [ ! -f "$SRC/$n.sh" ]; then
+			fail "$n" "no tests/gpu/$n.cu, .py or .sh"; continue
 		fi
 		while [ "$running" -ge "$jobs" ]; do wait -n; running=$((running - 1)); done
 		( program_job "$n" > "$RES/results/$n.txt" 2>&1 ) &

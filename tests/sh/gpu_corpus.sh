@@ -1,6 +1,7 @@
 #!/bin/sh
 # The GPU fault corpus (tests/gpu) is well formed, on a machine with no
-# GPU: each NAME.expect has its program (NAME.cu or NAME.py) with a header
+# GPU: each NAME.expect has its program (NAME.cu, NAME.py or a launcher
+# NAME.sh) with a header
 # comment (the truth it pins); each rule has a known form and pass (tests/gpu/expect.sh)
 # and a regular expression grep -E accepts; each FILE.cu:N or FILE.py:N an
 # .expect pins points at the line marked "// fault" (or "# fault") in
@@ -112,7 +113,8 @@ for exp in tests/gpu/*.expect; do
 	why=""
 	if [ -f "tests/gpu/$n.cu" ]; then src=tests/gpu/$n.cu
 	elif [ -f "tests/gpu/$n.py" ]; then src=tests/gpu/$n.py
-	else why="; no tests/gpu/$n.cu or $n.py"; src=; fi
+	elif [ -f "tests/gpu/$n.sh" ]; then src=tests/gpu/$n.sh
+	else why="; no tests/gpu/$n.cu, $n.py or $n.sh"; src=; fi
 	# the header: the comment lines the program starts with
 	hdr=0
 	[ -z "$src" ] || while IFS= read -r line; do
