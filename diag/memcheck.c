@@ -93,8 +93,13 @@ bool diag_memcheck_wanted(enum diag_memcheck_policy p,
 		break;
 	}
 	/* A live run that ended without a device stop, yet something went
-	 * wrong: a CUDA error on the terminal or a failing exit. */
+	 * wrong: a CUDA error on the terminal or a failing exit.  Not a
+	 * Python exception that is no CUDA error: its traceback is the
+	 * explanation, and compute-sanitizer would only run the program
+	 * again to find nothing (issue 29 item 2: a Numba import error got a
+	 * memcheck pass and "san-clean"). */
 	return f->flags[DIAG_F_EXITED] && !f->flags[DIAG_F_DEVICE_STOP] &&
+	       !f->flags[DIAG_F_PYTHON_HOST_ERROR] &&
 	       (f->flags[DIAG_F_CUDA_ERROR_OUTPUT] ||
 		f->flags[DIAG_F_EXIT_FAILED]);
 }

@@ -314,6 +314,11 @@ TEST(policy)
 	CHECK(!diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, &f));
 	f.flags[DIAG_F_EXIT_FAILED] = true;
 	CHECK(diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, &f));
+	/* a Python exception that is no CUDA error: its traceback says it */
+	f.flags[DIAG_F_PYTHON_HOST_ERROR] = true;
+	CHECK(!diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, &f));
+	CHECK(diag_memcheck_wanted(DIAG_MEMCHECK_ALWAYS, &f));
+	f.flags[DIAG_F_PYTHON_HOST_ERROR] = false;
 	f.flags[DIAG_F_MEMCHECK_RAN] = true;
 	CHECK(!diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, &f));
 	CHECK(!diag_memcheck_wanted(DIAG_MEMCHECK_ALWAYS, &f));
