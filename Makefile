@@ -91,6 +91,7 @@ TUI_SRC   := $(wildcard tui/*.c tui/panes/*.c)
 APP_SRC   := $(filter-out app/main.c,$(wildcard app/*.c))
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
+TOOL_SRC := $(wildcard tests/tools/*.c)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 
 BASE_OBJ  := $(BASE_SRC:%.c=$(BUILD)/%.o)
@@ -111,6 +112,7 @@ LIBS     := $(BUILD)/libcudbg-app.a $(BUILD)/libcudbg-dap.a \
 BIN      := $(BUILD)/cudbg-tui
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCHES  := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
+TOOLS    := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 # Fuzz targets also build with the normal compiler against a corpus-replay
 # main, so the committed corpora run in every test pass.
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
@@ -160,6 +162,11 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/tests/harness.o $(LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/tests/harness.o $(LIBS) $(LDLIBS)
 
+# maintenance tools over the repository's data (tests/tools)
+$(BUILD)/tools/%: $(BUILD)/tests/tools/%.o $(LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBS) $(LDLIBS)
+
 $(BUILD)/bench/%: $(BUILD)/tests/bench/%.o $(BUILD)/tests/bench/util.o $(LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/tests/bench/util.o $(LIBS) $(LDLIBS)
@@ -176,8 +183,8 @@ PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c)
 
 # What the suite runs (the ASan build stops there); check-build adds the
 # benchmarks, so they keep compiling.
-test-build: $(BIN) $(TESTS) $(FUZZ_REPLAY) $(PROGS)
-check-build: test-build $(BENCHES)
+test-build: $(BIN) $(TESTS) $(FUZZ_REPLAY) $(PROGS) $(TOOLS)
+check-build: test-build $(BENCHES) $(TOOLS)
 
 quick: check-build
 	BUILD=$(BUILD) ./tests/run.sh

@@ -42,8 +42,8 @@ static void escape_piece(struct dbuf *b, const char *p, size_t n)
 	}
 }
 
-static void note_line(struct session *s, const char *pre, const char *p,
-		      size_t n, bool ended)
+static void note_line(diag_pass_note_fn emit, void *ctx, const char *pre,
+		      const char *p, size_t n, bool ended)
 {
 	struct dbuf b = {0};
 	size_t off = 0;
@@ -56,34 +56,43 @@ static void note_line(struct session *s, const char *pre, const char *p,
 		if (b.oom)
 			break;
 		char tag = !first ? '+' : ended ? '|' : '=';
-		session_note(s, "%s%c %s", pre, tag, b.s);
+		char *note = NULL;
+		if (asprintf(&note, "%s%c %s", pre, tag, b.s) >= 0) {
+			emit(ctx, note);
+			free(note);
+		}
 		off += k;
 	} while (off < n);
 	dbuf_free(&b);
 }
 
-static void note_text(struct session *s, const char *pre, const char *text,
-		      size_t len)
+void diag_pass_notes(const char *pre, const char *text, size_t len,
+		     diag_pass_note_fn emit, void *ctx)
 {
-	if (!s || !text)
-		return;
 	size_t i = 0;
-	while (i < len) {
+	while (text && i < len) {
 		const char *nl = memchr(text + i, '\n', len - i);
 		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
-		note_line(s, pre, text + i, n, nl != NULL);
+		note_line(emit, ctx, pre, text + i, n, nl != NULL);
 		i += n + (nl != NULL);
 	}
 }
 
+static void to_session(void *ctx, const char *note)
+{
+	session_note(ctx, "%s", note);
+}
+
 void diag_pass_text_note(struct session *s, const char *text, size_t len)
 {
-	note_text(s, "sanitizer", text, len);
+	if (s)
+		diag_pass_notes("sanitizer", text, len, to_session, s);
 }
 
 void diag_pass_xml_note(struct session *s, const char *xml, size_t len)
 {
-	note_text(s, "sanxml", xml, len);
+	if (s)
+		diag_pass_notes("sanxml", xml, len, to_session, s);
 }
 
 static void unescape(struct dbuf *b, const char *p, size_t n)

@@ -193,6 +193,13 @@ char *diag_pass_text_read(const char *path, size_t *len, char *err,
  * the recording reads the findings the live pass read, Python frames
  * and all, without the file beside it. */
 void diag_pass_xml_note(struct session *s, const char *xml, size_t len);
+/* The notes themselves (PRE| LINE ..., without the "# "), one call each,
+ * for a writer other than a session's recording (tests/tools/embed_xml:
+ * a recording made before the XML was kept gets it from the file the
+ * same run wrote). */
+typedef void (*diag_pass_note_fn)(void *ctx, const char *note);
+void diag_pass_notes(const char *pre, const char *text, size_t len,
+		     diag_pass_note_fn emit, void *ctx);
 char *diag_pass_xml_read(const char *path, size_t *len, char *err,
 			 size_t cap);
 /* The recording's "memcheck pass ended after N s..." note (its first),

@@ -46,4 +46,43 @@ then
 else
 	fail json "the replay's JSON differs from the live one"
 fi
+
+# Every memcheck recording of the GPU corpus whose pass read an XML
+# report holds it (tests/tools/embed_xml put it into those recorded before
+# it was kept, from the file the same run wrote): replayed alone it gives
+# the report it gives with that file beside it, byte for byte apart from
+# the mode and program lines.  And the tool gives back each such file
+# from its XML-less lines.
+EMBED=${CUDBG_BUILD:-$ROOT/build}/tools/embed_xml
+n=0 same=0
+for rec in "$ROOT"/tests/fixtures/gpu/*.memcheck.mi.log; do
+	grep -q ' # sanxml' "$rec" || continue
+	xml=${rec%.memcheck.mi.log}.sanitizer.xml
+	[ -f "$xml" ] || continue
+	n=$((n + 1))
+	timeout 60 "$BIN" --batch --replay "$rec" 2>/dev/null </dev/null |
+		grep -v '^mode:\|^program:\|^  mode ' >"$tmp/alone"
+	timeout 60 "$BIN" --batch --replay "$rec" --sanitizer-report "$xml" \
+		2>/dev/null </dev/null |
+		grep -v '^mode:\|^program:\|^  mode ' >"$tmp/beside"
+	if cmp -s "$tmp/alone" "$tmp/beside"; then
+		same=$((same + 1))
+	else
+		fail gpu-self-contained "${rec##*/}: alone and with its XML differ: $(diff "$tmp/alone" "$tmp/beside" | head -4 | tr '\n' ' ')"
+	fi
+	if [ -x "$EMBED" ]; then
+		grep -v ' # sanxml' "$rec" >"$tmp/bare"
+		if ! "$EMBED" "$tmp/bare" "$xml" >"$tmp/again" 2>"$tmp/err" ||
+		   ! cmp -s "$tmp/again" "$rec"; then
+			fail embed-xml-round-trip "${rec##*/}: $(cat "$tmp/err")"
+		fi
+	fi
+done
+if [ "$n" -lt 30 ]; then
+	fail gpu-self-contained "only $n memcheck recordings hold their XML"
+elif [ "$same" = "$n" ]; then
+	pass "gpu-self-contained ($n recordings)"
+fi
+if [ -x "$EMBED" ]; then pass embed-xml-round-trip
+else fail embed-xml-round-trip "$EMBED not built (make test-build)"; fi
 exit $fails
