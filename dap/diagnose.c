@@ -7,6 +7,7 @@
 #include "cudbg/diagrun.h"
 #include "cudbg/hints.h"
 #include "cudbg/refault.h"
+#include "cudbg/report.h"
 #include "dap/dap_int.h"
 
 #include <stdio.h>
@@ -78,43 +79,10 @@ static void write_dim3(struct dj_w *w, const char *key, struct diag_dim3 v)
 	dj_w_arr_end(w);
 }
 
-static const char *step_kind(enum diag_step_kind k)
-{
-	static const char *const names[] = { "text", "action", "run", "gdb" };
-	return k <= DIAG_STEP_GDB ? names[k] : "text";
-}
-
+/* The hints as --json writes them (one writer, diag/report.c). */
 static void write_hints(struct dj_w *w, const struct diag_hints *h)
 {
-	dj_w_key(w, "hints");
-	dj_w_arr(w);
-	for (size_t i = 0; i < h->n; i++) {
-		const struct diag_hint *x = &h->v[i];
-		dj_w_obj(w);
-		dj_w_kstr(w, "id", x->id);
-		dj_w_ktext(w, "title", x->title);
-		dj_w_ktext(w, "what", x->what);
-		dj_w_ktext(w, "why", x->why);
-		dj_w_key(w, "evidence");
-		dj_w_arr(w);
-		for (size_t k = 0; k < x->n_evidence; k++)
-			dj_w_text(w, x->evidence[k]);
-		dj_w_arr_end(w);
-		dj_w_key(w, "steps");
-		dj_w_arr(w);
-		for (size_t k = 0; k < x->n_steps; k++) {
-			dj_w_obj(w);
-			dj_w_kstr(w, "kind", step_kind(x->steps[k].kind));
-			if (x->steps[k].kind == DIAG_STEP_KEY)
-				dj_w_kstr(w, "action",
-					  diag_action_name(x->steps[k].action));
-			dj_w_ktext(w, "text", x->steps[k].text);
-			dj_w_obj_end(w);
-		}
-		dj_w_arr_end(w);
-		dj_w_obj_end(w);
-	}
-	dj_w_arr_end(w);
+	diag_report_json_hints(&w->j, h);
 }
 
 /* The user's lines, innermost first: the fault's source line, then the

@@ -980,7 +980,7 @@ static void j_group(struct jw *w, const struct diag_fault *f,
 	jw_end(w);
 }
 
-static void j_hints(struct jw *w, const struct diag_hints *h)
+void diag_report_json_hints(struct jw *w, const struct diag_hints *h)
 {
 	jw_arr(w, "hints");
 	for (size_t i = 0; h && i < h->n; i++) {
@@ -1176,7 +1176,7 @@ char *diag_report_json(const struct diag_report_in *in)
 		j_hang(&w, f->hang);
 		j_rest(&w, f);
 	}
-	j_hints(&w, in->hints);
+	diag_report_json_hints(&w, in->hints);
 	jw_end(&w);
 	dbuf_putc(&w.b, '\n');
 	return jw_take(&w);

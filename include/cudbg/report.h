@@ -44,6 +44,12 @@ struct diag_report_in {
  * out of memory. */
 char *diag_report_text(const struct diag_report_in *in);
 char *diag_report_json(const struct diag_report_in *in);
+/* The report's "hints" member (an array of each hint's id, priority,
+ * title, what, why, evidence and steps) into w: the same JSON for
+ * --json and for DAP's exceptionInfo (dap/diagnose.c). */
+struct jw;
+struct diag_hints;
+void diag_report_json_hints(struct jw *w, const struct diag_hints *h);
 
 /* 0 no fault, 1 fault, 2 environment error (in->error set, or the fault
  * kind is DIAG_FAULT_ENVIRONMENT). */

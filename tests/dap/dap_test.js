@@ -275,6 +275,21 @@ const cases = {
 		assert.ok(f.some(x => x.presentationHint === 'label'));
 	},
 
+	// one JSON for the hints (issue 30 item 2): DAP's exceptionInfo
+	// carries the hints exactly as --json writes them (keys, priority,
+	// step kinds)
+	async replay_hints_same_json_as_batch(dc) {
+		const fix = path.join(FIX, 'seed_py.mi.log');
+		const stopped = await start(dc, { replay: fix });
+		const info = await dc.exceptionInfoRequest({ threadId: stopped.body.threadId });
+		// (exit 1: a fault)
+		const out = require('child_process').spawnSync(BIN,
+			['--json', '--replay', fix], { encoding: 'utf8' }).stdout;
+		const batch = JSON.parse(out).diagnosis.hints;
+		assert.deepStrictEqual(info.body.details.cudbg.hints, batch);
+		assert.ok(batch[0].priority > 0 && batch[0].steps.length > 0);
+	},
+
 	async replay_seed_py_python_lines(dc) {
 		// with the sanitizer report of the same run: the Python lines
 		// that launched the kernel reach the stop and exceptionInfo
