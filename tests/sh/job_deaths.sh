@@ -13,15 +13,8 @@ BIN=${CUDBG_BIN:?}
 BUILD=${CUDBG_BUILD:?}
 cd "${CUDBG_ROOT:?}" || exit 2
 out=$(mktemp); trap 'rm -f "$out"' EXIT
-check() { # name pattern
-	if grep -Eq -- "$2" "$out"; then echo "PASS job_deaths/$1"; else
-		echo "FAIL job_deaths/$1: no '$2' in:"; sed 's/^/    /' "$out" | head -40; fi
-}
-check_not() { # name pattern
-	if grep -Eq -- "$2" "$out"; then
-		echo "FAIL job_deaths/$1: '$2' in:"; sed 's/^/    /' "$out" | head -40
-	else echo "PASS job_deaths/$1"; fi
-}
+SUITE=job_deaths
+. "$CUDBG_ROOT/tests/sh/lib/checks.sh"
 JOB_TREE_NO_CORE=1 timeout 60 "$BIN" --batch --job "$BUILD/progs/job_tree" 3 1 >"$out" 2>&1
 check c-unseen-count '^ +4 processes, 0 faulted, 3 ended unseen, '
 check c-unseen-named '^  unseen: +3 processes ended with their status unseen .*pid [0-9]+ \(job_tree worker 1 1\)'

@@ -7,15 +7,8 @@ set -u
 BIN=${CUDBG_BIN:?}
 cd "${CUDBG_ROOT:?}" || exit 2
 out=$(mktemp); trap 'rm -f "$out"' EXIT
-check() { # name pattern
-	if grep -Eq -- "$2" "$out"; then echo "PASS tail/$1"; else
-		echo "FAIL tail/$1: no '$2' in:"; sed 's/^/    /' "$out" | head -60; fi
-}
-check_not() { # name pattern
-	if grep -Eq -- "$2" "$out"; then
-		echo "FAIL tail/$1: '$2' in:"; sed 's/^/    /' "$out" | head -60
-	else echo "PASS tail/$1"; fi
-}
+SUITE=tail
+. "$CUDBG_ROOT/tests/sh/lib/checks.sh"
 command -v gdb >/dev/null || { echo "SKIP tail: gdb not installed"; exit 0; }
 PY=$(command -v python3) || { echo "SKIP tail: no python3"; exit 0; }
 PY=$("$PY" -c 'import sys; print(sys.executable)')

@@ -15,10 +15,8 @@ set -u
 BIN=${CUDBG_BIN:?}
 cd "${CUDBG_ROOT:?}" || exit 2
 out=$(mktemp); trap 'rm -f "$out"' EXIT
-check() { # name pattern
-	if grep -Eq -- "$2" "$out"; then echo "PASS pystack/$1"; else
-		echo "FAIL pystack/$1: no '$2' in:"; sed 's/^/    /' "$out" | head -40; fi
-}
+SUITE=pystack
+. "$CUDBG_ROOT/tests/sh/lib/checks.sh"
 
 timeout 60 "$BIN" --batch -d tests/progs --replay tests/fixtures/py_crash_calls.mi.log >"$out" 2>&1
 check replay-line '^  python     /src/tests/progs/py_crash.py:41 in train_step: return fakeloss.nll_loss\(logits, labels\)$'

@@ -16,15 +16,8 @@ BIN=${CUDBG_BIN:?}
 cd "${CUDBG_ROOT:?}" || exit 2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 out=$tmp/out
-check() { # name pattern
-	if grep -Eq -- "$2" "$out"; then echo "PASS pymem/$1"; else
-		echo "FAIL pymem/$1: no '$2' in:"; sed 's/^/    /' "$out" | head -40; fi
-}
-check_not() { # name pattern
-	if grep -Eq -- "$2" "$out"; then
-		echo "FAIL pymem/$1: '$2' in:"; sed 's/^/    /' "$out" | head -40
-	else echo "PASS pymem/$1"; fi
-}
+SUITE=pymem
+. "$CUDBG_ROOT/tests/sh/lib/checks.sh"
 # The report of a coredump of py_deep.py in MODE (main or thread).
 check_report() { # name mode
 	check "$1-line" '^  python     .*py_deep\.py:14 in crash'
