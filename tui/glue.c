@@ -217,8 +217,10 @@ static const struct diag_run_view *glue_diagnosis(struct ui *ui, bool update)
 {
 	struct glue *g = glue_of(ui);
 
-	if (update)
+	if (update) {
 		glue_diag_update(g);
+		ui->diag_runs++;
+	}
 	return diag_run_view(g->dr);
 }
 

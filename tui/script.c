@@ -19,6 +19,7 @@ struct script {
 	char wait_arg[256];
 	struct timespec deadline;
 	unsigned long stop_mark; /* ui->stops when the last wait ended */
+	unsigned long diag_mark; /* ui->diag_runs at :mark-diagnoses */
 	double wait_s;
 	bool mask_hex;         /* dumps show 0x… for addresses */
 	char masks[8][64];     /* :mask PREFIX: digits after it become N */
@@ -296,6 +297,20 @@ static enum script_status command(struct script *s, struct loop *L, const char *
 		if (!*arg || s->nmasks == 8)
 			return fail(s, "bad :mask \"%s\" (want PREFIX; at most 8)", arg);
 		snprintf(s->masks[s->nmasks++], sizeof s->masks[0], "%s", arg);
+		return SCRIPT_RUN;
+	}
+	if (IS("mark-diagnoses")) {
+		s->diag_mark = L->ui->diag_runs;
+		return SCRIPT_RUN;
+	}
+	if (IS("assert-diagnoses")) { /* N analyses since :mark-diagnoses */
+		char *end;
+		unsigned long want = strtoul(arg, &end, 10);
+		if (end == arg || *end)
+			return fail(s, "bad :assert-diagnoses \"%s\" (want N)", arg);
+		if (L->ui->diag_runs - s->diag_mark != want)
+			return fail(s, "%lu analyses since :mark-diagnoses, not %lu",
+				    L->ui->diag_runs - s->diag_mark, want);
 		return SCRIPT_RUN;
 	}
 	if (IS("assert-text")) {

@@ -19,6 +19,11 @@
  *   :mask PREFIX       later dumps show digits right after PREFIX as N
  *                      ("process " for pids), blanks of that line squeezed
  *   :assert-text TEXT  fails unless TEXT is on the screen now
+ *   :assert-no-text TEXT  fails when TEXT is on the screen now
+ *   :mark-diagnoses    remembers how many analyses the screen has run
+ *   :assert-diagnoses N  fails unless N analyses ran since the mark
+ *                      (view actions run none: tests/screens/
+ *                      hints_views_compute_nothing.script)
  *   :focus PANE        focuses the pane of that name (tui/panes/panes.def)
  *   :quit              ends the run now (without asking)
  * Waits are on events with a bound ($CUDBG_TEST_WAIT seconds, default 30);

@@ -196,6 +196,8 @@ struct ui {
 
 	struct ui_status status;
 	unsigned long stops; /* stops seen, counted by the glue (:wait-stop) */
+	unsigned long diag_runs; /* analyses run for the screen (the glue;
+				  * :assert-diagnoses: view actions run none) */
 	struct ui_where where;
 	/* The live Python stack at this stop (tui/glue_py.c; NULL: none),
 	 * the bad value it found (NULL: none), and the Python frame the

@@ -77,6 +77,9 @@ struct hints_state {
 	int *acts;          /* per line: what Enter does */
 	size_t nlines;
 	bool stale;         /* the model changed since the last build */
+	bool rows_stale;    /* a view action (a group opened or closed):
+			     * the rows again from the same account, the
+			     * analysis not run again (issue 30 item 3) */
 	bool account;       /* there is something to diagnose */
 	/* the stop view policy: the last stop and state it acted on */
 	unsigned long seen_stops;
@@ -689,13 +692,15 @@ static const struct diag_run_view *pipeline(struct ui *ui, bool update)
 	return ui->actions->diagnosis(ui, update);
 }
 
-/* Renders both views of the pipeline's account, updated first. */
-static void hints_build(struct hints_state *s, struct ui *ui)
+/* Renders both views of the pipeline's account, updated first when the
+ * model changed (update), else as it stands. */
+static void hints_build(struct hints_state *s, struct ui *ui, bool update)
 {
-	const struct diag_run_view *v = pipeline(ui, true);
+	const struct diag_run_view *v = pipeline(ui, update);
 
 	hints_clear(s);
 	s->stale = false;
+	s->rows_stale = false;
 	s->account = false;
 	snprintf(s->rules_error, sizeof s->rules_error, "%s",
 		 v && v->no_rules ? v->no_rules : "");
@@ -895,8 +900,8 @@ static void hints_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 	struct hints_state *s = p->state;
 	const struct dbg_model *m = ui->model;
 
-	if (s->stale)
-		hints_build(s, ui);
+	if (s->stale || s->rows_stale)
+		hints_build(s, ui, s->stale);
 	if (s->rules_error[0]) {
 		canvas_str(c, 1, 0, "no hints: ", STYLE(UC_ERROR, 0));
 		canvas_text(c, 11, 0, s->rules_error, strlen(s->rules_error),
@@ -1001,12 +1006,12 @@ static void do_row(struct hints_state *s, struct ui *ui, long i)
 	} else if (a == ACT_PLACE && r && r->arg) {
 		pane_source_open(ui, r->arg, r->line);
 	} else if (a == ACT_TOGGLE && r) {
-		/* the rows are built from the model: build them again */
+		/* the rows again, from the account as it stands */
 		group_toggle(s, r->key);
 		s->keep = true;
 		s->keep_key = r->key;
 		s->keep_top = s->lv.top;
-		s->stale = true;
+		s->rows_stale = true;
 	} else if (a == ACT_REPORT) {
 		s->report = true;
 		s->lv.cursor = s->lv.top = 0;
