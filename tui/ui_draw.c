@@ -465,8 +465,23 @@ static void draw_help(struct ui *ui)
 		canvas_str_right(&in, in.r.h - 1, "more ↓", STYLE(UC_OVERLAY, CA_BOLD));
 }
 
+/* Panes on screen bring their content up to date (pane_ops.prepare)
+ * before anything is drawn. */
+static void prepare_shown(struct ui *ui)
+{
+	for (int a = 0; a < AREA__PANES; a++) {
+		if (!area_shown_draw(ui, a))
+			continue;
+		struct pane *p = &ui->panes[ui->area_pane[a]];
+		if (p->ops->prepare)
+			p->ops->prepare(p, ui);
+	}
+}
+
 void ui_draw(struct ui *ui)
 {
+	if (!ui->modal && ui->layout.kind != LAYOUT_TOO_SMALL)
+		prepare_shown(ui);
 	grid_clear(&ui->grid);
 	ui->dirty = false;
 	if (ui->modal) {

@@ -107,7 +107,12 @@ struct pane_ops {
 	unsigned wants;
 	/* Allocates p->state; returns 0 or -1.  Optional. */
 	int (*init)(struct pane *p, struct ui *ui);
-	/* Draws the pane's content into c (its area minus the title row). */
+	/* Brings what the pane shows up to date before a draw, when it is on
+	 * screen: the one place a pane may compute (an analysis the model's
+	 * changes call for).  Optional. */
+	void (*prepare)(struct pane *p, struct ui *ui);
+	/* Draws the pane's content into c (its area minus the title row):
+	 * only draws. */
 	void (*draw)(struct pane *p, struct ui *ui, const struct canvas *c);
 	/* A key while the pane has the focus. */
 	int (*key)(struct pane *p, struct ui *ui, int key);

@@ -895,13 +895,21 @@ static void draw_report(struct hints_state *s, struct pane *p, struct ui *ui,
 	}
 }
 
+/* The account again when the model changed, the rows again after a view
+ * action (from the account as it stands): before the draw, never in it. */
+static void hints_prepare(struct pane *p, struct ui *ui)
+{
+	struct hints_state *s = p->state;
+
+	if (s->stale || s->rows_stale)
+		hints_build(s, ui, s->stale);
+}
+
 static void hints_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 {
 	struct hints_state *s = p->state;
 	const struct dbg_model *m = ui->model;
 
-	if (s->stale || s->rows_stale)
-		hints_build(s, ui, s->stale);
 	if (s->rules_error[0]) {
 		canvas_str(c, 1, 0, "no hints: ", STYLE(UC_ERROR, 0));
 		canvas_text(c, 11, 0, s->rules_error, strlen(s->rules_error),
@@ -1264,6 +1272,7 @@ const struct pane_ops pane_hints_ops = {
 	.title = "Hints",
 	.home = AREA_SASS,
 	.init = hints_init,
+	.prepare = hints_prepare,
 	.draw = hints_draw,
 	.key = hints_key,
 	.click = hints_click,
