@@ -871,6 +871,36 @@ static bool launch_stub(const struct diag_fault *f, const char *func)
  * line information, the program's own code built with -g does, so the
  * innermost host frame with a file and line is the user's.  Skipped for
  * Python, whose script line comes from its own stack. */
+/* A named frame of the program's own image (gdb gives no `from` for the
+ * main executable) that is none of the CUDA runtime's: the user's code,
+ * built without -g. */
+static bool own_frame_without_line(const struct diag_fault *f,
+				   const struct diag_frame *h)
+{
+	return !h->device && !h->from && h->func && strcmp(h->func, "??") != 0 &&
+	       !launch_stub(f, h->func) && strncmp(h->func, "cuda", 4) != 0 &&
+	       strncmp(h->func, "libcudart", 9) != 0 &&
+	       strncmp(h->func, "__cuda", 6) != 0;
+}
+
+/* Without a frame that has a line: the innermost frame of the program's
+ * own code, named without one (an -O3 build without -g: lane_wild_o3,
+ * run 25), rather than nothing. */
+static void host_frame_without_line(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	for (size_t i = 0; i < d->n_host_frames; i++) {
+		const struct diag_frame *h = &d->host_frames[i];
+		if (!own_frame_without_line(f, h))
+			continue;
+		f->host_line.func = h->func;
+		f->host_line.api = f->kernel_short;
+		f->host_line.at_launch = diag_host_at_launch(
+			d->host_frames, d->n_host_frames, f->kernel_short);
+		return;
+	}
+}
+
 static void pick_host_line(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -897,6 +927,7 @@ static void pick_host_line(struct diag *d)
 			d->host_frames, d->n_host_frames, f->kernel_short);
 		return;
 	}
+	host_frame_without_line(d);
 }
 
 /* "python3 train.py" -> "train.py": the script a CUDA_LAUNCH_BLOCKING=1

@@ -219,9 +219,14 @@ static void t_host_line(struct dbuf *b, const struct diag_fault *f)
 	const struct diag_host_line *h = &f->host_line;
 	if (!h->func)
 		return;
-	char line[1024];
-	snprintf(line, sizeof line, "%s at %s:%u%s%s%s%s", h->func, h->file,
-		 h->line, h->api ? " (" : "", h->api ? h->api : "",
+	char line[1024], where[600];
+	if (h->file)
+		snprintf(where, sizeof where, " at %s:%u", h->file, h->line);
+	else
+		snprintf(where, sizeof where, " (no line information: its "
+			 "host code was built without -g)");
+	snprintf(line, sizeof line, "%s%s%s%s%s%s", h->func, where,
+		 h->api ? " (" : "", h->api ? h->api : "",
 		 h->api ? ")" : "", h->at_launch ? "" : "; the host had moved "
 		 "on from the launch (run with launch blocking for the launch "
 		 "line)");
@@ -687,8 +692,13 @@ static void j_host_line(struct jw *w, const struct diag_host_line *h)
 	}
 	jw_obj(w, "host_line");
 	jw_text(w, "function", h->func, strlen(h->func));
-	jw_text(w, "file", h->file, strlen(h->file));
-	jw_int(w, "line", h->line);
+	if (h->file) {
+		jw_text(w, "file", h->file, strlen(h->file));
+		jw_int(w, "line", h->line);
+	} else { /* no line information */
+		jw_null(w, "file");
+		jw_null(w, "line");
+	}
 	if (h->api)
 		jw_text(w, "api", h->api, strlen(h->api));
 	else
