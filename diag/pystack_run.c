@@ -562,7 +562,12 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 		snprintf(e, sizeof e, "%s", r.err);
 		snprintf(r.err, sizeof r.err, "no Python interpreter symbols in "
 			 "the program (%s)", e);
-		snprintf(out->why, sizeof out->why, "%s", r.err);
+		/* a session that read the stack from memory instead (a
+		 * launcher's, not python by its name: run 27's launch_label)
+		 * replays that way */
+		char no_call[300];
+		snprintf(no_call, sizeof no_call, "%s", r.err);
+		take_by_reading(&r, m, true, no_call, what, out);
 		goto done;
 	}
 	if (device && raw(&r, "-thread-select 1") < 0)

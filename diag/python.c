@@ -285,9 +285,13 @@ char *diag_aten_op(const struct diag_san_record *r,
 bool diag_host_at_launch(const struct diag_frame *host, size_t n_host,
 			 const char *kernel_short)
 {
+	/* a graph's launch is its kernels' launch: with launch blocking the
+	 * host waits in cudaGraphLaunch while they run (graph_stale, run 27
+	 * on the H100) */
 	static const char *const launch[] = {
 		"cudaLaunchKernel", "cuLaunchKernel", "cudaLaunchCooperativeKernel",
-		"cuLaunchCooperativeKernel", "__device_stub__",
+		"cuLaunchCooperativeKernel", "__device_stub__", "cudaGraphLaunch",
+		"cuGraphLaunch",
 	};
 	for (size_t i = 0; i < n_host; i++) {
 		const char *f = host[i].func;
