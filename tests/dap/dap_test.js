@@ -290,6 +290,48 @@ const cases = {
 		assert.ok(batch[0].priority > 0 && batch[0].steps.length > 0);
 	},
 
+	// DAP sessions recorded on the GPU (run 28, H100, through
+	// tests/dap/record_session.py) replay through DAP with what the live
+	// session answered (issue 31 item 2)
+	async gpu_dap_session_cuda_c_illegal_address(dc) {
+		const rec = path.join(ROOT, 'tests', 'fixtures', 'gpu', 'dap_null_deref.mi.log');
+		const stopped = await start(dc, { replay: rec }, async () => {
+			await dc.setExceptionBreakpointsRequest({ filters: ['gpu'] });
+		});
+		assert.strictEqual(stopped.body.reason, 'exception');
+		assert.strictEqual(stopped.body.threadId, 1000000);
+		assert.ok(/Warp Illegal Address in row_sums at null_deref\.cu:14/.test(
+			stopped.body.description), stopped.body.description);
+		const st = await dc.stackTraceRequest({ threadId: 1000000 });
+		assert.strictEqual(st.body.stackFrames[0].name, 'row_sums');
+		assert.strictEqual(st.body.stackFrames[0].line, 14);
+		const info = await dc.exceptionInfoRequest({ threadId: 1000000 });
+		assert.strictEqual(info.body.exceptionId, 'CUDA_EXCEPTION_14');
+		assert.ok(info.body.details.cudbg.hints.some(h => h.id === 'exc-warp-illegal-address'));
+	},
+
+	async gpu_dap_session_python_device_assert(dc) {
+		const rec = path.join(ROOT, 'tests', 'fixtures', 'gpu', 'dap_torch_label.mi.log');
+		const stopped = await start(dc, { replay: rec }, async () => {
+			await dc.setExceptionBreakpointsRequest({ filters: ['gpu'] });
+		});
+		assert.strictEqual(stopped.body.reason, 'exception');
+		assert.ok(/Warp Assert in nll_loss_forward_reduce_cuda_kernel_2d/.test(
+			stopped.body.description), stopped.body.description);
+		const dev = await dc.stackTraceRequest({ threadId: 1000000 });
+		assert.ok(/nll_loss_forward_reduce_cuda_kernel_2d/.test(dev.body.stackFrames[0].name));
+		// the launching host thread: the script's frames first
+		const host = await dc.stackTraceRequest({ threadId: 1 });
+		const hf = host.body.stackFrames;
+		const user = hf.find(f => f.source && /torch_label\.py$/.test(f.source.path));
+		assert.ok(user, hf.map(f => f.name).join(' | '));
+		assert.strictEqual(user.name, 'train_step');
+		assert.strictEqual(user.line, 12);
+		assert.ok(hf.findIndex(f => f.presentationHint === 'label') > hf.indexOf(user));
+		const info = await dc.exceptionInfoRequest({ threadId: stopped.body.threadId });
+		assert.strictEqual(info.body.details.cudbg.hints[0].id, 'pytorch-class-index');
+	},
+
 	async replay_seed_py_python_lines(dc) {
 		// with the sanitizer report of the same run: the Python lines
 		// that launched the kernel reach the stop and exceptionInfo
