@@ -530,6 +530,15 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 			out->why[0] = '\0';
 		goto done;
 	}
+	if (m->is_core && device) {
+		/* a GPU coredump (target cudacore) holds the GPU's state only:
+		 * host addresses read the program file's initial data, zeros
+		 * for _PyRuntime (run 27: "the interpreter is not running",
+		 * which was false) */
+		snprintf(out->why, sizeof out->why, "a GPU coredump has no "
+			 "running interpreter to ask and holds no host memory");
+		goto done;
+	}
 	if (m->is_core) {
 		take_by_reading(&r, m, false, "a coredump has no running "
 				"interpreter to ask", what, out);
