@@ -88,6 +88,7 @@ DIAG_SRC  := $(wildcard diag/*.c)
 DAP_SRC   := $(wildcard dap/*.c)
 BATCH_SRC := $(wildcard batch/*.c)
 TUI_SRC   := $(wildcard tui/*.c tui/panes/*.c)
+OPTS_SRC  := $(wildcard opts/*.c)
 APP_SRC   := $(filter-out app/main.c,$(wildcard app/*.c))
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
@@ -100,14 +101,15 @@ DIAG_OBJ  := $(DIAG_SRC:%.c=$(BUILD)/%.o)
 DAP_OBJ   := $(DAP_SRC:%.c=$(BUILD)/%.o)
 BATCH_OBJ := $(BATCH_SRC:%.c=$(BUILD)/%.o)
 TUI_OBJ   := $(TUI_SRC:%.c=$(BUILD)/%.o)
+OPTS_OBJ  := $(OPTS_SRC:%.c=$(BUILD)/%.o)
 APP_OBJ   := $(APP_SRC:%.c=$(BUILD)/%.o)
-# Highest layer first.  The frontends (dap, batch, tui) read the parsed
-# command line (include/cudbg/options.h) and call options_session_config
-# in app/options.c, so libcudbg-app.a comes again after them.  base/ is
-# under every layer: last.
+# Highest layer first, each library once (tests/check_symbols.sh checks
+# what each one's objects import): the frontends (dap, batch, tui) read
+# the parsed command line through opts/ (include/cudbg/options.h), which
+# sits below them; base/ is under every layer: last.
 LIBS     := $(BUILD)/libcudbg-app.a $(BUILD)/libcudbg-dap.a \
 	$(BUILD)/libcudbg-tui.a $(BUILD)/libcudbg-batch.a \
-	$(BUILD)/libcudbg-app.a $(BUILD)/libcudbg-diag.a $(BUILD)/libcudbg-mi.a \
+	$(BUILD)/libcudbg-opts.a $(BUILD)/libcudbg-diag.a $(BUILD)/libcudbg-mi.a \
 	$(BUILD)/libcudbg-base.a
 BIN      := $(BUILD)/cudbg-tui
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -149,6 +151,9 @@ $(BUILD)/libcudbg-batch.a: $(BATCH_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 $(BUILD)/libcudbg-tui.a: $(TUI_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+$(BUILD)/libcudbg-opts.a: $(OPTS_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
 $(BUILD)/libcudbg-app.a: $(APP_OBJ)
@@ -228,7 +233,7 @@ FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -Iinclude -I. $(PKG_CFLAGS) \
 FUZZ_OBJ   := $(MI_SRC:%.c=build-fuzz/%.o) $(DIAG_SRC:%.c=build-fuzz/%.o) \
 	$(BASE_SRC:%.c=build-fuzz/%.o)
 # the config parser is pure C beside the screen code (fuzz_config)
-FUZZ_OBJ   += build-fuzz/app/config.o build-fuzz/app/options.o build-fuzz/tui/keys.o
+FUZZ_OBJ   += build-fuzz/app/config.o build-fuzz/opts/options.o build-fuzz/tui/keys.o
 # the DAP JSON parser (fuzz_dap_json)
 FUZZ_OBJ   += build-fuzz/dap/json.o
 build-fuzz/%.o: %.c
@@ -246,8 +251,9 @@ fuzz: fuzz-build
 
 # The include order of the layers (the comment above MI_SRC); the test
 # command runs it too (tests/sh/check_layers.sh).
-check-layers:
+check-layers: $(LIBS)
 	sh tests/check_layers.sh
+	sh tests/check_symbols.sh $(BUILD)
 
 bench: $(BENCHES) $(BIN)
 	@for b in $(BENCHES); do $$b || exit 1; done

@@ -11,9 +11,9 @@
 #     header must say which layer offers it).
 # The order, lowest first (docs/development.md "Layers"):
 #   base < mi < diag < options < dap, batch < tui < app
-# "options" is include/cudbg/options.h and config.h: the parsed command line
-# and config file that app/ hands to the frontends; their code is in app/,
-# the frontends only read the structs (and options_session_config).
+# "options" is opts/ (the command line: options.c) with its headers
+# include/cudbg/options.h and config.h (the config file's structs, whose
+# code is app/config.c: the frontends only read them).
 # Prints nothing and exits 0 when the tree keeps the order; exits 1 with
 # one line per violation otherwise; 2 on a usage error.
 set -u
@@ -29,10 +29,10 @@ cd "$ROOT" || exit 2
 ALLOW='
 '
 # (None today: diag/diagrun.c took the command-line options struct until
-#  it got its own struct diag_run_config, filled by app/options.c; issue
+#  it got its own struct diag_run_config, filled by opts/options.c; issue
 #  14 item 5.)
 
-files=$(find base mi diag dap batch tui app include/cudbg \
+files=$(find base mi diag opts dap batch tui app include/cudbg \
 	\( -name '*.c' -o -name '*.h' -o -name '*.def' \) -type f \
 	2>/dev/null | sort)
 [ -n "$files" ] || { echo "check_layers: no sources under $ROOT" >&2; exit 2; }
@@ -63,7 +63,7 @@ function layer_of_path(p,   d, b) {
 		return (b in pub) ? pub[b] : "?" b
 	}
 	d = p; sub(/\/.*/, "", d)
-	return d
+	return d == "opts" ? "options" : d
 }
 {
 	# FILE:LINE:#include X

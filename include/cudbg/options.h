@@ -1,6 +1,6 @@
 /* Command-line options of cudbg-tui.
  *
- * Code: app/options.c.  Others read the struct; add a
+ * Code: opts/options.c (the "options" layer, below the frontends).  Others read the struct; add a
  * field by asking the owner (or add it at the end and say so).
  *
  * Everything after the first non-option word (or after "--") belongs to

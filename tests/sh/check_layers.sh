@@ -19,7 +19,7 @@ fi
 
 # A copy holding only the include lines of every source the check reads.
 copy_tree() { # dest
-	(cd "$ROOT" && find base mi diag dap batch tui app include/cudbg \
+	(cd "$ROOT" && find base mi diag opts dap batch tui app include/cudbg \
 		\( -name '*.c' -o -name '*.h' -o -name '*.def' \) -type f \
 		2>/dev/null) |
 	while read -r f; do
@@ -77,3 +77,39 @@ else
 	echo "FAIL check-layers/stale-allow-entry: a stale allow-list entry passed:"
 	printf '%s\n' "$out" | sed 's/^/    /'
 fi
+
+# The same order at link level (tests/check_symbols.sh): the build's
+# libraries as they are, then copies with one planted import each (an
+# object that calls up, or across, added to a lower library).
+SYMS="$ROOT/tests/check_symbols.sh"
+BUILDDIR=${CUDBG_BUILD:-$ROOT/build}
+if out=$(sh "$SYMS" "$BUILDDIR" 2>&1); then
+	echo "PASS check-layers/symbols"
+else
+	echo "FAIL check-layers/symbols:"
+	printf '%s\n' "$out" | sed 's/^/    /'
+fi
+# plant_import NAME LIB SYMBOL EXPECT: LIB's copy gets an object calling
+# SYMBOL; the check must fail with EXPECT.
+plant_import() {
+	d=$tmp/syms-$1
+	mkdir -p "$d"
+	cp "$BUILDDIR"/libcudbg-*.a "$d/"
+	printf 'extern void %s(void);\nvoid cudbg_planted(void) { %s(); }\n' \
+		"$3" "$3" >"$d/plant.c"
+	if ! ${CC:-cc} -c -o "$d/plant.o" "$d/plant.c" 2>/dev/null ||
+	   ! ar r "$d/libcudbg-$2.a" "$d/plant.o" 2>/dev/null; then
+		echo "FAIL check-layers/symbols-$1: cannot plant"
+		return
+	fi
+	out=$(sh "$SYMS" "$d" 2>&1)
+	if [ $? -eq 1 ] && printf '%s\n' "$out" | grep -q "libcudbg-$2.a imports $3 .*$4"; then
+		echo "PASS check-layers/symbols-$1"
+	else
+		echo "FAIL check-layers/symbols-$1: the planted import passed:"
+		printf '%s\n' "$out" | sed 's/^/    /'
+	fi
+}
+plant_import diag-calls-tui diag canvas_of 'a higher layer'
+plant_import opts-calls-batch opts batch_main 'a higher layer'
+plant_import dap-calls-batch dap batch_main 'side by side'
