@@ -38,7 +38,7 @@ struct diag_hints;
 struct session_caps;
 
 /* What the pipeline needs to know, filled by the entry point from its
- * command line (app/options.c options_diag_config()).  Pointers are
+ * command line (opts/options.c options_diag_config()).  Pointers are
  * borrowed: they must outlive the run. */
 struct diag_run_config {
 	char *const *argv;          /* the program, NULL ended, or NULL */

@@ -167,7 +167,7 @@ TEST(debugger_commands_in_order)
 	options_free(&o);
 }
 
-/* What getopt_long (app/options.c) accepts besides the exact words:
+/* What getopt_long (opts/options.c) accepts besides the exact words:
  * --opt=value and --opt value alike, unique abbreviations (an exact name
  * wins over a longer one it begins), -x and -ex only as whole words and
  * never when they are another option's value, and a parse that fails in
