@@ -9,8 +9,8 @@
 #include "cudbg/options.h"
 #include "cudbg/report.h"
 #include "cudbg/transcript.h"
-#include "batch/hang.h"
-#include "batch/startcmds.h"
+#include "opts/hang.h"
+#include "opts/startcmds.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -94,6 +94,7 @@ function layer_of_path(p,   d, b) {
 		to = pub[b]
 	} else if (!angle && target ~ /\//) {
 		to = target; sub(/\/.*/, "", to)
+		if (to == "opts") to = "options"
 		if (!(to in rank)) next      # tests/..., not a layer
 	} else {
 		next                         # libc, or a header beside the file

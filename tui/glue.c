@@ -1,6 +1,6 @@
 /* The glue: model and controller on one side, the screen on the other. */
 #include "tui/glue.h"
-#include "batch/startcmds.h"
+#include "opts/startcmds.h"
 #include "tui/source.h"
 #include "tui/glue_int.h"
 #include "tui/sanitize.h"

@@ -10,7 +10,7 @@
 #include "cudbg/diag.h"
 #include "cudbg/hang.h"
 #include "cudbg/options.h"
-#include "batch/hang.h"
+#include "opts/hang.h"
 
 #include "cudbg/session.h"
 

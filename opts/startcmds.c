@@ -1,5 +1,5 @@
 /* The user's start-up debugger commands (batch/startcmds.h). */
-#include "batch/startcmds.h"
+#include "opts/startcmds.h"
 
 #include "cudbg/model.h"
 #include "cudbg/options.h"

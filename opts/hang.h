@@ -2,7 +2,7 @@
  * replay (which has no clock) stands in for one.  See include/cudbg/hang.h
  * for the summary itself and docs/user-guide.md "Hangs".
  *
- * Code: batch/hang.c.
+ * Code: opts/hang.c (below the frontends: batch and the screen use it).
  */
 #ifndef CUDBG_TUI_HANG_H
 #define CUDBG_TUI_HANG_H

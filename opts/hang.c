@@ -1,5 +1,5 @@
 /* Hangs in the frontends (batch/hang.h). */
-#include "batch/hang.h"
+#include "opts/hang.h"
 #include "cudbg/transcript.h"
 
 #include <stdio.h>
