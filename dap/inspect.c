@@ -18,7 +18,8 @@
  * Levels from PY_LEVEL are the Python frames of a mixed host stack
  * (their index there), LABEL_LEVEL the label between them and the
  * native frames: neither is a gdb frame. */
-enum { FRAME_LEVELS = 4096, PY_LEVEL = 2048, LABEL_LEVEL = 4095 };
+enum { FRAME_LEVELS = 4096, PY_LEVEL = 2048, FOLD_LEVEL = 3000,
+       LABEL_LEVEL = 4095 };
 
 static long long frame_id(int tid, int level)
 {
@@ -227,19 +228,102 @@ static void write_label(struct dj_w *w, int tid, size_t native)
 	dj_w_obj_end(w);
 }
 
-/* A Python program's host thread: its Python frames first (an editor
- * opens the script at the line), then one label, then the native frames
- * (issue 31 item 1).  Paging counts the three parts as one list. */
-static void write_mixed_stack(struct dap *d, const struct dj *req,
-			      const struct dj *a, int tid,
-			      const struct dec_stack *st,
-			      const struct diag_pystack *ps)
+/* A host thread's native frames as shown: a run of two or more frames
+ * without source (the driver, the runtime, the interpreter) folds into
+ * one label frame, "12 frames in libcuda.so.1", so the program's own
+ * frames (main at prog.cu:24) stand out (issue 31 item 1).  out gets, per
+ * shown row, the index of its first frame and how many it holds; returns
+ * the rows. */
+static bool no_source(const struct dec_frame *f)
+{
+	return !(f->fullname || f->file) || f->line <= 0;
+}
+
+static size_t fold_native(const struct dec_stack *st, size_t n, size_t *first,
+			  size_t *count)
+{
+	size_t rows = 0;
+	for (size_t i = 0; i < n;) {
+		size_t k = i + 1;
+		if (no_source(&st->frames[i]))
+			while (k < n && no_source(&st->frames[k]))
+				k++;
+		first[rows] = i;
+		count[rows++] = k - i >= 2 ? k - i : 1;
+		i = k - i >= 2 ? k : i + 1;
+	}
+	return rows;
+}
+
+/* "12 frames in libcuda.so.1, libcudadebugger.so.1": the libraries of
+ * the run in order of first appearance (three at most). */
+static void fold_name(const struct dec_stack *st, size_t first, size_t count,
+		      char *name, size_t cap)
+{
+	const char *libs[3];
+	size_t nl = 0;
+	bool more = false, unknown = false;
+	for (size_t i = first; i < first + count; i++) {
+		const char *l = st->frames[i].from;
+		if (!l) {
+			unknown = true;
+			continue;
+		}
+		bool seen = false;
+		for (size_t k = 0; k < nl; k++)
+			seen |= strcmp(libs[k], l) == 0;
+		if (!seen && nl < 3)
+			libs[nl++] = l;
+		else if (!seen)
+			more = true;
+	}
+	size_t n = (size_t)snprintf(name, cap, "%zu frames %s", count,
+				    nl ? "in" : "without source");
+	for (size_t k = 0; k < nl && n < cap; k++)
+		n += (size_t)snprintf(name + n, cap - n, "%s%s", k ? ", " : " ",
+				      base_name(libs[k]));
+	if ((more || (unknown && nl)) && n < cap)
+		snprintf(name + n, cap - n, ", ...");
+}
+
+static void write_fold(struct dj_w *w, int tid, const struct dec_stack *st,
+		       size_t first, size_t count)
+{
+	char name[200];
+	fold_name(st, first, count, name, sizeof name);
+	dj_w_obj(w);
+	dj_w_kint(w, "id", frame_id(tid, FOLD_LEVEL + (int)(first % 1000)));
+	dj_w_ktext(w, "name", name);
+	dj_w_kint(w, "line", 0);
+	dj_w_kint(w, "column", 0);
+	dj_w_kstr(w, "presentationHint", "label");
+	dj_w_obj_end(w);
+}
+
+/* A host thread: for a Python program its Python frames first (an editor
+ * opens the script at the line) and one label, then the native frames,
+ * runs without source folded (issue 31 item 1).  Paging counts the rows
+ * shown as one list. */
+static void write_host_stack(struct dap *d, const struct dj *req,
+			     const struct dj *a, int tid,
+			     const struct dec_stack *st,
+			     const struct diag_pystack *ps)
 {
 	long long start = dj_int(a, "startFrame", 0);
 	long long levels = dj_int(a, "levels", 0);
-	size_t npy = ps->n_frames < PY_LEVEL ? ps->n_frames : PY_LEVEL;
-	size_t nat = st->n < PY_LEVEL ? st->n : PY_LEVEL;
-	size_t total = npy + 1 + nat;
+	size_t npy = ps ? (ps->n_frames < 256 ? ps->n_frames : 256) : 0;
+	size_t nat = st->n < 1000 ? st->n : 1000;
+	size_t *first = malloc((nat + 1) * sizeof *first);
+	size_t *count = malloc((nat + 1) * sizeof *count);
+	if (!first || !count) {
+		free(first);
+		free(count);
+		dap_resp_error(d, req, "out of memory");
+		return;
+	}
+	size_t rows = fold_native(st, nat, first, count);
+	size_t head = ps ? npy + 1 : 0; /* Python frames and their label */
+	size_t total = head + rows;
 	size_t from = start > 0 ? (size_t)start : 0;
 	size_t end = total;
 	if (levels > 0 && from + (size_t)levels < end)
@@ -251,25 +335,29 @@ static void write_mixed_stack(struct dap *d, const struct dj *req,
 	for (size_t i = from; i < end; i++) {
 		if (i < npy) {
 			write_py_frame(&w, tid, &ps->frames[i], (int)i);
-		} else if (i == npy) {
+		} else if (i < head) {
 			write_label(&w, tid, nat);
+		} else if (count[i - head] > 1) {
+			write_fold(&w, tid, st, first[i - head], count[i - head]);
 		} else {
-			const struct dec_frame *f = &st->frames[i - npy - 1];
+			const struct dec_frame *f = &st->frames[first[i - head]];
 			write_frame(&w, tid, f, f->level >= 0 ? f->level
-				    : (int)(i - npy - 1));
+				    : (int)first[i - head]);
 		}
 	}
 	dj_w_arr_end(&w);
 	dj_w_kint(&w, "totalFrames", (long long)total);
 	dap_resp_end(d, &w);
+	free(first);
+	free(count);
 }
 
 static void write_stack(struct dap *d, const struct dj *req, const struct dj *a,
 			int tid, const struct dec_stack *st)
 {
-	const struct diag_pystack *ps = python_stack_of(d, tid);
-	if (ps) {
-		write_mixed_stack(d, req, a, tid, st, ps);
+	/* a host thread: Python frames first, library runs folded */
+	if (tid != DAP_DEVICE_TID) {
+		write_host_stack(d, req, a, tid, st, python_stack_of(d, tid));
 		return;
 	}
 	long long start = dj_int(a, "startFrame", 0);
@@ -790,9 +878,9 @@ void dap_req_evaluate(struct dap *d, const struct dj *req, const struct dj *a)
 		int tid, level;
 		frame_decode(dj_int(a, "frameId", 0), &tid, &level);
 		if (is_focused(d, tid) && level >= PY_LEVEL) {
-			dap_resp_error(d, req, "a Python frame (read from the "
-				       "interpreter) has no gdb frame to evaluate "
-				       "in: pick a native frame");
+			dap_resp_error(d, req, "a Python frame or a fold of "
+				       "library frames has no gdb frame to "
+				       "evaluate in: pick a native frame");
 			return;
 		}
 		if (is_focused(d, tid) && !select_frame(d, level)) {
