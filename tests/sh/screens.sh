@@ -12,6 +12,9 @@
 #   # size: COLSxROWS   the screen (default 100x30)
 #   # needs: PROG       skipped when PROG is not installed
 #   # env: VAR=VALUE... environment for the run (same expansions as args)
+#   # covers: TEXT      TEXT must be in the script's first dump: what the
+#                       script's name says it exercises (a layout change
+#                       that sends its keys elsewhere fails it)
 # CUDBG_UPDATE_SCREENS=1 rewrites the expected files (review the diff).
 # SCREENS=NAME runs only that script.
 set -u
@@ -67,6 +70,13 @@ run_script() { # script
 			bad=1
 		fi
 	done
+	covers=$(header "$s" covers)
+	first=$(sed -n 's/^:dump \(.*\)$/\1/p' "$s" | head -1)
+	if [ -n "$covers" ] && [ -n "$first" ] &&
+	   ! grep -qF -- "$covers" "$dir/$first" 2>/dev/null; then
+		echo "FAIL screens/$name: its first dump $first does not show \"$covers\" (# covers:): the script no longer exercises what its name says"
+		bad=1
+	fi
 	[ $bad -eq 0 ] && echo "PASS screens/$name"
 }
 
