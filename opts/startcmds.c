@@ -23,24 +23,41 @@ static int send_line(struct dbg_ctl *c, const char *line, char *err, size_t cap)
 	return 0;
 }
 
+/* The home init file gdb 11 and later read, the first that exists of
+ * $XDG_CONFIG_HOME/gdb/gdbinit, ~/.config/gdb/gdbinit, ~/.gdbinit (gdb's
+ * manual, "Initialization Files"); 0 with its path in out, else -1. */
+static int home_gdbinit(char *out, size_t cap)
+{
+	const char *home = getenv("HOME");
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	if (xdg && *xdg) {
+		snprintf(out, cap, "%s/gdb/gdbinit", xdg);
+		if (access(out, R_OK) == 0)
+			return 0;
+	}
+	if (!home || !*home)
+		return -1;
+	snprintf(out, cap, "%s/.config/gdb/gdbinit", home);
+	if (access(out, R_OK) == 0)
+		return 0;
+	snprintf(out, cap, "%s/.gdbinit", home);
+	return access(out, R_OK) == 0 ? 0 : -1;
+}
+
 int start_commands_send(const struct cudbg_options *o, struct dbg_ctl *c,
 			char *err, size_t cap)
 {
-	char line[4200];
-	const char *home = getenv("HOME");
+	char line[4200], path[4096];
 
 	if (o->backend == SESSION_REPLAY)
 		return 0;
 	/* The debugger runs with --nx, so that what the screen parses does
-	 * not depend on the user's settings; `gdbinit yes` reads it all
-	 * the same, first, as gdb would. */
-	if (o->gdbinit && home && *home) {
-		snprintf(line, sizeof line, "%s/.gdbinit", home);
-		if (access(line, R_OK) == 0) {
-			snprintf(line, sizeof line, "source %s/.gdbinit", home);
-			if (send_line(c, line, err, cap) < 0)
-				return -1;
-		}
+	 * not depend on the user's settings; `gdbinit yes` reads the user's
+	 * init file all the same, first, as gdb would. */
+	if (o->gdbinit && home_gdbinit(path, sizeof path) == 0) {
+		snprintf(line, sizeof line, "source %s", path);
+		if (send_line(c, line, err, cap) < 0)
+			return -1;
 	}
 	for (size_t i = 0; i < o->ndbg_cmds; i++) {
 		if (o->dbg_cmd_is_file[i])

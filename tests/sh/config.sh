@@ -172,6 +172,15 @@ if command -v gdb >/dev/null 2>&1; then
 	if grep -q "stop: *Breakpoint 1 in square" "$tmp/g1"; then
 		pass gdbinit_yes
 	else fail gdbinit_yes "no stop in square:"; head -20 "$tmp/g1"; fi
-	rm -f "$HOME/.gdbinit"
+	# gdb 13's own place comes first (issue 31 item 6): with both,
+	# ~/.config/gdb/gdbinit is the one read
+	mkdir -p "$HOME/.config/gdb"
+	printf 'break main\n' >"$HOME/.config/gdb/gdbinit"
+	timeout 60 "$BIN" --batch --debugger gdb "$BUILD/progs/steps" \
+		>"$tmp/g2" 2>&1 </dev/null
+	if grep -q "stop: *Breakpoint 1 in main" "$tmp/g2"; then
+		pass gdbinit_xdg_first
+	else fail gdbinit_xdg_first "~/.config/gdb/gdbinit not read first:"; head -20 "$tmp/g2"; fi
+	rm -rf "$HOME/.gdbinit" "$HOME/.config/gdb"
 	: >"$cfg"
 fi
