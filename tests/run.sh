@@ -210,6 +210,16 @@ take() {
 	set +C
 	return $_r
 }
+# On a terminal, stderr also says how far the run is after each test
+# ("[37/162] sh/faults"): some 3,000 PASS lines scroll by otherwise.  Not
+# in the log, not on a file or pipe.
+total=$(wc -l <"$q/order")
+progress() { # name
+	[ -t 2 ] || return 0
+	: >"$q/done.$name_id"
+	printf '%s[%d/%d] %s\n' "$P" "$(ls "$q" | grep -c '^done\.')" \
+		"$total" "$1" >&2
+}
 worker() {
 	i=0
 	while read -r kind path; do
@@ -219,6 +229,7 @@ worker() {
 		run_test "$kind" "$path" >"$q/block.$i"
 		until take lock; do sleep 0.05; done
 		cat "$q/block.$i"
+		progress "${path##* }"
 		rm -f "$q/taken.lock" "$q/block.$i"
 	done <"$q/order"
 }
