@@ -19,7 +19,10 @@
  * (their index there), LABEL_LEVEL the label between them and the
  * native frames: neither is a gdb frame. */
 enum { FRAME_LEVELS = 4096, PY_LEVEL = 2048, FOLD_LEVEL = 3000,
-       LABEL_LEVEL = 4095 };
+       LABEL_LEVEL = 4095, NATIVE_MAX = 1000 /* native frames listed */ };
+_Static_assert(PY_LEVEL + DIAG_PY_MAX_FRAMES <= FOLD_LEVEL &&
+	       FOLD_LEVEL + NATIVE_MAX <= LABEL_LEVEL,
+	       "frame id ranges overlap");
 
 static long long frame_id(int tid, int level)
 {
@@ -292,7 +295,7 @@ static void write_fold(struct dj_w *w, int tid, const struct dec_stack *st,
 	char name[200];
 	fold_name(st, first, count, name, sizeof name);
 	dj_w_obj(w);
-	dj_w_kint(w, "id", frame_id(tid, FOLD_LEVEL + (int)(first % 1000)));
+	dj_w_kint(w, "id", frame_id(tid, FOLD_LEVEL + (int)first));
 	dj_w_ktext(w, "name", name);
 	dj_w_kint(w, "line", 0);
 	dj_w_kint(w, "column", 0);
@@ -311,8 +314,8 @@ static void write_host_stack(struct dap *d, const struct dj *req,
 {
 	long long start = dj_int(a, "startFrame", 0);
 	long long levels = dj_int(a, "levels", 0);
-	size_t npy = ps ? (ps->n_frames < 256 ? ps->n_frames : 256) : 0;
-	size_t nat = st->n < 1000 ? st->n : 1000;
+	size_t npy = ps ? ps->n_frames : 0;
+	size_t nat = st->n < NATIVE_MAX ? st->n : NATIVE_MAX;
 	size_t *first = malloc((nat + 1) * sizeof *first);
 	size_t *count = malloc((nat + 1) * sizeof *count);
 	if (!first || !count) {

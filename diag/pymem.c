@@ -1,6 +1,7 @@
 /* The Python stack read from the stopped process's memory
  * (include/cudbg/pymem.h). */
 #include "cudbg/pymem.h"
+#include "cudbg/base.h"
 #include "cudbg/diag.h"
 #include "diag/internal.h"
 
@@ -182,25 +183,13 @@ static int read_i32(struct mem *m, uint64_t addr, int32_t *out)
 
 /* ---- objects ---- */
 
+/* A code point as UTF-8 (base's encoder); one that cannot be (a NUL, a
+ * surrogate, past U+10FFFF) as '?'. */
 static void put_utf8(char *out, size_t *n, uint32_t c)
 {
 	if (c == 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
 		c = '?';
-	if (c < 0x80) {
-		out[(*n)++] = (char)c;
-	} else if (c < 0x800) {
-		out[(*n)++] = (char)(0xc0 | c >> 6);
-		out[(*n)++] = (char)(0x80 | (c & 0x3f));
-	} else if (c < 0x10000) {
-		out[(*n)++] = (char)(0xe0 | c >> 12);
-		out[(*n)++] = (char)(0x80 | (c >> 6 & 0x3f));
-		out[(*n)++] = (char)(0x80 | (c & 0x3f));
-	} else {
-		out[(*n)++] = (char)(0xf0 | c >> 18);
-		out[(*n)++] = (char)(0x80 | (c >> 12 & 0x3f));
-		out[(*n)++] = (char)(0x80 | (c >> 6 & 0x3f));
-		out[(*n)++] = (char)(0x80 | (c & 0x3f));
-	}
+	*n += utf8_encode(c, out + *n);
 }
 
 /* A str object as UTF-8 (malloc'd), or NULL when it is not a compact
