@@ -46,8 +46,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 case_cmd() {
 	case $1 in
 	mp_spawn) echo python3 mp_spawn.py ;;
-	mp_torchrun) echo python3 -m torch.distributed.run --standalone \
-		--nproc_per_node=2 mp_torchrun.py ;;
+	mp_torchrun|mp_ddp) echo python3 -m torch.distributed.run --standalone \
+		--nproc_per_node=2 "$1.py" ;;
 	mp_dataloader_main) echo python3 mp_dataloader.py main ;;
 	mp_dataloader_worker) echo python3 mp_dataloader.py worker ;;
 	# -m mpi4py: an uncaught exception aborts the whole job (MPI_Abort);
