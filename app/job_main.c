@@ -6,8 +6,10 @@
  * docs/multiprocess.md. */
 #include "cudbg/base.h"
 #include "cudbg/batch.h"
+#include "cudbg/diag.h"
 #include "cudbg/job.h"
 #include "cudbg/options.h"
+#include "cudbg/report.h"
 #include "cudbg/tui.h"
 #include "app/job_main.h"
 
@@ -98,6 +100,18 @@ static int report_without_core(const struct cudbg_options *o,
 		r.error = strdup("the job was stopped early (--timeout or a "
 				 "signal)");
 	r.job = o->json ? job_report_json(j) : job_report_text(j);
+	/* the JSON's diagnosis, as every report has one: the job's outcome
+	 * as its kind (a process killed by a fault signal, else a failed
+	 * command, else none), nothing more known without a coredump */
+	struct diag_fault df = { .exception_code = -1 };
+	df.kind = f ? DIAG_FAULT_HOST_SIGNAL
+		    : r.fault ? DIAG_FAULT_EXIT : DIAG_FAULT_NONE;
+	struct diag_report_in in = { .fault = &df, .mode = "job",
+				     .memcheck_seconds = -1 };
+	if (o->json) {
+		r.diagnosis = diag_report_json(&in);
+		r.diagnosis_exit = diag_report_exit_code(&in);
+	}
 	if (o->json)
 		batch_print_json(stdout, &r);
 	else
@@ -152,6 +166,10 @@ int job_main(const struct cudbg_options *o)
 			struct batch_report r = { .mode = "job", .state = "error",
 						  .bkptno = -1 };
 			r.error = strdup(err);
+			struct diag_report_in in = { .mode = "job", .error = err,
+						     .memcheck_seconds = -1 };
+			r.diagnosis = diag_report_json(&in);
+			r.diagnosis_exit = DIAG_EXIT_USAGE;
 			batch_print_json(stdout, &r);
 			batch_report_free(&r);
 		}

@@ -43,6 +43,9 @@ struct run {
 	int status_fd;        /* the keeper's "PID STATUS" lines */
 	char line[128];
 	size_t linelen;
+	int err_fd;           /* the job's stderr, passed on to ours; -1 */
+	char eline[1024];     /* its current line (the head of a longer one) */
+	size_t elen;
 	bool keeper_done;
 	double t0;
 	double fault_end;     /* when the first faulting process ended, 0 */
@@ -496,8 +499,10 @@ static void job_environment(const struct job_config *cfg, const char *dir)
 	setenv("CUDBG_JOB_DIR", dir, 1);
 }
 
+/* errw: the write end of the pipe that carries the job's stderr to us
+ * (the job's fd 2), -1 for none. */
 static _Noreturn void keeper_main(char *const argv[], const struct job_config *cfg,
-				  const char *dir, int wfd)
+				  const char *dir, int wfd, int errw)
 {
 	setpgid(0, 0);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -518,6 +523,8 @@ static _Noreturn void keeper_main(char *const argv[], const struct job_config *c
 		sigset_t none;
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (errw >= 0)
+			dup2(errw, 2);
 		if (cfg->stdout_to_stderr)
 			dup2(2, 1);
 		execvp(argv[0], argv);
@@ -530,6 +537,8 @@ static _Noreturn void keeper_main(char *const argv[], const struct job_config *c
 		(void)!write(wfd, b, k);
 		_exit(127);
 	}
+	if (errw >= 0)
+		close(errw);
 	char b[32];
 	size_t k = 0;
 	b[k++] = 'L';
@@ -593,8 +602,13 @@ static int make_dir(struct job *j, const struct job_config *cfg, char *err,
  * points faulthandler at DIR/pystack.PID, so a process the driver aborts
  * after its GPU coredump (SIGABRT) leaves its Python stack, the line that
  * launched the kernel among it (CUDA_LAUNCH_BLOCKING=1), in a file of its
- * own; a forked child reopens its own.  Then it runs the sitecustomize it
- * hides, if any (Debian and Ubuntu ship one). */
+ * own; a forked child reopens its own.  Where SIGTERM has its default
+ * action it also dumps the stack at SIGTERM to DIR/pystack.PID.term and
+ * then dies of it as before (chain): a rank that waited in a collective
+ * for the failed one, stopped by its launcher or by our grace stop, tells
+ * where it waited.  A SIGTERM the program ignores or handles is left
+ * alone.  Then it runs the sitecustomize it hides, if any (Debian and
+ * Ubuntu ship one). */
 static const char sitecustomize[] =
 "# Written by cudbg-tui --job (docs/multiprocess.md); removed with the job.\n"
 "import os as _os\n"
@@ -607,6 +621,11 @@ static const char sitecustomize[] =
 "            _f = open(_os.path.join(_d, 'pystack.%d' % _os.getpid()), 'w')\n"
 "            _fh.enable(file=_f, all_threads=True)\n"
 "            globals()['_cudbg_file'] = _f\n"
+"            import signal as _sig\n"
+"            if _sig.getsignal(_sig.SIGTERM) == _sig.SIG_DFL:\n"
+"                _t = open(_os.path.join(_d, 'pystack.%d.term' % _os.getpid()), 'w')\n"
+"                _fh.register(_sig.SIGTERM, file=_t, all_threads=True, chain=True)\n"
+"                globals()['_cudbg_term'] = _t\n"
 "    except Exception:\n"
 "        pass\n"
 "\n"
@@ -672,8 +691,28 @@ static void add_reported(struct job *j)
 	closedir(d);
 }
 
-/* The Python stack each process left (pystack.PID, empty unless it died
- * of a fatal signal). */
+/* The stack a process dumped at SIGTERM (pystack.PID.term): where it
+ * was when it was stopped.  Its death by SIGTERM follows the dump (the
+ * handler chains to the default action). */
+static void read_term_stack(const struct job *j, struct job_proc *p)
+{
+	char path[PATH_MAX];
+	size_t len;
+	snprintf(path, sizeof path, "%s/pystack.%ld.term", j->core_dir, p->pid);
+	char *text = diag_read_small_file(path, 1 << 20, &len);
+	if (text && len > 0 && job_parse_pystack(text, len, true, p) == 0 && p->npy) {
+		p->py_when = JOB_PY_SIGTERM;
+		if (p->state == JOB_ENDED) {
+			p->state = JOB_SIGNALLED;
+			p->status = SIGTERM;
+			p->death_from_report = true;
+		}
+	}
+	free(text);
+}
+
+/* The Python stack each process left: pystack.PID at a fatal signal,
+ * else pystack.PID.term at SIGTERM (both empty otherwise). */
 static void read_pystacks(struct job *j)
 {
 	add_reported(j);
@@ -684,8 +723,9 @@ static void read_pystacks(struct job *j)
 			 j->procs[i].pid);
 		char *text = diag_read_small_file(path, 1 << 20, &len);
 		struct job_proc *p = &j->procs[i];
-		if (text && len > 0)
-			job_parse_pystack(text, len, p);
+		if (text && len > 0 && job_parse_pystack(text, len, false, p) == 0 &&
+		    p->npy)
+			p->py_when = JOB_PY_FATAL;
 		/* a worker its own parent reaped: its status never reached
 		 * us, its fatal-error report did */
 		int sig = text ? job_parse_fatal_signal(text, len) : 0;
@@ -695,6 +735,8 @@ static void read_pystacks(struct job *j)
 			p->death_from_report = true;
 		}
 		free(text);
+		if (!p->npy)
+			read_term_stack(j, p);
 	}
 }
 
@@ -791,13 +833,76 @@ static void pick_faulting(struct job *j)
 	}
 }
 
+/* One line of the job's stderr: what it says of a collective. */
+static void scan_err_line(struct run *r)
+{
+	struct job_collective c;
+	if (job_parse_collective(r->eline, r->elen, &c))
+		job_add_collective(r->j, &c);
+	r->elen = 0;
+}
+
+/* Passes what the job wrote to its stderr on to ours, as it comes, and
+ * reads each line.  false at the end of the stream or an error. */
+static bool pass_job_stderr(struct run *r)
+{
+	char buf[4096];
+	ssize_t n = read(r->err_fd, buf, sizeof buf);
+	if (n < 0 && errno == EINTR)
+		return true;
+	if (n <= 0) {
+		if (r->elen)
+			scan_err_line(r);
+		return false;
+	}
+	for (ssize_t off = 0; off < n;) {
+		ssize_t w = write(2, buf + off, (size_t)(n - off));
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break; /* our stderr is gone: the reading goes on */
+		off += w;
+	}
+	for (ssize_t i = 0; i < n; i++) {
+		if (buf[i] == '\n')
+			scan_err_line(r);
+		else if (r->elen < sizeof r->eline)
+			r->eline[r->elen++] = buf[i];
+	}
+	return true;
+}
+
+static void close_err(struct run *r)
+{
+	if (r->err_fd >= 0)
+		close(r->err_fd);
+	r->err_fd = -1;
+}
+
+/* After the keeper ended: what is still in the pipe (every writer is
+ * gone: the keeper reaped the whole tree). */
+static void drain_job_stderr(struct run *r)
+{
+	while (r->err_fd >= 0) {
+		struct pollfd pfd = { .fd = r->err_fd, .events = POLLIN };
+		if (poll(&pfd, 1, 0) <= 0 || !pass_job_stderr(r))
+			close_err(r);
+	}
+}
+
 static void run_loop(struct run *r)
 {
 	while (!r->keeper_done) {
-		struct pollfd pfd = { .fd = r->status_fd, .events = POLLIN };
-		int n = poll(&pfd, 1, POLL_MS);
-		if (n > 0)
+		struct pollfd pfd[2] = {
+			{ .fd = r->status_fd, .events = POLLIN },
+			{ .fd = r->err_fd, .events = POLLIN },
+		};
+		int n = poll(pfd, r->err_fd >= 0 ? 2 : 1, POLL_MS);
+		if (n > 0 && pfd[0].revents)
 			read_status_lines(r);
+		if (n > 0 && r->err_fd >= 0 && pfd[1].revents &&
+		    !pass_job_stderr(r))
+			close_err(r);
 		double t = now_s();
 		poll_procs(r);
 		poll_cores(r);
@@ -805,6 +910,7 @@ static void run_loop(struct run *r)
 		maybe_kill(r, t - r->t0);
 	}
 	/* the last words: statuses and cores written as the tree ended */
+	drain_job_stderr(r);
 	poll_cores(r);
 	for (size_t i = 0; i < r->j->nprocs; i++)
 		if (r->j->procs[i].state == JOB_RUNNING) {
@@ -837,24 +943,39 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 		job_free(j);
 		return NULL;
 	}
+	/* the job's stderr through us: what NCCL and gloo say of a
+	 * collective that could not complete (no pipe: the job writes to
+	 * ours directly, and the report has no collectives) */
+	int efds[2] = { -1, -1 };
+	if (pipe2(efds, O_CLOEXEC) < 0)
+		efds[0] = efds[1] = -1;
 	fflush(NULL);
-	struct run r = { .j = j, .cfg = cfg, .status_fd = fds[0], .t0 = now_s() };
+	struct run r = { .j = j, .cfg = cfg, .status_fd = fds[0],
+			 .err_fd = efds[0], .t0 = now_s() };
 	r.keeper = fork();
 	if (r.keeper < 0) {
 		snprintf(err, cap, "cannot fork: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
+		close_err(&r);
+		if (efds[1] >= 0)
+			close(efds[1]);
 		job_free(j);
 		return NULL;
 	}
 	if (r.keeper == 0) {
 		close(fds[0]);
-		keeper_main(argv, cfg, j->core_dir, fds[1]);
+		if (efds[0] >= 0)
+			close(efds[0]);
+		keeper_main(argv, cfg, j->core_dir, fds[1], efds[1]);
 	}
 	close(fds[1]);
+	if (efds[1] >= 0)
+		close(efds[1]);
 	setpgid(r.keeper, r.keeper); /* also done by the keeper: no race */
 	run_loop(&r);
 	close(fds[0]);
+	close_err(&r);
 	int st;
 	while (waitpid(r.keeper, &st, 0) < 0 && errno == EINTR)
 		;

@@ -269,12 +269,16 @@ static int take_frames(const struct pyblock *b, const char *end,
  * an MPI rank's dump on the H200 had no "Current thread" block, and its
  * main thread, run by `python -m mpi4py`, ended in runpy's frames
  * (tests/data/job/pystack-mpi-rank.txt, run 10). */
-int job_parse_pystack(const char *buf, size_t len, struct job_proc *p)
+int job_parse_pystack(const char *buf, size_t len, bool main_first,
+		      struct job_proc *p)
 {
 	struct pyblock b[64];
 	p->py_user = -1;
 	size_t nb = find_blocks(buf, len, b, sizeof b / sizeof b[0]);
 	const struct pyblock *pick = NULL;
+	for (size_t i = 0; i < nb && !pick && main_first; i++)
+		if (b[i].main_like)
+			pick = &b[i];
 	for (size_t i = 0; i < nb && !pick; i++)
 		if (b[i].current && b[i].nframes)
 			pick = &b[i];

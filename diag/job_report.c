@@ -161,6 +161,122 @@ static void text_row(struct dbuf *b, const struct job *j, size_t i)
 	dbuf_putc(b, '\n');
 }
 
+/* A library file by its part after site-packages (or the Python
+ * library's folder): torch/distributed/c10d_logger.py. */
+static const char *lib_tail(const char *f)
+{
+	static const char *const roots[] = { "/site-packages/",
+					     "/dist-packages/" };
+	for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+		const char *r = strstr(f, roots[i]);
+		if (r)
+			return r + strlen(roots[i]);
+	}
+	const char *lib = strstr(f, "/lib/python");
+	const char *slash = lib ? strchr(lib + 11, '/') : NULL;
+	return slash ? slash + 1 : f;
+}
+
+/* "in barrier (torch/distributed/c10d_logger.py:83), from your line
+ * F:L in main": where a process was when it printed its stack. */
+static void text_where(struct dbuf *b, const struct job_proc *p)
+{
+	const struct job_pyframe *in = &p->py[0];
+	bool user_in = p->py_user == 0;
+	dbuf_puts(b, user_in ? "at your line " : "in ");
+	if (user_in) {
+		put_esc(b, in->file);
+		dbuf_printf(b, ":%d in ", in->line);
+		put_esc(b, in->func);
+		return;
+	}
+	put_esc(b, in->func);
+	dbuf_puts(b, " (");
+	put_esc(b, lib_tail(in->file));
+	dbuf_printf(b, ":%d)", in->line);
+	if (p->py_user > 0 && (size_t)p->py_user < p->npy) {
+		const struct job_pyframe *u = &p->py[p->py_user];
+		dbuf_puts(b, ", from your line ");
+		put_esc(b, u->file);
+		dbuf_printf(b, ":%d in ", u->line);
+		put_esc(b, u->func);
+	}
+}
+
+/* What the other processes were doing when they ended: the ranks that
+ * waited for the failed one (their stacks at SIGTERM) and any other that
+ * died of a fatal signal. */
+static void text_others(struct dbuf *b, const struct job *j)
+{
+	size_t shown = 0;
+	for (size_t i = 0; i < j->nprocs; i++) {
+		const struct job_proc *p = &j->procs[i];
+		if ((int)i == j->faulting || !p->npy)
+			continue;
+		if (!shown++)
+			dbuf_puts(b, "others (their Python stacks as they "
+				  "ended):\n");
+		char sb[64];
+		dbuf_printf(b, "    pid %ld", p->pid);
+		if (p->rank)
+			dbuf_printf(b, " rank %s", p->rank);
+		dbuf_printf(b, ", %s: ", job_state_text(p, sb, sizeof sb));
+		text_where(b, p);
+		dbuf_puts(b, p->py_when == JOB_PY_SIGTERM ? " (at SIGTERM)\n"
+							  : "\n");
+	}
+}
+
+static const char *coll_kind_name(enum job_coll_kind k)
+{
+	switch (k) {
+	case JOB_COLL_TIMEOUT: return "timeout";
+	case JOB_COLL_PEER_GONE: return "peer-gone";
+	case JOB_COLL_ERROR: break;
+	}
+	return "error";
+}
+
+/* "rank 0, NCCL watchdog: ALLREDUCE (SeqNum 5) timed out, ran 600013 ms
+ * of Timeout(ms) 600000" and the like. */
+static void text_collective(struct dbuf *b, const struct job_collective *c)
+{
+	dbuf_puts(b, "    ");
+	if (c->rank >= 0)
+		dbuf_printf(b, "rank %ld, ", c->rank);
+	dbuf_printf(b, "%s: ", c->backend);
+	if (c->kind == JOB_COLL_TIMEOUT) {
+		if (c->op[0])
+			put_esc(b, c->op);
+		else
+			dbuf_puts(b, "a collective");
+		if (c->seq >= 0)
+			dbuf_printf(b, " (SeqNum %lld)", c->seq);
+		dbuf_puts(b, " timed out");
+		if (c->ran_ms >= 0)
+			dbuf_printf(b, " after %lld ms", c->ran_ms);
+		if (c->timeout_ms >= 0)
+			dbuf_printf(b, " (its timeout %lld ms)", c->timeout_ms);
+		dbuf_puts(b, ": a rank it waits for never joined\n");
+		return;
+	}
+	if (c->kind == JOB_COLL_PEER_GONE)
+		dbuf_puts(b, "a peer's connection closed (that process "
+			  "ended): ");
+	put_esc(b, c->text);
+	dbuf_putc(b, '\n');
+}
+
+static void text_collectives(struct dbuf *b, const struct job *j)
+{
+	if (!j->ncolls)
+		return;
+	dbuf_puts(b, "collectives (what the communication library said on "
+		  "stderr):\n");
+	for (size_t i = 0; i < j->ncolls; i++)
+		text_collective(b, &j->colls[i]);
+}
+
 char *job_report_text(const struct job *j)
 {
 	struct dbuf b = {0};
@@ -174,6 +290,8 @@ char *job_report_text(const struct job *j)
 		dbuf_puts(&b, f->core ? "  ('>' marks the faulting process; the "
 					"diagnosis below is its coredump's)\n"
 				      : "  ('>' marks the faulting process)\n");
+	text_others(&b, j);
+	text_collectives(&b, j);
 	dbuf_putc(&b, '\n');
 	return dbuf_take(&b);
 }
@@ -218,6 +336,16 @@ static void json_python(struct jw *w, const struct job_proc *p)
 	jw_end(w);
 }
 
+static const char *py_when_name(enum job_py_when w)
+{
+	switch (w) {
+	case JOB_PY_FATAL: return "fatal-signal";
+	case JOB_PY_SIGTERM: return "sigterm";
+	case JOB_PY_NONE: break;
+	}
+	return NULL;
+}
+
 static void json_signal(struct jw *w, const struct job_proc *p)
 {
 	const char *a = p->state == JOB_SIGNALLED ? sigabbrev_np(p->status)
@@ -245,12 +373,35 @@ static void json_proc(struct jw *w, const struct job *j, size_t i)
 	/* signalled: known from its own fatal-error report, not a status */
 	jw_bool(w, "death_from_report", p->death_from_report);
 	json_python(w, p);
+	jw_str(w, "python_stack_at", py_when_name(p->py_when));
 	jw_str(w, "core", p->core);
 	jw_bool(w, "faulted", p->faulted);
 	jw_bool(w, "faulting", (int)i == j->faulting);
 	if (j->command) {
 		jw_fixed(w, "seen_s", p->seen_s, 3);
 		jw_fixed(w, "end_s", p->end_s, 3);
+	} else { /* core-dir: no times known */
+		jw_null(w, "seen_s");
+		jw_null(w, "end_s");
+	}
+	jw_end(w);
+}
+
+static void json_collectives(struct jw *w, const struct job *j)
+{
+	jw_arr(w, "collectives");
+	for (size_t i = 0; i < j->ncolls; i++) {
+		const struct job_collective *c = &j->colls[i];
+		jw_obj(w, NULL);
+		jw_str(w, "backend", c->backend);
+		jw_str(w, "kind", coll_kind_name(c->kind));
+		jw_int_or_null(w, "rank", c->rank, c->rank >= 0);
+		jw_str(w, "op", c->op[0] ? c->op : NULL);
+		jw_int_or_null(w, "seq", c->seq, c->seq >= 0);
+		jw_int_or_null(w, "timeout_ms", c->timeout_ms, c->timeout_ms >= 0);
+		jw_int_or_null(w, "ran_ms", c->ran_ms, c->ran_ms >= 0);
+		jw_str(w, "text", c->text);
+		jw_end(w);
 	}
 	jw_end(w);
 }
@@ -273,6 +424,7 @@ char *job_report_json(const struct job *j)
 	for (size_t i = 0; i < j->nprocs; i++)
 		json_proc(&w, j, i);
 	jw_end(&w);
+	json_collectives(&w, j);
 	jw_end(&w);
 	return jw_take(&w);
 }

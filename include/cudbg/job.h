@@ -36,11 +36,20 @@ enum job_state {
 };
 
 /* A Python frame from the stack a Python process of the job printed when
- * it died of a fatal signal (faulthandler; see docs/multiprocess.md). */
+ * it died of a fatal signal or was stopped by SIGTERM (faulthandler; see
+ * docs/multiprocess.md). */
 struct job_pyframe {
 	char *file;
 	int line;
 	char *func;
+};
+
+/* When a process printed its Python stack. */
+enum job_py_when {
+	JOB_PY_NONE,
+	JOB_PY_FATAL,   /* a fatal signal (SIGSEGV, SIGABRT...): its own death */
+	JOB_PY_SIGTERM, /* SIGTERM from its launcher or from us: what it was
+			 * doing while another process had failed */
 };
 
 struct job_proc {
@@ -73,9 +82,30 @@ struct job_proc {
 	struct job_pyframe *py; /* its Python stack, innermost first, when
 				 * it printed one at its death; else NULL */
 	size_t npy;
+	enum job_py_when py_when; /* which death printed py */
 	int py_user;          /* index of the user's own frame (the first
 			       * outside the Python library and site-packages),
 			       * -1 when none */
+};
+
+/* What a rank's communication library said of a collective that could
+ * not complete (the job's stderr; job_parse_collective). */
+enum job_coll_kind {
+	JOB_COLL_TIMEOUT,   /* NCCL's watchdog or gloo's wait timed out */
+	JOB_COLL_PEER_GONE, /* gloo: the peer closed its connection */
+	JOB_COLL_ERROR,     /* NCCL refused or failed the operation */
+};
+
+struct job_collective {
+	enum job_coll_kind kind;
+	char backend[8];      /* "NCCL" or "gloo" */
+	long rank;            /* the rank that said it, -1 unknown */
+	char op[32];          /* ALLREDUCE, BROADCAST, recv...; "" unknown */
+	long long seq;        /* NCCL's SeqNum, -1 unknown */
+	long long timeout_ms; /* the limit, -1 unknown */
+	long long ran_ms;     /* how long it ran, -1 unknown */
+	char text[160];       /* the library's own words after its prefix
+			       * (untrusted: escape before showing) */
 };
 
 struct job {
@@ -91,6 +121,9 @@ struct job {
 	bool timed_out;          /* the timeout or a signal ended it */
 	double secs;             /* the job's wall time */
 	char *command;           /* the command line (NULL: --core-dir) */
+	struct job_collective colls[8]; /* the first distinct collective
+					 * failures its stderr told of */
+	size_t ncolls;
 };
 
 struct job_config {
@@ -135,11 +168,30 @@ int job_parse_fatal_signal(const char *buf, size_t len);
 
 /* The Python stack of a faulthandler dump ("Fatal Python error: ..."
  * then "Current thread 0x... (most recent call first):" and "  File
- * "F", line N in FUNC" lines): the current thread's frames when it has
- * any, else the thread whose outermost frame is <module> (the main
- * thread; the driver may abort from a thread of its own).  Fills p->py,
- * npy and py_user.  0, or -1 when out of memory. */
-int job_parse_pystack(const char *buf, size_t len, struct job_proc *p);
+ * "F", line N in FUNC" lines).  At a fatal signal (main_first false): the
+ * current thread's frames when it has any, else the thread whose
+ * outermost frame is <module> (the main thread; the driver may abort from
+ * a thread of its own).  At SIGTERM (main_first true) the main thread
+ * first: a process-wide signal lands on any thread, and the main one is
+ * the one the user's script runs on.  Fills p->py, npy and py_user.  0,
+ * or -1 when out of memory. */
+int job_parse_pystack(const char *buf, size_t len, bool main_first,
+		      struct job_proc *p);
+
+/* A line of a job's stderr that tells of a collective that could not
+ * complete: NCCL's watchdog ("[Rank 0] Watchdog caught collective
+ * operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, ...,
+ * Timeout(ms)=600000) ran for 600013 milliseconds before timing out."),
+ * an NCCL error ("NCCL error in: FILE:LINE, MESSAGE", "Duplicate GPU
+ * detected : ..."), gloo's "Timed out waiting 30000ms for recv operation
+ * to complete" and "Connection closed by peer [ADDR]:PORT".  A "[rankN]:"
+ * prefix (torchrun's) gives the rank where the message has none.  true
+ * and *out filled when it is one. */
+bool job_parse_collective(const char *line, size_t len,
+			  struct job_collective *out);
+/* Adds c to j->colls unless one alike (kind, backend, rank, op, seq) is
+ * there or the table is full. */
+void job_add_collective(struct job *j, const struct job_collective *c);
 
 /* Parsers of what /proc gives (exposed for tests and fuzzing). */
 struct job_stat {

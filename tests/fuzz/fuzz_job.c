@@ -1,6 +1,6 @@
 /* Fuzz target: the job table's parsers (diag/job_parse.c): /proc/PID/stat,
- * an environ block, a cmdline block, a coredump file name and a
- * faulthandler dump.  The first
+ * an environ block, a cmdline block, a coredump file name, a
+ * faulthandler dump and a line of a job's stderr (a collective).  The first
  * byte picks which; every field is read back. */
 #include "cudbg/job.h"
 #include "tests/fuzz/fuzz.h"
@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *text = (const char *)data + 1;
 	size_t len = size - 1;
 	size_t sum = 0;
-	switch (data[0] % 5) {
+	switch (data[0] % 6) {
 	case 0: {
 		struct job_stat st;
 		if (job_parse_stat(text, len, &st) == 0)
@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 4: {
 		struct job_proc p;
 		memset(&p, 0, sizeof p);
-		if (job_parse_pystack(text, len, &p) == 0 && p.py_user >= 0)
+		if (job_parse_pystack(text, len, (len & 1) != 0, &p) == 0 && p.py_user >= 0)
 			sum += (size_t)p.py[p.py_user].line;
 		sum += (size_t)job_parse_fatal_signal(text, len);
 		for (size_t i = 0; i < p.npy; i++) {
@@ -52,6 +52,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(p.py[i].func);
 		}
 		free(p.py);
+		break;
+	}
+	case 5: {
+		/* a line of the job's stderr, copied so that a read past its
+		 * end is caught */
+		char *line = malloc(len ? len : 1);
+		if (!line)
+			return 0;
+		memcpy(line, text, len);
+		struct job_collective c;
+		if (job_parse_collective(line, len, &c))
+			sum += strlen(c.backend) + strlen(c.op) + strlen(c.text) +
+			       (size_t)c.rank + (size_t)c.seq +
+			       (size_t)c.timeout_ms + (size_t)c.ran_ms;
+		free(line);
 		break;
 	}
 	default: {

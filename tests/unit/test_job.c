@@ -90,7 +90,7 @@ TEST(pystack_from_a_faulthandler_dump)
 		"Extension modules: torch._C (total: 1)\n";
 	struct job_proc p;
 	memset(&p, 0, sizeof p);
-	CHECK_INT(job_parse_pystack(dump, sizeof dump - 1, &p), 0);
+	CHECK_INT(job_parse_pystack(dump, sizeof dump - 1, false, &p), 0);
 	CHECK_INT((int)p.npy, 4);
 	CHECK_INT(p.py_user, 1);
 	CHECK_STR(p.py[0].func, "__getitem__");
@@ -104,7 +104,7 @@ TEST(pystack_from_a_faulthandler_dump)
 	free(p.py);
 	/* nothing that looks like a stack: no frames */
 	memset(&p, 0, sizeof p);
-	CHECK_INT(job_parse_pystack("hello\n", 6, &p), 0);
+	CHECK_INT(job_parse_pystack("hello\n", 6, false, &p), 0);
 	CHECK_INT((int)p.npy, 0);
 	CHECK_INT(p.py_user, -1);
 }
@@ -127,7 +127,7 @@ TEST(pystack_of_a_rank_run_by_python_m)
 	fclose(f);
 	struct job_proc p;
 	memset(&p, 0, sizeof p);
-	CHECK_INT(job_parse_pystack(buf, n, &p), 0);
+	CHECK_INT(job_parse_pystack(buf, n, false, &p), 0);
 	CHECK_INT((int)p.npy, 10);
 	CHECK_INT(p.py_user, 0);
 	if (p.npy == 10) {
@@ -253,4 +253,121 @@ TEST(fatal_signal_from_the_report)
 	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
 		CHECK_MSG(job_parse_fatal_signal(v[i].text, strlen(v[i].text)) ==
 			  v[i].sig, "%s", v[i].text);
+}
+
+/* At SIGTERM the signal lands on any thread: a dump whose "Current
+ * thread" is a helper's still gives the main thread's stack (the one
+ * with <module>) when main_first is asked; at a fatal signal the current
+ * thread's. */
+TEST(pystack_at_sigterm_takes_the_main_thread)
+{
+	static const char dump[] =
+		"Current thread 0x00007f0000000002 (most recent call first):\n"
+		"  File \"/usr/lib/python3.12/threading.py\", line 355 in wait\n"
+		"  File \"/usr/lib/python3.12/threading.py\", line 1009 in _bootstrap\n\n"
+		"Thread 0x00007f0000000001 (most recent call first):\n"
+		"  File \"/usr/lib/python3/dist-packages/torch/distributed/c10d_logger.py\", line 83 in wrapper\n"
+		"  File \"/src/train.py\", line 25 in main\n"
+		"  File \"/src/train.py\", line 31 in <module>\n";
+	struct job_proc p;
+	memset(&p, 0, sizeof p);
+	CHECK_INT(job_parse_pystack(dump, sizeof dump - 1, true, &p), 0);
+	CHECK_INT((int)p.npy, 3);
+	CHECK_INT(p.py_user, 1);
+	if (p.npy == 3)
+		CHECK_STR(p.py[1].file, "/src/train.py");
+	for (size_t i = 0; i < p.npy; i++) {
+		free(p.py[i].file);
+		free(p.py[i].func);
+	}
+	free(p.py);
+	memset(&p, 0, sizeof p);
+	CHECK_INT(job_parse_pystack(dump, sizeof dump - 1, false, &p), 0);
+	CHECK_INT((int)p.npy, 2);
+	if (p.npy == 2)
+		CHECK_STR(p.py[0].func, "wait");
+	for (size_t i = 0; i < p.npy; i++) {
+		free(p.py[i].file);
+		free(p.py[i].func);
+	}
+	free(p.py);
+}
+
+/* What NCCL and gloo print when a collective cannot complete, in the
+ * forms users' logs show (public bug reports of PyTorch 1.x to 2.x jobs:
+ * pytorch/pytorch#118369, NVIDIA/Megatron-LM#1207, pytorch/gloo#511). */
+TEST(collectives_from_the_libraries_words)
+{
+	struct job_collective c;
+	static const char wd[] =
+		"[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] "
+		"Watchdog caught collective operation timeout: WorkNCCL(SeqNum=808, "
+		"OpType=ALLREDUCE, NumelIn=9801523, NumelOut=9801523, "
+		"Timeout(ms)=600000) ran for 600020 milliseconds before timing out.";
+	CHECK(job_parse_collective(wd, sizeof wd - 1, &c));
+	CHECK_INT(c.kind, JOB_COLL_TIMEOUT);
+	CHECK_STR(c.backend, "NCCL");
+	CHECK_INT((int)c.rank, 1);
+	CHECK_STR(c.op, "ALLREDUCE");
+	CHECK_INT((int)c.seq, 808);
+	CHECK_INT((int)c.timeout_ms, 600000);
+	CHECK_INT((int)c.ran_ms, 600020);
+	/* older PyTorch: no [rankN]: prefix, no Numel fields */
+	static const char old[] =
+		"[E ProcessGroupNCCL.cpp:737] [Rank 3] Watchdog caught collective "
+		"operation timeout: WorkNCCL(SeqNum=469508, OpType=ALLREDUCE, "
+		"Timeout(ms)=1800000) ran for 1802212 milliseconds before timing out.";
+	CHECK(job_parse_collective(old, sizeof old - 1, &c));
+	CHECK_INT((int)c.rank, 3);
+	CHECK_INT((int)c.seq, 469508);
+	CHECK_INT((int)c.ran_ms, 1802212);
+	/* the watchdog thread's own end names the same work */
+	static const char pg[] =
+		"[rank0]:[E321 02:07:08.4 ProcessGroupNCCL.cpp:1664] [PG ID 0 PG GUID "
+		"0(default_pg) Rank 0] Process group watchdog thread terminated with "
+		"exception: [Rank 0] Watchdog caught collective operation timeout: "
+		"WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, NumelOut=112, "
+		"Timeout(ms)=1800000) ran for 1800010 milliseconds before timing out.";
+	CHECK(job_parse_collective(pg, sizeof pg - 1, &c));
+	CHECK_INT((int)c.rank, 0);
+	CHECK_STR(c.op, "BROADCAST");
+	static const char gl[] =
+		"[trainer22|6]:RuntimeError: [gloo/transport/tcp/unbound_buffer.cc:81] "
+		"Timed out waiting 1800000ms for recv operation to complete";
+	CHECK(job_parse_collective(gl, sizeof gl - 1, &c));
+	CHECK_STR(c.backend, "gloo");
+	CHECK_STR(c.op, "recv");
+	CHECK_INT((int)c.timeout_ms, 1800000);
+	CHECK_INT((int)c.rank, -1);
+	static const char peer[] =
+		"[rank0]:RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] "
+		"Connection closed by peer [127.0.0.1]:29500";
+	CHECK(job_parse_collective(peer, sizeof peer - 1, &c));
+	CHECK_INT(c.kind, JOB_COLL_PEER_GONE);
+	CHECK_INT((int)c.rank, 0);
+	CHECK_STR(c.text, "Connection closed by peer [127.0.0.1]:29500");
+	static const char err[] =
+		"torch.distributed.DistBackendError: NCCL error in: "
+		"../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, invalid "
+		"usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.21.5";
+	CHECK(job_parse_collective(err, sizeof err - 1, &c));
+	CHECK_INT(c.kind, JOB_COLL_ERROR);
+	CHECK_STR(c.text, "invalid usage (run with NCCL_DEBUG=WARN for details)");
+	static const char dup[] =
+		"Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 1000";
+	CHECK(job_parse_collective(dup, sizeof dup - 1, &c));
+	CHECK_STR(c.text, dup);
+	/* not a collective: ordinary output, a truncated key */
+	CHECK(!job_parse_collective("loss 0.25", 9, &c));
+	CHECK(!job_parse_collective("Timed out waiting 5", 19, &c));
+	CHECK(!job_parse_collective("Timed out waiting 5ms", 21, &c));
+	/* a repeat of one rank's timeout is kept once */
+	struct job j;
+	memset(&j, 0, sizeof j);
+	CHECK(job_parse_collective(wd, sizeof wd - 1, &c));
+	job_add_collective(&j, &c);
+	job_add_collective(&j, &c);
+	CHECK(job_parse_collective(old, sizeof old - 1, &c));
+	job_add_collective(&j, &c);
+	CHECK_INT((int)j.ncolls, 2);
 }

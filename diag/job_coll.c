@@ -1,0 +1,173 @@
+/* What NCCL and gloo print when a collective cannot complete, read from
+ * the job's stderr (include/cudbg/job.h, docs/multiprocess.md).  A pure
+ * parser over one line's bytes (fuzzed by tests/fuzz/fuzz_job.c); the
+ * forms are the libraries' own words as users' logs show them (the unit
+ * test job/collectives_from_the_libraries_words holds one of each). */
+#include "cudbg/job.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* The first occurrence of needle in [s, s + n), or NULL. */
+static const char *find(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	for (size_t i = 0; k <= n && i <= n - k; i++)
+		if (memcmp(s + i, needle, k) == 0)
+			return s + i;
+	return NULL;
+}
+
+/* The decimal number at p (before end), -1 when none; *after past it. */
+static long long num_at(const char *p, const char *end, const char **after)
+{
+	long long v = 0;
+	const char *q = p;
+	while (q < end && isdigit((unsigned char)*q) && v < 1000000000000000LL)
+		v = v * 10 + (*q++ - '0');
+	if (after)
+		*after = q;
+	return q == p ? -1 : v;
+}
+
+/* The number after key in [s, end), -1 when absent. */
+static long long num_after(const char *s, const char *end, const char *key)
+{
+	const char *k = find(s, (size_t)(end - s), key);
+	return k ? num_at(k + strlen(key), end, NULL) : -1;
+}
+
+/* Copies the bytes of [s, end) up to a stop byte into out (cap). */
+static void copy_until(char *out, size_t cap, const char *s, const char *end,
+		       const char *stops)
+{
+	size_t n = 0;
+	while (s < end && n + 1 < cap && !strchr(stops, *s))
+		out[n++] = *s++;
+	out[n] = '\0';
+}
+
+/* "[rank3]:" at the start (torchrun's --tee prefix), -1 when none. */
+static long prefix_rank(const char *s, const char *end)
+{
+	if (end - s < 7 || memcmp(s, "[rank", 5) != 0)
+		return -1;
+	const char *after;
+	long long r = num_at(s + 5, end, &after);
+	return r >= 0 && after + 1 < end && after[0] == ']' && after[1] == ':'
+		       ? (long)r : -1;
+}
+
+/* "[Rank 3]" anywhere before at (NCCL's own), -1 when none. */
+static long message_rank(const char *s, const char *at)
+{
+	const char *r = NULL;
+	for (const char *p = s; (p = find(p, (size_t)(at - p), "Rank ")); p += 5)
+		r = p;
+	return r ? (long)num_at(r + 5, at, NULL) : -1;
+}
+
+static void set_text(struct job_collective *c, const char *s, const char *end)
+{
+	copy_until(c->text, sizeof c->text, s, end, "\r\n");
+}
+
+static bool nccl_watchdog(const char *s, const char *end,
+			  struct job_collective *c)
+{
+	const char *w = find(s, (size_t)(end - s), "Watchdog caught collective "
+			     "operation timeout: WorkNCCL(");
+	if (!w)
+		return false;
+	c->kind = JOB_COLL_TIMEOUT;
+	strcpy(c->backend, "NCCL");
+	c->rank = message_rank(s, w);
+	const char *op = find(w, (size_t)(end - w), "OpType=");
+	if (op)
+		copy_until(c->op, sizeof c->op, op + 7, end, ",) ");
+	c->seq = num_after(w, end, "SeqNum=");
+	c->timeout_ms = num_after(w, end, "Timeout(ms)=");
+	c->ran_ms = num_after(w, end, ") ran for ");
+	set_text(c, w, end);
+	return true;
+}
+
+static bool nccl_error(const char *s, const char *end, struct job_collective *c)
+{
+	const char *e = find(s, (size_t)(end - s), "NCCL error in: ");
+	const char *dup = find(s, (size_t)(end - s), "Duplicate GPU detected");
+	if (!e && !dup)
+		return false;
+	c->kind = JOB_COLL_ERROR;
+	strcpy(c->backend, "NCCL");
+	if (dup) {
+		set_text(c, dup, end);
+		return true;
+	}
+	/* "NCCL error in: FILE:LINE, MESSAGE, NCCL version X": the message */
+	const char *comma = memchr(e, ',', (size_t)(end - e));
+	const char *msg = comma && comma + 2 <= end ? comma + 2 : e;
+	const char *ver = find(msg, (size_t)(end - msg), ", NCCL version");
+	set_text(c, msg, ver ? ver : end);
+	return true;
+}
+
+static bool gloo_timeout(const char *s, const char *end,
+			 struct job_collective *c)
+{
+	const char *t = find(s, (size_t)(end - s), "Timed out waiting ");
+	if (!t)
+		return false;
+	const char *after;
+	long long ms = num_at(t + 18, end, &after);
+	if (ms < 0 || end - after < 7 || memcmp(after, "ms for ", 7) != 0)
+		return false;
+	c->kind = JOB_COLL_TIMEOUT;
+	strcpy(c->backend, "gloo");
+	c->timeout_ms = ms;
+	copy_until(c->op, sizeof c->op, after + 7, end, " ");
+	set_text(c, t, end);
+	return true;
+}
+
+static bool gloo_peer_gone(const char *s, const char *end,
+			   struct job_collective *c)
+{
+	const char *g = find(s, (size_t)(end - s), "Connection closed by peer");
+	if (!g)
+		return false;
+	c->kind = JOB_COLL_PEER_GONE;
+	strcpy(c->backend, "gloo");
+	set_text(c, g, end);
+	return true;
+}
+
+bool job_parse_collective(const char *line, size_t len,
+			  struct job_collective *out)
+{
+	memset(out, 0, sizeof *out);
+	out->rank = out->seq = -1;
+	out->timeout_ms = out->ran_ms = -1;
+	const char *end = line + len;
+	bool hit = nccl_watchdog(line, end, out) || nccl_error(line, end, out) ||
+		   gloo_timeout(line, end, out) || gloo_peer_gone(line, end, out);
+	if (hit && out->rank < 0)
+		out->rank = prefix_rank(line, end);
+	return hit;
+}
+
+static bool alike(const struct job_collective *a, const struct job_collective *b)
+{
+	return a->kind == b->kind && a->rank == b->rank && a->seq == b->seq &&
+	       strcmp(a->backend, b->backend) == 0 && strcmp(a->op, b->op) == 0;
+}
+
+void job_add_collective(struct job *j, const struct job_collective *c)
+{
+	size_t cap = sizeof j->colls / sizeof j->colls[0];
+	for (size_t i = 0; i < j->ncolls; i++)
+		if (alike(&j->colls[i], c))
+			return;
+	if (j->ncolls < cap)
+		j->colls[j->ncolls++] = *c;
+}

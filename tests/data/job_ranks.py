@@ -1,0 +1,39 @@
+# A job of two ranks for tests/sh/job_others.sh: the launcher starts
+# itself twice with RANK set; rank 1 dies of SIGSEGV, rank 0 waits for it
+# in a "collective" that never completes, as a DDP rank waits in an
+# all-reduce for a dead peer.  Expected with --job: rank 1 is the
+# faulting process (job_ranks.py:17); rank 0, stopped after the grace
+# period, printed its stack at SIGTERM: in wait_for_peers at
+# job_ranks.py:25, from your line job_ranks.py:29 in train.
+import ctypes
+import os
+import subprocess
+import sys
+import time
+
+
+def bad_step():
+    time.sleep(0.3)
+    ctypes.string_at(0)  # job_ranks: rank 1's fault
+
+
+def wait_for_peers():
+    if os.environ.get("COLLECTIVE_TEXT"):
+        sys.stderr.write(os.environ["COLLECTIVE_TEXT"] + "\n")
+        sys.stderr.flush()
+    while True:
+        time.sleep(0.05)  # job_ranks: the wait
+
+
+def train():
+    wait_for_peers()  # job_ranks: rank 0's collective
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "rank":
+        bad_step() if os.environ["RANK"] == "1" else train()
+        sys.exit(0)
+    ranks = [subprocess.Popen([sys.executable, __file__, "rank"],
+                              env=dict(os.environ, RANK=str(r)))
+             for r in range(2)]
+    sys.exit(max(abs(p.wait()) for p in ranks))
