@@ -46,6 +46,8 @@ struct run {
 	int err_fd;           /* the job's stderr, passed on to ours; -1 */
 	char eline[1024];     /* its current line (the head of a longer one) */
 	size_t elen;
+	struct job_death deaths[64]; /* what launchers said of their workers */
+	size_t ndeaths;
 	bool keeper_done;
 	double t0;
 	double fault_end;     /* when the first faulting process ended, 0 */
@@ -110,17 +112,23 @@ const char *job_state_text(const struct job_proc *p, char *buf, size_t cap)
 	case JOB_RUNNING:
 		return "running";
 	case JOB_EXITED:
-		snprintf(buf, cap, "exited %d", p->status);
+		if (p->death_from_report && p->death_by)
+			snprintf(buf, cap, "exited %d (%s)", p->status, p->death_by);
+		else
+			snprintf(buf, cap, "exited %d", p->status);
 		return buf;
 	case JOB_SIGNALLED: {
 		const char *abbrev = sigabbrev_np(p->status);
 		const char *how = p->killed_by_us ? "stopped by us with"
 						  : "killed by";
-		const char *src = p->death_from_report ? " (its report)" : "";
+		const char *by = p->death_from_report && p->death_by
+					 ? p->death_by : NULL;
 		if (abbrev)
-			snprintf(buf, cap, "%s SIG%s%s", how, abbrev, src);
+			snprintf(buf, cap, "%s SIG%s%s%s%s", how, abbrev,
+				 by ? " (" : "", by ? by : "", by ? ")" : "");
 		else
-			snprintf(buf, cap, "%s signal %d%s", how, p->status, src);
+			snprintf(buf, cap, "%s signal %d%s%s%s", how, p->status,
+				 by ? " (" : "", by ? by : "", by ? ")" : "");
 		return buf;
 	}
 	case JOB_ENDED:
@@ -706,6 +714,7 @@ static void read_term_stack(const struct job *j, struct job_proc *p)
 			p->state = JOB_SIGNALLED;
 			p->status = SIGTERM;
 			p->death_from_report = true;
+			p->death_by = "its report";
 		}
 	}
 	free(text);
@@ -733,10 +742,53 @@ static void read_pystacks(struct job *j)
 			p->state = JOB_SIGNALLED;
 			p->status = sig;
 			p->death_from_report = true;
+			p->death_by = "its report";
 		}
 		free(text);
 		if (!p->npy)
 			read_term_stack(j, p);
+	}
+}
+
+/* The process a launcher's message names: by pid, else (mpirun's PID 0)
+ * the one process whose rank it gives, NULL. */
+static struct job_proc *death_proc(struct job *j, const struct job_death *d)
+{
+	if (d->pid > 0)
+		return find_proc(j, d->pid);
+	struct job_proc *hit = NULL;
+	char rank[24];
+	snprintf(rank, sizeof rank, "%ld", d->rank);
+	for (size_t i = 0; i < j->nprocs; i++) {
+		struct job_proc *p = &j->procs[i];
+		if (p->rank && strcmp(p->rank, rank) == 0) {
+			if (hit)
+				return NULL; /* two with that rank: not known */
+			hit = p;
+		}
+	}
+	return hit;
+}
+
+/* What launchers said of workers whose status went to them: a process
+ * we saw end unseen gets that end; one we never saw (it lived between
+ * two polls) joins the table.  A status we read ourselves stands. */
+static void apply_deaths(struct run *r)
+{
+	for (size_t i = 0; i < r->ndeaths; i++) {
+		const struct job_death *d = &r->deaths[i];
+		struct job_proc *p = death_proc(r->j, d);
+		if (!p && d->pid > 0)
+			p = add_proc(r->j, d->pid, 0);
+		/* (JOB_RUNNING: just added; after the run every other
+		 * unseen end is JOB_ENDED) */
+		if (!p || p->death_from_report ||
+		    (p->state != JOB_ENDED && p->state != JOB_RUNNING))
+			continue;
+		p->state = d->signalled ? JOB_SIGNALLED : JOB_EXITED;
+		p->status = d->status;
+		p->death_from_report = true;
+		p->death_by = "its launcher's report";
 	}
 }
 
@@ -837,8 +889,12 @@ static void pick_faulting(struct job *j)
 static void scan_err_line(struct run *r)
 {
 	struct job_collective c;
+	struct job_death d;
 	if (job_parse_collective(r->eline, r->elen, &c))
 		job_add_collective(r->j, &c);
+	else if (r->ndeaths < sizeof r->deaths / sizeof r->deaths[0] &&
+		 job_parse_death(r->eline, r->elen, &d))
+		r->deaths[r->ndeaths++] = d;
 	r->elen = 0;
 }
 
@@ -986,6 +1042,7 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 		return NULL;
 	}
 	read_pystacks(j);
+	apply_deaths(&r);
 	pick_faulting(j);
 	return j;
 }

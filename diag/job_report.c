@@ -144,7 +144,19 @@ static void text_head(struct dbuf *b, const struct job *j)
 	text_python(b, f);
 }
 
-static void text_row(struct dbuf *b, const struct job *j, size_t i)
+/* The state column's width: the longest state, at least 28. */
+static int state_width(const struct job *j)
+{
+	size_t w = 28;
+	for (size_t i = 0; i < j->nprocs; i++) {
+		char sb[64];
+		size_t n = strlen(job_state_text(&j->procs[i], sb, sizeof sb));
+		w = n > w ? n : w;
+	}
+	return (int)w;
+}
+
+static void text_row(struct dbuf *b, const struct job *j, size_t i, int sw)
 {
 	const struct job_proc *p = &j->procs[i];
 	char sb[64];
@@ -155,7 +167,7 @@ static void text_row(struct dbuf *b, const struct job *j, size_t i)
 	else
 		dbuf_puts(b, "-       ");
 	dbuf_printf(b, "%-5s ", p->rank ? p->rank : "-");
-	dbuf_printf(b, "%-28s ", state);
+	dbuf_printf(b, "%-*s ", sw, state);
 	dbuf_puts(b, p->core ? "core " : "     ");
 	put_esc(b, p->cmdline);
 	dbuf_putc(b, '\n');
@@ -281,10 +293,11 @@ char *job_report_text(const struct job *j)
 {
 	struct dbuf b = {0};
 	text_head(&b, j);
-	dbuf_puts(&b, "processes:\n    PID     PPID    RANK  STATE"
-		  "                        CORE COMMAND\n");
+	int sw = state_width(j);
+	dbuf_printf(&b, "processes:\n    PID     PPID    RANK  %-*s CORE "
+		    "COMMAND\n", sw, "STATE");
 	for (size_t i = 0; i < j->nprocs; i++)
-		text_row(&b, j, i);
+		text_row(&b, j, i, sw);
 	const struct job_proc *f = job_faulting(j);
 	if (j->nprocs > 1 && f)
 		dbuf_puts(&b, f->core ? "  ('>' marks the faulting process; the "

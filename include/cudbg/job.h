@@ -76,9 +76,12 @@ struct job_proc {
 			       * epoch, with nanoseconds) */
 	bool faulted;         /* wrote a coredump or died of SIGSEGV,
 			       * SIGBUS, SIGILL, SIGFPE or SIGABRT */
-	bool death_from_report; /* JOB_SIGNALLED from its own fatal-error
-				 * report, its status unseen (its parent
-				 * reaped it) */
+	bool death_from_report; /* its end known from a report, its status
+				 * unseen (its parent reaped it) */
+	const char *death_by;   /* whose report: "its report" (its own
+				 * fatal-error report), "its launcher's
+				 * report" (DataLoader, torchrun, mpirun on
+				 * stderr); static, NULL */
 	struct job_pyframe *py; /* its Python stack, innermost first, when
 				 * it printed one at its death; else NULL */
 	size_t npy;
@@ -192,6 +195,20 @@ bool job_parse_collective(const char *line, size_t len,
 /* Adds c to j->colls unless one alike (kind, backend, rank, op, seq) is
  * there or the table is full. */
 void job_add_collective(struct job *j, const struct job_collective *c);
+
+/* A launcher's words about a worker's end, on the job's stderr: the
+ * DataLoader's "DataLoader worker (pid 18325) is killed by signal:
+ * Aborted.", torchrun's "exitcode  : -6 (pid: 17830)" and "failed
+ * (exitcode: -6) local_rank: 1 (pid: 17830)", mpirun's "process rank 1
+ * with PID 0 on node vm exited on signal 6 (Aborted)."  They name a
+ * death whose status went to the launcher, not to us. */
+struct job_death {
+	long pid;      /* 0 when the message gives none (mpirun's PID 0) */
+	long rank;     /* mpirun's rank, -1 none */
+	bool signalled;
+	int status;    /* the signal, or the exit code */
+};
+bool job_parse_death(const char *line, size_t len, struct job_death *out);
 
 /* Parsers of what /proc gives (exposed for tests and fuzzing). */
 struct job_stat {

@@ -1,6 +1,7 @@
 /* Fuzz target: the job table's parsers (diag/job_parse.c): /proc/PID/stat,
  * an environ block, a cmdline block, a coredump file name, a
- * faulthandler dump and a line of a job's stderr (a collective).  The first
+ * faulthandler dump and a line of a job's stderr (a collective, a
+ * launcher's word of a worker's death).  The first
  * byte picks which; every field is read back. */
 #include "cudbg/job.h"
 #include "tests/fuzz/fuzz.h"
@@ -62,10 +63,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		memcpy(line, text, len);
 		struct job_collective c;
+		struct job_death d;
 		if (job_parse_collective(line, len, &c))
 			sum += strlen(c.backend) + strlen(c.op) + strlen(c.text) +
 			       (size_t)c.rank + (size_t)c.seq +
 			       (size_t)c.timeout_ms + (size_t)c.ran_ms;
+		if (job_parse_death(line, len, &d))
+			sum += (size_t)d.pid + (size_t)d.rank + (size_t)d.status;
 		free(line);
 		break;
 	}

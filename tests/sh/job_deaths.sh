@@ -43,3 +43,21 @@ check py-line '^  python: +.*job_reaped\.py:12 in work'
 check_not leader-not-us 'cudbg-tui --batch'
 timeout 60 "$BIN" --json --job "$PY" tests/data/job_reaped.py >"$out" 2>&1
 check py-json '"state": ?"signalled", ?"exit_code": ?null, ?"signal": ?"SIGSEGV", ?"stopped_by_us": ?false, ?"death_from_report": ?(true|false)'
+
+# 3. A launcher that reaps its worker and names its death the way
+#    torchrun's failure table does ("exitcode  : -11 (pid: N)"): the
+#    worker's status went to the launcher, its death is still seen, from
+#    the launcher's words on the job's stderr.
+cat > "${TMPDIR:-/tmp}/job_launcher_$$.sh" <<'SHEOF'
+sh -c 'sleep 0.3; kill -SEGV $$' &
+p=$!
+wait $p
+st=$?
+echo "  exitcode  : -$((st - 128)) (pid: $p)" >&2
+exit 1
+SHEOF
+timeout 60 "$BIN" --batch --job sh "${TMPDIR:-/tmp}/job_launcher_$$.sh" >"$out" 2>&1
+check launcher-named '^  > [0-9]+ +[0-9]+ +- +killed by SIGSEGV( \(its launcher.s report\))? +sh -c'
+check launcher-faulted '^ +[0-9]+ processes, 1 faulted'
+check_not launcher-unseen 'ended, status unseen +sh -c'
+rm -f "${TMPDIR:-/tmp}/job_launcher_$$.sh"

@@ -371,3 +371,45 @@ TEST(collectives_from_the_libraries_words)
 	job_add_collective(&j, &c);
 	CHECK_INT((int)j.ncolls, 2);
 }
+
+/* A launcher's words about a worker's end, as the GPU machine's runs
+ * printed them (tests/fixtures/gpu/multiproc/mp_*.plain.txt, .job.err). */
+TEST(deaths_a_launcher_names)
+{
+	struct job_death d;
+	static const char dl[] =
+		"RuntimeError: DataLoader worker (pid 18325) is killed by signal: Aborted. ";
+	CHECK(job_parse_death(dl, sizeof dl - 1, &d));
+	CHECK_INT((int)d.pid, 18325);
+	CHECK(d.signalled);
+	CHECK_INT(d.status, SIGABRT);
+	static const char tab[] = "  exitcode  : -6 (pid: 17830)";
+	CHECK(job_parse_death(tab, sizeof tab - 1, &d));
+	CHECK_INT((int)d.pid, 17830);
+	CHECK(d.signalled);
+	CHECK_INT(d.status, 6);
+	static const char ok1[] = "  exitcode  : 1 (pid: 17788)";
+	CHECK(job_parse_death(ok1, sizeof ok1 - 1, &d));
+	CHECK(!d.signalled);
+	CHECK_INT(d.status, 1);
+	static const char log[] =
+		"E1203 18:12:59.254000 17806 torch/distributed/elastic/multiprocessing/"
+		"api.py:986] failed (exitcode: -6) local_rank: 1 (pid: 17830) of "
+		"binary: /opt/torch/.venv/bin/python3";
+	CHECK(job_parse_death(log, sizeof log - 1, &d));
+	CHECK_INT((int)d.pid, 17830);
+	CHECK_INT(d.status, 6);
+	static const char mpi[] =
+		"mpirun noticed that process rank 1 with PID 0 on node vm exited on "
+		"signal 6 (Aborted).";
+	CHECK(job_parse_death(mpi, sizeof mpi - 1, &d));
+	CHECK_INT((int)d.pid, 0);
+	CHECK_INT((int)d.rank, 1);
+	CHECK_INT(d.status, 6);
+	/* not a death: the DataLoader's other line names no signal, a
+	 * truncated table line, ordinary output */
+	static const char ex[] = "RuntimeError: DataLoader worker (pid(s) 18325) exited unexpectedly";
+	CHECK(!job_parse_death(ex, sizeof ex - 1, &d));
+	CHECK(!job_parse_death("  exitcode  : -6", 16, &d));
+	CHECK(!job_parse_death("epoch 3 loss 0.1", 16, &d));
+}

@@ -1,11 +1,15 @@
-/* What NCCL and gloo print when a collective cannot complete, read from
- * the job's stderr (include/cudbg/job.h, docs/multiprocess.md).  A pure
- * parser over one line's bytes (fuzzed by tests/fuzz/fuzz_job.c); the
- * forms are the libraries' own words as users' logs show them (the unit
- * test job/collectives_from_the_libraries_words holds one of each). */
+/* What the job's stderr says (include/cudbg/job.h, docs/multiprocess.md):
+ * what NCCL and gloo print when a collective cannot complete, and what a
+ * launcher (the DataLoader, torchrun, mpirun) prints when a worker whose
+ * status it reaped died.  Pure parsers over one line's bytes (fuzzed by
+ * tests/fuzz/fuzz_job.c); the forms are the libraries' own words as
+ * users' logs and the GPU machine's runs show them (the unit tests
+ * job/collectives_from_the_libraries_words, job/deaths_a_launcher_names
+ * hold one of each). */
 #include "cudbg/job.h"
 
 #include <ctype.h>
+#include <signal.h>
 #include <string.h>
 
 /* The first occurrence of needle in [s, s + n), or NULL. */
@@ -170,4 +174,103 @@ void job_add_collective(struct job *j, const struct job_collective *c)
 			return;
 	if (j->ncolls < cap)
 		j->colls[j->ncolls++] = *c;
+}
+
+/* ---- a launcher's words about a worker's end ---- */
+
+/* A signal by the words strsignal() gives it ("Segmentation fault"), 0. */
+static int signal_by_words(const char *s, const char *end)
+{
+	static const struct { const char *w; int sig; } sigs[] = {
+		{ "Segmentation fault", SIGSEGV }, { "Aborted", SIGABRT },
+		{ "Bus error", SIGBUS }, { "Floating point exception", SIGFPE },
+		{ "Illegal instruction", SIGILL }, { "Killed", SIGKILL },
+		{ "Terminated", SIGTERM },
+	};
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		size_t k = strlen(sigs[i].w);
+		if ((size_t)(end - s) >= k && memcmp(s, sigs[i].w, k) == 0)
+			return sigs[i].sig;
+	}
+	return 0;
+}
+
+/* "DataLoader worker (pid 18325) is killed by signal: Aborted." */
+static bool dataloader_death(const char *s, const char *end,
+			     struct job_death *d)
+{
+	static const char head[] = "DataLoader worker (pid ";
+	const char *h = find(s, (size_t)(end - s), head);
+	if (!h)
+		return false;
+	const char *after;
+	long long pid = num_at(h + sizeof head - 1, end, &after);
+	static const char tail[] = ") is killed by signal: ";
+	size_t k = sizeof tail - 1;
+	if (pid <= 0 || (size_t)(end - after) < k || memcmp(after, tail, k) != 0)
+		return false;
+	int sig = signal_by_words(after + k, end);
+	if (!sig)
+		return false;
+	d->pid = (long)pid;
+	d->signalled = true;
+	d->status = sig;
+	return true;
+}
+
+/* torchrun's failure table ("exitcode  : -6 (pid: 17830)") and its log
+ * line ("failed (exitcode: -6) local_rank: 1 (pid: 17830)"): a negative
+ * exit code is the signal. */
+static bool torchrun_death(const char *s, const char *end,
+			   struct job_death *d)
+{
+	const char *e = find(s, (size_t)(end - s), "exitcode");
+	if (!e)
+		return false;
+	const char *p = e + 8;
+	while (p < end && (*p == ' ' || *p == ':'))
+		p++;
+	bool neg = p < end && *p == '-';
+	const char *after;
+	long long code = num_at(p + neg, end, &after);
+	const char *pid_at = find(after, (size_t)(end - after), "(pid: ");
+	long long pid = pid_at ? num_at(pid_at + 6, end, NULL) : -1;
+	if (code < 0 || pid <= 0 || code > 255)
+		return false;
+	d->pid = (long)pid;
+	d->signalled = neg;
+	d->status = (int)code;
+	return true;
+}
+
+/* mpirun: "process rank 1 with PID 0 on node vm exited on signal 6
+ * (Aborted)." (Open MPI gives PID 0 where it did not learn it) */
+static bool mpirun_death(const char *s, const char *end, struct job_death *d)
+{
+	static const char head[] = "process rank ";
+	const char *h = find(s, (size_t)(end - s), head);
+	if (!h || !find(s, (size_t)(end - s), "noticed that"))
+		return false;
+	const char *after;
+	long long rank = num_at(h + sizeof head - 1, end, &after);
+	const char *pid_at = find(after, (size_t)(end - after), " with PID ");
+	long long pid = pid_at ? num_at(pid_at + 10, end, NULL) : -1;
+	const char *sig_at = find(after, (size_t)(end - after), "exited on signal ");
+	long long sig = sig_at ? num_at(sig_at + 17, end, NULL) : -1;
+	if (rank < 0 || sig <= 0 || sig >= 65)
+		return false;
+	d->rank = (long)rank;
+	d->pid = pid > 0 ? (long)pid : 0;
+	d->signalled = true;
+	d->status = (int)sig;
+	return true;
+}
+
+bool job_parse_death(const char *line, size_t len, struct job_death *out)
+{
+	memset(out, 0, sizeof *out);
+	out->rank = -1;
+	const char *end = line + len;
+	return dataloader_death(line, end, out) ||
+	       torchrun_death(line, end, out) || mpirun_death(line, end, out);
 }
