@@ -686,14 +686,22 @@ static void culprit_found(struct diag *d)
 		snprintf(good, sizeof good, "0x%llx .. 0x%llx",
 			 (unsigned long long)c->good_lo,
 			 (unsigned long long)c->good_hi);
+	char how[320];
+	if (c->lvalue)
+		snprintf(how, sizeof how, "Found from &(%s) of the faulting "
+			 "line, evaluated in every lane (`%s` at the error PC "
+			 "wrote over its address register)", c->lvalue,
+			 c->inst ? c->inst : "?");
+	else
+		snprintf(how, sizeof how, "Found from `%s` at the error PC in "
+			 "every lane's registers", c->inst ? c->inst : "?");
 	note(d, keepf(d, "Thread %s of block %s (lane %d) made the faulting "
 		      "access: its address 0x%llx%s lies far from the "
-		      "other %d lane%s' %s.  Found from `%s` at the error PC "
-		      "in every lane's registers; cuda-gdb had put the focus "
+		      "other %d lane%s' %s.  %s; cuda-gdb had put the focus "
 		      "on lane %d.%s", t, b, c->lane,
 		      (unsigned long long)c->addr, where, c->lanes - c->bad,
-		      c->lanes - c->bad == 1 ? "" : "s", good,
-		      c->inst ? c->inst : "?", c->focus_lane,
+		      c->lanes - c->bad == 1 ? "" : "s", good, how,
+		      c->focus_lane,
 		      c->bad > 1 ? "  More than one lane's address lies far "
 				   "from the rest; this is the first." : ""));
 }

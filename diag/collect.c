@@ -120,6 +120,7 @@ void diag_free(struct diag *d)
 	free(d->untrusted);
 	free(d->culprit_inst);
 	free(d->culprit_why);
+	free(d->culprit_lvalue);
 	diag_pytrace_free(&d->pytrace);
 	free(d);
 }

@@ -7,6 +7,7 @@
 #include "cudbg/report.h"
 #include "cudbg/sanitizer.h"
 #include "diag/internal.h"
+#include "diag/state.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -708,6 +709,27 @@ static bool culprit_settled(void *ctx)
 		!ctl_busy(c));
 }
 
+int diag_run_culprit_by_lvalue(struct diag_run *r, struct dbg_ctl *c)
+{
+	if (!r || !c)
+		return -1;
+	const struct dbg_model *m = ctl_model(c);
+	const struct model_culprit *cu = &m->culprit;
+	if (cu->state != MODEL_CULPRIT_FAILED || !cu->addr_gone ||
+	    !m->has_stop || !m->stop.has_frame)
+		return -1;
+	const struct dec_frame *fr = &m->stop.frame;
+	char *text = diag_read_source_line(r->d, fr->fullname ? fr->fullname
+							    : fr->file,
+					   fr->line > 0 ? (unsigned)fr->line : 0);
+	char lv[160];
+	/* SASS stores: ST, STG, STL... (a load's mnemonic starts LD) */
+	bool store = cu->inst && cu->inst[0] == 'S' && cu->inst[1] == 'T';
+	bool ok = diag_culprit_lvalue(text, store, lv, sizeof lv);
+	free(text);
+	return ok ? ctl_culprit_search_lvalue(c, lv) : -1;
+}
+
 /* The expressions the matching rules want, evaluated in the kernel's own
  * frame (frame 1 below __assert_fail). */
 static void read_values(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
@@ -880,6 +902,8 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 			/* which lane made the access: from every lane's
 			 * registers (mi/ctl_culprit.c) */
 			if (ctl_culprit_search(c) == 0)
+				ctl_run_until(c, culprit_settled, c, t);
+			if (diag_run_culprit_by_lvalue(r, c) == 0)
 				ctl_run_until(c, culprit_settled, c, t);
 			/* its values, not lane 0's, are the report's */
 			int lane = model_culprit_lane(&ctl_model(c)->culprit);

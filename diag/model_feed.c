@@ -135,8 +135,10 @@ static void culprit_from(struct diag *d, const struct dbg_model *m)
 		return;
 	diag_strset(&d->culprit_inst, cu->inst);
 	diag_strset(&d->culprit_why, cu->why);
+	diag_strset(&d->culprit_lvalue, cu->lvalue);
 	*o = (struct diag_culprit){ .searched = true, .inst = d->culprit_inst,
 				    .why = d->culprit_why,
+				    .lvalue = d->culprit_lvalue,
 				    .focus_lane = cu->back_lane };
 	bool *far = calloc(cu->n ? cu->n : 1, sizeof *far);
 	if (!far)

@@ -731,10 +731,16 @@ static void j_culprit(struct jw *w, const struct diag_culprit *c)
 		jw_text(w, "instruction", c->inst, strlen(c->inst));
 	else
 		jw_null(w, "instruction");
-	if (c->why)
+	/* (a search by the line's access that found the lane keeps the
+	 * register search's reason, which no longer stands) */
+	if (c->why && !c->found)
 		jw_text(w, "why_not", c->why, strlen(c->why));
 	else
 		jw_null(w, "why_not");
+	if (c->lvalue)
+		jw_text(w, "lvalue", c->lvalue, strlen(c->lvalue));
+	else
+		jw_null(w, "lvalue");
 	jw_end(w);
 }
 

@@ -102,7 +102,7 @@ struct diag {
 	char *pass_failed;     /* diag_set_pass_failed, or NULL */
 	char *untrusted;       /* "partial, row": values not shown, or NULL */
 	struct diag_culprit culprit;   /* from the model; strings below */
-	char *culprit_inst, *culprit_why;
+	char *culprit_inst, *culprit_why, *culprit_lvalue;
 	struct diag_pytrace pytrace;    /* tracebacks in the output */
 	bool set_flags[DIAG_F_COUNT];   /* from diag_set_flag / text */
 

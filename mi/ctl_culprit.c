@@ -39,6 +39,14 @@ static void search_failed(struct dbg_ctl *c, const char *what, const char *a)
 {
 	struct model_culprit *cu = &c->m.culprit;
 	char why[512];
+	/* the lvalue search after an overwritten register: the first
+	 * failure's reason stands (a recording made before it answers
+	 * none of its commands) */
+	if (cu->lvalue && cu->why) {
+		cu->state = MODEL_CULPRIT_FAILED;
+		c->m.changes |= MODEL_CH_CULPRIT;
+		return;
+	}
 	/* a replay of a recording made before the search answers each of
 	 * its commands so: said as what it means */
 	if (a && strstr(a, "not in this recording"))
@@ -188,6 +196,7 @@ static void disassembled(struct dbg_ctl *c, struct ctl_op *op,
 		search_failed(c, "the faulting load wrote its destination over "
 			      "its address register, so the address is gone",
 			      cu->inst);
+		cu->addr_gone = true;
 		return;
 	}
 	/* gdb's own arithmetic, one evaluation a lane; a 32-bit operand
@@ -214,6 +223,39 @@ static bool address_fault(const struct dec_stop *s)
 	const char *n = s->exception_name ? s->exception_name
 					  : s->signal_meaning;
 	return n && strncmp(n, "Warp ", 5) == 0 && strstr(n, "Address");
+}
+
+int ctl_culprit_search_lvalue(struct dbg_ctl *c, const char *lvalue)
+{
+	struct dbg_model *m = &c->m;
+	struct model_culprit *cu = &m->culprit;
+	if (m->state != MODEL_STOPPED || cu->state != MODEL_CULPRIT_FAILED ||
+	    !cu->addr_gone || cu->lvalue)
+		return CTL_ESTATE;
+	if (!lvalue || !*lvalue || strlen(lvalue) > 120 ||
+	    strpbrk(lvalue, "\"\\\n"))
+		return CTL_EINVAL;
+	char e[192];
+	snprintf(e, sizeof e, "(unsigned long long)&(%s)", lvalue);
+	char *lv = strdup(lvalue), *ex = strdup(e);
+	if (!lv || !ex) {
+		free(lv);
+		free(ex);
+		return MI_ENOMEM;
+	}
+	free(cu->expr);
+	free(cu->lanes);
+	cu->lanes = NULL;
+	cu->n = 0;
+	cu->expr = ex;
+	cu->lvalue = lv;
+	cu->state = MODEL_CULPRIT_BUSY;
+	int64_t tok = ctl_sendf(c, lanes_listed, false, "-cuda-info-lanes");
+	if (tok < 0) {
+		cu->state = MODEL_CULPRIT_FAILED;
+		return (int)tok;
+	}
+	return 0;
 }
 
 int ctl_culprit_search(struct dbg_ctl *c)

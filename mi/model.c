@@ -198,6 +198,7 @@ void model_culprit_clear(struct dbg_model *m)
 	free(c->inst);
 	free(c->expr);
 	free(c->why);
+	free(c->lvalue);
 	free(c->lanes);
 	*c = (struct model_culprit){ .state = MODEL_CULPRIT_NONE };
 	m->changes |= MODEL_CH_CULPRIT;

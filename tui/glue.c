@@ -335,6 +335,11 @@ static void culprit_sync(struct glue *g, const struct dbg_model *m,
 		g->culprit_moved = false;
 		ctl_culprit_search(g->ctl); /* CTL_ESTATE: not such a fault */
 	}
+	/* the -G load wrote over its address register: the faulting
+	 * line's access, asked in every lane */
+	if ((ch & MODEL_CH_CULPRIT) && m->culprit.addr_gone &&
+	    !m->culprit.lvalue && m->culprit.state == MODEL_CULPRIT_FAILED)
+		diag_run_culprit_by_lvalue(g->dr, g->ctl);
 	int lane = model_culprit_lane(&m->culprit);
 	if (!(ch & MODEL_CH_CULPRIT) || lane < 0 || g->culprit_moved)
 		return;
@@ -344,8 +349,8 @@ static void culprit_sync(struct glue *g, const struct dbg_model *m,
 		if (m->culprit.lanes[i].lane == lane)
 			l = &m->culprit.lanes[i];
 	ui_message(g->ui, UC_ACCENT, "lane %d, thread (%u,%u,%u), made the "
-		   "faulting access: its address 0x%llx cannot be read (the "
-		   "focus moves there)", lane, l ? l->thread.x : 0,
+		   "faulting access: its address 0x%llx lies far from the "
+		   "other lanes' (the focus moves there)", lane, l ? l->thread.x : 0,
 		   l ? l->thread.y : 0, l ? l->thread.z : 0,
 		   l ? (unsigned long long)l->addr : 0ULL);
 	if (lane != m->focus.lane)

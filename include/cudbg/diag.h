@@ -344,6 +344,10 @@ struct diag_fault {
 		uint64_t good_lo, good_hi; /* the other lanes' addresses */
 		const char *inst;     /* the faulting instruction */
 		const char *why;      /* no search result: why */
+		const char *lvalue;   /* the addresses were those of this
+				       * access of the faulting line, asked
+				       * in every lane (the address register
+				       * was overwritten), or NULL */
 		const char *var;      /* the kernel pointer parameter below addr */
 		unsigned long long offset; /* addr - var's value */
 	} culprit;
@@ -468,5 +472,13 @@ size_t diag_kernel_basename(const char *sig, char *out, size_t cap);
 int diag_parse_dim3(const char *s, struct diag_dim3 *out);
 /* Text for a built-in exception name ("Warp Illegal Address"), or NULL. */
 const char *diag_exception_explain(const char *name, const char **scope);
+
+/* The access (NAME[...], with a.b or p->q before it) of a faulting
+ * source line whose address each lane used, for the culprit search of a
+ * -G build (ctl_culprit_search_lvalue): a store's left side, a load's
+ * right side (or the left of a compound assignment).  Only text free of
+ * side effects (no assignment, ++, call or comma).  Writes it into out
+ * (cap) and returns true, else false.  diag/lvalue.c. */
+bool diag_culprit_lvalue(const char *line, bool store, char *out, size_t cap);
 
 #endif

@@ -234,4 +234,12 @@ void diag_feed_model_run(struct diag *d, const struct dbg_model *m);
 /* A stack from ctl_host_stack() (the launching host thread). */
 void diag_feed_stack(struct diag *d, const struct dec_stack *st);
 
+/* When the culprit-lane search failed because the faulting load wrote
+ * over its address register (a -G build), starts the search by the
+ * faulting source line's access instead (diag_culprit_lvalue, the line
+ * read through the run's source directories; ctl_culprit_search_lvalue).
+ * 0 when it started (its answers arrive as the search's), -1 when there
+ * is nothing to do. */
+int diag_run_culprit_by_lvalue(struct diag_run *r, struct dbg_ctl *c);
+
 #endif

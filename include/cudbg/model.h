@@ -154,7 +154,13 @@ struct model_culprit {
 	uint64_t error_pc;
 	char *inst;        /* the faulting instruction's SASS */
 	char *expr;        /* the address expression asked in every lane */
-	char *why;         /* FAILED: why */
+	char *why;         /* FAILED: why; kept when the lvalue search that
+			    * followed found nothing */
+	bool addr_gone;    /* FAILED because the faulting load wrote over
+			    * its address register (-G builds) */
+	char *lvalue;      /* the faulting line's access ("out[key]") whose
+			    * address was asked in every lane instead, or
+			    * NULL */
 	struct model_lane_addr *lanes;
 	size_t n;
 	int back_lane;     /* the lane the focus returns to */
@@ -525,6 +531,14 @@ int ctl_watch_remove(struct dbg_ctl *c, size_t index);
  * About 2 ms a lane in cuda-gdb 13's warp watch.  0, CTL_ESTATE when the
  * stop is no such fault, or a negative code. */
 int ctl_culprit_search(struct dbg_ctl *c);
+/* After a search that failed because the address register was
+ * overwritten (culprit.addr_gone): the address of lvalue, the faulting
+ * source line's access (out[key]), is evaluated in every active lane
+ * instead ("(unsigned long long)&(out[key])"; locals are exact in a -G
+ * kernel's faulting frame).  lvalue must have no side effect (the caller
+ * checks: diag_culprit_lvalue).  0, CTL_ESTATE when not such a failed
+ * search, CTL_EINVAL for text the debugger cannot take. */
+int ctl_culprit_search_lvalue(struct dbg_ctl *c, const char *lvalue);
 /* Evaluates expr in every lane of the focused warp (switching the lane
  * focus and back); results in model->lanes. */
 int ctl_warp_watch(struct dbg_ctl *c, const char *expr);

@@ -70,4 +70,41 @@ unknown clobbered null_deref \
 	"The lanes' own registers name no culprit: the faulting load wrote its destination over its address register"
 unknown old-recording int_overflow \
 	"The lanes' own registers name no culprit: the recording was made without the culprit-lane search"
+
+# lvalue: the -G load wrote over its address register, so the address of
+# the faulting line's access (out[key]) is asked in every lane instead.
+# The answers are SYNTHETIC (tests/data/culprit/make_lvalue.py: run 25's
+# real lane_wild recording, each lane's out + 4 * key from the program's
+# own keys) until a GPU run records the search: the mechanism, not
+# cuda-gdb.  The source must be found (-d) to read the line.
+"$BIN" --batch -d "$ROOT/tests/gpu" --replay "$ROOT/tests/data/culprit/lane_wild_lvalue.mi.log" >"$tmp/lv" 2>&1
+if grep -q '^  thread     block (0,0,0) thread (146,0,0), device 0 sm 124 warp 4 lane 18$' "$tmp/lv" &&
+   tr -s ' \n' '  ' <"$tmp/lv" | grep -qF "its address 0x7ffddfcbc600 (out + 200000000) lies far from the other 31 lanes' 0x7ffdd3e00400 .. 0x7ffdd3e0047c. Found from &(out[key]) of the faulting line, evaluated in every lane" &&
+   ! grep -q '(lane-unknown)' "$tmp/lv"; then
+	pass lvalue
+else
+	fail lvalue "$(grep -m2 '^  thread\|lane-unknown' "$tmp/lv")"
+fi
+"$BIN" --batch --json -d "$ROOT/tests/gpu" --replay "$ROOT/tests/data/culprit/lane_wild_lvalue.mi.log" >"$tmp/lvj" 2>/dev/null
+if python3 - "$tmp/lvj" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["diagnosis"]["exception"]["culprit"]
+assert c["found"] and c["lane"] == 18 and c["thread"] == [146, 0, 0], c
+assert c["lvalue"] == "out[key]" and c["why_not"] is None, c
+assert c["pointer"] == "out" and c["offset"] == 200000000, c
+PY
+then
+	pass lvalue-json
+else
+	fail lvalue-json "the JSON does not name the culprit by the lvalue"
+fi
+# without the source the line cannot be read: the register search's
+# reason stands, nothing else is asked
+"$BIN" --batch --replay "$ROOT/tests/data/culprit/lane_wild_lvalue.mi.log" >"$tmp/lvn" 2>&1
+if grep -q '(lane-unknown)' "$tmp/lvn" &&
+   tr -s ' \n' '  ' <"$tmp/lvn" | grep -qF "wrote its destination over its address register"; then
+	pass lvalue-no-source
+else
+	fail lvalue-no-source "$(grep -m2 '^  thread' "$tmp/lvn")"
+fi
 exit $fails

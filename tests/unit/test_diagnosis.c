@@ -1384,3 +1384,36 @@ TEST(python_host_error_from_the_last_traceback)
 	CHECK(!has_hint(&r, "python-host-error"));
 	run_free(&r);
 }
+
+/* The access of the faulting line whose address each lane used, when
+ * the -G load wrote over its address register (diag/lvalue.c): the
+ * corpus's lines, a load against a store, and text the debugger must
+ * never evaluate (it would change the program). */
+TEST(culprit_lvalue)
+{
+	char b[160];
+	CHECK(diag_culprit_lvalue("    out[key] += 1.0f;", false, b, sizeof b));
+	CHECK_STR(b, "out[key]");
+	CHECK(diag_culprit_lvalue("        s += row[c];", false, b, sizeof b));
+	CHECK_STR(b, "row[c]");
+	CHECK(diag_culprit_lvalue("    out[r] = s;", true, b, sizeof b));
+	CHECK_STR(b, "out[r]");
+	/* a load reads the right side, a store writes the left */
+	CHECK(diag_culprit_lvalue("out[i] = in[idx[i]] * 2; // x[9]", false, b, sizeof b));
+	CHECK_STR(b, "in[idx[i]]");
+	CHECK(diag_culprit_lvalue("out[i] = in[idx[i]] * 2;", true, b, sizeof b));
+	CHECK_STR(b, "out[i]");
+	CHECK(diag_culprit_lvalue("if (p->rows[r][c] > 0.5f) n++;", false, b, sizeof b));
+	CHECK_STR(b, "p->rows[r][c]");
+	CHECK(diag_culprit_lvalue("  x = s.v[i + 1 * n];", false, b, sizeof b));
+	CHECK_STR(b, "s.v[i + 1 * n]");
+	/* never: an increment, an assignment or a call inside, no access */
+	CHECK(!diag_culprit_lvalue("  y = a[i++];", false, b, sizeof b));
+	CHECK(!diag_culprit_lvalue("  y = a[f(i)];", false, b, sizeof b));
+	CHECK(!diag_culprit_lvalue("  y = a[i = 3];", false, b, sizeof b));
+	CHECK(!diag_culprit_lvalue("  y = *p;", false, b, sizeof b));
+	CHECK(!diag_culprit_lvalue("  y = a[i", false, b, sizeof b));
+	CHECK(!diag_culprit_lvalue(NULL, false, b, sizeof b));
+	/* too small a buffer: nothing cut */
+	CHECK(!diag_culprit_lvalue("out[key] += 1;", false, b, 4));
+}
