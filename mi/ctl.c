@@ -1069,6 +1069,17 @@ int64_t ctl_console(struct dbg_ctl *c, const char *command)
 	return console_send(c, command, 0);
 }
 
+int64_t ctl_cuda_switch(struct dbg_ctl *c, const char *what, long n)
+{
+	if (!what || n < 0 || (strcmp(what, "kernel") != 0 &&
+			       strcmp(what, "device") != 0 &&
+			       strcmp(what, "sm") != 0))
+		return CTL_EINVAL;
+	char cmd[48];
+	snprintf(cmd, sizeof cmd, "cuda %s %ld", what, n);
+	return console_send(c, cmd, 0);
+}
+
 int64_t ctl_console_typed(struct dbg_ctl *c, const char *command)
 {
 	return console_send(c, command, SESSION_UNBOUNDED);

@@ -167,14 +167,7 @@ bool dpane_fault(const struct dbg_model *m, struct dec_focus *out)
 
 int dpane_done(struct ui *ui, int64_t r)
 {
-	if (r < 0) {
-		const struct dbg_model *m = ui->model;
-		if (r == CTL_EINVAL)
-			ui_message(ui, UC_ERROR, "that is not something the debugger can take");
-		else
-			ui_message(ui, UC_ERROR, "%s",
-				   m && m->error ? m->error : "the debugger refused");
-	}
+	ui_refused(ui, r);
 	return PR_REDRAW;
 }
 

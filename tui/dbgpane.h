@@ -54,7 +54,7 @@ char *dpane_dim3_range(char *buf, size_t cap, struct dec_dim3 from,
 bool dpane_fault(const struct dbg_model *m, struct dec_focus *out);
 
 /* Result of a controller call: a refusal becomes a message on the hint
- * line (the model's error text).  Returns PR_REDRAW. */
+ * line (ui_refused).  Returns PR_REDRAW. */
 int dpane_done(struct ui *ui, int64_t r);
 /* Switches the CUDA focus to block/thread; PR_REDRAW. */
 int dpane_focus(struct ui *ui, struct dec_dim3 block, struct dec_dim3 thread);

@@ -21,15 +21,6 @@ static struct glue *glue_of(struct ui *ui)
 	return ui->actions_ctx;
 }
 
-/* A refused action leaves its reason in model->error. */
-int glue_refused(struct ui *ui, int64_t r)
-{
-	if (r >= 0)
-		return 0;
-	const struct dbg_model *m = ui->model;
-	ui_message(ui, UC_ERROR, "%s", m && m->error ? m->error : "the debugger refused");
-	return -1;
-}
 
 /* "FILE:LINE" (the file may hold colons) into its parts. */
 static bool split_location(const char *loc, char *file, size_t cap, int *line)
@@ -44,10 +35,6 @@ static bool split_location(const char *loc, char *file, size_t cap, int *line)
 	return *line > 0;
 }
 
-static int refused(struct ui *ui, int64_t r)
-{
-	return glue_refused(ui, r);
-}
 
 static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 {
@@ -67,7 +54,7 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 				   "program to the fault, M shows the memcheck findings");
 			return -1;
 		}
-		return refused(ui, ctl_run(c));
+		return ui_refused(ui, ctl_run(c));
 	case UA_INTERRUPT:
 		glue_steps_clear(glue_of(ui));
 		glue_diag_stop_refault(glue_of(ui));
@@ -79,15 +66,15 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 		return ui_pane_request(ui, PANE_REQ_FAULT_THREAD) == PR_IGNORED ? -1 : 0;
 	case UA_UNTIL:
 		if (arg && split_location(arg, file, sizeof file, &line))
-			return refused(ui, ctl_until(c, file, line));
-		return refused(ui, ctl_until(c, NULL, 0));
+			return ui_refused(ui, ctl_until(c, file, line));
+		return ui_refused(ui, ctl_until(c, NULL, 0));
 	}
 	return -1;
 }
 
 static int glue_break(struct ui *ui, const char *file, int line)
 {
-	return refused(ui, ctl_break_toggle(glue_of(ui)->ctl, file, line));
+	return ui_refused(ui, ctl_break_toggle(glue_of(ui)->ctl, file, line));
 }
 
 /* Whether a console line asks to quit: gdb's q and quit, and vim's :q,
@@ -115,7 +102,7 @@ static int glue_console(struct ui *ui, const char *line)
 		ui_quit(ui);
 		return 0;
 	}
-	return refused(ui, ctl_console_typed(glue_of(ui)->ctl, line));
+	return ui_refused(ui, ctl_console_typed(glue_of(ui)->ctl, line));
 }
 
 static void completed(void *ctx, const struct dec_complete *done)
@@ -134,7 +121,7 @@ static int glue_complete(struct ui *ui, const char *line,
 
 	g->complete_reply = reply;
 	g->complete_ctx = ctx;
-	return refused(ui, ctl_complete(g->ctl, line, completed, g));
+	return ui_refused(ui, ctl_complete(g->ctl, line, completed, g));
 }
 
 /* The disassembly (or why there is none) to the pane that asked. */
@@ -179,13 +166,12 @@ static void store_disasm(struct glue *g)
 	free(offs);
 }
 
-static int glue_disassemble(struct ui *ui, const char *func, uint64_t pc,
+static int glue_disassemble(struct ui *ui, const char *func,
 			    ui_disasm_reply reply, void *ctx)
 {
 	struct glue *g = glue_of(ui);
 	int64_t r;
 
-	(void)pc;
 	g->disasm_reply = reply;
 	g->disasm_ctx = ctx;
 	free(g->disasm_want);
@@ -354,7 +340,7 @@ static void culprit_sync(struct glue *g, const struct dbg_model *m,
 		   l ? l->thread.y : 0, l ? l->thread.z : 0,
 		   l ? (unsigned long long)l->addr : 0ULL);
 	if (lane != m->focus.lane)
-		refused(g->ui, ctl_focus_lane(g->ctl, lane));
+		ui_refused(g->ui, ctl_focus_lane(g->ctl, lane));
 }
 
 static void sync_status(struct glue *g, const struct dbg_model *m)
@@ -621,7 +607,7 @@ static void start_program(struct glue *g)
 			ui_message(g->ui, UC_ERROR, "cannot set a breakpoint at "
 				   "'%s'", g->breaks[i]);
 	if (g->autorun && session_needs_run(s))
-		refused(g->ui, ctl_run(g->ctl));
+		ui_refused(g->ui, ctl_run(g->ctl));
 }
 
 static void src_ready(void *ctx, struct pollfd *pfd, int n)

@@ -66,7 +66,7 @@ int glue_hang_interrupt(struct glue *g)
 		g->hang.interrupting = true;
 		g->hang.seconds = rec >= 0 ? rec : now_s() - g->hang.run_began;
 	}
-	return glue_refused(g->ui, r);
+	return ui_refused(g->ui, r);
 }
 
 /* The summary, built once from the model right after the tables came

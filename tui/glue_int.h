@@ -120,8 +120,6 @@ struct glue {
  * reason in err and the old session still in place. */
 int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 		char *err, size_t cap);
-/* A refused controller call: its reason on the hint line.  0 or -1. */
-int glue_refused(struct ui *ui, int64_t r);
 
 /* tui/glue_steps.c */
 /* Whether action a is a step the queue takes (continue, next, step,

@@ -65,7 +65,7 @@ static int send(struct glue *g, enum ui_action a)
 	default: return -1;
 	}
 	if (r < 0)
-		return glue_refused(g->ui, r);
+		return ui_refused(g->ui, r);
 	echo(g, exec_word(a));
 	g->exec_sent = true;
 	g->exec_what = a;

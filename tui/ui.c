@@ -1,6 +1,7 @@
 /* The screen: pane list, focus, title bars, overlays, key dispatch. */
 #include "tui/ui.h"
 #include "cudbg/hints.h"
+#include "cudbg/model.h"
 #include "tui/keys.h"
 #include "tui/sanitize.h"
 
@@ -164,6 +165,20 @@ void ui_message(struct ui *ui, uint8_t color, const char *fmt, ...)
 	va_end(ap);
 	ui->message_color = color;
 	ui->dirty = true;
+}
+
+int ui_refused(struct ui *ui, int64_t r)
+{
+	if (r >= 0)
+		return 0;
+	const struct dbg_model *m = ui->model;
+	if (r == CTL_EINVAL)
+		ui_message(ui, UC_ERROR, "that is not something the debugger "
+			   "can take");
+	else
+		ui_message(ui, UC_ERROR, "%s", m && m->error ? m->error
+							  : "the debugger refused");
+	return -1;
 }
 
 void ui_ask(struct ui *ui, void (*yes)(struct ui *), const char *fmt, ...)

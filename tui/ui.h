@@ -137,11 +137,11 @@ struct ui_actions {
 	 * pane's (the glue names no pane). */
 	int (*complete)(struct ui *ui, const char *line, ui_complete_reply reply,
 			void *ctx);
-	/* Fetches the disassembly of the function around pc; the answer
+	/* Fetches the disassembly of the function at the stop; the answer
 	 * (or the failure) goes to reply(ui, ctx, ...), the asking pane's,
 	 * under the name it asked with.  Returns 1 when it cannot ask yet
 	 * (the pane asks again at the next frame change). */
-	int (*disassemble)(struct ui *ui, const char *func, uint64_t pc,
+	int (*disassemble)(struct ui *ui, const char *func,
 			   ui_disasm_reply reply, void *ctx);
 	/* The diagnosis pipeline's account (diag/diagrun.h) as the glue's
 	 * run holds it; update: make it afresh from the model and what the
@@ -288,6 +288,10 @@ void ui_set_code_mode(struct ui *ui, enum code_mode m);
 /* A message on the hint line (sanitised when drawn). */
 void ui_message(struct ui *ui, uint8_t color, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The one reporter of a refused controller call (r < 0), from the panes
+ * and the glue alike: its reason (the model's error, or what CTL_EINVAL
+ * means) on the hint line.  0 when r >= 0, else -1. */
+int ui_refused(struct ui *ui, int64_t r);
 /* Opens a yes/no question. */
 void ui_ask(struct ui *ui, void (*yes)(struct ui *), const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

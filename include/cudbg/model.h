@@ -548,6 +548,11 @@ int ctl_memory_view(struct dbg_ctl *c, const char *addr_expr, size_t len);
  * afterwards what the panes show is refreshed.  Its answer is bounded
  * like every command of ours (the session's timeout). */
 int64_t ctl_console(struct dbg_ctl *c, const char *command);
+/* Moves the CUDA focus to the first resident thread of a kernel, device
+ * or SM (what: "kernel", "device", "sm"; the console's `cuda kernel N`
+ * form, which picks that thread itself), then refreshes as ctl_console.
+ * CTL_EINVAL for another what or a negative n. */
+int64_t ctl_cuda_switch(struct dbg_ctl *c, const char *what, long n);
 /* The same for a command the user typed: no bound (they may wait for a
  * long command, or interrupt it). */
 int64_t ctl_console_typed(struct dbg_ctl *c, const char *command);

@@ -25,7 +25,8 @@ check faulting '^faulting: +pid [0-9]+, rank 1 \(RANK\)$'
 check rank0-state '^ +[0-9]+ +[0-9]+ +0 +stopped by us with SIGTERM'
 check others-head '^others \(their Python stacks as they ended\):$'
 check rank0-where '^    pid [0-9]+ rank 0, stopped by us with SIGTERM( \(its report\))?: at your line .*job_ranks\.py:25 in wait_for_peers \(at SIGTERM\)$'
-check launcher-where '^    pid [0-9]+, stopped by us with SIGTERM( \(its report\))?: in [_a-z]+ \(subprocess\.py:[0-9]+\), from your line .*job_ranks\.py:[0-9]+ in '
+LL=$(grep -n "job_ranks: the launcher's loop" tests/data/job_ranks.py | cut -d: -f1)
+check launcher-where "^    pid [0-9]+, stopped by us with SIGTERM( \\(its report\\))?: at your line .*job_ranks\\.py:$LL in <module> \\(at SIGTERM\\)$"
 check watchdog '^    rank 0, NCCL: ALLREDUCE \(SeqNum 808\) timed out after 600020 ms \(its timeout 600000 ms\): a rank it waits for never joined$'
 # the faulting rank is not among the others
 check_not faulting-not-other '^    pid [0-9]+ rank 1,'

@@ -120,7 +120,8 @@ static int devices_enter(struct pane *p, struct ui *ui, int key)
 	const char *why;
 	const struct dbg_model *m = dpane_device(ui, &why);
 	size_t nd, ns;
-	char cmd[64];
+	const char *what;
+	long n;
 
 	(void)key;
 	if (!m)
@@ -132,18 +133,20 @@ static int devices_enter(struct pane *p, struct ui *ui, int key)
 		struct dec_device_row r;
 		if (dec_table_device(&m->tables[MODEL_T_DEVICES], (size_t)s->lv.cursor, &r) != 0)
 			return PR_HANDLED;
-		snprintf(cmd, sizeof cmd, "cuda device %d", r.device);
+		what = "device";
+		n = r.device;
 	} else if ((size_t)s->lv.cursor > nd) {
 		struct dec_sm_row r;
 		if (dec_table_sm(&m->tables[MODEL_T_SMS], (size_t)s->lv.cursor - nd - 1, &r) != 0)
 			return PR_HANDLED;
-		snprintf(cmd, sizeof cmd, "cuda sm %d", r.sm);
+		what = "sm";
+		n = r.sm;
 	} else {
 		return PR_HANDLED;
 	}
-	/* The console forms move the focus to the first resident thread
-	 * there; the controller refreshes every pane afterwards. */
-	return dpane_done(ui, ctl_console(ui->ctl, cmd));
+	/* to the first resident thread there; the controller refreshes
+	 * every pane afterwards */
+	return dpane_done(ui, ctl_cuda_switch(ui->ctl, what, n));
 }
 
 static int devices_key(struct pane *p, struct ui *ui, int key)

@@ -46,7 +46,6 @@ static bool kernels_holds_focus(const struct dbg_model *m, const struct dec_tabl
 static int kernels_enter(struct ui *ui, const struct dec_table *t, size_t row)
 {
 	struct dec_kernel_row r;
-	char cmd[64];
 
 	if (dec_table_kernel(t, row, &r) != 0)
 		return PR_HANDLED;
@@ -54,10 +53,9 @@ static int kernels_enter(struct ui *ui, const struct dec_table *t, size_t row)
 		ui_message(ui, UC_MUTED, "kernel %d has the focus already", r.kernel);
 		return PR_REDRAW;
 	}
-	/* The console form switches to the kernel's first resident
-	 * thread; the controller then refreshes every pane. */
-	snprintf(cmd, sizeof cmd, "cuda kernel %d", r.kernel);
-	return dpane_done(ui, ctl_console(ui->ctl, cmd));
+	/* to the kernel's first resident thread; the controller then
+	 * refreshes every pane */
+	return dpane_done(ui, ctl_cuda_switch(ui->ctl, "kernel", r.kernel));
 }
 
 /* Left and Right scroll the invocation. */

@@ -128,8 +128,7 @@ static void sass_fetch(struct pane *p, struct ui *ui)
 		return;
 	f->pending = true;
 	/* 1: not possible yet (no stack); the next frame change asks again. */
-	if (ui->actions->disassemble(ui, ui->where.func, ui->where.pc,
-				     sass_reply, p) > 0)
+	if (ui->actions->disassemble(ui, ui->where.func, sass_reply, p) > 0)
 		f->pending = false;
 }
 
