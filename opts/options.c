@@ -134,9 +134,13 @@ static int push_str(const char ***arr, size_t *n, const char *s)
  * --batch), as getopt_long does; an exact name always wins over the
  * longer ones it begins (--core, --core-dir). */
 enum { OPT_BASE = 256 };
-#define VAL(name) { name, required_argument, NULL, 0 }
-#define FLAG(name) { name, no_argument, NULL, 0 }
-static struct option long_opts[] = {
+/* Each long option's val is OPT_BASE + its index, numbered as the table
+ * is written (__COUNTER__, which GCC and clang have), so the table is
+ * const. */
+enum { COUNTER0 = __COUNTER__ + 1 };
+#define VAL(name) { name, required_argument, NULL, OPT_BASE + __COUNTER__ - COUNTER0 }
+#define FLAG(name) { name, no_argument, NULL, OPT_BASE + __COUNTER__ - COUNTER0 }
+static const struct option long_opts[] = {
 	VAL("pid"), VAL("remote"), VAL("core"), VAL("replay"), VAL("record"),
 	VAL("debugger"), VAL("directory"), VAL("memcheck"), VAL("sanitizer"),
 	VAL("sanitizer-report"), VAL("sanitizer-tool"), VAL("mi-exec"),
@@ -159,12 +163,6 @@ static struct option long_opts[] = {
  * whole words that getopt cannot express (-ex is two letters); they are
  * taken before getopt sees them (take_gdb_word). */
 static const char short_opts[] = "+:hd:b:";
-
-static void number_long_opts(void)
-{
-	for (size_t k = 0; k < NLONG; k++)
-		long_opts[k].val = OPT_BASE + (int)k;
-}
 
 /* "--NAME" of a long option's val into buf. */
 static const char *long_name(int val, char *buf, size_t cap)
@@ -446,7 +444,6 @@ static void restart_getopt(void)
 static int parse_words(struct cudbg_options *o, int argc, char **argv,
 		       int *first, char *err, size_t cap)
 {
-	number_long_opts();
 	opterr = 0;  /* the messages are ours, one line each */
 	restart_getopt();
 	for (;;) {

@@ -2,7 +2,7 @@
  * then its coredump in the debugger) and replay to fault (rerun and stop
  * the faulting thread before its bad access), both driven from the main
  * loop without blocking it.  What they learn joins the screen's
- * diagnosis pipeline (g->dr, diag/diagrun.h) at each glue_diag_update(),
+ * diagnosis pipeline (g->dr, include/cudbg/diagrun.h) at each glue_diag_update(),
  * which the Hints pane renders; the pipeline holds the auto policy.
  *
  * The pass runs beside the debugger session: the user keeps stepping

@@ -43,7 +43,7 @@ struct glue {
 	const struct cudbg_options *o; /* outlives the glue */
 	struct diag_run *dr;      /* the diagnosis pipeline: rules, the
 				   * account, its hints and report, the
-				   * auto policy (diag/diagrun.h); owned */
+				   * auto policy (include/cudbg/diagrun.h); owned */
 	struct diag_memcheck *mc; /* the running or last pass: its private
 				   * directory holds the report and the core */
 	struct diag_memcheck *mc_prev; /* the pass before (its core may be

@@ -1,4 +1,4 @@
-/* The panes' key tables (struct pane_key, tui/pane.h): one row gives a
+/* The panes' key tables (struct pane_key, tui/panes/pane.h): one row gives a
  * key's handler and its help line, so a pane's help cannot drift from
  * what its keys do. */
 #include "tui/keys.h"

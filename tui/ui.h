@@ -143,7 +143,7 @@ struct ui_actions {
 	 * (the pane asks again at the next frame change). */
 	int (*disassemble)(struct ui *ui, const char *func,
 			   ui_disasm_reply reply, void *ctx);
-	/* The diagnosis pipeline's account (diag/diagrun.h) as the glue's
+	/* The diagnosis pipeline's account (include/cudbg/diagrun.h) as the glue's
 	 * run holds it; update: make it afresh from the model and what the
 	 * screen knows beyond it (findings, the pass's output, a hang, the
 	 * Python stack) first.  The Hints pane renders it.  May be NULL. */

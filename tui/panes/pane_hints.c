@@ -1,5 +1,5 @@
 /* The diagnosis and its guided hints, in the screen.  Two views of the
- * account the diagnosis pipeline holds (diag/diagrun.h, the glue's run,
+ * account the diagnosis pipeline holds (include/cudbg/diagrun.h, the glue's run,
  * through ui->actions->diagnosis), made afresh whenever a stop, the
  * program's output or its end changes it:
  *
