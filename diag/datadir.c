@@ -9,7 +9,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef CUDBG_DATADIR
 #define CUDBG_DATADIR "/usr/local/share/cudbg-tui"
@@ -18,6 +20,27 @@
 const char *diag_datadir_compiled(void)
 {
 	return CUDBG_DATADIR;
+}
+
+const char *diag_datadir_env(void)
+{
+	const char *env = getenv("CUDBG_DATADIR");
+	return env && *env ? env : NULL;
+}
+
+const char *diag_exe_dir(char *buf, size_t cap)
+{
+	if (cap < 2)
+		return NULL;
+	ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	char *slash = strrchr(buf, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return buf;
 }
 
 /* Does DIR/WANT exist as a regular file? */
@@ -43,8 +66,8 @@ const char *diag_data_dir(const char *exe_dir, const char *want, char *buf,
 			  size_t cap)
 {
 	char self[4096], dir[4096];
-	const char *env = getenv("CUDBG_DATADIR");
-	if (env && *env)
+	const char *env = diag_datadir_env();
+	if (env)
 		return try_dir(env, want, buf, cap);
 	if (!exe_dir)
 		exe_dir = diag_exe_dir(self, sizeof self);

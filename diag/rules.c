@@ -640,25 +640,10 @@ const char *diag_rules_default_path(const char *exe_dir, char *buf,
 	char dir[4096];
 	if (diag_data_dir(exe_dir, "hints.rules", dir, sizeof dir))
 		snprintf(buf, cap, "%s/hints.rules", dir);
-	else if (getenv("CUDBG_DATADIR") && *getenv("CUDBG_DATADIR"))
-		snprintf(buf, cap, "%s/hints.rules", getenv("CUDBG_DATADIR"));
+	else if (diag_datadir_env())
+		snprintf(buf, cap, "%s/hints.rules", diag_datadir_env());
 	else
 		snprintf(buf, cap, "%s/hints.rules", diag_datadir_compiled());
-	return buf;
-}
-
-const char *diag_exe_dir(char *buf, size_t cap)
-{
-	if (cap < 2)
-		return NULL;
-	ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	char *slash = strrchr(buf, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
 	return buf;
 }
 

@@ -184,9 +184,9 @@ static bool has_demo(const char *dir)
 const char *demo_data_dir(const char *exe_dir, char *buf, size_t cap,
 			  char *err, size_t errcap)
 {
-	const char *env = getenv("CUDBG_DATADIR");
+	const char *env = diag_datadir_env();
 	char self[4096], tree[4096];
-	if (env && *env) {
+	if (env) {
 		if (has_demo(env))
 			return found(env, buf, cap);
 		snprintf(err, errcap, "the demo is not in CUDBG_DATADIR=%s (no "

@@ -51,6 +51,9 @@ const char *diag_data_dir(const char *exe_dir, const char *want, char *buf,
 			  size_t cap);
 /* The compiled-in DATADIR (static storage), for messages. */
 const char *diag_datadir_compiled(void);
+/* $CUDBG_DATADIR when set and not empty, else NULL: the one place it is
+ * read. */
+const char *diag_datadir_env(void);
 
 size_t diag_rules_count(const struct diag_rules *r);
 const char *diag_rules_id(const struct diag_rules *r, size_t i);
