@@ -5,7 +5,10 @@
  *  - bytes are appended once to a line buffer; only new bytes are searched
  *    for the newline, so a line that arrives in many chunks costs no rescan;
  *  - a complete line is parsed in one forward pass by recursive descent with
- *    a depth bound;
+ *    a depth bound; a long answer to a command that asked for it
+ *    (mi_parser_set_stream) is parsed row by row as its bytes arrive, each
+ *    row handed out and forgotten, so the buffer keeps only the header and
+ *    the unfinished row;
  *  - strings are decoded in place (an escaped string only ever shrinks) and
  *    NUL terminated by overwriting the closing quote or the '=' after a name;
  *  - nodes come from an arena that is rewound, not freed, after each line.
@@ -96,7 +99,6 @@ static void arena_free(struct arena *a)
 struct cursor {
 	char *s;   /* next byte; the line is NUL terminated at end */
 	char *end;
-	char *start;
 	struct arena *arena;
 	int error;
 	char *error_at;
@@ -414,7 +416,7 @@ static int parse_line_inplace(char *line, size_t len, struct arena *arena,
 	if (len > 0 && line[len - 1] == '\r')
 		len--;
 	line[len] = '\0';
-	struct cursor c = { .s = line, .end = line + len, .start = line,
+	struct cursor c = { .s = line, .end = line + len,
 			    .arena = arena };
 	struct mi_record rec = { .klass = "", .text = "" };
 	int rc = parse_record(&c, &rec);
@@ -622,7 +624,7 @@ static int stream_parse_header(struct mi_parser *p, size_t brace,
 				       .kind = MI_NODE_TUPLE };
 	st->tail = &st->table->child;
 	struct cursor c = { .s = b + brace + 1, .end = b + body_at,
-			    .start = b, .arena = &st->harena };
+			    .arena = &st->harena };
 	char *body_name = b + body_at;
 	while (c.s < body_name) {
 		struct mi_node *n = arena_alloc(&st->harena);
@@ -692,7 +694,7 @@ static int stream_item(struct mi_parser *p, size_t end)
 	char saved = b[end];
 	b[end] = '\0';
 	struct cursor c = { .s = b + st->item, .end = b + end,
-			    .start = b + st->item, .arena = &p->arena };
+			    .arena = &p->arena };
 	struct mi_node *n = arena_alloc(&p->arena);
 	int rc = n ? MI_OK : MI_ENOMEM;
 	if (n) {
@@ -809,7 +811,7 @@ static int stream_end_line(struct mi_parser *p)
 	if (rc == MI_OK) {
 		st->body_node->count = (uint32_t)st->items;
 		struct cursor c = { .s = p->buf + st->trailer, .end = p->buf + len,
-				    .start = p->buf, .arena = &st->harena };
+				    .arena = &st->harena };
 		while (rc == MI_OK && *c.s == ',') {
 			c.s++;
 			struct mi_node *n = arena_alloc(&st->harena);
