@@ -45,13 +45,9 @@ RL_LIBS    := $(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadli
 
 # Warnings: strict everywhere; errors (-Werror) for the test and CI targets
 # only, so a packager's newer compiler does not fail a release build.
-# -Wno-format-truncation only where the compiler knows it (GCC; clang
-# would reject the unknown option under -Werror).
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wwrite-strings -Wundef \
 	-Wpointer-arith -Wcast-qual -Wvla -Wimplicit-fallthrough
-WARN += $(shell $(CC) -Werror -Wno-format-truncation -E -x c /dev/null \
-	>/dev/null 2>&1 && echo -Wno-format-truncation)
 STRICT_GOALS := test gauntlet test-all quick asan asan-build valgrind check-build \
 	test-build
 ifneq ($(filter $(STRICT_GOALS),$(MAKECMDGOALS)),)

@@ -3,6 +3,7 @@
  * code points that must not reach a terminal is written once. */
 #include "cudbg/base.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 
 #include <stdlib.h>
@@ -172,4 +173,24 @@ void text_ascii_copy(char *dst, size_t cap, const char *s, size_t len)
 		dst[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
 	}
 	dst[i] = '\0';
+}
+
+bool text_fit(char *buf, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, cap, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		buf[0] = '\0';
+		return false;
+	}
+	if ((size_t)n < cap)
+		return false;
+	/* cut: back to a character's first byte, room for "..." */
+	size_t end = cap - 4;
+	while (end > 0 && ((unsigned char)buf[end] & 0xC0) == 0x80)
+		end--;
+	memcpy(buf + end, "...", 4);
+	return true;
 }

@@ -301,7 +301,7 @@ void dap_req_replay_to_fault(struct dap *d, const struct dj *req,
 		dap_resp_error(d, req, "replay to fault: %s", err);
 		return;
 	}
-	snprintf(d->stop_note, sizeof d->stop_note, "replay to fault: thread "
+	text_fit(d->stop_note, sizeof d->stop_note, "replay to fault: thread "
 		 "(%u,%u,%u) of block (%u,%u,%u) just before %s:%u", t.thread.x,
 		 t.thread.y, t.thread.z, t.block.x, t.block.y, t.block.z, t.file,
 		 t.line);

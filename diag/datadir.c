@@ -72,14 +72,17 @@ const char *diag_data_dir(const char *exe_dir, const char *want, char *buf,
 	if (!exe_dir)
 		exe_dir = diag_exe_dir(self, sizeof self);
 	if (exe_dir) {
-		/* a build tree: build/cudbg-tui beside data/ */
-		snprintf(dir, sizeof dir, "%s/../data", exe_dir);
-		if (try_dir(dir, want, buf, cap))
-			return buf;
-		/* an installed tree: PREFIX/bin beside PREFIX/share/cudbg-tui */
-		snprintf(dir, sizeof dir, "%s/../share/cudbg-tui", exe_dir);
-		if (try_dir(dir, want, buf, cap))
-			return buf;
+		/* a build tree: build/cudbg-tui beside data/; an installed
+		 * tree: PREFIX/bin beside PREFIX/share/cudbg-tui (a path too
+		 * long for dir is no place to look) */
+		static const char *const rel[] = { "../data",
+						   "../share/cudbg-tui" };
+		for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+			int n = snprintf(dir, sizeof dir, "%s/%s", exe_dir, rel[i]);
+			if (n > 0 && (size_t)n < sizeof dir &&
+			    try_dir(dir, want, buf, cap))
+				return buf;
+		}
 	}
 	return try_dir(CUDBG_DATADIR, want, buf, cap);
 }

@@ -878,7 +878,7 @@ static bool call_dim(const struct diag_pystack *ps, int f,
 	long long d;
 	if (!literal_ll(c->dim, &d)) {
 		if (!is_ident(c->dim)) {
-			snprintf(p->why_buf, sizeof p->why_buf, "%s's dim `%s` "
+			text_fit(p->why_buf, sizeof p->why_buf, "%s's dim `%s` "
 				 "is an expression, not read here", c->op,
 				 c->dim);
 			return false;
@@ -931,7 +931,7 @@ static int plan_from_call(const struct diag_pystack *ps, const char *a,
 	const struct diag_pytensor *self = is_ident(c.self)
 		? tensor_named(ps, f, c.self) : NULL;
 	if (!self) {
-		snprintf(p->why_buf, sizeof p->why_buf, "%s's tensor `%s` is no "
+		text_fit(p->why_buf, sizeof p->why_buf, "%s's tensor `%s` is no "
 			 "tensor local of the frame", c.op, c.self);
 		return 1;
 	}
@@ -943,7 +943,7 @@ static int plan_from_call(const struct diag_pystack *ps, const char *a,
 	if (unwrap_index(index) && is_ident(index))
 		t = tensor_named(ps, f, index);
 	if (!t || !int_dtype(t->dtype)) {
-		snprintf(p->why_buf, sizeof p->why_buf, "%s's index `%s` is no "
+		text_fit(p->why_buf, sizeof p->why_buf, "%s's index `%s` is no "
 			 "integer tensor local of the frame (or changes the "
 			 "order of its elements)", c.op, c.index);
 		return 1;

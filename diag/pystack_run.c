@@ -187,7 +187,7 @@ static int run_script(struct pyrun *r, uint64_t buf, struct diag_pystack *ps)
 		return -1;
 	long long gil;
 	if (!value_ll(r->value, &gil)) {
-		snprintf(r->err, sizeof r->err, "PyGILState_Ensure gave '%s'",
+		text_fit(r->err, sizeof r->err, "PyGILState_Ensure gave '%s'",
 			 r->value);
 		return -1;
 	}
@@ -213,7 +213,7 @@ static int take_stack(struct pyrun *r, struct diag_pystack *ps,
 {
 	if (eval(r, "(int)Py_IsInitialized()", false) < 0) {
 		char e[200];
-		snprintf(e, sizeof e, "%s", r->err);
+		text_fit(e, sizeof e, "%s", r->err);
 		/* gdb: 'No symbol "Py_IsInitialized" in current context.' */
 		if (strstr(e, "No symbol"))
 			snprintf(r->err, sizeof r->err, "no Python interpreter "
@@ -224,7 +224,7 @@ static int take_stack(struct pyrun *r, struct diag_pystack *ps,
 		return -1;
 	}
 	if (strcmp(r->value, "1") != 0) {
-		snprintf(r->err, sizeof r->err, "the Python interpreter is not "
+		text_fit(r->err, sizeof r->err, "the Python interpreter is not "
 			 "running (Py_IsInitialized() = %s)", r->value);
 		return -1;
 	}
@@ -358,7 +358,7 @@ static int eval_number(struct pyrun *r, const char *thread, const char *expr,
 	if (raw(r, cmd) < 0)
 		return -1;
 	if (!value_ll(r->value, &v)) {
-		snprintf(r->err, sizeof r->err, "%s gave '%s'", expr, r->value);
+		text_fit(r->err, sizeof r->err, "%s gave '%s'", expr, r->value);
 		return -1;
 	}
 	*out = (unsigned long long)v;
@@ -423,7 +423,7 @@ static int read_from_memory(struct pyrun *r, bool device,
 	unsigned long long v;
 	if (eval_number(r, thread, "(long)&_PyRuntime", &v) < 0) {
 		char e[200];
-		snprintf(e, sizeof e, "%s", r->err);
+		text_fit(e, sizeof e, "%s", r->err);
 		snprintf(r->err, sizeof r->err, "%s%s", strstr(e, "No symbol")
 			 ? "no Python runtime in the program: " : "", e);
 		return -1;
@@ -475,7 +475,7 @@ static int take_by_reading(struct pyrun *r, const struct dbg_model *m,
 	if (strstr(r->err, "not in this recording"))
 		snprintf(out->why, sizeof out->why, "%s", no_call);
 	else
-		snprintf(out->why, sizeof out->why, "%s; reading its memory "
+		text_fit(out->why, sizeof out->why, "%s; reading its memory "
 			 "failed too: %s", no_call, r->err);
 	return 0;
 }
@@ -568,7 +568,7 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 			  "\"(long)&Py_IsInitialized\"") < 0 &&
 	    strstr(r.err, "not in this recording")) {
 		char e[200];
-		snprintf(e, sizeof e, "%s", r.err);
+		text_fit(e, sizeof e, "%s", r.err);
 		snprintf(r.err, sizeof r.err, "no Python interpreter symbols in "
 			 "the program (%s)", e);
 		/* a session that read the stack from memory instead (a

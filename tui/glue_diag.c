@@ -9,6 +9,7 @@
  * while compute-sanitizer runs the program a second time.  Only when the
  * pass wrote a coredump does its session replace the live one (the user
  * agreed to that when starting it; tui/ui_keys.c asks). */
+#include "cudbg/base.h"
 #include "tui/glue.h"
 #include "tui/source.h"
 #include "tui/glue_int.h"
@@ -127,7 +128,7 @@ static int start_pass(struct glue *g, const char *kernel)
 	if (!m) {
 		g->sanitizer_missing = diag_memcheck_missing(err);
 		if (!g->sanitizer_missing)
-			snprintf(g->pass_failed, sizeof g->pass_failed,
+			text_fit(g->pass_failed, sizeof g->pass_failed,
 				 "it could not start: %s", err);
 		ui_message(g->ui, UC_ERROR, "memcheck pass: %s", err);
 		ui_changed(g->ui, UCH_DIAG);

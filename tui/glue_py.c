@@ -9,6 +9,7 @@
  * commands (about 50 ms for a PyTorch program on the H200), each bounded
  * (5 s, then interrupted), while keys wait.  It runs at the top of a
  * loop pass, never inside a session callback. */
+#include "cudbg/base.h"
 #include "cudbg/memcheck.h"
 #include "cudbg/options.h"
 #include "cudbg/pystack.h"
@@ -68,7 +69,7 @@ static void py_clear(struct glue *g)
 /* What the bad value's read goes by: the assertion and the function. */
 static const char *py_what(const struct glue *g, char *buf, size_t cap)
 {
-	snprintf(buf, cap, "%s %s", g->ui->where.assert_expr, g->ui->where.func);
+	text_fit(buf, cap, "%s %s", g->ui->where.assert_expr, g->ui->where.func);
 	return buf;
 }
 

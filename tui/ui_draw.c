@@ -115,7 +115,7 @@ static void draw_status(struct ui *ui)
 		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
 	} else if (ui->pass[0]) {
 		/* The memcheck pass or replay to fault, with its clock. */
-		snprintf(right, sizeof right, " %.0fs %s ",
+		text_fit(right, sizeof right, " %.0fs %s ",
 			 ui_elapsed(&ui->pass_since), ui->pass);
 		canvas_str_right(&c, 0, right, STYLE(s.color, CA_BOLD));
 	} else if (waiting) {

@@ -119,6 +119,12 @@ int text_write_line_n(FILE *f, const char *prefix, const char *s,
  * len too) '?', NUL-ended.  cap > 0.  For text that only needs to be
  * recognisable; text_escape keeps it all.  The one such copier. */
 void text_ascii_copy(char *dst, size_t cap, const char *s, size_t len);
+/* snprintf for a message into a fixed buffer that may hold text of any
+ * length (a debugger's error, a path): where it does not fit it is cut
+ * at a character boundary and ends in "...", never silently.  true when
+ * it was cut.  cap >= 4. */
+bool text_fit(char *buf, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* ---- JSON ------------------------------------------------------------- */
 

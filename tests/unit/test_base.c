@@ -309,3 +309,22 @@ TEST(text_ascii_copy_keeps_printable_ascii_only)
 	text_ascii_copy(b, 1, "abc", SIZE_MAX);
 	CHECK_STR(b, "");
 }
+
+/* A message into a fixed buffer: whole when it fits, else cut at a
+ * character boundary and ending in "..." (never a torn UTF-8 sequence). */
+TEST(text_fit_marks_a_cut)
+{
+	char b[12];
+	CHECK(!text_fit(b, sizeof b, "%s:%d", "ab", 7));
+	CHECK_STR(b, "ab:7");
+	CHECK(!text_fit(b, sizeof b, "%s", "12345678901"));
+	CHECK_STR(b, "12345678901");
+	CHECK(text_fit(b, sizeof b, "%s", "123456789012"));
+	CHECK_STR(b, "12345678...");
+	/* "é" (2 bytes) across the cut: dropped whole */
+	CHECK(text_fit(b, sizeof b, "1234567\xc3\xa9xyz"));
+	CHECK_STR(b, "1234567...");
+	char s[4];
+	CHECK(text_fit(s, sizeof s, "%s", "long"));
+	CHECK_STR(s, "...");
+}
