@@ -579,6 +579,91 @@ static void startup_failure(const struct dbg_model *m, char *out, size_t cap)
 	out[o] = 0;
 }
 
+/* The run to the stop: the live program (or the pass's findings alone)
+ * until it stops, ends or hangs past --timeout (then interrupted: *hang),
+ * and the program's output still in flight.  How the wait ended (0, or a
+ * session code). */
+static int run_phase(const struct cudbg_options *o, struct dbg_ctl *c,
+		     struct diag_run *dr, int timeout_ms, bool *hang)
+{
+	double recorded;
+	int stop_ms = stop_wait_ms(o, timeout_ms, &recorded);
+	replay_hang = recorded >= 0 && !o->replay_realtime;
+	/* An imprecise first error (a device assert): the pass's findings
+	 * are the report, and a live run would only repeat the program
+	 * (diag_run_pass_final).  The debugger's start is still waited
+	 * for, so that its recording ends as a replay expects. */
+	int rc = diag_run_pass_final(dr)
+		? batch_wait(c, true, timeout_ms)
+		: run_to_stop(c, o, timeout_ms, stop_ms);
+	*hang = false;
+	double ran = recorded >= 0 ? recorded : mono_now() - run_began;
+	if (rc == SESSION_ETIMEOUT && !batch_signalled &&
+	    ctl_model(c)->state == MODEL_RUNNING &&
+	    session_ready(ctl_session(c)) &&
+	    hang_interrupt(c, dr, ran, recorded >= 0)) {
+		*hang = true;
+		rc = 0;
+	}
+	/* The bound ran out while the debugger owed us an answer (the
+	 * program had stopped, or never ran): it is the debugger that went
+	 * silent, and the report says so and names the command. */
+	if (rc == SESSION_ETIMEOUT && !batch_signalled && !*hang &&
+	    session_give_up(ctl_session(c)))
+		ctl_run_until(c, NULL, NULL, 3000); /* reaped, reported */
+	/* Only a live stop can have text in flight: a coredump has no
+	 * program terminal, and for an exit the session read the program's
+	 * last bytes before it reported the exit. */
+	if (!batch_signalled && !ctl_model(c)->is_core &&
+	    ctl_model(c)->state == MODEL_STOPPED && !*hang)
+		drain_output(c, dr, o->backend == SESSION_REPLAY &&
+				    !o->replay_realtime);
+	return rc;
+}
+
+/* The session's failure as the report's error, first of all: the
+ * diagnosis then says it is incomplete rather than "no fault found".
+ * rc: how the wait for the stop ended; pass_final: the memcheck pass's
+ * findings are the report (no live run was needed). */
+static void session_failure(const struct cudbg_options *o, struct dbg_ctl *c,
+			    int rc, bool pass_final, struct batch_report *r)
+{
+	if (batch_signalled && !r->error) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "interrupted by signal %d before the "
+			 "program stopped", (int)batch_signalled);
+		r->error = strdup(msg);
+	} else if (rc == SESSION_ETIMEOUT && !r->error &&
+		   !session_ready(ctl_session(c))) {
+		const char *p = session_debugger_path(ctl_session(c));
+		const char *slash = p ? strrchr(p, '/') : NULL;
+		char msg[512];
+		snprintf(msg, sizeof msg, "no answer from %s within %d s "
+			 "(--timeout); is it a debugger? Point --debugger at "
+			 "cuda-gdb or gdb", slash ? slash + 1 : p ? p : "the "
+			 "debugger", o->timeout_s);
+		r->error = strdup(msg);
+	} else if (rc == SESSION_ETIMEOUT && !r->error) {
+		r->error = strdup("timed out waiting for the program to stop "
+				 "(--timeout)");
+	} else if (ctl_model(c)->state == MODEL_NOT_STARTED && !r->error &&
+		   !pass_final) {
+		const char *e = ctl_model(c)->error;
+		char msg[768], why[200] = "";
+		if (e && strstr(e, "During startup program exited")) {
+			ctl_run_until(c, NULL, NULL, 200); /* its last words */
+			startup_failure(ctl_model(c), why, sizeof why);
+		}
+		snprintf(msg, sizeof msg, "the program did not start%s%s%s%s",
+			 e ? ": " : "", e ? e : "", why[0] ? " gdb could not "
+			 "start it: " : "", why);
+		r->error = strdup(msg);
+	} else if (rc < 0 && rc != SESSION_EGONE && !r->error) {
+		const char *e = session_error(ctl_session(c));
+		r->error = strdup(e && *e ? e : "the session failed");
+	}
+}
+
 int batch_main(const struct cudbg_options *o)
 {
 	double t[T_COUNT] = { mono_now() };
@@ -638,38 +723,8 @@ int batch_main(const struct cudbg_options *o)
 	const char *core = diag_run_core_to_open(dr);
 	if (core && pass_core_wanted(o, &scfg))
 		open_pass_core(c, core, timeout_ms);
-	double recorded;
-	int stop_ms = stop_wait_ms(o, timeout_ms, &recorded);
-	replay_hang = recorded >= 0 && !o->replay_realtime;
-	/* An imprecise first error (a device assert): the pass's findings
-	 * are the report, and a live run would only repeat the program
-	 * (diag_run_pass_final).  The debugger's start is still waited
-	 * for, so that its recording ends as a replay expects. */
-	int rc = diag_run_pass_final(dr)
-		? batch_wait(c, true, timeout_ms)
-		: run_to_stop(c, o, timeout_ms, stop_ms);
-	bool hang = false;
-	double ran = recorded >= 0 ? recorded : mono_now() - run_began;
-	if (rc == SESSION_ETIMEOUT && !batch_signalled &&
-	    ctl_model(c)->state == MODEL_RUNNING &&
-	    session_ready(ctl_session(c)) &&
-	    hang_interrupt(c, dr, ran, recorded >= 0)) {
-		hang = true;
-		rc = 0;
-	}
-	/* The bound ran out while the debugger owed us an answer (the
-	 * program had stopped, or never ran): it is the debugger that went
-	 * silent, and the report says so and names the command. */
-	if (rc == SESSION_ETIMEOUT && !batch_signalled && !hang &&
-	    session_give_up(ctl_session(c)))
-		ctl_run_until(c, NULL, NULL, 3000); /* reaped, reported */
-	/* Only a live stop can have text in flight: a coredump has no
-	 * program terminal, and for an exit the session read the program's
-	 * last bytes before it reported the exit. */
-	if (!batch_signalled && !ctl_model(c)->is_core &&
-	    ctl_model(c)->state == MODEL_STOPPED && !hang)
-		drain_output(c, dr, o->backend == SESSION_REPLAY &&
-				    !o->replay_realtime);
+	bool hang;
+	int rc = run_phase(o, c, dr, timeout_ms, &hang);
 	t[T_STOP] = mono_now();
 	struct batch_report r;
 	batch_collect(ctl_model(c), &r);
@@ -692,42 +747,8 @@ int batch_main(const struct cudbg_options *o)
 	if (!batch_signalled)
 		diag_run_after(dr, c, timeout_ms);
 	t[T_DIAG] = mono_now();
-	/* the session's failure first: the diagnosis says it is incomplete
-	 * rather than "no fault found" */
-	if (batch_signalled && !r.error) {
-		char msg[128];
-		snprintf(msg, sizeof msg, "interrupted by signal %d before the "
-			 "program stopped", (int)batch_signalled);
-		r.error = strdup(msg);
-	} else if (rc == SESSION_ETIMEOUT && !r.error &&
-		   !session_ready(ctl_session(c))) {
-		const char *p = session_debugger_path(ctl_session(c));
-		const char *slash = p ? strrchr(p, '/') : NULL;
-		char msg[512];
-		snprintf(msg, sizeof msg, "no answer from %s within %d s "
-			 "(--timeout); is it a debugger? Point --debugger at "
-			 "cuda-gdb or gdb", slash ? slash + 1 : p ? p : "the "
-			 "debugger", o->timeout_s);
-		r.error = strdup(msg);
-	} else if (rc == SESSION_ETIMEOUT && !r.error) {
-		r.error = strdup("timed out waiting for the program to stop "
-				 "(--timeout)");
-	} else if (ctl_model(c)->state == MODEL_NOT_STARTED && !r.error &&
-		   !pass_final) {
-		const char *e = ctl_model(c)->error;
-		char msg[768], why[200] = "";
-		if (e && strstr(e, "During startup program exited")) {
-			ctl_run_until(c, NULL, NULL, 200); /* its last words */
-			startup_failure(ctl_model(c), why, sizeof why);
-		}
-		snprintf(msg, sizeof msg, "the program did not start%s%s%s%s",
-			 e ? ": " : "", e ? e : "", why[0] ? " gdb could not "
-			 "start it: " : "", why);
-		r.error = strdup(msg);
-	} else if (rc < 0 && rc != SESSION_EGONE && !r.error) {
-		const char *e = session_error(ctl_session(c));
-		r.error = strdup(e && *e ? e : "the session failed");
-	}
+	/* the session's failure first */
+	session_failure(o, c, rc, pass_final, &r);
 	add_diagnosis(o, dr, &r);
 	if (o->job_table) /* --job, --core-dir: the faulting process's core */
 		r.job = o->json ? job_report_json(o->job_table)
