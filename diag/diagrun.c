@@ -63,6 +63,7 @@ struct diag_run {
 	/* The screen's step (diag_run_update): what it left. */
 	struct diag_run_view view;
 	char *view_report;
+	struct diag_report_tags view_tags;
 	char stop_reason[256];
 };
 
@@ -389,6 +390,7 @@ void diag_run_free(struct diag_run *r)
 		return;
 	diag_hints_clear(&r->hints);
 	free(r->view_report);
+	diag_report_tags_free(&r->view_tags);
 	diag_rules_free(r->rules);
 	diag_memcheck_free(r->mc);
 	diag_free(r->d);
@@ -991,6 +993,7 @@ static void view_clear(struct diag_run *r)
 	diag_hints_clear(&r->hints);
 	free(r->view_report);
 	r->view_report = NULL;
+	diag_report_tags_free(&r->view_tags);
 	r->view = (struct diag_run_view){
 		.generation = gen + 1,
 		.no_rules = diag_run_rules_error(r),
@@ -1049,8 +1052,11 @@ int diag_run_update(struct diag_run *r, const struct dbg_model *m,
 		.memcheck_seconds = r->memcheck_secs, .action_labels = r->labels,
 		.memcheck_stopped = r->memcheck_stopped[0] ? r->memcheck_stopped
 							   : NULL,
+		.tags = &r->view_tags,
 	};
 	r->view_report = diag_report_text(&in);
+	r->view.report_tags = r->view_tags.v;
+	r->view.n_report_tags = r->view_tags.n;
 	r->view.fault = f;
 	r->view.hints = &r->hints;
 	r->view.report = r->view_report;

@@ -386,6 +386,33 @@ static void t_hang(struct dbuf *b, const struct diag_fault *f)
 	free(lines);
 }
 
+void diag_report_tags_free(struct diag_report_tags *t)
+{
+	if (!t)
+		return;
+	free(t->v);
+	*t = (struct diag_report_tags){ 0 };
+}
+
+/* The line being written (b's newlines so far) gets a tag. */
+static void tag_line(struct diag_report_tags *t, const struct dbuf *b,
+		     enum diag_line_kind kind, int value)
+{
+	if (!t || !b->s)
+		return;
+	for (; t->counted < b->len; t->counted++)
+		t->lines += b->s[t->counted] == '\n';
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		struct diag_line_tag *v = realloc(t->v, cap * sizeof *v);
+		if (!v)
+			return;
+		t->v = v;
+		t->cap = cap;
+	}
+	t->v[t->n++] = (struct diag_line_tag){ t->lines, kind, value };
+}
+
 static void t_finding_where(struct dbuf *b, const struct diag_san_record *r)
 {
 	if (r->path) {
@@ -503,7 +530,8 @@ static void t_group(struct dbuf *b, const struct diag_fault *f,
 /* Findings grouped by kind, place and access (diag/groups.c); each line
  * starts with the number of the group's first record, so the screen's
  * Enter on it replays to that record. */
-static void t_findings(struct dbuf *b, const struct diag_fault *f)
+static void t_findings(struct dbuf *b, const struct diag_fault *f,
+		       struct diag_report_tags *tags)
 {
 	if (!f->n_findings)
 		return;
@@ -513,12 +541,15 @@ static void t_findings(struct dbuf *b, const struct diag_fault *f)
 	else
 		dbuf_printf(b, "\nSanitizer findings (%zu):\n", f->n_findings);
 	if (!f->n_groups) {
-		for (size_t i = 0; i < f->n_findings; i++)
+		for (size_t i = 0; i < f->n_findings; i++) {
+			tag_line(tags, b, DIAG_LINE_FINDING, (int)i + 1);
 			t_finding(b, i + 1, f->findings[i]);
+		}
 		return;
 	}
 	for (size_t i = 0; i < f->n_groups; i++) {
 		const struct diag_finding_group *g = &f->groups[i];
+		tag_line(tags, b, DIAG_LINE_FINDING, (int)g->first + 1);
 		if (g->count == 1)
 			t_finding(b, g->first + 1, f->findings[g->first]);
 		else
@@ -607,8 +638,10 @@ static void t_hint(struct dbuf *b, const struct diag_report_in *in,
 	for (size_t j = 0; j < h->n_steps; j++) {
 		const struct diag_hint_step *s = &h->steps[j];
 		dbuf_puts(b, "      - ");
-		if (s->kind == DIAG_STEP_KEY)
+		if (s->kind == DIAG_STEP_KEY) {
+			tag_line(in->tags, b, DIAG_LINE_ACTION, (int)s->action);
 			dbuf_printf(b, "[%s] ", action_label(in, s->action));
+		}
 		else if (s->kind == DIAG_STEP_RUN)
 			dbuf_puts(b, "run: ");
 		else if (s->kind == DIAG_STEP_GDB)
@@ -642,6 +675,9 @@ char *diag_report_text(const struct diag_report_in *in)
 {
 	struct dbuf b = {0};
 	const struct diag_fault *f = in->fault;
+	if (in->tags) {
+		diag_report_tags_free(in->tags);
+	}
 	dbuf_put(&b, "", 0);
 	if (!f) {
 		t_no_fault(&b, in);
@@ -658,7 +694,7 @@ char *diag_report_text(const struct diag_report_in *in)
 	t_memcheck(&b, f, in);
 	t_hang(&b, f);
 	t_asserts(&b, f);
-	t_findings(&b, f);
+	t_findings(&b, f, in->tags);
 	t_pystack(&b, f);
 	t_output_tail(&b, f);
 	t_frames(&b, "Device stack", f->frames, f->n_frames);

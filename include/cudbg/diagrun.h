@@ -192,6 +192,9 @@ struct diag_run_view {
 	const struct diag_fault *fault;  /* NULL before the first update */
 	const struct diag_hints *hints;
 	const char *report;              /* the text report, or NULL */
+	/* what its lines lead to (a key step's action, a finding) */
+	const struct diag_line_tag *report_tags;
+	size_t n_report_tags;
 	const char *stop_reason;         /* what the model says stopped it */
 	bool account;   /* there is something to diagnose: a stop, an
 			 * exit, a sanitizer report, the pass ran */

@@ -22,6 +22,23 @@ enum {
 	DIAG_EXIT_USAGE = 2, /* usage or environment error */
 };
 
+/* What a line of the text report leads to, for a screen that shows the
+ * report (the Hints pane's full view): a key step's action, or a finding
+ * (its number, 1-based).  diag_report_text fills in->tags when set, so
+ * no reader parses the rendered text back. */
+enum diag_line_kind { DIAG_LINE_ACTION, DIAG_LINE_FINDING };
+struct diag_line_tag {
+	size_t line;          /* 0-based, counted by '\n' */
+	enum diag_line_kind kind;
+	int value;            /* enum diag_action, or the finding's number */
+};
+struct diag_report_tags {
+	struct diag_line_tag *v; /* owned: diag_report_tags_free */
+	size_t n, cap;
+	size_t counted, lines; /* the renderer's running line count */
+};
+void diag_report_tags_free(struct diag_report_tags *t);
+
 struct diag_report_in {
 	const struct diag_fault *fault;
 	const struct diag_hints *hints; /* may be NULL */
@@ -38,6 +55,8 @@ struct diag_report_in {
 	 * its keys here, indexed by enum diag_action (include/cudbg/hints.h);
 	 * NULL, or a NULL entry: the action's name. */
 	const char *const *action_labels;
+	/* Filled with the text's line tags when not NULL (cleared first). */
+	struct diag_report_tags *tags;
 };
 
 /* Renders the report.  Returns a malloc'd NUL-ended string or NULL when

@@ -18,6 +18,7 @@
 #include "cudbg/hang.h"
 #include "cudbg/hints.h"
 #include "cudbg/model.h"
+#include "cudbg/report.h"
 #include "cudbg/sanitizer.h"
 #include "tui/keys.h"
 #include "tui/source.h"
@@ -628,34 +629,11 @@ static void build_rows(struct hints_state *s, const struct diag_fault *f,
 /* What Enter does on a line of the report (diag/report.c's layout: a
  * step is "      - [LABEL] text", a finding "  N. Kind: ..." under
  * "Sanitizer findings"). */
-static int line_action(const char *l, bool in_findings)
-{
-	const char *p = l;
-
-	while (*p == ' ')
-		p++;
-	if (in_findings && p - l == 2 && *p >= '1' && *p <= '9') {
-		long n = strtol(p, NULL, 10);
-		return n > 0 && n < 100000 ? ACT_FINDING + (int)n : ACT_NONE;
-	}
-	if (strncmp(p, "- [", 3) != 0)
-		return ACT_NONE;
-	p += 3;
-	const char *end = strchr(p, ']');
-	if (!end)
-		return ACT_NONE;
-	for (int a = 0; a < DIAG_ACT_COUNT; a++) {
-		const char *name = action_label((enum diag_action)a);
-		if (strlen(name) == (size_t)(end - p) && strncmp(p, name, (size_t)(end - p)) == 0)
-			return a;
-	}
-	return ACT_NONE;
-}
-
-static void split_lines(struct hints_state *s)
+/* The text's lines, each with what it leads to: the report's own line
+ * tags (diag_report_text), never a reading of the text. */
+static void split_lines(struct hints_state *s, const struct diag_run_view *v)
 {
 	size_t n = 1;
-	bool findings = false;
 	for (const char *c = s->text; *c; c++)
 		n += *c == '\n';
 	s->lines = calloc(n, sizeof *s->lines);
@@ -672,14 +650,17 @@ static void split_lines(struct hints_state *s)
 		if (nl)
 			*nl = '\0';
 		if (*line || nl) {
-			if (strncmp(line, "Sanitizer findings", 18) == 0)
-				findings = true;
-			else if (line[0] != ' ')
-				findings = false;
-			s->acts[s->nlines] = line_action(line, findings);
+			s->acts[s->nlines] = ACT_NONE;
 			s->lines[s->nlines++] = line;
 		}
 		line = nl ? nl + 1 : NULL;
+	}
+	for (size_t i = 0; i < v->n_report_tags; i++) {
+		const struct diag_line_tag *t = &v->report_tags[i];
+		if (t->line >= s->nlines)
+			continue;
+		s->acts[t->line] = t->kind == DIAG_LINE_FINDING
+					   ? ACT_FINDING + t->value : t->value;
 	}
 }
 
@@ -710,7 +691,7 @@ static void hints_build(struct hints_state *s, struct ui *ui, bool update)
 	build_rows(s, v->fault, v->hints, v->stop_reason);
 	s->text = v->report ? strdup(v->report) : NULL;
 	if (s->text)
-		split_lines(s);
+		split_lines(s, v);
 }
 
 /* ---- wrapping and drawing ---- */
