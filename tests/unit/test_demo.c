@@ -136,7 +136,7 @@ TEST(run_options)
 
 TEST(gpu_check)
 {
-	char dir[] = "/tmp/cudbg-gpu-XXXXXX", path[256];
+	char dir[] = "/tmp/cudbg-gpu-XXXXXX", path[320]; /* bin[] and a name */
 	if (access("/dev/nvidia0", F_OK) == 0)
 		test_skip("this machine has /dev/nvidia0");
 	CHECK(mkdtemp(dir));

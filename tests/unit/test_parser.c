@@ -417,7 +417,7 @@ TEST(malformed_corpus_directory)
 	while ((de = readdir(dp)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		char path[4096];
+		char path[4096 + 256]; /* the folder and a file name */
 		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
 		size_t len;
 		char *t = test_read_file(path, &len);
