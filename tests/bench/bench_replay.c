@@ -165,7 +165,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *dir = getenv("TMPDIR");
-	char plain[4096], gzp[4096];
+	char plain[4096], gzp[4096 + 4]; /* plain and ".gz" */
 	snprintf(plain, sizeof plain, "%s/bench-replay-%d.mi.log",
 		 dir && *dir ? dir : "/tmp", (int)getpid());
 	snprintf(gzp, sizeof gzp, "%s.gz", plain);
