@@ -1,6 +1,8 @@
 /* Fuzz target: the GDB/MI push parser.  The first byte picks a chunk size
- * so splitting is fuzzed along with content; every record's tree is walked
- * so each node is touched. */
+ * so splitting is fuzzed along with content, and its top bit streaming
+ * mode (a big table's rows handed out one by one, mi_parser_set_stream,
+ * with a small threshold so short inputs stream too); every record's and
+ * item's tree is walked so each node is touched. */
 #include "cudbg/mi.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -27,6 +29,20 @@ static void on_record(void *ctx, const struct mi_record *r)
 	}
 }
 
+static bool want(void *ctx, bool has_token, uint64_t token, const char *klass,
+		 const char *name)
+{
+	(void)ctx, (void)has_token, (void)token;
+	return klass[0] != '\0' && name[0] != '\0';
+}
+
+static void on_item(void *ctx, bool has_token, uint64_t token,
+		    const struct mi_node *item)
+{
+	size_t *sum = ctx;
+	*sum += walk(item) + (has_token ? (size_t)token : 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
@@ -37,6 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!p)
 		return 0;
 	mi_parser_set_max_line(p, 1 << 20);
+	if (data[0] & 0x80)
+		mi_parser_set_stream(p, 16, want, on_item);
 	for (size_t off = 1; off < size; off += chunk) {
 		size_t n = size - off < chunk ? size - off : chunk;
 		mi_parser_push(p, (const char *)data + off, n);
