@@ -1391,22 +1391,22 @@ TEST(python_host_error_from_the_last_traceback)
  * never evaluate (it would change the program). */
 TEST(culprit_lvalue)
 {
+	static const struct { const char *line; bool store; const char *want; } ok[] = {
+		{ "    out[key] += 1.0f;", false, "out[key]" },
+		{ "        s += row[c];", false, "row[c]" },
+		{ "    out[r] = s;", true, "out[r]" },
+		/* a load reads the right side, a store writes the left */
+		{ "out[i] = in[idx[i]] * 2; // x[9]", false, "in[idx[i]]" },
+		{ "out[i] = in[idx[i]] * 2;", true, "out[i]" },
+		{ "if (p->rows[r][c] > 0.5f) n++;", false, "p->rows[r][c]" },
+		{ "  x = s.v[i + 1 * n];", false, "s.v[i + 1 * n]" },
+	};
 	char b[160];
-	CHECK(diag_culprit_lvalue("    out[key] += 1.0f;", false, b, sizeof b));
-	CHECK_STR(b, "out[key]");
-	CHECK(diag_culprit_lvalue("        s += row[c];", false, b, sizeof b));
-	CHECK_STR(b, "row[c]");
-	CHECK(diag_culprit_lvalue("    out[r] = s;", true, b, sizeof b));
-	CHECK_STR(b, "out[r]");
-	/* a load reads the right side, a store writes the left */
-	CHECK(diag_culprit_lvalue("out[i] = in[idx[i]] * 2; // x[9]", false, b, sizeof b));
-	CHECK_STR(b, "in[idx[i]]");
-	CHECK(diag_culprit_lvalue("out[i] = in[idx[i]] * 2;", true, b, sizeof b));
-	CHECK_STR(b, "out[i]");
-	CHECK(diag_culprit_lvalue("if (p->rows[r][c] > 0.5f) n++;", false, b, sizeof b));
-	CHECK_STR(b, "p->rows[r][c]");
-	CHECK(diag_culprit_lvalue("  x = s.v[i + 1 * n];", false, b, sizeof b));
-	CHECK_STR(b, "s.v[i + 1 * n]");
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		CHECK_MSG(diag_culprit_lvalue(ok[i].line, ok[i].store, b, sizeof b),
+			  "%s", ok[i].line);
+		CHECK_STR(b, ok[i].want);
+	}
 	/* never: an increment, an assignment or a call inside, no access */
 	CHECK(!diag_culprit_lvalue("  y = a[i++];", false, b, sizeof b));
 	CHECK(!diag_culprit_lvalue("  y = a[f(i)];", false, b, sizeof b));

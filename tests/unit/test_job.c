@@ -10,6 +10,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A parsed stack's frames, freed. */
+static void py_free(struct job_proc *p)
+{
+	for (size_t i = 0; i < p->npy; i++) {
+		free(p->py[i].file);
+		free(p->py[i].func);
+	}
+	free(p->py);
+	p->py = NULL;
+	p->npy = 0;
+}
+
 TEST(stat_fields_after_the_last_paren)
 {
 	/* a comm with spaces and parentheses; field 52 a zombie's status */
@@ -97,11 +109,7 @@ TEST(pystack_from_a_faulthandler_dump)
 	CHECK_STR(p.py[1].file, "/src/a \\\"b\\\".py");
 	CHECK_INT(p.py[1].line, 24);
 	CHECK_STR(p.py[3].func, "<module>");
-	for (size_t i = 0; i < p.npy; i++) {
-		free(p.py[i].file);
-		free(p.py[i].func);
-	}
-	free(p.py);
+	py_free(&p);
 	/* nothing that looks like a stack: no frames */
 	memset(&p, 0, sizeof p);
 	CHECK_INT(job_parse_pystack("hello\n", 6, false, &p), 0);
@@ -136,11 +144,7 @@ TEST(pystack_of_a_rank_run_by_python_m)
 		CHECK_STR(p.py[0].func, "lookup");
 		CHECK_STR(p.py[9].func, "_run_module_as_main");
 	}
-	for (size_t i = 0; i < p.npy; i++) {
-		free(p.py[i].file);
-		free(p.py[i].func);
-	}
-	free(p.py);
+	py_free(&p);
 }
 
 static const struct job_proc *by_cmd(const struct job *j, const char *cmd)
@@ -276,21 +280,13 @@ TEST(pystack_at_sigterm_takes_the_main_thread)
 	CHECK_INT(p.py_user, 1);
 	if (p.npy == 3)
 		CHECK_STR(p.py[1].file, "/src/train.py");
-	for (size_t i = 0; i < p.npy; i++) {
-		free(p.py[i].file);
-		free(p.py[i].func);
-	}
-	free(p.py);
+	py_free(&p);
 	memset(&p, 0, sizeof p);
 	CHECK_INT(job_parse_pystack(dump, sizeof dump - 1, false, &p), 0);
 	CHECK_INT((int)p.npy, 2);
 	if (p.npy == 2)
 		CHECK_STR(p.py[0].func, "wait");
-	for (size_t i = 0; i < p.npy; i++) {
-		free(p.py[i].file);
-		free(p.py[i].func);
-	}
-	free(p.py);
+	py_free(&p);
 }
 
 /* What NCCL and gloo print when a collective cannot complete, in the
