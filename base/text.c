@@ -187,7 +187,10 @@ bool text_fit(char *buf, size_t cap, const char *fmt, ...)
 	}
 	if ((size_t)n < cap)
 		return false;
-	/* cut: back to a character's first byte, room for "..." */
+	/* cut: back to a character's first byte, room for "..." (a buffer
+	 * too small for it keeps what vsnprintf left) */
+	if (cap < 4)
+		return true;
 	size_t end = cap - 4;
 	while (end > 0 && ((unsigned char)buf[end] & 0xC0) == 0x80)
 		end--;

@@ -122,7 +122,7 @@ void text_ascii_copy(char *dst, size_t cap, const char *s, size_t len);
 /* snprintf for a message into a fixed buffer that may hold text of any
  * length (a debugger's error, a path): where it does not fit it is cut
  * at a character boundary and ends in "...", never silently.  true when
- * it was cut.  cap >= 4. */
+ * it was cut.  cap > 0. */
 bool text_fit(char *buf, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
