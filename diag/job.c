@@ -781,9 +781,10 @@ static void apply_deaths(struct run *r)
 		if (!p && d->pid > 0)
 			p = add_proc(r->j, d->pid, 0);
 		/* (JOB_RUNNING: just added; after the run every other
-		 * unseen end is JOB_ENDED) */
+		 * unseen end is JOB_ENDED; JOB_UNKNOWN: --core-dir's) */
 		if (!p || p->death_from_report ||
-		    (p->state != JOB_ENDED && p->state != JOB_RUNNING))
+		    (p->state != JOB_ENDED && p->state != JOB_RUNNING &&
+		     p->state != JOB_UNKNOWN))
 			continue;
 		p->state = d->signalled ? JOB_SIGNALLED : JOB_EXITED;
 		p->status = d->status;
@@ -1049,6 +1050,59 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 
 /* ---- --core-dir ---- */
 
+/* A job's saved output beside its coredumps (NAME.log, .err, .out): what
+ * it says of collectives and of workers' ends, as --job reads its live
+ * stderr.  Read line by line, any size. */
+static bool log_name(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	return dot && (strcmp(dot, ".log") == 0 || strcmp(dot, ".err") == 0 ||
+		       strcmp(dot, ".out") == 0);
+}
+
+static void read_job_log(struct run *r, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		size_t len = (size_t)n < sizeof r->eline ? (size_t)n
+							   : sizeof r->eline;
+		memcpy(r->eline, line, len);
+		r->elen = len;
+		while (r->elen && (r->eline[r->elen - 1] == '\n' ||
+				   r->eline[r->elen - 1] == '\r'))
+			r->elen--;
+		scan_err_line(r);
+	}
+	free(line);
+	fclose(f);
+}
+
+static void read_job_logs(struct job *j)
+{
+	DIR *d = opendir(j->core_dir);
+	if (!d)
+		return;
+	struct run r = { .j = j, .err_fd = -1 };
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX];
+		struct stat sb;
+		if (!log_name(de->d_name) ||
+		    snprintf(path, sizeof path, "%s/%s", j->core_dir,
+			     de->d_name) >= (int)sizeof path ||
+		    stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+			continue;
+		read_job_log(&r, path);
+	}
+	closedir(d);
+	apply_deaths(&r);
+}
+
 static int by_core_time(const void *a, const void *b)
 {
 	const struct job_proc *x = a, *y = b;
@@ -1102,5 +1156,6 @@ struct job *job_from_core_dir(const char *dir, char *err, size_t cap)
 	qsort(j->procs, j->nprocs, sizeof *j->procs, by_core_time);
 	j->faulting = 0;
 	read_pystacks(j);
+	read_job_logs(j);
 	return j;
 }

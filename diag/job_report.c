@@ -117,10 +117,15 @@ static void text_head(struct dbuf *b, const struct job *j)
 			    j->timed_out ? "; stopped early (timeout or signal)"
 					 : "");
 	} else {
+		/* (a job's log beside the cores can add processes that
+		 * wrote none) */
+		size_t ncores = 0;
+		for (size_t i = 0; i < j->nprocs; i++)
+			ncores += j->procs[i].core != NULL;
 		dbuf_printf(b, "core-dir:      ");
 		put_esc(b, j->core_dir);
-		dbuf_printf(b, " (%zu coredump%s)\n", j->nprocs,
-			    j->nprocs == 1 ? "" : "s");
+		dbuf_printf(b, " (%zu coredump%s)\n", ncores,
+			    ncores == 1 ? "" : "s");
 	}
 	if (!f) {
 		dbuf_puts(b, "faulting:      no process faulted (no coredump, "

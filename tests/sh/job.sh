@@ -219,6 +219,28 @@ else
 	fi
 fi
 
+# ---- --core-dir with the job's saved log beside the cores --------------
+# (NAME.log/.err/.out): what NCCL said of the collective and what the
+# launcher said of each worker's end, as --job reads its live stderr.
+c=core-dir-log
+if [ -n "${first:-}" ]; then
+	{
+		echo "[rank0]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE, NumelIn=9801523, NumelOut=9801523, Timeout(ms)=600000) ran for 600020 milliseconds before timing out."
+		echo "  exitcode  : -11 (pid: $first)"
+		echo "  exitcode  : -15 (pid: 4194301)"
+	} >"$tmp/cores/job.log"
+	run $c --batch --core-dir "$tmp/cores" --debugger gdb "$PROG"
+	if grep -q "^    rank 0, NCCL: ALLREDUCE (SeqNum 808) timed out after 600020 ms" "$tmp/$c.out" &&
+	   grep -Eq "^  > $first +- +- +killed by SIGSEGV \(its launcher's report\) +core" "$tmp/$c.out" &&
+	   grep -Eq "^    4194301 +- +- +killed by SIGTERM \(its launcher's report\) " "$tmp/$c.out" &&
+	   grep -q '^core-dir: .*(2 coredumps)$' "$tmp/$c.out"; then
+		pass $c
+	else
+		fail $c "the job's log beside the cores was not read"
+	fi
+	rm -f "$tmp/cores/job.log"
+fi
+
 # ---- Python: each process's own stack when it dies of a fatal signal ----
 # tests/data/job_py.py: worker 1 aborts in fault() (as the driver aborts
 # a process after its GPU coredump); the report gives its Python line from
