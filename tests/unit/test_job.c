@@ -342,17 +342,28 @@ TEST(collectives_from_the_libraries_words)
 	CHECK_INT(c.kind, JOB_COLL_PEER_GONE);
 	CHECK_INT((int)c.rank, 0);
 	CHECK_STR(c.text, "Connection closed by peer [127.0.0.1]:29500");
+	/* two NCCL ranks on one GPU, GPU run 29 (H100, NCCL 2.28.9):
+	 * tests/fixtures/gpu/run29/results/explore/nccl_one_gpu.txt */
 	static const char err[] =
-		"torch.distributed.DistBackendError: NCCL error in: "
-		"../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, invalid "
-		"usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.21.5";
+		"[rank0]: torch.distributed.DistBackendError: NCCL error in: "
+		"/pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:93, invalid "
+		"usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.28.9";
 	CHECK(job_parse_collective(err, sizeof err - 1, &c));
 	CHECK_INT(c.kind, JOB_COLL_ERROR);
+	CHECK_INT((int)c.rank, 0);
 	CHECK_STR(c.text, "invalid usage (run with NCCL_DEBUG=WARN for details)");
 	static const char dup[] =
-		"Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 1000";
+		"[rank1]: Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 60";
 	CHECK(job_parse_collective(dup, sizeof dup - 1, &c));
-	CHECK_STR(c.text, dup);
+	CHECK_INT((int)c.rank, 1);
+	CHECK_STR(c.text, "Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 60");
+	/* gloo's, as rank 0 of GPU run 29's DDP job printed it */
+	static const char peer29[] =
+		"[rank0]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/"
+		"tcp/pair.cc:547] Connection closed by peer [127.0.0.1]:18816";
+	CHECK(job_parse_collective(peer29, sizeof peer29 - 1, &c));
+	CHECK_INT(c.kind, JOB_COLL_PEER_GONE);
+	CHECK_INT((int)c.rank, 0);
 	/* not a collective: ordinary output, a truncated key */
 	CHECK(!job_parse_collective("loss 0.25", 9, &c));
 	CHECK(!job_parse_collective("Timed out waiting 5", 19, &c));
