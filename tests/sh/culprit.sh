@@ -6,8 +6,10 @@
 #    50000000; its address lies far from the other 31 lanes' and is named,
 #    in text and JSON, though cuda-gdb had put the focus on lane 0;
 #  - cupy_raw: a CuPy RawKernel, lane 13, thread (77,0,0);
-#  - null_deref (-G): the load wrote its destination over its address
-#    register, so no address is left: said, and the lane stays unknown;
+#  - null_deref (-G), replayed without its source: the load wrote its
+#    destination over its address register and the line cannot be read,
+#    so no address is left: said, and the lane stays unknown (with the
+#    source, the lvalue cases below);
 #  - int_overflow, recorded before the search: said, lane unknown.
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -72,12 +74,10 @@ unknown old-recording int_overflow \
 	"The lanes' own registers name no culprit: the recording was made without the culprit-lane search"
 
 # lvalue: the -G load wrote over its address register, so the address of
-# the faulting line's access (out[key]) is asked in every lane instead.
-# The answers are SYNTHETIC (tests/data/culprit/make_lvalue.py: run 25's
-# real lane_wild recording, each lane's out + 4 * key from the program's
-# own keys) until a GPU run records the search: the mechanism, not
-# cuda-gdb.  The source must be found (-d) to read the line.
-"$BIN" --batch -d "$ROOT/tests/gpu" --replay "$ROOT/tests/data/culprit/lane_wild_lvalue.mi.log" >"$tmp/lv" 2>&1
+# the faulting line's access is asked in every lane instead (GPU run 29,
+# H100): lane_wild's out[key] names lane 18, null_deref's row[c] lane 3.
+# The source must be found (-d) to read the line.
+"$BIN" --batch -d "$ROOT/tests/gpu" --replay "$GPU/lane_wild.mi.log" >"$tmp/lv" 2>&1
 if grep -q '^  thread     block (0,0,0) thread (146,0,0), device 0 sm 124 warp 4 lane 18$' "$tmp/lv" &&
    tr -s ' \n' '  ' <"$tmp/lv" | grep -qF "its address 0x7ffddfcbc600 (out + 200000000) lies far from the other 31 lanes' 0x7ffdd3e00400 .. 0x7ffdd3e0047c. Found from &(out[key]) of the faulting line, evaluated in every lane" &&
    ! grep -q '(lane-unknown)' "$tmp/lv"; then
@@ -85,7 +85,14 @@ if grep -q '^  thread     block (0,0,0) thread (146,0,0), device 0 sm 124 warp 4
 else
 	fail lvalue "$(grep -m2 '^  thread\|lane-unknown' "$tmp/lv")"
 fi
-"$BIN" --batch --json -d "$ROOT/tests/gpu" --replay "$ROOT/tests/data/culprit/lane_wild_lvalue.mi.log" >"$tmp/lvj" 2>/dev/null
+"$BIN" --batch -d "$ROOT/tests/gpu" --replay "$GPU/null_deref.mi.log" >"$tmp/lvn0" 2>&1
+if grep -q '^  thread     block (0,0,0) thread (3,0,0), device 0 sm 124 warp 0 lane 3$' "$tmp/lvn0" &&
+   tr -s ' \n' '  ' <"$tmp/lvn0" | grep -qF "Found from &(row[c]) of the faulting line"; then
+	pass lvalue-null
+else
+	fail lvalue-null "$(grep -m2 '^  thread' "$tmp/lvn0")"
+fi
+"$BIN" --batch --json -d "$ROOT/tests/gpu" --replay "$GPU/lane_wild.mi.log" >"$tmp/lvj" 2>/dev/null
 if python3 - "$tmp/lvj" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))["diagnosis"]["exception"]["culprit"]
@@ -100,7 +107,7 @@ else
 fi
 # without the source the line cannot be read: the register search's
 # reason stands, nothing else is asked
-"$BIN" --batch --replay "$ROOT/tests/data/culprit/lane_wild_lvalue.mi.log" >"$tmp/lvn" 2>&1
+"$BIN" --batch --replay "$GPU/lane_wild.mi.log" >"$tmp/lvn" 2>&1
 if grep -q '(lane-unknown)' "$tmp/lvn" &&
    tr -s ' \n' '  ' <"$tmp/lvn" | grep -qF "wrote its destination over its address register"; then
 	pass lvalue-no-source
