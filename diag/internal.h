@@ -42,6 +42,9 @@ struct diag_py_file_ref {
 	int line;
 };
 bool diag_py_file_line(const char *l, size_t n, struct diag_py_file_ref *out);
+/* A file of the Python library or site-packages (not the user's own):
+ * "<frozen ...>", .../site-packages/, .../dist-packages/, .../lib/python. */
+bool diag_py_library_file(const char *f);
 
 /* Records and frames appended by hand to a report that is not being
  * parsed (diag/sanitizer.c, for diag/santext.c): zeroed, owned by the

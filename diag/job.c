@@ -48,6 +48,7 @@ struct run {
 	size_t elen;
 	struct job_death deaths[64]; /* what launchers said of their workers */
 	size_t ndeaths;
+	struct job_tb_state *tb; /* the ranks' tracebacks in progress, NULL */
 	bool keeper_done;
 	double t0;
 	double fault_end;     /* when the first faulting process ended, 0 */
@@ -886,16 +887,32 @@ static void pick_faulting(struct job *j)
 	}
 }
 
-/* One line of the job's stderr: what it says of a collective. */
+static bool job_rank_error_of_n(const struct job *j, long rank)
+{
+	for (size_t i = 0; i < j->nrank_errors; i++)
+		if (j->rank_errors[i].rank == rank)
+			return true;
+	return false;
+}
+
+/* One line of the job's stderr: what it says of a collective, of a
+ * worker's end, and a rank's traceback. */
 static void scan_err_line(struct run *r)
 {
 	struct job_collective c;
 	struct job_death d;
+	struct job_rank_error e;
+	struct job *j = r->j;
 	if (job_parse_collective(r->eline, r->elen, &c))
-		job_add_collective(r->j, &c);
+		job_add_collective(j, &c);
 	else if (r->ndeaths < sizeof r->deaths / sizeof r->deaths[0] &&
 		 job_parse_death(r->eline, r->elen, &d))
 		r->deaths[r->ndeaths++] = d;
+	/* (a traceback's exception line may also be a collective's words) */
+	if (r->tb && job_parse_rank_traceback(r->tb, r->eline, r->elen, &e) &&
+	    j->nrank_errors < sizeof j->rank_errors / sizeof j->rank_errors[0] &&
+	    !job_rank_error_of_n(j, e.rank))
+		j->rank_errors[j->nrank_errors++] = e;
 	r->elen = 0;
 }
 
@@ -1030,7 +1047,9 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 	if (efds[1] >= 0)
 		close(efds[1]);
 	setpgid(r.keeper, r.keeper); /* also done by the keeper: no race */
+	r.tb = calloc(1, sizeof *r.tb); /* none: no tracebacks read */
 	run_loop(&r);
+	free(r.tb);
 	close(fds[0]);
 	close_err(&r);
 	int st;
@@ -1088,6 +1107,7 @@ static void read_job_logs(struct job *j)
 	if (!d)
 		return;
 	struct run r = { .j = j, .err_fd = -1 };
+	r.tb = calloc(1, sizeof *r.tb);
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		char path[PATH_MAX];
@@ -1100,6 +1120,7 @@ static void read_job_logs(struct job *j)
 		read_job_log(&r, path);
 	}
 	closedir(d);
+	free(r.tb);
 	apply_deaths(&r);
 }
 

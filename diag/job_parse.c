@@ -224,7 +224,7 @@ static size_t find_blocks(const char *buf, size_t len, struct pyblock *b,
 }
 
 /* Library code: the user's frame is the first that is not. */
-static bool library_file(const char *f)
+bool diag_py_library_file(const char *f)
 {
 	return f[0] == '<' || strstr(f, "/site-packages/") ||
 	       strstr(f, "/dist-packages/") || strstr(f, "/lib/python") ||
@@ -258,7 +258,7 @@ static int take_frames(const struct pyblock *b, const char *end,
 	}
 	p->py_user = -1;
 	for (size_t i = 0; i < p->npy && p->py_user < 0; i++)
-		if (!library_file(p->py[i].file))
+		if (!diag_py_library_file(p->py[i].file))
 			p->py_user = (int)i;
 	return 0;
 }

@@ -223,21 +223,44 @@ static void text_where(struct dbuf *b, const struct job_proc *p)
 /* What the other processes were doing when they ended: the ranks that
  * waited for the failed one (their stacks at SIGTERM) and any other that
  * died of a fatal signal. */
+/* "raised RuntimeError: ... at your line F:L in FUNC (its traceback on
+ * stderr)": a rank's own traceback, printed before it ended. */
+static void text_rank_error(struct dbuf *b, const struct job_rank_error *e)
+{
+	dbuf_puts(b, "raised ");
+	put_esc(b, e->exception);
+	if (e->file[0]) {
+		dbuf_puts(b, " at your line ");
+		put_esc(b, e->file);
+		dbuf_printf(b, ":%d in ", e->line);
+		put_esc(b, e->func);
+	}
+	dbuf_puts(b, " (its traceback on stderr)\n");
+}
+
 static void text_others(struct dbuf *b, const struct job *j)
 {
 	size_t shown = 0;
 	for (size_t i = 0; i < j->nprocs; i++) {
 		const struct job_proc *p = &j->procs[i];
-		if ((int)i == j->faulting || !p->npy)
+		const struct job_rank_error *e = job_rank_error_of(j, p->rank);
+		/* its stack when it names the user's line, else its own
+		 * traceback (a rank that raised and was exiting when its
+		 * SIGTERM came dumps only "Garbage-collecting") */
+		bool stack = p->npy && (p->py_user >= 0 || !e);
+		if ((int)i == j->faulting || (!stack && !e))
 			continue;
 		if (!shown++)
-			dbuf_puts(b, "others (their Python stacks as they "
-				  "ended):\n");
+			dbuf_puts(b, "others (where each was as it ended):\n");
 		char sb[64];
 		dbuf_printf(b, "    pid %ld", p->pid);
 		if (p->rank)
 			dbuf_printf(b, " rank %s", p->rank);
 		dbuf_printf(b, ", %s: ", job_state_text(p, sb, sizeof sb));
+		if (!stack) {
+			text_rank_error(b, e);
+			continue;
+		}
 		text_where(b, p);
 		dbuf_puts(b, p->py_when == JOB_PY_SIGTERM ? " (at SIGTERM)\n"
 							  : "\n");
@@ -373,6 +396,21 @@ static void json_signal(struct jw *w, const struct job_proc *p)
 	jw_str(w, "signal", a ? sig : NULL);
 }
 
+/* The traceback the process's rank printed on the job's stderr. */
+static void json_rank_error(struct jw *w, const struct job_rank_error *e)
+{
+	if (!e) {
+		jw_null(w, "stderr_traceback");
+		return;
+	}
+	jw_obj(w, "stderr_traceback");
+	jw_str(w, "exception", e->exception);
+	jw_str(w, "file", e->file[0] ? e->file : NULL);
+	jw_int_or_null(w, "line", e->line, e->file[0] != '\0');
+	jw_str(w, "function", e->file[0] ? e->func : NULL);
+	jw_end(w);
+}
+
 static void json_proc(struct jw *w, const struct job *j, size_t i)
 {
 	const struct job_proc *p = &j->procs[i];
@@ -392,6 +430,7 @@ static void json_proc(struct jw *w, const struct job *j, size_t i)
 	jw_bool(w, "death_from_report", p->death_from_report);
 	json_python(w, p);
 	jw_str(w, "python_stack_at", py_when_name(p->py_when));
+	json_rank_error(w, job_rank_error_of(j, p->rank));
 	jw_str(w, "core", p->core);
 	jw_bool(w, "faulted", p->faulted);
 	jw_bool(w, "faulting", (int)i == j->faulting);

@@ -7,9 +7,12 @@
  * job/collectives_from_the_libraries_words, job/deaths_a_launcher_names
  * hold one of each). */
 #include "cudbg/job.h"
+#include "diag/internal.h"
 
 #include <ctype.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The first occurrence of needle in [s, s + n), or NULL. */
@@ -273,4 +276,84 @@ bool job_parse_death(const char *line, size_t len, struct job_death *out)
 	const char *end = line + len;
 	return dataloader_death(line, end, out) ||
 	       torchrun_death(line, end, out) || mpirun_death(line, end, out);
+}
+
+/* ---- a rank's Python traceback ---- */
+
+/* "[rank3]: " (torchrun's prefix): the rank, and *rest after it; -1. */
+static long rank_prefix(const char *s, size_t len, const char **rest)
+{
+	const char *end = s + len;
+	long r = prefix_rank(s, end);
+	if (r < 0)
+		return -1;
+	const char *p = memchr(s, ':', len);
+	p = p ? p + 1 : end;
+	if (p < end && *p == ' ')
+		p++;
+	*rest = p;
+	return r;
+}
+
+static void copy_n(char *dst, size_t cap, const char *s, size_t n)
+{
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+bool job_parse_rank_traceback(struct job_tb_state *st, const char *line,
+			      size_t len, struct job_rank_error *out)
+{
+	const char *t;
+	long rank = rank_prefix(line, len, &t);
+	if (rank < 0 || rank >= (long)(sizeof st->r / sizeof st->r[0]))
+		return false;
+	size_t n = (size_t)(line + len - t);
+	struct job_tb_rank *r = &st->r[rank];
+	static const char head[] = "Traceback (most recent call last):";
+	if (n >= sizeof head - 1 && memcmp(t, head, sizeof head - 1) == 0) {
+		memset(r, 0, sizeof *r);
+		r->in = true;
+		return false;
+	}
+	if (!r->in || n == 0)
+		return false;
+	struct diag_py_file_ref fr;
+	if (t[0] == ' ') {
+		/* a frame, or its source line and markers */
+		if (diag_py_file_line(t, n, &fr) && fr.line > 0) {
+			char file[256];
+			copy_n(file, sizeof file, fr.file, fr.file_len);
+			if (!diag_py_library_file(file)) {
+				memcpy(r->file, file, sizeof r->file);
+				r->line = fr.line;
+				copy_n(r->func, sizeof r->func, fr.func, fr.func_len);
+			}
+		}
+		return false;
+	}
+	/* the exception line ends it */
+	r->in = false;
+	memset(out, 0, sizeof *out);
+	out->rank = rank;
+	copy_n(out->exception, sizeof out->exception, t, n);
+	memcpy(out->file, r->file, sizeof out->file);
+	out->line = r->line;
+	memcpy(out->func, r->func, sizeof out->func);
+	return true;
+}
+
+const struct job_rank_error *job_rank_error_of(const struct job *j,
+					       const char *rank)
+{
+	char *end;
+	long r = rank ? strtol(rank, &end, 10) : -1;
+	if (!rank || end == rank || *end)
+		return NULL;
+	for (size_t i = 0; i < j->nrank_errors; i++)
+		if (j->rank_errors[i].rank == r)
+			return &j->rank_errors[i];
+	return NULL;
 }

@@ -111,6 +111,28 @@ struct job_collective {
 			       * (untrusted: escape before showing) */
 };
 
+/* The Python traceback a rank printed on the job's stderr behind
+ * torchrun's "[rankN]: " prefix: its exception and its innermost frame
+ * in the user's own code (job_parse_rank_traceback). */
+struct job_rank_error {
+	long rank;
+	char exception[200];  /* "RuntimeError: ..." (untrusted) */
+	char file[256];       /* "" when no frame was the user's */
+	int line;
+	char func[64];
+};
+
+/* The reader's state between lines: each rank's traceback in progress. */
+struct job_tb_rank {
+	bool in;           /* inside "Traceback (most recent ...)" */
+	char file[256];    /* its innermost user frame so far */
+	int line;
+	char func[64];
+};
+struct job_tb_state {
+	struct job_tb_rank r[64];
+};
+
 struct job {
 	struct job_proc *procs;  /* in the order first seen */
 	size_t nprocs;
@@ -127,6 +149,8 @@ struct job {
 	struct job_collective colls[8]; /* the first distinct collective
 					 * failures its stderr told of */
 	size_t ncolls;
+	struct job_rank_error rank_errors[8]; /* each rank's first traceback */
+	size_t nrank_errors;
 };
 
 struct job_config {
@@ -209,6 +233,16 @@ struct job_death {
 	int status;    /* the signal, or the exit code */
 };
 bool job_parse_death(const char *line, size_t len, struct job_death *out);
+
+/* One line of the job's stderr into the traceback reader: true, with
+ * *out filled, at the exception line that ends a "[rankN]: " prefixed
+ * traceback (the innermost frame outside the Python library and
+ * site-packages is the user's).  Ranks 0-63. */
+bool job_parse_rank_traceback(struct job_tb_state *st, const char *line,
+			      size_t len, struct job_rank_error *out);
+/* The rank error of rank (first seen), NULL. */
+const struct job_rank_error *job_rank_error_of(const struct job *j,
+					       const char *rank);
 
 /* Parsers of what /proc gives (exposed for tests and fuzzing). */
 struct job_stat {

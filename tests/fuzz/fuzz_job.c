@@ -70,6 +70,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			       (size_t)c.timeout_ms + (size_t)c.ran_ms;
 		if (job_parse_death(line, len, &d))
 			sum += (size_t)d.pid + (size_t)d.rank + (size_t)d.status;
+		/* the traceback reader over the input's lines, in order */
+		static struct job_tb_state st;
+		memset(&st, 0, sizeof st);
+		for (size_t at = 0; at < len;) {
+			const char *nl = memchr(line + at, '\n', len - at);
+			size_t n = nl ? (size_t)(nl - (line + at)) : len - at;
+			struct job_rank_error e;
+			if (job_parse_rank_traceback(&st, line + at, n, &e))
+				sum += strlen(e.exception) + strlen(e.file) +
+				       strlen(e.func) + (size_t)e.line;
+			at += n + 1;
+		}
 		free(line);
 		break;
 	}

@@ -23,7 +23,7 @@ WD='[rank0]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog
 COLLECTIVE_TEXT=$WD timeout 60 "$BIN" --batch --job "$PY" tests/data/job_ranks.py >"$out" 2>"$err"
 check faulting '^faulting: +pid [0-9]+, rank 1 \(RANK\)$'
 check rank0-state '^ +[0-9]+ +[0-9]+ +0 +stopped by us with SIGTERM'
-check others-head '^others \(their Python stacks as they ended\):$'
+check others-head '^others \(where each was as it ended\):$'
 check rank0-where '^    pid [0-9]+ rank 0, stopped by us with SIGTERM( \(its report\))?: at your line .*job_ranks\.py:25 in wait_for_peers \(at SIGTERM\)$'
 LL=$(grep -n "job_ranks: the launcher's loop" tests/data/job_ranks.py | cut -d: -f1)
 check launcher-where "^    pid [0-9]+, stopped by us with SIGTERM( \\(its report\\))?: at your line .*job_ranks\\.py:$LL in <module> \\(at SIGTERM\\)$"
@@ -35,17 +35,25 @@ out=$err
 check stderr-passed "Watchdog caught collective operation timeout: WorkNCCL\\(SeqNum=808"
 out=$(mktemp)
 GL='RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 30000ms for recv operation to complete'
-COLLECTIVE_TEXT=$GL timeout 60 "$BIN" --json --job "$PY" tests/data/job_ranks.py >"$out" 2>/dev/null
+# and rank 0's own traceback as GPU run 29's DDP job printed it (its
+# "[rank0]: " lines, tests/fixtures/gpu/multiproc/mp_ddp.job.err)
+TB=$(sed -n '/^\[rank0\]: Traceback/,/^\[rank0\]: RuntimeError/p' tests/fixtures/gpu/multiproc/mp_ddp.job.err)
+COLLECTIVE_TEXT="$GL
+$TB" timeout 60 "$BIN" --json --job "$PY" tests/data/job_ranks.py >"$out" 2>/dev/null
 if python3 - "$out" <<'PYEOF'
 import json, sys
 j = json.load(open(sys.argv[1]))["job"]
 c = j["collectives"]
-assert c == [{"backend": "gloo", "kind": "timeout", "rank": None, "op": "recv",
-              "seq": None, "timeout_ms": 30000, "ran_ms": None,
-              "text": "Timed out waiting 30000ms for recv operation to complete"}], c
+assert c[0] == {"backend": "gloo", "kind": "timeout", "rank": None, "op": "recv",
+                "seq": None, "timeout_ms": 30000, "ran_ms": None,
+                "text": "Timed out waiting 30000ms for recv operation to complete"}, c
+assert len(c) == 2 and c[1]["kind"] == "peer-gone" and c[1]["rank"] == 0, c
 r0 = [p for p in j["processes"] if p["rank"] == "0"][0]
 assert r0["python_stack_at"] == "sigterm", r0
 assert r0["python_line"]["line"] == 25 and r0["python_line"]["function"] == "wait_for_peers", r0
+t = r0["stderr_traceback"]
+assert t["line"] == 21 and t["function"] == "train_step" and t["file"].endswith("/mp_ddp.py"), t
+assert t["exception"].startswith("RuntimeError: ") and "Connection closed by peer" in t["exception"], t
 r1 = [p for p in j["processes"] if p["rank"] == "1"][0]
 assert r1["python_stack_at"] == "fatal-signal" and r1["faulting"], r1
 PYEOF

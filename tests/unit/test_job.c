@@ -420,3 +420,42 @@ TEST(deaths_a_launcher_names)
 	CHECK(!job_parse_death("  exitcode  : -6", 16, &d));
 	CHECK(!job_parse_death("epoch 3 loss 0.1", 16, &d));
 }
+
+/* A rank's own traceback behind torchrun's "[rankN]: " prefix, from the
+ * real stderr of GPU run 29's DDP job (tests/fixtures/gpu/multiproc/
+ * mp_ddp.job.err): rank 0 raised gloo's "Connection closed by peer" in
+ * backward(), its user's line mp_ddp.py:21 in train_step. */
+TEST(rank_traceback_from_the_ddp_job)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/fixtures/gpu/multiproc/mp_ddp.job.err",
+		 getenv("CUDBG_ROOT") ? getenv("CUDBG_ROOT") : ".");
+	FILE *f = fopen(path, "r");
+	CHECK_MSG(f != NULL, "%s", path);
+	if (!f)
+		return;
+	static struct job_tb_state st;
+	memset(&st, 0, sizeof st);
+	struct job_rank_error e, got[4];
+	size_t n = 0;
+	char line[2048];
+	while (fgets(line, sizeof line, f)) {
+		size_t len = strcspn(line, "\n");
+		if (job_parse_rank_traceback(&st, line, len, &e) && n < 4)
+			got[n++] = e;
+	}
+	fclose(f);
+	CHECK_INT((int)n, 1);
+	if (n) {
+		CHECK_INT((int)got[0].rank, 0);
+		CHECK(strstr(got[0].exception, "RuntimeError: ") == got[0].exception);
+		CHECK(strstr(got[0].exception, "Connection closed by peer") != NULL);
+		CHECK(strstr(got[0].file, "/mp_ddp.py") != NULL);
+		CHECK_INT(got[0].line, 21);
+		CHECK_STR(got[0].func, "train_step");
+	}
+	/* a traceback without the prefix (one process's own) is not a rank's */
+	memset(&st, 0, sizeof st);
+	CHECK(!job_parse_rank_traceback(&st, "Traceback (most recent call last):", 34, &e));
+	CHECK(!job_parse_rank_traceback(&st, "ValueError: x", 13, &e));
+}
