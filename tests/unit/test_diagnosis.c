@@ -748,7 +748,7 @@ TEST(driver_coredump_names_the_hardware_exception)
 	CHECK(unnamed);
 	CHECK_STR(f->kernel_short, "row_sums");
 	CHECK(f->has_error_pc);
-	CHECK(f->error_pc == 0x7f50577ac770ull); /* run 25: its "triggered at PC" */
+	CHECK(f->error_pc == 0x7f16937ac770ull); /* run 29: its "triggered at PC" */
 	CHECK_INT(f->where.source, DIAG_LOC_EXCEPTION);
 	CHECK_STR(f->where.file, "null_deref.cu");
 	CHECK_INT(f->where.line, 14);
@@ -1105,10 +1105,12 @@ TEST(provenance_names_the_allocation_and_wild_addresses)
 TEST(provenance_host_and_null_pointers_of_the_frame)
 {
 	/* A live Warp Illegal Address (no sanitizer): a kernel argument
-	 * holding a PIE heap address. */
+	 * holding a PIE heap address.  Run 25's recording, from before the
+	 * culprit search by the line's access (run 29's names lane 3, whose
+	 * null row is the stronger fact). */
 	struct run r;
 	run_start(&r, "/src/gpu/null_deref");
-	feed_gpu_log(r.d, "null_deref.mi.log");
+	feed_gpu_log(r.d, "run25/null_deref.mi.log");
 	feed_rec(r.d, "^done,variables=[{name=\"rows\",arg=\"1\",type=\"@generic "
 		      "float * @generic * @parameter\",value=\"0x5555555596b0\"}]");
 	run_finish(&r);
@@ -1121,7 +1123,7 @@ TEST(provenance_host_and_null_pointers_of_the_frame)
 
 	/* A null pointer of the frame. */
 	run_start(&r, "/src/gpu/null_deref");
-	feed_gpu_log(r.d, "null_deref.mi.log");
+	feed_gpu_log(r.d, "run25/null_deref.mi.log");
 	feed_rec(r.d, "^done,variables=[{name=\"row\",type=\"const @generic "
 		      "float * @register\",value=\"0x0\"}]");
 	run_finish(&r);
@@ -1130,13 +1132,23 @@ TEST(provenance_host_and_null_pointers_of_the_frame)
 	CHECK_STR(top_hint(&r), "ptr-null-local");
 	run_free(&r);
 
-	/* The real recording as it is: no claim about its pointers. */
+	/* Run 25's recording as it is (lane 0's values): no claim about
+	 * its pointers. */
 	run_start(&r, "/src/gpu/null_deref");
-	feed_gpu_log(r.d, "null_deref.mi.log");
+	feed_gpu_log(r.d, "run25/null_deref.mi.log");
 	run_finish(&r);
 	CHECK_INT(r.f->prov.cls, DIAG_PTR_UNKNOWN);
 	CHECK(!r.f->flags[DIAG_F_INDEX_OVERFLOW]);
 	CHECK_STR(top_hint(&r), "exc-warp-illegal-address");
+	run_free(&r);
+
+	/* Run 29's: the culprit lane 3 found and focused, its row = 0x0 read
+	 * there: the null pointer is the fact. */
+	run_start(&r, "/src/gpu/null_deref");
+	feed_gpu_log(r.d, "null_deref.mi.log");
+	run_finish(&r);
+	CHECK_INT(r.f->prov.cls, DIAG_PTR_NULL);
+	CHECK_STR(top_hint(&r), "ptr-null-local");
 	run_free(&r);
 }
 
