@@ -878,6 +878,8 @@ static int append(struct mi_parser *p, const char *s, size_t n)
 	}
 	memcpy(p->buf + p->len, s, n);
 	p->len += n;
+	/* NULs after the bytes: the streamed scan's strcspn stops there */
+	memset(p->buf + p->len, 0, 8);
 	if (p->st.mode == STREAM_NONE && p->want_fn &&
 	    p->len > p->stream_threshold)
 		return stream_begin(p);
