@@ -887,14 +887,6 @@ static void pick_faulting(struct job *j)
 	}
 }
 
-static bool job_rank_error_of_n(const struct job *j, long rank)
-{
-	for (size_t i = 0; i < j->nrank_errors; i++)
-		if (j->rank_errors[i].rank == rank)
-			return true;
-	return false;
-}
-
 /* One line of the job's stderr: what it says of a collective, of a
  * worker's end, and a rank's traceback. */
 static void scan_err_line(struct run *r)
@@ -911,7 +903,7 @@ static void scan_err_line(struct run *r)
 	/* (a traceback's exception line may also be a collective's words) */
 	if (r->tb && job_parse_rank_traceback(r->tb, r->eline, r->elen, &e) &&
 	    j->nrank_errors < sizeof j->rank_errors / sizeof j->rank_errors[0] &&
-	    !job_rank_error_of_n(j, e.rank))
+	    !job_rank_error_by_rank(j, e.rank))
 		j->rank_errors[j->nrank_errors++] = e;
 	r->elen = 0;
 }

@@ -345,6 +345,15 @@ bool job_parse_rank_traceback(struct job_tb_state *st, const char *line,
 	return true;
 }
 
+const struct job_rank_error *job_rank_error_by_rank(const struct job *j,
+						    long rank)
+{
+	for (size_t i = 0; i < j->nrank_errors; i++)
+		if (j->rank_errors[i].rank == rank)
+			return &j->rank_errors[i];
+	return NULL;
+}
+
 const struct job_rank_error *job_rank_error_of(const struct job *j,
 					       const char *rank)
 {
@@ -352,8 +361,5 @@ const struct job_rank_error *job_rank_error_of(const struct job *j,
 	long r = rank ? strtol(rank, &end, 10) : -1;
 	if (!rank || end == rank || *end)
 		return NULL;
-	for (size_t i = 0; i < j->nrank_errors; i++)
-		if (j->rank_errors[i].rank == r)
-			return &j->rank_errors[i];
-	return NULL;
+	return job_rank_error_by_rank(j, r);
 }

@@ -240,7 +240,10 @@ bool job_parse_death(const char *line, size_t len, struct job_death *out);
  * site-packages is the user's).  Ranks 0-63. */
 bool job_parse_rank_traceback(struct job_tb_state *st, const char *line,
 			      size_t len, struct job_rank_error *out);
-/* The rank error of rank (first seen), NULL. */
+/* The rank error of rank (first seen), NULL; by the rank variable's
+ * text (NULL or not a number: NULL). */
+const struct job_rank_error *job_rank_error_by_rank(const struct job *j,
+						    long rank);
 const struct job_rank_error *job_rank_error_of(const struct job *j,
 					       const char *rank);
 
