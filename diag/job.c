@@ -700,6 +700,17 @@ static void add_reported(struct job *j)
 	closedir(d);
 }
 
+/* A process's end known from a report, not from its status (its parent
+ * reaped it): by = whose report (static). */
+static void set_reported_end(struct job_proc *p, bool signalled, int status,
+			     const char *by)
+{
+	p->state = signalled ? JOB_SIGNALLED : JOB_EXITED;
+	p->status = status;
+	p->death_from_report = true;
+	p->death_by = by;
+}
+
 /* The stack a process dumped at SIGTERM (pystack.PID.term): where it
  * was when it was stopped.  Its death by SIGTERM follows the dump (the
  * handler chains to the default action). */
@@ -711,12 +722,8 @@ static void read_term_stack(const struct job *j, struct job_proc *p)
 	char *text = diag_read_small_file(path, 1 << 20, &len);
 	if (text && len > 0 && job_parse_pystack(text, len, true, p) == 0 && p->npy) {
 		p->py_when = JOB_PY_SIGTERM;
-		if (p->state == JOB_ENDED) {
-			p->state = JOB_SIGNALLED;
-			p->status = SIGTERM;
-			p->death_from_report = true;
-			p->death_by = "its report";
-		}
+		if (p->state == JOB_ENDED)
+			set_reported_end(p, true, SIGTERM, "its report");
 	}
 	free(text);
 }
@@ -739,12 +746,8 @@ static void read_pystacks(struct job *j)
 		/* a worker its own parent reaped: its status never reached
 		 * us, its fatal-error report did */
 		int sig = text ? job_parse_fatal_signal(text, len) : 0;
-		if (sig && p->state == JOB_ENDED) {
-			p->state = JOB_SIGNALLED;
-			p->status = sig;
-			p->death_from_report = true;
-			p->death_by = "its report";
-		}
+		if (sig && p->state == JOB_ENDED)
+			set_reported_end(p, true, sig, "its report");
 		free(text);
 		if (!p->npy)
 			read_term_stack(j, p);
@@ -787,10 +790,8 @@ static void apply_deaths(struct run *r)
 		    (p->state != JOB_ENDED && p->state != JOB_RUNNING &&
 		     p->state != JOB_UNKNOWN))
 			continue;
-		p->state = d->signalled ? JOB_SIGNALLED : JOB_EXITED;
-		p->status = d->status;
-		p->death_from_report = true;
-		p->death_by = "its launcher's report";
+		set_reported_end(p, d->signalled, d->status,
+				 "its launcher's report");
 	}
 }
 
