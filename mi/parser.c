@@ -252,7 +252,7 @@ static int parse_result(struct cursor *c, struct mi_node *n, int depth)
 /* Parses items up to `close` into n's children.  List items may be bare
  * values or results (GDB emits both forms). */
 static int parse_items(struct cursor *c, struct mi_node *n, char close,
-		       int depth, int named_only)
+		       int depth)
 {
 	struct mi_node **tail = &n->child;
 	n->child = NULL;
@@ -270,7 +270,10 @@ static int parse_items(struct cursor *c, struct mi_node *n, char close,
 		item->next = NULL;
 		char ch = *c->s;
 		int rc;
-		if (!named_only && (ch == '"' || ch == '{' || ch == '['))
+		/* a bare value in a tuple too: gdb 13 writes a breakpoint's
+		 * commands so, script={"silent","bt"} (a dprintf's or the
+		 * user's), against its own grammar */
+		if (ch == '"' || ch == '{' || ch == '[')
 			rc = parse_value(c, item, depth);
 		else
 			rc = parse_result(c, item, depth);
@@ -301,10 +304,10 @@ static int parse_value(struct cursor *c, struct mi_node *n, int depth)
 		return parse_cstring(c, &n->str, &n->len);
 	case '{':
 		n->kind = MI_NODE_TUPLE;
-		return parse_items(c, n, '}', depth + 1, 1);
+		return parse_items(c, n, '}', depth + 1);
 	case '[':
 		n->kind = MI_NODE_LIST;
-		return parse_items(c, n, ']', depth + 1, 0);
+		return parse_items(c, n, ']', depth + 1);
 	default:
 		return fail(c, MI_ESYNTAX);
 	}
