@@ -706,6 +706,70 @@ static void culprit_found(struct diag *d)
 				   "from the rest; this is the first." : ""));
 }
 
+/* "256 MiB", "4 KiB", "12 bytes" */
+static void bytes_text(char *out, size_t cap, uint64_t n)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	int u = -1;
+	uint64_t v = n;
+	while (v >= 1024 && v % 1024 == 0 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(out, cap, "%llu byte%s", (unsigned long long)n,
+			 n == 1 ? "" : "s");
+	else
+		snprintf(out, cap, "%llu %s", (unsigned long long)v, unit[u]);
+}
+
+/* "use_after_free.cu:30 (cudaFree)", "main (cudaFree)" */
+static void site_text(char *out, size_t cap, const struct diag_freed_site *s)
+{
+	const char *base = s->file ? strrchr(s->file, '/') : NULL;
+	base = base ? base + 1 : s->file;
+	if (base && s->line)
+		snprintf(out, cap, "%s:%u (%s)", base, s->line,
+			 s->api ? s->api : "?");
+	else
+		snprintf(out, cap, "%s (%s)", s->func ? s->func : "an unknown "
+			 "caller", s->api ? s->api : "?");
+}
+
+/* The bad address lies in memory the program freed (the allocation
+ * watch): ASan's "freed by", said as a note with both calls.  A PyTorch
+ * program's caching allocator frees nothing it hands to tensors, which
+ * is worth saying at its illegal addresses. */
+static void freed_analysis(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	f->freed = d->freed;
+	if (f->freed.found) {
+		const struct diag_freed *fr = &f->freed;
+		char size[32], a[320], b[320];
+		f->flags[DIAG_F_FREED_MEMORY] = true;
+		bytes_text(size, sizeof size, fr->size);
+		site_text(a, sizeof a, &fr->alloc);
+		site_text(b, sizeof b, &fr->free);
+		note(d, keepf(d, "0x%llx is %llu bytes inside the %s that %s "
+			      "allocated at 0x%llx and %s freed before the "
+			      "fault: a use after free.", (unsigned long long)
+			      fr->addr, (unsigned long long)(fr->addr - fr->base),
+			      size, a, (unsigned long long)fr->base, b));
+		return;
+	}
+	if (f->flags[DIAG_F_PYTORCH] && f->exception_name &&
+	    diag_ci_strstr(f->exception_name, "Illegal Address"))
+		note(d, keep(d, strdup("PyTorch's caching allocator keeps "
+				       "the memory of freed tensors mapped "
+				       "(until torch.cuda.empty_cache()), so "
+				       "a tensor used after it was freed reads "
+				       "stale data instead of faulting: this "
+				       "illegal address is not such a use "
+				       "after free unless the program empties "
+				       "the cache.")));
+}
+
 static void lane_analysis(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -1065,6 +1129,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	pick_sync_call(d);
 	diag_provenance(d, f);
 	lane_analysis(d);
+	freed_analysis(d);
 	add_notes(d);
 	return f;
 }

@@ -121,6 +121,8 @@ void diag_free(struct diag *d)
 	free(d->culprit_inst);
 	free(d->culprit_why);
 	free(d->culprit_lvalue);
+	for (size_t i = 0; i < sizeof d->freed_strs / sizeof d->freed_strs[0]; i++)
+		free(d->freed_strs[i]);
 	diag_pytrace_free(&d->pytrace);
 	free(d);
 }

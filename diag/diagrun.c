@@ -732,6 +732,48 @@ int diag_run_culprit_by_lvalue(struct diag_run *r, struct dbg_ctl *c)
 	return ok ? ctl_culprit_search_lvalue(c, lv) : -1;
 }
 
+static bool freed_settled(void *ctx)
+{
+	struct dbg_ctl *c = ctx;
+	return !session_alive(ctl_session(c)) ||
+	       (ctl_model(c)->freed.state != MODEL_FREED_BUSY &&
+		!ctl_busy(c));
+}
+
+/* A host crash through a bad pointer: its si_addr is the bad address. */
+static bool host_address_signal(const struct dbg_model *m)
+{
+	const char *sig = m->has_stop ? m->stop.signal_name : NULL;
+	return sig && !m->stop.focus.valid &&
+	       (strcmp(sig, "SIGSEGV") == 0 || strcmp(sig, "SIGBUS") == 0);
+}
+
+int diag_run_freed_lookup(struct diag_run *r, struct dbg_ctl *c)
+{
+	if (!r || !c)
+		return -1;
+	const struct dbg_model *m = ctl_model(c);
+	if (!m->allocs.n || !m->has_stop)
+		return -1;
+	/* every lane's address of the faulting access, the culprit's first
+	 * (a graph's kernel on a freed buffer: all lanes are in it) */
+	const struct model_culprit *cu = &m->culprit;
+	int lane = model_culprit_lane(cu);
+	uint64_t addrs[64];
+	size_t n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < cu->n && n < 64; i++) {
+			const struct model_lane_addr *l = &cu->lanes[i];
+			if (l->lane >= 0 && l->has_addr &&
+			    (l->lane == lane) == (pass == 0))
+				addrs[n++] = l->addr;
+		}
+	bool siginfo = host_address_signal(m);
+	if (n == 0 && !siginfo)
+		return -1;
+	return ctl_freed_lookup(c, addrs, n, siginfo) == 0 ? 0 : -1;
+}
+
 /* The expressions the matching rules want, evaluated in the kernel's own
  * frame (frame 1 below __assert_fail). */
 static void read_values(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
@@ -914,9 +956,20 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 				ctl_run_until(c, settled, c, t);
 			diag_feed_model(r->d, ctl_model(c));
 		}
+		/* a bad address in freed memory: the free that made it so */
+		if (diag_run_freed_lookup(r, c) == 0) {
+			ctl_run_until(c, freed_settled, c, t);
+			diag_feed_model(r->d, ctl_model(c));
+		}
 		if (!f->flags[DIAG_F_COREDUMP])
 			read_host_stack(r, c, t);
 		read_values(r, c, t);
+	}
+	if (c && !f->flags[DIAG_F_DEVICE_STOP] &&
+	    diag_run_freed_lookup(r, c) == 0) {
+		ctl_run_until(c, freed_settled, c,
+			      timeout_ms < 10000 ? timeout_ms : 10000);
+		diag_feed_model(r->d, ctl_model(c));
 	}
 	if (c)
 		read_pystack(r, c, timeout_ms < 10000 ? timeout_ms : 10000);

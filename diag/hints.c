@@ -249,6 +249,32 @@ static bool ph_ptr(const struct diag_fault *f, const char *p, size_t n,
 	return false;
 }
 
+/* A call of the allocation API: its line, else its caller. */
+static bool put_site(struct dbuf *b, const struct diag_freed_site *s)
+{
+	if (put_loc(b, s->file, s->line))
+		return true;
+	return put_str(b, s->func);
+}
+
+/* {freed.*}: the allocation watch's answer (diag_fault.freed). */
+static bool ph_freed(const struct diag_fault *f, const char *p, size_t n,
+		     struct dbuf *b)
+{
+	const struct diag_freed *v = &f->freed;
+	bool ok = v->found;
+	if (eq(p, n, "freed.address")) return put_hex(b, v->addr, ok);
+	if (eq(p, n, "freed.base")) return put_hex(b, v->base, ok);
+	if (eq(p, n, "freed.size")) return put_int(b, (long long)v->size, ok);
+	if (eq(p, n, "freed.offset"))
+		return put_int(b, (long long)(v->addr - v->base), ok);
+	if (eq(p, n, "freed.alloc")) return ok && put_site(b, &v->alloc);
+	if (eq(p, n, "freed.alloc_api")) return ok && put_str(b, v->alloc.api);
+	if (eq(p, n, "freed.free")) return ok && put_site(b, &v->free);
+	if (eq(p, n, "freed.free_api")) return ok && put_str(b, v->free.api);
+	return false;
+}
+
 static bool ph_focus(const struct diag_fault *f, const char *p, size_t n,
 		     struct dbuf *b)
 {
@@ -303,7 +329,7 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 		return ph_python(f, p + 7, n - 7, b);
 	if (n > 5 && memcmp(p, "hang.", 5) == 0)
 		return diag_hang_placeholder(f->hang, p + 5, n - 5, b);
-	if (ph_focus(f, p, n, b) || ph_ptr(f, p, n, b))
+	if (ph_focus(f, p, n, b) || ph_ptr(f, p, n, b) || ph_freed(f, p, n, b))
 		return true;
 	if (eq(p, n, "kind")) return put_str(b, diag_fault_kind_name(f->kind));
 	if (eq(p, n, "program")) return put_str(b, f->program);

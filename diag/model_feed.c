@@ -165,6 +165,31 @@ static void culprit_from(struct diag *d, const struct dbg_model *m)
 	free(far);
 }
 
+static void freed_site(struct diag_freed_site *o, char **strs,
+		       const struct model_alloc_site *s)
+{
+	diag_strset(&strs[0], s->api);
+	diag_strset(&strs[1], s->func);
+	diag_strset(&strs[2], s->file);
+	*o = (struct diag_freed_site){ .api = strs[0], .func = strs[1],
+				       .file = strs[2],
+				       .line = s->line > 0 ? (unsigned)s->line
+							   : 0 };
+}
+
+/* The freed-memory lookup's answer (mi/alloc_watch.c), once found. */
+static void freed_from(struct diag *d, const struct dbg_model *m)
+{
+	const struct model_freed *mf = &m->freed;
+	if (mf->state != MODEL_FREED_DONE || !mf->found)
+		return;
+	struct diag_freed *o = &d->freed;
+	*o = (struct diag_freed){ .found = true, .addr = mf->addr,
+				  .base = mf->base, .size = mf->size };
+	freed_site(&o->alloc, d->freed_strs, &mf->alloc);
+	freed_site(&o->free, d->freed_strs + 3, &mf->free);
+}
+
 void diag_feed_model(struct diag *d, const struct dbg_model *m)
 {
 	if (!m)
@@ -196,6 +221,7 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 	}
 	lanes_from(d, &m->tables[MODEL_T_LANES]);
 	culprit_from(d, m);
+	freed_from(d, m);
 }
 
 void diag_feed_model_run(struct diag *d, const struct dbg_model *m)

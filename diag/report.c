@@ -1063,6 +1063,34 @@ void diag_report_json_hints(struct jw *w, const struct diag_hints *h)
 	jw_end(w);
 }
 
+static void j_freed_site(struct jw *w, const char *key,
+			 const struct diag_freed_site *s)
+{
+	jw_obj(w, key);
+	jw_str(w, "api", s->api);
+	jw_str(w, "function", s->func);
+	jw_str(w, "file", s->file);
+	jw_int_or_null(w, "line", s->line, s->line > 0);
+	jw_end(w);
+}
+
+/* "freed": the bad address in memory the program freed, null when not
+ * (the allocation watch, diag_fault.freed). */
+static void j_freed(struct jw *w, const struct diag_freed *f)
+{
+	if (!f->found) {
+		jw_null(w, "freed");
+		return;
+	}
+	jw_obj(w, "freed");
+	jw_hex(w, "address", f->addr, true);
+	jw_hex(w, "base", f->base, true);
+	jw_int(w, "size", (long long)f->size);
+	j_freed_site(w, "allocated", &f->alloc);
+	j_freed_site(w, "freed", &f->free);
+	jw_end(w);
+}
+
 static void j_rest(struct jw *w, const struct diag_fault *f)
 {
 	jw_str(w, "operator", f->op);
@@ -1097,6 +1125,7 @@ static void j_rest(struct jw *w, const struct diag_fault *f)
 	}
 	jw_str(w, "error_line", f->error_line);
 	jw_str(w, "python_exception", f->py_exception);
+	j_freed(w, &f->freed);
 	j_output_tail(w, f);
 	jw_obj(w, "values");
 	for (size_t i = 0; i < f->n_values; i++)

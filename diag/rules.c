@@ -47,6 +47,8 @@ static const char *const placeholders[] = {
 	"ptr.var", "ptr.value", "ptr.address", "ptr.offset",
 	"ovf.var", "ovf.value", "ovf.type", "ovf.line",
 	"ovf.wrapped", "ovf.true", "ovf.elem", "ovf.expr",
+	"freed.address", "freed.base", "freed.size", "freed.offset",
+	"freed.alloc", "freed.alloc_api", "freed.free", "freed.free_api",
 	"op", "op.user", "sync.call", "core", "exit.code", "exit.signal",
 	"output.error", "output.match",
 	"hang.seconds", "hang.summary", "hang.where", "hang.source",

@@ -103,6 +103,8 @@ struct diag {
 	char *untrusted;       /* "partial, row": values not shown, or NULL */
 	struct diag_culprit culprit;   /* from the model; strings below */
 	char *culprit_inst, *culprit_why, *culprit_lvalue;
+	struct diag_freed freed;        /* from the model; strings below */
+	char *freed_strs[6];            /* api, func, file of alloc, free */
 	struct diag_pytrace pytrace;    /* tracebacks in the output */
 	bool set_flags[DIAG_F_COUNT];   /* from diag_set_flag / text */
 

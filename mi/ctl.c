@@ -441,6 +441,7 @@ static void run_reset(struct dbg_model *m)
 	m->exit_code = 0;
 	free(m->exit_signal);
 	m->exit_signal = NULL;
+	model_allocs_free(m); /* the new run's allocations are its own */
 	m->changes |= MODEL_CH_STOP;
 }
 
@@ -774,6 +775,11 @@ static void host_restore_with(struct dbg_ctl *c, ctl_op_fn fn)
 static void host_restore(struct dbg_ctl *c)
 {
 	host_restore_with(c, host_restored);
+}
+
+void ctl_host_restore(struct dbg_ctl *c)
+{
+	host_restore(c);
 }
 
 static void host_listed(struct dbg_ctl *c, struct ctl_op *op,

@@ -85,6 +85,20 @@ static int orig_split(struct dec_arena *a, struct dec_bkpt *b)
 	return 0;
 }
 
+/* One of the session's own dprintfs on the allocation API (mi/
+ * alloc_watch.c): its script prints the "cudbg-alloc " lines. */
+static bool is_alloc_watch(const struct mi_node *c)
+{
+	const char *type = mi_find_str(c, "type");
+	const struct mi_node *script = mi_find(c, "script");
+	if (!type || strcmp(type, "dprintf") != 0 || !script ||
+	    script->kind == MI_NODE_STRING || !script->child ||
+	    script->child->kind != MI_NODE_STRING)
+		return false;
+	return strncmp(script->child->str, ALLOC_WATCH_SCRIPT,
+		       strlen(ALLOC_WATCH_SCRIPT)) == 0;
+}
+
 static int bkpt_fields(struct dec_arena *a, const struct mi_node *c,
 		       struct dec_bkpt *b)
 {
@@ -110,6 +124,7 @@ static int bkpt_fields(struct dec_arena *a, const struct mi_node *c,
 	b->cond = dec_str(a, c, "cond", &err);
 	b->ignore = dec_find_int(c, "ignore", 0);
 	b->what = dec_str(a, c, "what", &err);
+	b->internal = is_alloc_watch(c);
 	return err;
 }
 

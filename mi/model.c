@@ -237,6 +237,7 @@ void model_free(struct dbg_model *m)
 	free(m->warp_expr);
 	lanes_free(m);
 	model_culprit_clear(m);
+	model_allocs_free(m);
 	dec_disasm_free(&m->disasm);
 	free(m->disasm_func);
 	ring_free(&m->output);
@@ -435,7 +436,11 @@ static size_t bkpt_slot(const struct dbg_model *m, int number, bool *found)
 
 void model_put_bkpt(struct dbg_model *m, struct dec_bkpts *one)
 {
-	if (one->n != 1) {
+	/* the session's own dprintfs are not the user's breakpoints (one
+	 * first shows without its script while pending: gone then) */
+	if (one->n == 1 && one->v[0].internal)
+		model_del_bkpt(m, one->v[0].number);
+	if (one->n != 1 || one->v[0].internal) {
 		dec_bkpts_free(one);
 		return;
 	}
@@ -655,6 +660,7 @@ static void on_stopped(struct dbg_model *m, const struct mi_record *rec)
 	}
 	values_aged(m);
 	model_culprit_clear(m);
+	model_freed_clear(m);
 	dec_stack_free(&m->stop_device_frames);
 	if (m->stop.focus.valid)
 		model_set_focus(m, &m->stop.focus);
@@ -737,6 +743,9 @@ static void warns_add(struct dbg_model *m, const char *t, size_t n)
 
 static void on_console_text(struct dbg_model *m, const char *t, size_t n)
 {
+	/* the allocation watch's lines are data, not the user's text */
+	if (model_alloc_line(m, t, n))
+		return;
 	if (one_warning_line(t, n)) {
 		warns_add(m, t, n);
 		return;

@@ -1,6 +1,7 @@
 /* Starting a session: checks, the debugger or the fake, the start
  * sequence of probes and settings, the backend's first command. */
 #include "cudbg/base.h"
+#include "cudbg/model.h"
 #include "cudbg/session.h"
 #include "cudbg/transcript.h"
 #include "mi/session_int.h"
@@ -377,6 +378,16 @@ int64_t session_open_core(struct session *s, const char *core,
 	return tok;
 }
 
+static void send_alloc_watch(struct session *s)
+{
+	for (size_t i = 0; i < alloc_watch_api_count(); i++) {
+		char *cmd = alloc_watch_command(i);
+		if (cmd)
+			start_cmd(s, on_setting, "%s", cmd);
+		free(cmd);
+	}
+}
+
 static void send_start(struct session *s, const struct session_config *cfg)
 {
 	if (s->pty_master >= 0)
@@ -399,6 +410,10 @@ static void send_start(struct session *s, const struct session_config *cfg)
 	}
 	if (s->lazy_symbols && s->backend == SESSION_LAUNCH)
 		start_cmd(s, on_setting, "-gdb-set auto-solib-add off");
+	/* (the API lives in libraries a lazy session does not read) */
+	if (cfg->alloc_watch && s->backend == SESSION_LAUNCH &&
+	    !s->lazy_symbols && alloc_watch_supported())
+		send_alloc_watch(s);
 	if (cfg->ndirs) {
 		size_t len = 0;
 		char *line = NULL;

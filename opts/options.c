@@ -82,6 +82,11 @@ static const char usage_more[] =
 "                       launches (faster; the operator, script line and\n"
 "                       launch line of a device fault may then be a\n"
 "                       later one's)\n"
+"  --no-alloc-watch     do not watch the program's device allocations and\n"
+"                       frees (by default a program that is not Python,\n"
+"                       under cuda-gdb, has them watched so that a fault\n"
+"                       in freed memory names its free)\n"
+"  --alloc-watch        watch them under any debugger\n"
 "  --no-python-stack    do not call into a Python program's interpreter\n"
 "                       at a stop to take its stack\n"
 "  --all-host-symbols   a Python program's debugger reads every shared\n"
@@ -151,7 +156,7 @@ static const struct option long_opts[] = {
 	FLAG("version"), FLAG("help"), FLAG("force"), FLAG("replay-realtime"),
 	FLAG("mi-log"), FLAG("no-run"), FLAG("no-launch-blocking"),
 	FLAG("no-python-stack"), FLAG("job"), FLAG("dap"),
-	FLAG("all-host-symbols"),
+	FLAG("all-host-symbols"), FLAG("alloc-watch"), FLAG("no-alloc-watch"),
 	{ NULL, 0, NULL, 0 },
 };
 #undef VAL
@@ -339,6 +344,10 @@ static void set_flag(struct cudbg_options *o, const char *name)
 		o->no_launch_blocking = true;
 	else if (strcmp(name, "--no-python-stack") == 0)
 		o->no_pystack = true;
+	else if (strcmp(name, "--alloc-watch") == 0)
+		o->alloc_watch = true;
+	else if (strcmp(name, "--no-alloc-watch") == 0)
+		o->no_alloc_watch = true;
 	else if (strcmp(name, "--all-host-symbols") == 0)
 		o->all_host_symbols = true;
 	else if (strcmp(name, "--version") == 0)
@@ -630,6 +639,11 @@ void options_session_config(const struct cudbg_options *o,
 	 * exec of a launcher script.  --no-launch-blocking turns it off. */
 	cfg->launch_blocking = cuda_launch && !o->no_launch_blocking;
 	cfg->lazy_host_symbols = py_cuda && !o->all_host_symbols;
+	/* A Python program's allocator (PyTorch's, CuPy's) keeps what it
+	 * frees mapped, and its libraries are read lazily: no watch. */
+	cfg->alloc_watch = o->backend == SESSION_LAUNCH && !o->no_alloc_watch &&
+			   !cfg->lazy_host_symbols &&
+			   (o->alloc_watch || (cuda_launch && !py_cuda));
 	const char *libs = getenv("CUDBG_HOST_LIBS");
 	cfg->host_libs = libs && *libs ? libs : NULL;
 	/* (named once; the process keeps it) */

@@ -295,6 +295,11 @@ struct dec_bkpt_loc {
 	const char *pending_text;
 };
 
+/* The session's allocation watch (mi/alloc_watch.c): each of its
+ * dprintfs prints one line of this prefix, and its script starts so. */
+#define ALLOC_WATCH_LINE "cudbg-alloc "
+#define ALLOC_WATCH_SCRIPT "printf \"" ALLOC_WATCH_LINE
+
 struct dec_bkpt {
 	int number;            /* -1 when not a plain number */
 	const char *number_text;
@@ -315,6 +320,8 @@ struct dec_bkpt {
 	const char *cond;      /* NULL when unconditional */
 	int ignore;            /* ignore count, 0 when absent */
 	const char *what;      /* watchpoints: the expression */
+	bool internal;         /* the session's own allocation watch
+				* (mi/alloc_watch.c), not the user's */
 	struct dec_bkpt_loc *locs; /* MI3 locations=[...]; n = 0 when single */
 	size_t nlocs;
 };

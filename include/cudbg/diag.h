@@ -63,6 +63,7 @@ struct diag_dim3 {
 	X(WARP_LEVEL, "warp-level", "the exception is reported per warp")     \
 	X(LANE_UNKNOWN, "lane-unknown", "the focused lane may not be the faulting thread") \
 	X(CULPRIT_LANE, "culprit-lane", "the faulting lane was found from every lane's address of the faulting access") \
+	X(FREED_MEMORY, "freed-memory", "the bad address lies in device memory the program allocated and freed (the allocation watch)") \
 	X(ERROR_PC_DIFFERS, "error-pc-differs", "the faulting PC is not the stop PC") \
 	X(COREDUMP, "coredump", "the account comes from a GPU coredump")      \
 	X(SANITIZER_CORE, "sanitizer-core", "the GPU coredump is one compute-sanitizer wrote") \
@@ -351,6 +352,20 @@ struct diag_fault {
 		const char *var;      /* the kernel pointer parameter below addr */
 		unsigned long long offset; /* addr - var's value */
 	} culprit;
+
+	/* The bad address lies in device memory the program freed: the
+	 * allocation watch's log and the pointers read back at the stop
+	 * (mi/alloc_watch.c).  Strings borrowed; a site's file is NULL
+	 * when its caller has no line info. */
+	struct diag_freed {
+		bool found;
+		uint64_t addr, base, size;
+		struct diag_freed_site {
+			const char *api;   /* "cudaMalloc", "cudaFree" */
+			const char *func, *file;
+			unsigned line;
+		} alloc, free;
+	} freed;
 
 	/* Assertion lines (aggregated), sanitizer findings (all records). */
 	const struct diag_assert_entry *const *asserts;

@@ -244,5 +244,12 @@ void diag_feed_stack(struct diag *d, const struct dec_stack *st);
  * 0 when it started (its answers arrive as the search's), -1 when there
  * is nothing to do. */
 int diag_run_culprit_by_lvalue(struct diag_run *r, struct dbg_ctl *c);
+/* Asks whether this stop's bad address lies in device memory the
+ * program freed (ctl_freed_lookup): the lanes' addresses of the faulting
+ * access (the culprit's first), or a host SIGSEGV's si_addr.  Call once
+ * the culprit search has settled.  0 when asked (the answer arrives in
+ * model->freed, MODEL_CH_FREED), -1 when there is nothing to ask: no
+ * allocation watched, no such address. */
+int diag_run_freed_lookup(struct diag_run *r, struct dbg_ctl *c);
 
 #endif

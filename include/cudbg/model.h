@@ -93,7 +93,8 @@ enum {
 	MODEL_CH_WARP_WATCH = 1u << 17,
 	MODEL_CH_DISASM = 1u << 18,
 	MODEL_CH_CULPRIT = 1u << 19, /* the culprit-lane search */
-	MODEL_CH_ALL = (1u << 20) - 1,
+	MODEL_CH_FREED = 1u << 20,   /* the freed-memory lookup */
+	MODEL_CH_ALL = (1u << 21) - 1,
 };
 
 /* Optional data the controller fetches at each stop only when a pane
@@ -164,6 +165,53 @@ struct model_culprit {
 	struct model_lane_addr *lanes;
 	size_t n;
 	int back_lane;     /* the lane the focus returns to */
+};
+
+/* One call of the device allocation API seen by the allocation watch
+ * (mi/alloc_watch.c), in the order the program made them. */
+struct model_alloc_event {
+	uint64_t addr;     /* an allocation: where the API writes the new
+			    * pointer (its first argument); a free: the
+			    * pointer freed */
+	uint64_t size;     /* an allocation: bytes asked */
+	uint64_t ret;      /* the return address into the API's caller */
+	bool free;
+	unsigned char api; /* alloc_watch_api_name(api) */
+};
+
+struct model_allocs {
+	struct model_alloc_event *ev;
+	size_t n, cap;
+	size_t dropped;    /* calls seen after the log was full */
+};
+
+/* Where an allocation API was called: the caller's return address and
+ * the line of the call (NULL file when the caller has no line info). */
+struct model_alloc_site {
+	const char *api;
+	uint64_t ret;
+	char *func, *file;
+	int line;
+};
+
+enum model_freed_state {
+	MODEL_FREED_NONE,  /* not asked at this stop */
+	MODEL_FREED_BUSY,
+	MODEL_FREED_DONE,
+};
+
+/* Whether a bad address lies in device memory the program freed
+ * (ctl_freed_lookup), cleared at each stop. */
+struct model_freed {
+	enum model_freed_state state;
+	bool found;        /* addr lies in [base, base + size), freed */
+	uint64_t addr, base, size;
+	struct model_alloc_site alloc, free;
+	/* the lookup's working state */
+	size_t free_ev;    /* the free event of the nearest freed pointer */
+	size_t alloc_ev;   /* the allocation that gave it, once size != 0 */
+	size_t pending;    /* answers still to come */
+	bool live;         /* an allocation after the free covers addr */
 };
 
 enum model_table {
@@ -261,6 +309,11 @@ struct dbg_model {
 	/* The culprit-lane search at a warp-level address fault
 	 * (ctl_culprit_search): cleared at each stop. */
 	struct model_culprit culprit;
+	/* Every device allocation and free the program made (the session's
+	 * allocation watch; empty without it), and at a stop whether the
+	 * bad address lies in freed memory. */
+	struct model_allocs allocs;
+	struct model_freed freed;
 
 	/* Disassembly around the stop, cached per function. */
 	struct dec_disasm disasm;
@@ -311,6 +364,24 @@ size_t model_culprit_far(const struct model_culprit *c, bool *far);
 int model_culprit_lane(const struct model_culprit *c);
 /* Forgets the culprit-lane search (each stop does). */
 void model_culprit_clear(struct dbg_model *m);
+/* The allocation watch's console line (ALLOC_WATCH_LINE and the rest,
+ * t[0..n)): appended to m->allocs.  False when t is not such a line
+ * (console text then). */
+bool model_alloc_line(struct dbg_model *m, const char *t, size_t n);
+/* Forgets the freed-memory lookup (each stop does); model_free frees the
+ * log too. */
+void model_freed_clear(struct dbg_model *m);
+void model_allocs_free(struct dbg_model *m);
+/* The allocation API the watch puts a dprintf on: how many, and the i-th
+ * name (NULL past the end). */
+size_t alloc_watch_api_count(void);
+const char *alloc_watch_api_name(size_t i);
+/* The MI command that watches the i-th API (malloc'd; NULL past the end
+ * or on ENOMEM).  x86-64 only: the arguments are read from the
+ * registers of the System V calling convention at the function's entry
+ * (alloc_watch_supported). */
+char *alloc_watch_command(size_t i);
+bool alloc_watch_supported(void);
 /* Sets the error line (copied; NULL clears) and logs it to the console. */
 void model_set_error(struct dbg_model *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -539,6 +610,17 @@ int ctl_culprit_search(struct dbg_ctl *c);
  * checks: diag_culprit_lvalue).  0, CTL_ESTATE when not such a failed
  * search, CTL_EINVAL for text the debugger cannot take. */
 int ctl_culprit_search_lvalue(struct dbg_ctl *c, const char *lvalue);
+/* Whether any of addrs[0..n) (bad addresses of this stop: the lanes'
+ * addresses of the faulting access, a host fault's si_addr) lies in
+ * device memory the program freed, by the allocation watch's log: the
+ * nearest freed pointer below, the allocation whose pointer it was (each
+ * recent allocation's pointer is read where the API wrote it), no later
+ * allocation over it, and the lines of both calls.  With siginfo, the
+ * host signal's si_addr is read first and added.  Results in
+ * model->freed (MODEL_CH_FREED).  0 when asked, CTL_ESTATE when the log
+ * is empty or nothing is stopped. */
+int ctl_freed_lookup(struct dbg_ctl *c, const uint64_t *addrs, size_t n,
+		     bool siginfo);
 /* Evaluates expr in every lane of the focused warp (switching the lane
  * focus and back); results in model->lanes. */
 int ctl_warp_watch(struct dbg_ctl *c, const char *expr);

@@ -80,6 +80,7 @@ struct cudbg_options {
 	 * is taken from the interpreter at a stop unless --no-python-stack
 	 * (include/cudbg/pystack.h). */
 	bool no_launch_blocking;
+	bool alloc_watch, no_alloc_watch; /* --alloc-watch, --no-alloc-watch */
 	bool no_pystack;
 	/* A Python program under cuda-gdb reads the symbols of only the
 	 * shared libraries the report needs (the interpreter's, torch's and

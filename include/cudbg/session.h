@@ -153,6 +153,10 @@ struct session_config {
 	 * CUDA_LAUNCH_BLOCKING=1 in the program's environment unless the
 	 * user's has one: the setting misses CUDA graph launches. */
 	bool launch_blocking;
+	/* LAUNCH, host symbols read eagerly: a dprintf on each function of
+	 * the device allocation API (mi/alloc_watch.c), so that a fault in
+	 * freed memory can name the free.  x86-64 only. */
+	bool alloc_watch;
 	/* LAUNCH: `-gdb-set auto-solib-add off` in the start sequence; at
 	 * each stop after new libraries loaded, `sharedlibrary` of only
 	 * SESSION_HOST_LIBS, and of SESSION_HOST_LIBS_LATE when the operator

@@ -134,6 +134,13 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 		.index_type = S("int"), .line_text = S("x[i] = 0;"),
 		.wrap = true, .wrap_index = -2147483648ll,
 		.wrap_true = 2147483648ll, .wrap_elem = 1, .wrap_expr = S("i")};
+	f->freed = (struct diag_freed){
+		.found = true, .addr = 0x7f0000000044, .base = 0x7f0000000000,
+		.size = 1 << 20,
+		.alloc = { .api = "cudaMalloc", .func = S("main"),
+			   .file = S("/s/uaf.cu"), .line = 27 },
+		.free = { .api = "cudaFree", .func = S("main"),
+			  .file = S("/s/uaf.cu"), .line = 30 }};
 	f->core_path = S("/tmp/core");
 	f->pass_failed = "cut short after 3.0 s (--timeout)";
 	f->sync_call = "__syncwarp";

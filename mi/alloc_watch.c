@@ -1,0 +1,482 @@
+/* The allocation watch and the freed-memory lookup (include/cudbg/
+ * model.h: alloc_watch_command, model_alloc_line, ctl_freed_lookup).
+ *
+ * Why: a kernel, a CUDA graph or a library call that uses a buffer the
+ * program already freed faults with a Warp Illegal Address (the driver
+ * unmaps the memory), and compute-sanitizer never says "freed": it names
+ * the nearest live allocation, 645 MB away in run 5 (tests/gpu/
+ * use_after_free.expect).  AddressSanitizer's answer, "freed by ... at
+ * prog.cu:29", needs the program's allocations and frees.  gdb's dprintf
+ * gives them without a stop reaching the frontend: gdb prints the line
+ * and resumes by itself (no *stopped record), so the watch costs one
+ * breakpoint trap per call and no round trip.
+ *
+ * Each dprintf prints one console line, a protocol of ours:
+ *   cudbg-alloc a API OUT SIZE RET   an allocation: OUT is where the API
+ *                                    writes the new pointer
+ *   cudbg-alloc f API PTR 0 RET      a free of PTR
+ * RET is the return address into the caller.  The new pointer itself is
+ * not known at the call (it is written on return), so the lookup reads it
+ * at the stop from OUT: the user's variable, which in a use after free
+ * still holds the dangling pointer.  Only an exact match with a freed
+ * pointer counts, so a stale OUT (a helper's dead frame) makes no claim.
+ *
+ * A dprintf whose expression fails stops the program and says nothing
+ * over MI (gdb 13: no *stopped record), so the expressions read only
+ * registers, the stack at $rsp and the code before $pc.  gdb puts a
+ * breakpoint on a function without line info after "push %rbp; mov
+ * %rsp,%rbp" when the function starts so (amd64_analyze_prologue), and
+ * the return address is then one slot higher: the expression looks at
+ * the four bytes before $pc to know. */
+#include "cudbg/base.h"
+#include "cudbg/decode.h"
+#include "cudbg/model.h"
+#include "mi/ctl_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The device allocation API: its new pointer's address (or the pointer
+ * freed) is the first argument, the size the second. */
+static const struct alloc_api {
+	const char *name;
+	bool free;
+} apis[] = {
+	{ "cudaMalloc", false },     { "cudaMallocManaged", false },
+	{ "cudaMallocAsync", false }, { "cuMemAlloc_v2", false },
+	{ "cuMemAllocManaged", false }, { "cuMemAllocAsync", false },
+	{ "cudaFree", true },        { "cudaFreeAsync", true },
+	{ "cuMemFree_v2", true },    { "cuMemFreeAsync", true },
+};
+
+#define N_APIS (sizeof apis / sizeof apis[0])
+
+/* A log this long is about 2.6 MB; a program past it is an allocator
+ * of its own, whose frees the watch could not pair anyway. */
+#define ALLOC_LOG_MAX 65536u
+
+/* How many allocations around the free the lookup reads back. */
+#define LOOKBACK 32u
+
+/* The return address at the dprintf's place (see the top). */
+#define RET_EXPR                                                          \
+	"(*(unsigned int*)($pc-4)==0xe5894855||"                          \
+	"*(unsigned int*)($pc-4)==0xec8b4855)?*(long*)($rsp+8):*(long*)$rsp"
+
+size_t alloc_watch_api_count(void)
+{
+	return N_APIS;
+}
+
+const char *alloc_watch_api_name(size_t i)
+{
+	return i < N_APIS ? apis[i].name : NULL;
+}
+
+bool alloc_watch_supported(void)
+{
+#if defined(__x86_64__)
+	return true;
+#else
+	return false;
+#endif
+}
+
+char *alloc_watch_command(size_t i)
+{
+	if (i >= N_APIS)
+		return NULL;
+	const struct alloc_api *a = &apis[i];
+	char *cmd = NULL;
+	int n = a->free
+		? asprintf(&cmd, "-dprintf-insert -f %s \"" ALLOC_WATCH_LINE
+			   "f %s %%#lx 0 %%#lx\\n\" \"$rdi\" \"" RET_EXPR "\"",
+			   a->name, a->name)
+		: asprintf(&cmd, "-dprintf-insert -f %s \"" ALLOC_WATCH_LINE
+			   "a %s %%#lx %%lu %%#lx\\n\" \"$rdi\" \"$rsi\" \""
+			   RET_EXPR "\"", a->name, a->name);
+	return n < 0 ? NULL : cmd;
+}
+
+/* ---- the log ------------------------------------------------------------ */
+
+static int api_index(const char *name, size_t len)
+{
+	for (size_t i = 0; i < N_APIS; i++)
+		if (strlen(apis[i].name) == len &&
+		    memcmp(apis[i].name, name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+static bool parse_event(const char *line, struct model_alloc_event *ev)
+{
+	char kind, name[40];
+	unsigned long long addr, size, ret;
+	if (sscanf(line, ALLOC_WATCH_LINE "%c %39s %llx %llu %llx", &kind,
+		   name, &addr, &size, &ret) != 5 ||
+	    (kind != 'a' && kind != 'f'))
+		return false;
+	int api = api_index(name, strlen(name));
+	if (api < 0 || apis[api].free != (kind == 'f'))
+		return false;
+	*ev = (struct model_alloc_event){ .addr = addr, .size = size,
+					  .ret = ret, .free = kind == 'f',
+					  .api = (unsigned char)api };
+	return true;
+}
+
+static void log_event(struct model_allocs *l, const struct model_alloc_event *ev)
+{
+	if (l->n == ALLOC_LOG_MAX) {
+		l->dropped++;
+		return;
+	}
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct model_alloc_event *v = realloc(l->ev, cap * sizeof *v);
+		if (!v) {
+			l->dropped++;
+			return;
+		}
+		l->ev = v;
+		l->cap = cap;
+	}
+	l->ev[l->n++] = *ev;
+}
+
+bool model_alloc_line(struct dbg_model *m, const char *t, size_t n)
+{
+	size_t pre = strlen(ALLOC_WATCH_LINE);
+	if (n < pre || memcmp(t, ALLOC_WATCH_LINE, pre) != 0)
+		return false;
+	/* one record may hold several lines; each is a short one */
+	while (n >= pre && memcmp(t, ALLOC_WATCH_LINE, pre) == 0) {
+		const char *nl = memchr(t, '\n', n);
+		size_t len = nl ? (size_t)(nl - t) : n;
+		char line[160];
+		struct model_alloc_event ev;
+		if (len < sizeof line) {
+			memcpy(line, t, len);
+			line[len] = '\0';
+			if (parse_event(line, &ev))
+				log_event(&m->allocs, &ev);
+		}
+		if (!nl)
+			break;
+		n -= len + 1;
+		t = nl + 1;
+	}
+	return true;
+}
+
+static void site_free(struct model_alloc_site *s)
+{
+	free(s->func);
+	free(s->file);
+	*s = (struct model_alloc_site){ 0 };
+}
+
+void model_freed_clear(struct dbg_model *m)
+{
+	site_free(&m->freed.alloc);
+	site_free(&m->freed.free);
+	m->freed = (struct model_freed){ 0 };
+}
+
+void model_allocs_free(struct dbg_model *m)
+{
+	model_freed_clear(m);
+	free(m->allocs.ev);
+	m->allocs = (struct model_allocs){ 0 };
+}
+
+/* ---- the lookup --------------------------------------------------------- */
+
+/* The lookup's candidates: the bad addresses of this stop. */
+struct lookup {
+	uint64_t *addrs; /* room for one more: si_addr */
+	size_t n;
+	bool siginfo;    /* read the host signal's si_addr first */
+};
+
+static bool stale(struct dbg_ctl *c)
+{
+	return c->m.freed.state != MODEL_FREED_BUSY;
+}
+
+static void lookup_done(struct dbg_ctl *c)
+{
+	c->m.freed.state = MODEL_FREED_DONE;
+	c->m.changes |= MODEL_CH_FREED;
+	ctl_host_restore(c);
+}
+
+static bool answered_value(const struct session_reply *r, uint64_t *v)
+{
+	if (r->kind != SESSION_REPLY_DONE || !r->rec)
+		return false;
+	const char *s = dec_value(r->rec->results);
+	char *end;
+	/* "0x7ffff7ccb044", or with a type before it: take the number */
+	const char *hex = s ? strstr(s, "0x") : NULL;
+	if (!hex)
+		hex = s;
+	if (!hex)
+		return false;
+	unsigned long long x = strtoull(hex, &end, 0);
+	if (end == hex)
+		return false;
+	*v = x;
+	return true;
+}
+
+/* The call's line: the instruction before its return address. */
+static void site_lined(struct dbg_ctl *c, struct ctl_op *op,
+		       const struct session_reply *r)
+{
+	struct model_freed *f = &c->m.freed;
+	if (stale(c))
+		return;
+	struct model_alloc_site *s = op->index ? &f->free : &f->alloc;
+	struct dec_disasm d = { 0 };
+	if (r->kind == SESSION_REPLY_DONE && r->rec &&
+	    dec_disasm_decode(r->rec->results, &d) == 0) {
+		const struct dec_insn *best = NULL;
+		for (size_t i = 0; i < d.n; i++)
+			if (d.v[i].addr < s->ret &&
+			    (!best || d.v[i].addr > best->addr))
+				best = &d.v[i];
+		if (best && best->func)
+			s->func = strdup(best->func);
+		if (best && best->line > 0 && (best->fullname || best->file)) {
+			s->file = strdup(best->fullname ? best->fullname
+							: best->file);
+			s->line = best->line;
+		}
+	}
+	dec_disasm_free(&d);
+	if (--f->pending == 0)
+		lookup_done(c);
+}
+
+static void ask_lines(struct dbg_ctl *c)
+{
+	struct model_freed *f = &c->m.freed;
+	struct model_alloc_site *sites[2] = { &f->alloc, &f->free };
+	f->pending = 2;
+	for (size_t i = 0; i < 2; i++) {
+		struct ctl_op *op = ctl_op_new(c, site_lined, false);
+		char cmd[96];
+		if (!op) {
+			f->pending--;
+			continue;
+		}
+		op->index = i;
+		snprintf(cmd, sizeof cmd, "-data-disassemble -a 0x%" PRIx64
+			 " -- 1", sites[i]->ret - 1);
+		ctl_send_op(c, op, 0, cmd);
+	}
+	if (f->pending == 0)
+		lookup_done(c);
+}
+
+/* All pointers read back: a freed allocation over addr, and none after
+ * the free. */
+static void pointers_read(struct dbg_ctl *c)
+{
+	struct model_freed *f = &c->m.freed;
+	f->found = f->size && !f->live && f->addr >= f->base &&
+		   f->addr - f->base < f->size;
+	if (!f->found) {
+		lookup_done(c);
+		return;
+	}
+	const struct model_alloc_event *fe = &c->m.allocs.ev[f->free_ev];
+	f->free.api = apis[fe->api].name;
+	f->free.ret = fe->ret;
+	ask_lines(c);
+}
+
+/* One allocation's pointer, read where the API wrote it. */
+static void pointer_read(struct dbg_ctl *c, struct ctl_op *op,
+			 const struct session_reply *r)
+{
+	struct model_freed *f = &c->m.freed;
+	if (stale(c))
+		return;
+	const struct model_alloc_event *ev = &c->m.allocs.ev[op->index];
+	const struct model_alloc_event *fe = &c->m.allocs.ev[f->free_ev];
+	uint64_t p;
+	if (answered_value(r, &p)) {
+		if (op->index < f->free_ev && p == fe->addr &&
+		    (!f->size || op->index > f->alloc_ev)) {
+			/* the latest allocation before the free that gave
+			 * this pointer */
+			f->base = p;
+			f->size = ev->size;
+			f->alloc_ev = op->index;
+		} else if (op->index > f->free_ev && p <= f->addr &&
+			   f->addr - p < ev->size) {
+			f->live = true; /* given out again since */
+		}
+	}
+	if (--f->pending == 0) {
+		if (f->size) {
+			const struct model_alloc_event *ae =
+				&c->m.allocs.ev[f->alloc_ev];
+			f->alloc.api = apis[ae->api].name;
+			f->alloc.ret = ae->ret;
+		}
+		pointers_read(c);
+	}
+}
+
+/* The free of the nearest freed pointer at or below one of the
+ * addresses (the latest such free); false when none lies within 1 TiB
+ * below. */
+static bool nearest_free(const struct model_allocs *l, const struct lookup *lk,
+			 size_t *ev_out, uint64_t *addr_out)
+{
+	bool found = false;
+	uint64_t best_gap = 0;
+	for (size_t a = 0; a < lk->n; a++)
+		for (size_t i = 0; i < l->n; i++) {
+			const struct model_alloc_event *e = &l->ev[i];
+			uint64_t A = lk->addrs[a];
+			if (!e->free || e->addr == 0 || e->addr > A ||
+			    A - e->addr >= (1ull << 40))
+				continue;
+			uint64_t gap = A - e->addr;
+			if (!found || gap < best_gap ||
+			    (gap == best_gap && i > *ev_out)) {
+				found = true;
+				best_gap = gap;
+				*ev_out = i;
+				*addr_out = A;
+			}
+		}
+	return found;
+}
+
+static void ask_pointer(struct dbg_ctl *c, size_t i)
+{
+	struct ctl_op *op = ctl_op_new(c, pointer_read, false);
+	char cmd[96];
+	if (!op)
+		return;
+	op->index = i;
+	c->m.freed.pending++;
+	snprintf(cmd, sizeof cmd, "-data-evaluate-expression "
+		 "\"*(unsigned long*)0x%" PRIx64 "\"", c->m.allocs.ev[i].addr);
+	ctl_send_op(c, op, 0, cmd);
+}
+
+/* Reads back the pointers of the allocations around the chosen free. */
+static void lookup_start(struct dbg_ctl *c, struct lookup *lk)
+{
+	struct model_freed *f = &c->m.freed;
+	const struct model_allocs *l = &c->m.allocs;
+	if (!nearest_free(l, lk, &f->free_ev, &f->addr)) {
+		lookup_done(c);
+		return;
+	}
+	unsigned before = 0, after = 0;
+	for (size_t i = f->free_ev; i-- > 0 && before < LOOKBACK;)
+		if (!l->ev[i].free) {
+			ask_pointer(c, i);
+			before++;
+		}
+	for (size_t i = f->free_ev + 1; i < l->n && after < LOOKBACK; i++)
+		if (!l->ev[i].free) {
+			ask_pointer(c, i);
+			after++;
+		}
+	if (f->pending == 0)
+		lookup_done(c);
+}
+
+static void lookup_free(struct lookup *lk)
+{
+	if (lk) {
+		free(lk->addrs);
+		free(lk);
+	}
+}
+
+/* The host signal's si_addr joins the candidates. */
+static void siginfo_read(struct dbg_ctl *c, struct ctl_op *op,
+			 const struct session_reply *r)
+{
+	struct lookup *lk = op->user;
+	uint64_t a;
+	if (!stale(c)) {
+		if (answered_value(r, &a) && a)
+			lk->addrs[lk->n++] = a;
+		lookup_start(c, lk);
+	}
+	lookup_free(lk);
+}
+
+/* On the host thread now (the allocation API's pointers are host
+ * memory, its callers host code). */
+static void host_selected(struct dbg_ctl *c, struct ctl_op *op,
+			  const struct session_reply *r)
+{
+	struct lookup *lk = op->user;
+	if (stale(c) || r->kind != SESSION_REPLY_DONE) {
+		if (!stale(c)) {
+			c->m.freed.state = MODEL_FREED_DONE;
+			c->m.changes |= MODEL_CH_FREED;
+		}
+		lookup_free(lk);
+		return;
+	}
+	struct ctl_op *si = lk->siginfo ? ctl_op_new(c, siginfo_read, false)
+					 : NULL;
+	if (si) {
+		si->user = lk;
+		ctl_send_op(c, si, 0, "-data-evaluate-expression "
+			    "$_siginfo._sifields._sigfault.si_addr");
+		return;
+	}
+	lookup_start(c, lk);
+	lookup_free(lk);
+}
+
+int ctl_freed_lookup(struct dbg_ctl *c, const uint64_t *addrs, size_t n,
+		     bool siginfo)
+{
+	if (c->m.allocs.n == 0 || c->m.state != MODEL_STOPPED)
+		return CTL_ESTATE;
+	if (n == 0 && !siginfo)
+		return CTL_EINVAL;
+	struct lookup *lk = calloc(1, sizeof *lk);
+	uint64_t *v = lk ? malloc((n + 1) * sizeof *v) : NULL;
+	if (!v) {
+		free(lk);
+		return MI_ENOMEM;
+	}
+	if (n)
+		memcpy(v, addrs, n * sizeof *v);
+	lk->addrs = v;
+	lk->n = n;
+	lk->siginfo = siginfo;
+	model_freed_clear(&c->m);
+	c->m.freed.state = MODEL_FREED_BUSY;
+	c->m.changes |= MODEL_CH_FREED;
+	struct ctl_op *op = ctl_op_new(c, host_selected, false);
+	if (!op) {
+		lookup_free(lk);
+		c->m.freed.state = MODEL_FREED_NONE;
+		return MI_ENOMEM;
+	}
+	op->user = lk;
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "-thread-select %s",
+		 c->m.thread_id && !c->m.focus.valid ? c->m.thread_id : "1");
+	int64_t tok = ctl_send_op(c, op, 0, cmd);
+	return tok < 0 ? (int)tok : 0;
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# The allocation watch and the freed-memory lookup (issue 28 item 5):
+# real gdb on tests/data/alloc_watch/uaf.c, whose cudaMalloc and cudaFree
+# come from a stand-in library without debug info (built twice: with a
+# frame pointer, where gdb's breakpoint lands after "push %rbp; mov
+# %rsp,%rbp", and without).  A use after free names the allocation and
+# the free with their lines, in the text, the hint and the JSON, and the
+# same from a replay of the session's recording; a wild pointer or a
+# session without the watch claims nothing.
+set -u
+ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
+D=$ROOT/tests/data/alloc_watch
+command -v gdb >/dev/null 2>&1 || { echo "SKIP alloc_watch/all: gdb not installed"; exit 0; }
+fails=0
+pass() { echo "PASS alloc_watch/$1"; }
+fail() { echo "FAIL alloc_watch/$1: $2"; fails=$((fails + 1)); }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+CC=${CC:-cc}
+for v in fp nofp; do
+	flags="-O2 -fomit-frame-pointer"
+	[ $v = fp ] && flags="-O0 -fno-omit-frame-pointer"
+	mkdir -p "$tmp/$v"
+	# shellcheck disable=SC2086
+	$CC $flags -fPIC -shared -o "$tmp/$v/libcudart_stub.so" "$D/fake_cudart.c" &&
+		$CC -O0 -g -o "$tmp/$v/uaf" "$D/uaf.c" -L"$tmp/$v" -lcudart_stub \
+			-Wl,-rpath,"$tmp/$v" ||
+		{ fail build "$v: the test program did not build"; exit 1; }
+done
+alloc_line=$(grep -n MARK_ALLOC "$D/uaf.c" | cut -d: -f1)
+free_line=$(grep -n MARK_FREE "$D/uaf.c" | cut -d: -f1)
+
+# 1. a use after free, both ways the library starts its functions
+for v in fp nofp; do
+	(cd "$tmp" && timeout 60 "$BIN" --batch --debugger gdb --alloc-watch \
+		"$v/uaf") >"$tmp/$v.txt" 2>&1 </dev/null
+	if ! grep -q '^\[1\] .*(ptr-freed)$' "$tmp/$v.txt"; then
+		fail "$v-hint" "no ptr-freed hint first: $(grep -m1 '^\[1\]' "$tmp/$v.txt")"
+	elif ! grep -q "^      - Allocated: $D/uaf\.c:$alloc_line (cudaMalloc), 1048576 bytes" "$tmp/$v.txt" ||
+	     ! grep -q "^      - Freed: $D/uaf\.c:$free_line (cudaFree)$" "$tmp/$v.txt"; then
+		fail "$v-sites" "the allocation's or the free's line is not named: $(grep 'Allocated\|Freed' "$tmp/$v.txt")"
+	elif ! grep -q "^  - 0x[0-9a-f]* is 68 bytes inside the 1 MiB that uaf\.c:$alloc_line (cudaMalloc) allocated" "$tmp/$v.txt"; then
+		fail "$v-note" "no note with the offset: $(grep -A1 '^Notes' "$tmp/$v.txt")"
+	elif grep -q 'cudbg-alloc' "$tmp/$v.txt"; then
+		fail "$v-leak" "the watch's own lines reached the report"
+	else
+		pass "$v-text"
+	fi
+done
+
+# 2. the JSON, and the schema's check of it
+(cd "$tmp" && timeout 60 "$BIN" --batch --json --debugger gdb --alloc-watch \
+	fp/uaf) >"$tmp/fp.json" 2>/dev/null </dev/null
+if python3 - "$tmp/fp.json" "$alloc_line" "$free_line" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["diagnosis"]
+f = d["freed"]
+assert f and f["size"] == 1048576, f
+assert int(f["address"], 16) - int(f["base"], 16) == 68, f
+assert f["allocated"]["api"] == "cudaMalloc" and f["allocated"]["line"] == int(sys.argv[2]), f
+assert f["freed"]["api"] == "cudaFree" and f["freed"]["line"] == int(sys.argv[3]), f
+assert f["freed"]["function"] == "main" and f["freed"]["file"].endswith("uaf.c"), f
+assert "freed-memory" in d["facts"], d["facts"]
+assert d["hints"][0]["id"] == "ptr-freed", d["hints"][0]["id"]
+PY
+then
+	pass json
+else
+	fail json "the JSON's freed member is not right"
+fi
+
+# 3. the recording holds the lookup: its replay says the same
+(cd "$tmp" && timeout 60 "$BIN" --batch --debugger gdb --alloc-watch \
+	--record "$tmp/uaf.mi.log" fp/uaf) >/dev/null 2>&1 </dev/null
+(cd "$tmp" && timeout 60 "$BIN" --batch --replay "$tmp/uaf.mi.log") \
+	>"$tmp/replay.txt" 2>&1 </dev/null
+if grep -q '^\[1\] .*(ptr-freed)$' "$tmp/replay.txt" &&
+   grep -q "^      - Freed: $D/uaf\.c:$free_line (cudaFree)$" "$tmp/replay.txt"; then
+	pass replay
+else
+	fail replay "the replay lost the freed memory: $(grep -m1 '^\[1\]' "$tmp/replay.txt")"
+fi
+
+# 4. nothing claimed: a wild pointer, and a session without the watch
+(cd "$tmp" && timeout 60 "$BIN" --batch --debugger gdb --alloc-watch \
+	fp/uaf wild) >"$tmp/wild.txt" 2>&1 </dev/null
+(cd "$tmp" && timeout 60 "$BIN" --batch --debugger gdb fp/uaf) \
+	>"$tmp/off.txt" 2>&1 </dev/null
+if ! grep -q '(host-signal)$' "$tmp/wild.txt" || ! grep -q '(host-signal)$' "$tmp/off.txt"; then
+	fail no-claim "the crash itself is not reported: $(grep -m1 '^\[1\]' "$tmp/wild.txt" "$tmp/off.txt")"
+elif grep -q 'ptr-freed\|use after free' "$tmp/wild.txt" "$tmp/off.txt"; then
+	fail no-claim "a use after free claimed without the evidence"
+else
+	pass no-claim
+fi
+exit $fails
