@@ -761,7 +761,8 @@ int diag_run_freed_lookup(struct diag_run *r, struct dbg_ctl *c)
 	int lane = model_culprit_lane(cu);
 	uint64_t addrs[64];
 	size_t n = 0;
-	for (int pass = 0; pass < 2; pass++)
+	/* (a failed search's lanes hold no addresses that count) */
+	for (int pass = 0; pass < 2 && cu->state == MODEL_CULPRIT_DONE; pass++)
 		for (size_t i = 0; i < cu->n && n < 64; i++) {
 			const struct model_lane_addr *l = &cu->lanes[i];
 			if (l->lane >= 0 && l->has_addr &&

@@ -342,7 +342,9 @@ void diag_provenance(struct diag *d, struct diag_fault *f)
 	find_overflow(d, p);
 	find_wrap(d, r, p);
 	f->flags[DIAG_F_POINTER_NULL] = p->cls == DIAG_PTR_NULL && p->var;
-	f->flags[DIAG_F_HOST_ADDRESS] = p->cls == DIAG_PTR_HOST;
+	/* (in a host crash every pointer is a host one: nothing to say) */
+	f->flags[DIAG_F_HOST_ADDRESS] = p->cls == DIAG_PTR_HOST &&
+					f->kind != DIAG_FAULT_HOST_SIGNAL;
 	f->flags[DIAG_F_ADDRESS_WILD] = p->cls == DIAG_PTR_WILD;
 	f->flags[DIAG_F_INDEX_OVERFLOW] = p->index_var != NULL;
 	f->flags[DIAG_F_INDEX_WRAP] = p->wrap;

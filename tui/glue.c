@@ -343,6 +343,20 @@ static void culprit_sync(struct glue *g, const struct dbg_model *m,
 		ui_refused(g->ui, ctl_focus_lane(g->ctl, lane));
 }
 
+/* Once the culprit-lane search has settled (or at a host crash), whether
+ * the bad address lies in memory the program freed
+ * (diag_run_freed_lookup), once a stop. */
+static void freed_sync(struct glue *g, const struct dbg_model *m)
+{
+	const struct model_culprit *cu = &m->culprit;
+	if (g->freed_stop == m->stop_count || m->state != MODEL_STOPPED ||
+	    !m->allocs.n || cu->state == MODEL_CULPRIT_BUSY ||
+	    m->freed.state != MODEL_FREED_NONE)
+		return;
+	g->freed_stop = m->stop_count;
+	diag_run_freed_lookup(g->dr, g->ctl);
+}
+
 static void sync_status(struct glue *g, const struct dbg_model *m)
 {
 	struct ui_status *st = &g->ui->status;
@@ -551,12 +565,14 @@ void glue_sync(struct glue *g)
 		what |= UCH_VARS;
 	if (ch & (MODEL_CH_KERNELS | MODEL_CH_BLOCKS | MODEL_CH_THREADS | MODEL_CH_TABLES))
 		what |= UCH_GPU;
-	if (ch & MODEL_CH_CULPRIT) /* the diagnosis names the lane now */
+	/* the diagnosis names the lane, or the freed buffer, now */
+	if (ch & (MODEL_CH_CULPRIT | MODEL_CH_FREED))
 		what |= UCH_DIAG;
 	if ((ch & MODEL_CH_ERROR) && m->error)
 		ui_message(ui, UC_ERROR, "%s", m->error);
 	sync_status(g, m);
 	culprit_sync(g, m, ch);
+	freed_sync(g, m);
 	if (what & UCH_STOP)
 		sync_where(g, m);
 	if (what & (UCH_STOP | UCH_OUTPUT)) {

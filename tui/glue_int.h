@@ -68,6 +68,7 @@ struct glue {
 	unsigned culprit_stop;    /* the stop (count) the culprit-lane search
 				   * last ran at, and moved the focus for */
 	bool culprit_moved;
+	unsigned freed_stop;      /* the stop the freed-memory lookup ran at */
 	bool rec_told;            /* the recording's failure is on the
 				   * status line */
 	bool core_from_pass;      /* the session is the pass's coredump */
