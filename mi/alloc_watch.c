@@ -211,7 +211,14 @@ static void lookup_done(struct dbg_ctl *c)
 {
 	c->m.freed.state = MODEL_FREED_DONE;
 	c->m.changes |= MODEL_CH_FREED;
-	ctl_host_restore(c);
+}
+
+/* The API's pointers are host memory and its callers host code: at a
+ * device stop each command names the host thread, and the CUDA focus
+ * stays (docs/tool-quirks.md, "Reading host memory without a call"). */
+static const char *host_opt(const struct dbg_ctl *c)
+{
+	return c->m.focus.valid ? "--thread 1 " : "";
 }
 
 static bool answered_value(const struct session_reply *r, uint64_t *v)
@@ -275,8 +282,8 @@ static void ask_lines(struct dbg_ctl *c)
 			continue;
 		}
 		op->index = i;
-		snprintf(cmd, sizeof cmd, "-data-disassemble -a 0x%" PRIx64
-			 " -- 1", sites[i]->ret - 1);
+		snprintf(cmd, sizeof cmd, "-data-disassemble %s-a 0x%" PRIx64
+			 " -- 1", host_opt(c), sites[i]->ret - 1);
 		ctl_send_op(c, op, 0, cmd);
 	}
 	if (f->pending == 0)
@@ -369,8 +376,9 @@ static void ask_pointer(struct dbg_ctl *c, size_t i)
 		return;
 	op->index = i;
 	c->m.freed.pending++;
-	snprintf(cmd, sizeof cmd, "-data-evaluate-expression "
-		 "\"*(unsigned long*)0x%" PRIx64 "\"", c->m.allocs.ev[i].addr);
+	snprintf(cmd, sizeof cmd, "-data-evaluate-expression %s"
+		 "\"*(unsigned long*)0x%" PRIx64 "\"", host_opt(c),
+		 c->m.allocs.ev[i].addr);
 	ctl_send_op(c, op, 0, cmd);
 }
 
@@ -420,32 +428,6 @@ static void siginfo_read(struct dbg_ctl *c, struct ctl_op *op,
 	lookup_free(lk);
 }
 
-/* On the host thread now (the allocation API's pointers are host
- * memory, its callers host code). */
-static void host_selected(struct dbg_ctl *c, struct ctl_op *op,
-			  const struct session_reply *r)
-{
-	struct lookup *lk = op->user;
-	if (stale(c) || r->kind != SESSION_REPLY_DONE) {
-		if (!stale(c)) {
-			c->m.freed.state = MODEL_FREED_DONE;
-			c->m.changes |= MODEL_CH_FREED;
-		}
-		lookup_free(lk);
-		return;
-	}
-	struct ctl_op *si = lk->siginfo ? ctl_op_new(c, siginfo_read, false)
-					 : NULL;
-	if (si) {
-		si->user = lk;
-		ctl_send_op(c, si, 0, "-data-evaluate-expression "
-			    "$_siginfo._sifields._sigfault.si_addr");
-		return;
-	}
-	lookup_start(c, lk);
-	lookup_free(lk);
-}
-
 int ctl_freed_lookup(struct dbg_ctl *c, const uint64_t *addrs, size_t n,
 		     bool siginfo)
 {
@@ -467,16 +449,21 @@ int ctl_freed_lookup(struct dbg_ctl *c, const uint64_t *addrs, size_t n,
 	model_freed_clear(&c->m);
 	c->m.freed.state = MODEL_FREED_BUSY;
 	c->m.changes |= MODEL_CH_FREED;
-	struct ctl_op *op = ctl_op_new(c, host_selected, false);
-	if (!op) {
-		lookup_free(lk);
-		c->m.freed.state = MODEL_FREED_NONE;
-		return MI_ENOMEM;
+	/* a host crash: its si_addr first (the signalled thread is the
+	 * selected one) */
+	struct ctl_op *op = siginfo ? ctl_op_new(c, siginfo_read, false) : NULL;
+	if (op) {
+		op->user = lk;
+		int64_t tok = ctl_send_op(c, op, 0, "-data-evaluate-expression "
+					  "$_siginfo._sifields._sigfault.si_addr");
+		if (tok < 0) { /* (the op is gone with its answer) */
+			lookup_free(lk);
+			lookup_done(c);
+			return (int)tok;
+		}
+		return 0;
 	}
-	op->user = lk;
-	char cmd[64];
-	snprintf(cmd, sizeof cmd, "-thread-select %s",
-		 c->m.thread_id && !c->m.focus.valid ? c->m.thread_id : "1");
-	int64_t tok = ctl_send_op(c, op, 0, cmd);
-	return tok < 0 ? (int)tok : 0;
+	lookup_start(c, lk);
+	lookup_free(lk);
+	return 0;
 }

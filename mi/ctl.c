@@ -777,10 +777,6 @@ static void host_restore(struct dbg_ctl *c)
 	host_restore_with(c, host_restored);
 }
 
-void ctl_host_restore(struct dbg_ctl *c)
-{
-	host_restore(c);
-}
 
 static void host_listed(struct dbg_ctl *c, struct ctl_op *op,
 			const struct session_reply *r)

@@ -74,10 +74,6 @@ char *ctl_quote_expr(const char *s);
 /* Quotes a location only when gdb would split it (spaces, quotes). */
 char *ctl_quote_loc(const char *s);
 
-/* Selects again the CUDA focus or host thread the user looked at, after
- * commands that needed the host thread selected (mi/ctl.c). */
-void ctl_host_restore(struct dbg_ctl *c);
-
 /* Refresh pipeline (mi/ctl_refresh.c). */
 void ctl_refresh_stop(struct dbg_ctl *c);      /* after *stopped */
 void ctl_refresh_frames(struct dbg_ctl *c);    /* stack and below */

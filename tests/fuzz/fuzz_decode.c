@@ -1,6 +1,8 @@
 /* Fuzz target: parse arbitrary MI and run every typed decoder (and every
- * typed table accessor) over every record. */
+ * typed table accessor) over every record, and the allocation watch's
+ * reader (model_alloc_line) over every console record. */
 #include "cudbg/decode.h"
+#include "cudbg/model.h"
 #include "tests/fuzz/fuzz.h"
 
 static size_t sink;
@@ -110,11 +112,15 @@ static void lists(const struct mi_node *res)
 	touch(dec_error_msg(res));
 }
 
+static struct dbg_model model;
+
 static void on_record(void *ctx, const struct mi_record *r)
 {
 	(void)ctx;
 	if (r->kind == MI_REC_ERROR)
 		return;
+	if (r->kind == MI_REC_CONSOLE && r->text)
+		sink += model_alloc_line(&model, r->text, r->text_len);
 	stop(r->results);
 	bkpts(r->results);
 	lists(r->results);
@@ -134,5 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mi_parser_push(p, (const char *)data, size);
 	mi_parser_finish(p);
 	mi_parser_free(p);
+	sink += model.allocs.n;
+	model_allocs_free(&model);
 	return 0;
 }
