@@ -53,9 +53,13 @@ static const struct alloc_api {
 
 #define N_APIS (sizeof apis / sizeof apis[0])
 
-/* A log this long is about 2.6 MB; a program past it is an allocator
- * of its own, whose frees the watch could not pair anyway. */
-#define ALLOC_LOG_MAX 65536u
+/* The watch's budget: each call costs a breakpoint trap and gdb's MI
+ * notices (0.7 ms a call with gdb 13 on the CI machine, tests/bench/
+ * alloc_watch.sh), so a program that allocates in a loop would crawl.
+ * When the log is full the dprintfs are deleted (gdb takes -break-delete
+ * while the program runs) and later calls go unseen; the lookup then
+ * claims nothing it cannot see. */
+#define ALLOC_LOG_MAX 2048u
 
 /* How many allocations around the free the lookup reads back. */
 #define LOOKBACK 32u
@@ -172,6 +176,30 @@ bool model_alloc_line(struct dbg_model *m, const char *t, size_t n)
 	return true;
 }
 
+void model_alloc_watch_bkpt(struct dbg_model *m, int number)
+{
+	struct model_allocs *l = &m->allocs;
+	for (size_t i = 0; i < l->nbkpts; i++)
+		if (l->bkpts[i] == number)
+			return;
+	if (number > 0 && l->nbkpts < sizeof l->bkpts / sizeof l->bkpts[0])
+		l->bkpts[l->nbkpts++] = number;
+}
+
+void ctl_alloc_watch_budget(struct dbg_ctl *c)
+{
+	struct model_allocs *l = &c->m.allocs;
+	if (l->n < ALLOC_LOG_MAX || l->ended || !l->nbkpts)
+		return;
+	l->ended = true;
+	char cmd[16 * 12 + 16] = "-break-delete";
+	size_t len = strlen(cmd);
+	for (size_t i = 0; i < l->nbkpts; i++)
+		len += (size_t)snprintf(cmd + len, sizeof cmd - len, " %d",
+					l->bkpts[i]);
+	ctl_sendf(c, NULL, false, "%s", cmd);
+}
+
 static void site_free(struct model_alloc_site *s)
 {
 	free(s->func);
@@ -190,7 +218,9 @@ void model_allocs_free(struct dbg_model *m)
 {
 	model_freed_clear(m);
 	free(m->allocs.ev);
-	m->allocs = (struct model_allocs){ 0 };
+	m->allocs.ev = NULL;
+	m->allocs.n = m->allocs.cap = m->allocs.dropped = 0;
+	/* (the dprintfs stay for a new run, unless they were deleted) */
 }
 
 /* ---- the lookup --------------------------------------------------------- */

@@ -168,6 +168,8 @@ static void on_record(void *ctx, const struct mi_record *rec)
 	unsigned ch = model_on_record(&c->m, rec);
 	if ((ch & MODEL_CH_STOP) && c->m.state == MODEL_STOPPED)
 		ctl_refresh_stop(c);
+	if (rec->kind == MI_REC_CONSOLE)
+		ctl_alloc_watch_budget(c);
 }
 
 static void on_output(void *ctx, const char *buf, size_t len)

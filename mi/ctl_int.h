@@ -74,6 +74,10 @@ char *ctl_quote_expr(const char *s);
 /* Quotes a location only when gdb would split it (spaces, quotes). */
 char *ctl_quote_loc(const char *s);
 
+/* Ends the allocation watch once its log is full (mi/alloc_watch.c):
+ * deletes its dprintfs, the program running or not. */
+void ctl_alloc_watch_budget(struct dbg_ctl *c);
+
 /* Refresh pipeline (mi/ctl_refresh.c). */
 void ctl_refresh_stop(struct dbg_ctl *c);      /* after *stopped */
 void ctl_refresh_frames(struct dbg_ctl *c);    /* stack and below */

@@ -438,8 +438,10 @@ void model_put_bkpt(struct dbg_model *m, struct dec_bkpts *one)
 {
 	/* the session's own dprintfs are not the user's breakpoints (one
 	 * first shows without its script while pending: gone then) */
-	if (one->n == 1 && one->v[0].internal)
+	if (one->n == 1 && one->v[0].internal) {
 		model_del_bkpt(m, one->v[0].number);
+		model_alloc_watch_bkpt(m, one->v[0].number);
+	}
 	if (one->n != 1 || one->v[0].internal) {
 		dec_bkpts_free(one);
 		return;

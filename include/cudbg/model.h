@@ -183,6 +183,11 @@ struct model_allocs {
 	struct model_alloc_event *ev;
 	size_t n, cap;
 	size_t dropped;    /* calls seen after the log was full */
+	/* the watch's dprintfs (their breakpoint numbers), and whether
+	 * they were deleted when the log filled up */
+	int bkpts[16];
+	size_t nbkpts;
+	bool ended;
 };
 
 /* Where an allocation API was called: the caller's return address and
@@ -368,6 +373,8 @@ void model_culprit_clear(struct dbg_model *m);
  * t[0..n)): appended to m->allocs.  False when t is not such a line
  * (console text then). */
 bool model_alloc_line(struct dbg_model *m, const char *t, size_t n);
+/* Notes one of the watch's own dprintfs (its breakpoint number). */
+void model_alloc_watch_bkpt(struct dbg_model *m, int number);
 /* Forgets the freed-memory lookup (each stop does); model_free frees the
  * log too. */
 void model_freed_clear(struct dbg_model *m);

@@ -94,4 +94,17 @@ elif grep -q 'ptr-freed\|use after free' "$tmp/wild.txt" "$tmp/off.txt"; then
 else
 	pass no-claim
 fi
+# 5. the budget: past 2048 calls the watch deletes its dprintfs while the
+#    program runs, and the program ends as it would
+(cd "$tmp" && timeout 120 "$BIN" --batch --debugger gdb --alloc-watch \
+	--record "$tmp/churn.mi.log" fp/uaf churn 3000) >"$tmp/churn.txt" 2>&1 </dev/null
+if ! grep -q 'exited with code 0\|exited normally\|exit code 0' "$tmp/churn.txt"; then
+	fail budget "the program did not end cleanly: $(grep -m2 'stop\|state' "$tmp/churn.txt")"
+elif ! grep -q -- '-break-delete [0-9]' "$tmp/churn.mi.log"; then
+	fail budget "the watch's dprintfs were not deleted past its budget"
+elif [ "$(grep -c '~"cudbg-alloc ' "$tmp/churn.mi.log")" -gt 2100 ]; then
+	fail budget "calls were still watched past the budget"
+else
+	pass budget
+fi
 exit $fails

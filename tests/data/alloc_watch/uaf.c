@@ -1,8 +1,10 @@
 /* tests/sh/alloc_watch.sh: a buffer used after it was freed (argv[1]
- * "uaf", the default), or a wild pointer that no allocation ever held
- * ("wild").  Other buffers come and go first, so the lookup must pick the
- * right one. */
+ * "uaf", the default), a wild pointer that no allocation ever held
+ * ("wild"), or N more buffers that come and go and a clean end ("churn"
+ * N: the watch's budget).  Other buffers come and go first, so the lookup
+ * must pick the right one. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
 
@@ -19,6 +21,13 @@ int main(int argc, char **argv)
 		cudaFree(other);
 	}
 	cudaFree(stats); /* MARK_FREE */
+	if (strcmp(mode, "churn") == 0) {
+		for (int i = 0; i < (argc > 2 ? atoi(argv[2]) : 0); i++) {
+			cudaMalloc((void **)&other, 1 << 20);
+			cudaFree(other);
+		}
+		return 0;
+	}
 	if (strcmp(mode, "wild") == 0)
 		stats = (float *)(size_t)0x10;
 	stats[17] = 1.0f; /* MARK_USE */
