@@ -732,6 +732,14 @@ int diag_run_culprit_by_lvalue(struct diag_run *r, struct dbg_ctl *c)
 	return ok ? ctl_culprit_search_lvalue(c, lv) : -1;
 }
 
+enum diag_pybad_kind diag_run_value_kind(struct diag_run *r)
+{
+	if (!r)
+		return DIAG_PYBAD_NONE;
+	return diag_pybad_kind_named(diag_hints_value(r->rules,
+						      diag_analyze(r->d)));
+}
+
 static bool freed_settled(void *ctx)
 {
 	struct dbg_ctl *c = ctx;
@@ -913,7 +921,7 @@ static void read_pystack(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 		     ? f->asserts[0]->expr : "", f->kernel ? f->kernel : "") < 0)
 		what = NULL;
 	diag_pystack_fetch(r->d, c, timeout_ms < 5000 ? timeout_ms : 5000,
-			   what);
+			   what, diag_run_value_kind(r));
 	free(what);
 }
 

@@ -668,6 +668,20 @@ static size_t want_from(const struct diag_rules *r, const struct diag_fault *f,
 	return k;
 }
 
+const char *diag_hints_value(const struct diag_rules *r,
+			     const struct diag_fault *f)
+{
+	const struct rule *best = NULL;
+	for (size_t i = 0; r && i < r->n; i++) {
+		const struct rule *u = &r->v[i];
+		const char *m;
+		if (u->value && (!best || u->priority > best->priority) &&
+		    rule_matches(u, f, &m))
+			best = u;
+	}
+	return best ? best->value : NULL;
+}
+
 size_t diag_hints_wanted(const struct diag_rules *r,
 			 const struct diag_fault *f, const char **exprs,
 			 size_t max)

@@ -413,20 +413,16 @@ static const char *user_name(const struct diag_pystack *ps,
 	return NULL;
 }
 
-static enum diag_pybad_kind kind_of(const char *a)
+enum diag_pybad_kind diag_pybad_kind_named(const char *name)
 {
-	if (!a)
-		return DIAG_PYBAD_NONE;
-	if (strstr(a, "n_classes") || strstr(a, "n_class"))
-		return DIAG_PYBAD_CLASS;
-	if (strstr(a, "srcSelectDimSize") || strstr(a, "ind_dim_size") ||
-	    strstr(a, "index out of bounds") || strstr(a, "idx_dim") ||
-	    strstr(a, "index_size") || strstr(a, "dstAddDimSize"))
-		return DIAG_PYBAD_INDEX;
-	if (diag_ci_strstr(a, "multinomial") || diag_ci_strstr(a, "probability"))
-		return DIAG_PYBAD_PROB;
-	if (strstr(a, "input_val >= zero") || strstr(a, "<= one"))
-		return DIAG_PYBAD_RANGE01;
+	static const struct { const char *name; enum diag_pybad_kind kind; }
+	kinds[] = {
+		{ "index", DIAG_PYBAD_INDEX }, { "class", DIAG_PYBAD_CLASS },
+		{ "prob", DIAG_PYBAD_PROB }, { "range01", DIAG_PYBAD_RANGE01 },
+	};
+	for (size_t i = 0; name && i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strcmp(name, kinds[i].name) == 0)
+			return kinds[i].kind;
 	return DIAG_PYBAD_NONE;
 }
 
@@ -1016,10 +1012,13 @@ static void plan_index(const struct diag_pystack *ps, const char *a,
 
 enum diag_pybad_kind diag_pybad_plan(const struct diag_pystack *ps,
 				     const char *assertion,
+				     enum diag_pybad_kind kind,
 				     struct diag_pybad_plan *p)
 {
 	memset(p, 0, sizeof *p);
-	p->kind = kind_of(assertion);
+	p->kind = kind;
+	if (!assertion)
+		assertion = "";
 	if (p->kind == DIAG_PYBAD_NONE)
 		return p->kind;
 	if (!ps || !ps->n_tensors) {

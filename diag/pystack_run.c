@@ -286,11 +286,11 @@ static bool read_by_print(struct pyrun *r, const struct diag_pybad_plan *plan,
 }
 
 static void read_bad_value(struct pyrun *r, const struct diag_pystack *ps,
-			   const char *assertion, bool device, char *out,
-			   size_t cap)
+			   const char *assertion, enum diag_pybad_kind kind,
+			   bool device, char *out, size_t cap)
 {
 	struct diag_pybad_plan plan;
-	if (diag_pybad_plan(ps, assertion, &plan) == DIAG_PYBAD_NONE)
+	if (diag_pybad_plan(ps, assertion, kind, &plan) == DIAG_PYBAD_NONE)
 		return;
 	if (!plan.t) {
 		snprintf(out, cap, "not read: %s", plan.why_not);
@@ -465,7 +465,8 @@ static int take_by_reading(struct pyrun *r, const struct dbg_model *m,
 		out->ps.from_memory = true;
 		out->why[0] = '\0';
 		struct diag_pybad_plan plan;
-		if (diag_pybad_plan(&out->ps, what, &plan) != DIAG_PYBAD_NONE)
+		if (diag_pybad_plan(&out->ps, what, out->kind, &plan) !=
+		    DIAG_PYBAD_NONE)
 			snprintf(out->bad, sizeof out->bad, "not read: the stack "
 				 "was read from memory (%s), which holds no "
 				 "tensor", m->is_core ? "a coredump"
@@ -514,7 +515,9 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 		      struct diag_pystack_result *out)
 {
 	bool no_wait = out->no_wait, memory_only = out->memory_only;
+	enum diag_pybad_kind kind = out->kind;
 	memset(out, 0, sizeof *out);
+	out->kind = kind;
 	const struct dbg_model *m = ctl_model(c);
 	if (m->state != MODEL_STOPPED && !m->is_core) {
 		snprintf(out->why, sizeof out->why, "the program is not stopped");
@@ -609,8 +612,8 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 		if (defer)
 			out->value_pending = true;
 		else
-			read_bad_value(&r, &out->ps, what, device, out->bad,
-				       sizeof out->bad);
+			read_bad_value(&r, &out->ps, what, out->kind, device,
+				       out->bad, sizeof out->bad);
 		if (out->ps.error)
 			snprintf(out->why, sizeof out->why, "%s", out->ps.error);
 	}
@@ -629,7 +632,7 @@ int diag_pystack_read_value(struct dbg_ctl *c, int timeout_ms,
 		return 0;
 	struct pyrun r = { .c = c,
 			   .timeout_ms = timeout_ms > 0 ? timeout_ms : 5000 };
-	read_bad_value(&r, &out->ps, what, out->device, out->bad,
+	read_bad_value(&r, &out->ps, what, out->kind, out->device, out->bad,
 		       sizeof out->bad);
 	pyrun_free(&r);
 	return out->bad[0] ? 1 : 0;
@@ -659,9 +662,9 @@ void diag_pystack_result_give(struct diag *d, const struct diag_pystack_result *
 }
 
 int diag_pystack_fetch(struct diag *d, struct dbg_ctl *c, int timeout_ms,
-		       const char *what)
+		       const char *what, enum diag_pybad_kind kind)
 {
-	struct diag_pystack_result r = { .no_wait = false };
+	struct diag_pystack_result r = { .no_wait = false, .kind = kind };
 	int rc = diag_pystack_take(c, timeout_ms, what, &r);
 	diag_pystack_result_give(d, &r);
 	diag_pystack_result_free(&r);

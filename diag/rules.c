@@ -9,6 +9,7 @@
  * the load (a half-loaded knowledge base would give wrong advice).
  */
 #include "diag/rules.h"
+#include "cudbg/pystack.h"
 #include "diag/internal.h"
 
 #include <ctype.h>
@@ -175,6 +176,7 @@ static void rule_clear(struct rule *r)
 	for (size_t i = 0; i < r->n_instead_of; i++)
 		free(r->instead_of[i]);
 	free(r->instead_of);
+	free(r->value);
 }
 
 static bool push_str(char ***v, size_t *n, char *s)
@@ -404,6 +406,12 @@ static int commit(struct loader *L)
 		return set_facts(L, r->unless, v);
 	if (strcmp(k, "instead-of") == 0)
 		return set_instead_of(L, r, v);
+	if (strcmp(k, "value") == 0) {
+		if (diag_pybad_kind_named(v) == DIAG_PYBAD_NONE)
+			return lerr(L, L->line, "value: '%s' is no kind of bad "
+				    "value (index, class, prob, range01)", v);
+		return set_text(L, &r->value, v);
+	}
 	if (strcmp(k, "evidence") == 0) {
 		const char *bad = diag_template_check(v);
 		if (bad)
@@ -420,9 +428,9 @@ static int commit(struct loader *L)
 	if (strcmp(k, "gdb") == 0)
 		return add_step(L, DIAG_STEP_GDB, v);
 	return lerr(L, L->line, "unknown key '%s' (keys: title, priority, "
-		    "when, unless, instead-of, exception, assert, kernel, "
-		    "sanitizer, output, op, file, what, why, evidence, step, "
-		    "key, run, gdb)", k);
+		    "when, unless, instead-of, value, exception, assert, "
+		    "kernel, sanitizer, output, op, file, what, why, evidence, "
+		    "step, key, run, gdb)", k);
 }
 
 static int finish_rule(struct loader *L)

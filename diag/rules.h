@@ -38,6 +38,10 @@ struct rule {
 	char **instead_of;
 	size_t n_instead_of;
 	unsigned instead_line;  /* where the key stands (load errors) */
+	/* value: the kind of bad value the fault's tensors are read for
+	 * (diag_pybad_kind_named: "index", "class", "prob", "range01"), or
+	 * NULL */
+	char *value;
 };
 
 struct diag_rules {

@@ -10,6 +10,7 @@
  * (5 s, then interrupted), while keys wait.  It runs at the top of a
  * loop pass, never inside a session callback. */
 #include "cudbg/base.h"
+#include "cudbg/diagrun.h"
 #include "cudbg/memcheck.h"
 #include "cudbg/options.h"
 #include "cudbg/pystack.h"
@@ -71,6 +72,14 @@ static const char *py_what(const struct glue *g, char *buf, size_t cap)
 {
 	text_fit(buf, cap, "%s %s", g->ui->where.assert_expr, g->ui->where.func);
 	return buf;
+}
+
+/* Which bad value to read: the matching rule's (diag_run_value_kind),
+ * with the account made from this stop first. */
+static enum diag_pybad_kind py_kind(struct glue *g)
+{
+	glue_diag_update(g);
+	return diag_run_value_kind(g->dr);
 }
 
 /* What the screen says once the stack (and maybe the bad value) is in. */
@@ -141,6 +150,7 @@ void glue_py_step(struct glue *g)
 	char what[600];
 	g->py.no_wait = true;
 	g->py.memory_only = probe;
+	g->py.kind = py_kind(g);
 	diag_pystack_take(g->ctl, 5000, py_what(g, what, sizeof what), &g->py);
 	/* A stop the calls themselves caused (an interrupted call) is not a
 	 * new one to ask about: that would never end. */

@@ -26,6 +26,7 @@
 
 #include "cudbg/diag.h"
 #include "cudbg/memcheck.h"
+#include "cudbg/pystack.h"
 
 struct dbg_ctl;
 struct dbg_model;
@@ -251,5 +252,8 @@ int diag_run_culprit_by_lvalue(struct diag_run *r, struct dbg_ctl *c);
  * model->freed, MODEL_CH_FREED), -1 when there is nothing to ask: no
  * allocation watched, no such address. */
 int diag_run_freed_lookup(struct diag_run *r, struct dbg_ctl *c);
+/* The kind of bad value the fault's tensors are read for: the best
+ * matching rule's `value` (diag_hints_value), NONE when no rule has one. */
+enum diag_pybad_kind diag_run_value_kind(struct diag_run *r);
 
 #endif

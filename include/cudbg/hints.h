@@ -124,6 +124,12 @@ int diag_hints_match(const struct diag_rules *r, const struct diag_fault *f,
 		     struct diag_hints *out);
 void diag_hints_clear(struct diag_hints *h); /* frees the contents */
 
+/* The `value` of the best matching rule that has one: the kind of bad
+ * value to read from the fault's tensors ("index", "class", "prob",
+ * "range01"; diag_pybad_kind_named), or NULL.  A borrowed string. */
+const char *diag_hints_value(const struct diag_rules *r,
+			     const struct diag_fault *f);
+
 /* Expressions ({eval:A|B}) read by the evidence of the rules that match
  * `f` and that have no value in f->values.  Pointers into the rules; up
  * to max; returns how many. */

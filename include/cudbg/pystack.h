@@ -100,6 +100,15 @@ char *diag_pystack_call_expr(uint64_t addr, size_t cap);
  * or -1. */
 int diag_pystack_user_frame(const struct diag_pystack *ps);
 
+/* The kinds of bad value a fault's tensors are read for. */
+enum diag_pybad_kind {
+	DIAG_PYBAD_NONE,
+	DIAG_PYBAD_CLASS,     /* a class label >= the classes or < 0 */
+	DIAG_PYBAD_INDEX,     /* an embedding / index_select / gather id */
+	DIAG_PYBAD_PROB,      /* multinomial: NaN, inf or < 0 */
+	DIAG_PYBAD_RANGE01,   /* BCE: input outside [0, 1] */
+};
+
 /* ---- taking it (diag/pystack_run.c) ---- */
 
 struct diag;
@@ -114,7 +123,7 @@ struct dbg_ctl;
  * and interrupted past it.  Never on a coredump (d is told why).
  * Returns 1 when the stack was had, 0 when not (d knows why). */
 int diag_pystack_fetch(struct diag *d, struct dbg_ctl *c, int timeout_ms,
-		       const char *assertion);
+		       const char *assertion, enum diag_pybad_kind kind);
 
 /* The same without a diagnosis (the screen keeps it per stop): out gets
  * the stack (have), the bad value's sentence (bad, "" when none) and why
@@ -134,6 +143,9 @@ struct diag_pystack_result {
 	 * turn out to be Python after exec).  No _PyRuntime: nothing to say,
 	 * why stays empty. */
 	bool memory_only;
+	/* in: the kind of bad value to read (the matching rule's `value`,
+	 * diag_hints_value); NONE: none */
+	enum diag_pybad_kind kind;
 	bool value_pending; /* no_wait: the bad value is still to be read */
 	bool device;        /* asked at a device stop */
 	struct diag_pystack ps;
@@ -158,13 +170,6 @@ int diag_pystack_copy(struct diag_pystack *dst, const struct diag_pystack *src);
 
 /* ---- the bad value of an index assert ---- */
 
-enum diag_pybad_kind {
-	DIAG_PYBAD_NONE,
-	DIAG_PYBAD_CLASS,     /* a class label >= the classes or < 0 */
-	DIAG_PYBAD_INDEX,     /* an embedding / index_select / gather id */
-	DIAG_PYBAD_PROB,      /* multinomial: NaN, inf or < 0 */
-	DIAG_PYBAD_RANGE01,   /* BCE: input outside [0, 1] */
-};
 
 /* Which tensor to read and what is out of range, from the assertion
  * expression and the stack's tensors. */
@@ -191,9 +196,17 @@ struct diag_pybad_plan {
 	char why_buf[200];
 };
 
-/* kind NONE: the assertion is not one of these.  Returns the kind. */
+/* The kind a rule's `value` names ("index", "class", "prob",
+ * "range01"; data/hints.rules), NONE for anything else or NULL. */
+enum diag_pybad_kind diag_pybad_kind_named(const char *name);
+
+/* The plan for a bad value of the given kind (the matching rule's, so a
+ * new assert of a class is one line of the rules file); the assertion's
+ * text (may be NULL) says more: the call it checks, whether negative
+ * indices wrap.  kind NONE: nothing to read.  Returns the kind. */
 enum diag_pybad_kind diag_pybad_plan(const struct diag_pystack *ps,
 				     const char *assertion,
+				     enum diag_pybad_kind kind,
 				     struct diag_pybad_plan *plan);
 
 /* Finds the first bad element in the tensor's bytes (mem, len: what was

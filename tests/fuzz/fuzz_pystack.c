@@ -31,7 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < ps.n_frames; i++)
 		sum += strlen(ps.frames[i].file) + ps.frames[i].line;
 	struct diag_pybad_plan p;
-	diag_pybad_plan(&ps, a, &p);
+	/* each kind a rule's `value` can name, with the first byte's assert */
+	enum diag_pybad_kind kind = (enum diag_pybad_kind)(data[0] / 16 % 5);
+	diag_pybad_plan(&ps, a, kind, &p);
 	if (p.t) {
 		char out[300];
 		diag_pybad_find(&p, data, size < p.bytes ? size : p.bytes, out,

@@ -85,7 +85,8 @@ TEST(class_index_names_the_users_tensor_and_element)
 	struct diag_pystack ps;
 	CHECK_INT(diag_pystack_parse(label_text, strlen(label_text), &ps), 0);
 	struct diag_pybad_plan p;
-	CHECK_INT(diag_pybad_plan(&ps, "t >= 0 && t < n_classes", &p),
+	CHECK_INT(diag_pybad_plan(&ps, "t >= 0 && t < n_classes",
+				  DIAG_PYBAD_CLASS, &p),
 		  DIAG_PYBAD_CLASS);
 	CHECK(p.t != NULL);
 	CHECK_STR(p.t->name, "target");
@@ -129,7 +130,8 @@ TEST(embedding_token_id_at_2d_index)
 	struct diag_pystack ps;
 	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
 	struct diag_pybad_plan p;
-	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize", &p),
+	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize",
+				  DIAG_PYBAD_INDEX, &p),
 		  DIAG_PYBAD_INDEX);
 	CHECK(p.t != NULL);
 	CHECK_STR(p.user_name, "ids");
@@ -156,7 +158,7 @@ TEST(advanced_indexing_allows_wrapped_negatives)
 	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
 	struct diag_pybad_plan p;
 	CHECK_INT(diag_pybad_plan(&ps, "index >= -sizes[i] && index < sizes[i] "
-				  "&& \"index out of bounds\"", &p),
+				  "&& \"index out of bounds\"", DIAG_PYBAD_INDEX, &p),
 		  DIAG_PYBAD_INDEX);
 	CHECK_INT(p.lo, -10);
 	unsigned char mem[12] = {0};
@@ -177,7 +179,7 @@ TEST(multinomial_nan_and_bce_range_in_half)
 	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
 	struct diag_pybad_plan p;
 	CHECK_INT(diag_pybad_plan(&ps, "probability tensor contains either "
-				  "`inf`, `nan` or element < 0", &p),
+				  "`inf`, `nan` or element < 0", DIAG_PYBAD_PROB, &p),
 		  DIAG_PYBAD_PROB);
 	float f[4] = { 0.5f, 0.5f, 0.2f, -0.1f };
 	char out[300];
@@ -194,6 +196,7 @@ TEST(multinomial_nan_and_bce_range_in_half)
 		"T\t1\tpred\ttorch.float16\tcuda:0\t3\t1\t100\t2\n";
 	CHECK_INT(diag_pystack_parse(bce, strlen(bce), &ps), 0);
 	CHECK_INT(diag_pybad_plan(&ps, "input_val >= zero && input_val <= one",
+				  DIAG_PYBAD_RANGE01,
 				  &p), DIAG_PYBAD_RANGE01);
 	CHECK_STR(p.user_name, "pred");
 	/* half: 0.5 = 0x3800, 1.0 = 0x3c00, 1.5 = 0x3e00 */
@@ -212,11 +215,13 @@ TEST(nothing_to_read_says_why)
 	struct diag_pystack ps;
 	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
 	struct diag_pybad_plan p;
-	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize", &p),
+	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize",
+				  DIAG_PYBAD_INDEX, &p),
 		  DIAG_PYBAD_INDEX);
 	CHECK(p.t == NULL);
 	CHECK_STR(p.why_not, "the tensor is not contiguous");
-	CHECK_INT(diag_pybad_plan(&ps, "x > 0", &p), DIAG_PYBAD_NONE);
+	CHECK_INT(diag_pybad_plan(&ps, "x > 0",
+				  DIAG_PYBAD_NONE, &p), DIAG_PYBAD_NONE);
 	diag_pystack_free(&ps);
 	/* index_select(x, 1, i) with a literal dim: the bound is not known,
 	 * and nothing is called bad against dim 0 */
@@ -225,11 +230,13 @@ TEST(nothing_to_read_says_why)
 		"T\t0\tx\ttorch.float32\tcuda:0\t4,6\t6,1\t100\t4\n"
 		"T\t0\ti\ttorch.int64\tcuda:0\t4\t1\t200\t8\n";
 	CHECK_INT(diag_pystack_parse(sel, strlen(sel), &ps), 0);
-	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize", &p),
+	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize",
+				  DIAG_PYBAD_INDEX, &p),
 		  DIAG_PYBAD_INDEX);
 	CHECK(p.t == NULL);
 	CHECK_STR(p.why_not, "the indexed dimension is not known here");
-	CHECK_INT(diag_pybad_plan(NULL, "t < n_classes", &p), DIAG_PYBAD_CLASS);
+	CHECK_INT(diag_pybad_plan(NULL, "t < n_classes",
+				  DIAG_PYBAD_CLASS, &p), DIAG_PYBAD_CLASS);
 	CHECK(p.why_not != NULL);
 	diag_pystack_free(&ps);
 }
@@ -286,7 +293,8 @@ TEST_TIMEOUT(script_runs_in_real_python, 60)
 	CHECK_STR(ps.frames[ps.n_frames - 1].func, "<module>");
 	CHECK_INT(ps.frames[ps.n_frames - 1].line, 60);
 	struct diag_pybad_plan p;
-	CHECK_INT(diag_pybad_plan(&ps, "t >= 0 && t < n_classes", &p),
+	CHECK_INT(diag_pybad_plan(&ps, "t >= 0 && t < n_classes",
+				  DIAG_PYBAD_CLASS, &p),
 		  DIAG_PYBAD_CLASS);
 	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
 	CHECK_STR(p.user_name, "labels");
@@ -326,7 +334,7 @@ TEST(gdb_array_print_to_bytes)
 	struct diag_pystack ps;
 	CHECK_INT(diag_pystack_parse(label_text, strlen(label_text), &ps), 0);
 	struct diag_pybad_plan p;
-	diag_pybad_plan(&ps, "t >= 0 && t < n_classes", &p);
+	diag_pybad_plan(&ps, "t >= 0 && t < n_classes", DIAG_PYBAD_CLASS, &p);
 	n = diag_gdb_array_bytes("{1, 2, 3, 4, 1, 2, 3, 4}", 8, false, b, sizeof b);
 	char out[300];
 	CHECK_INT(diag_pybad_find(&p, b, (size_t)n, out, sizeof out), 1);
@@ -350,7 +358,7 @@ TEST(subscript_on_the_line_names_the_indexed_tensor)
 	CHECK_STR(ps.frames[0].source, "return table[ids]  # fault");
 	struct diag_pybad_plan p;
 	CHECK_INT(diag_pybad_plan(&ps, "ind >=0 && ind < ind_dim_size && "
-				  "\"vectorized gather kernel index out of bounds\"",
+				  "\"vectorized gather kernel index out of bounds\"", DIAG_PYBAD_INDEX,
 				  &p), DIAG_PYBAD_INDEX);
 	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
 	CHECK_INT(p.bound, 10);
@@ -367,7 +375,7 @@ TEST(subscript_on_the_line_names_the_indexed_tensor)
 		"T\t0\ttable\ttorch.float32\tcuda:0\t10,4\t4,1\t100\t4\n"
 		"T\t0\tids\ttorch.int64\tcuda:0\t3\t1\t200\t8\n";
 	CHECK_INT(diag_pystack_parse(other, strlen(other), &ps), 0);
-	diag_pybad_plan(&ps, "ind < ind_dim_size", &p);
+	diag_pybad_plan(&ps, "ind < ind_dim_size", DIAG_PYBAD_INDEX, &p);
 	CHECK(p.t == NULL);
 	diag_pystack_free(&ps);
 }
@@ -386,7 +394,7 @@ static void plan_line(const char *line, const char *locals, const char *a,
 	char text[2048];
 	snprintf(text, sizeof text, "F\t/home/u/t.py\t7\tf\t%s\n%s", line, locals);
 	CHECK_INT(diag_pystack_parse(text, strlen(text), ps), 0);
-	diag_pybad_plan(ps, a, p);
+	diag_pybad_plan(ps, a, DIAG_PYBAD_INDEX, p);
 }
 
 /* The first bad one of n int64 values read as the plan's tensor. */
@@ -413,7 +421,8 @@ TEST(gather_reads_the_literal_dim_of_the_call)
 	struct diag_pystack ps;
 	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
 	struct diag_pybad_plan p;
-	CHECK_INT(diag_pybad_plan(&ps, gather_assert, &p), DIAG_PYBAD_INDEX);
+	CHECK_INT(diag_pybad_plan(&ps, gather_assert,
+				  DIAG_PYBAD_INDEX, &p), DIAG_PYBAD_INDEX);
 	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
 	CHECK_STR(p.t->name, "nxt");
 	CHECK_STR(p.op, "gather");
@@ -444,7 +453,8 @@ TEST(index_select_method_reads_its_dim)
 	struct diag_pystack ps;
 	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
 	struct diag_pybad_plan p;
-	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize", &p),
+	CHECK_INT(diag_pybad_plan(&ps, "srcIndex < srcSelectDimSize",
+				  DIAG_PYBAD_INDEX, &p),
 		  DIAG_PYBAD_INDEX);
 	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
 	long long v[5] = { 3, 17, 999, 1000, 42 };
@@ -469,7 +479,8 @@ TEST(scatter_through_a_view_names_the_local)
 	struct diag_pystack ps;
 	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
 	struct diag_pybad_plan p;
-	CHECK_INT(diag_pybad_plan(&ps, scatter_assert, &p), DIAG_PYBAD_INDEX);
+	CHECK_INT(diag_pybad_plan(&ps, scatter_assert,
+				  DIAG_PYBAD_INDEX, &p), DIAG_PYBAD_INDEX);
 	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
 	long long v[40];
 	for (int i = 0; i < 40; i++)
@@ -494,7 +505,8 @@ TEST(index_add_assert_is_recognised)
 	struct diag_pystack ps;
 	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
 	struct diag_pybad_plan p;
-	CHECK_INT(diag_pybad_plan(&ps, "dstIndex < dstAddDimSize", &p),
+	CHECK_INT(diag_pybad_plan(&ps, "dstIndex < dstAddDimSize",
+				  DIAG_PYBAD_INDEX, &p),
 		  DIAG_PYBAD_INDEX);
 	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
 	CHECK_STR(p.t->name, "ids");
