@@ -644,9 +644,10 @@ static void add_arg(struct call_args *a, const char *s, size_t n)
 }
 
 /* The arguments of the call whose '(' is at p, split at top-level
- * commas.  Returns false when the list does not close on the line, or
- * holds more than MAX_ARGS. */
-static bool split_args(const char *p, struct call_args *a)
+ * commas.  Returns false when the list does not close on the line (with
+ * open_ok, when not even one argument ended on it: a call that goes on
+ * over the next lines keeps those), or holds more than MAX_ARGS. */
+static bool split_args_open(const char *p, struct call_args *a, bool open_ok)
 {
 	memset(a, 0, sizeof *a);
 	int depth = 0;
@@ -675,7 +676,12 @@ static bool split_args(const char *p, struct call_args *a)
 			start = p + 1;
 		}
 	}
-	return false;
+	return open_ok && a->n > 0;
+}
+
+static bool split_args(const char *p, struct call_args *a)
+{
+	return split_args_open(p, a, false);
 }
 
 /* The argument named kw, else the positional one at pos, or NULL. */
@@ -960,6 +966,113 @@ static int plan_from_call(const struct diag_pystack *ps, const char *a,
 	return 1;
 }
 
+/* The call of index_put on the code, "x.index_put_(" or
+ * "torch.index_put(": the receiver's text (or "torch") in recv, and
+ * where its '(' is; NULL when there is none. */
+static const char *index_put_call(const char *code, char *recv, size_t cap)
+{
+	for (const char *q = strstr(code, "index_put"); q;
+	     q = strstr(q + 1, "index_put")) {
+		const char *e = q + 9;
+		if (*e == '_')
+			e++;
+		while (*e == ' ')
+			e++;
+		const char *dot = q;
+		while (dot > code && dot[-1] == ' ')
+			dot--;
+		if (*e != '(' || dot == code || dot[-1] != '.' ||
+		    (q > code && ident_char(q[-1])))
+			continue;
+		const char *r = receiver_start(code, dot - 1);
+		trimmed(r, (size_t)(dot - 1 - r), recv, cap);
+		return e;
+	}
+	return NULL;
+}
+
+/* One index of the tuple: an integer CUDA tensor local of the frame.
+ * NULL with p->why_buf set when not. */
+static const struct diag_pytensor *tuple_member(const struct diag_pystack *ps,
+						int f, const char *text,
+						struct diag_pybad_plan *p)
+{
+	char one[ARG_CAP];
+	snprintf(one, sizeof one, "%s", text);
+	const struct diag_pytensor *t = unwrap_index(one) && is_ident(one)
+		? tensor_named(ps, f, one) : NULL;
+	if (!t || !int_dtype(t->dtype) || strncmp(t->device, "cuda", 4) != 0) {
+		text_fit(p->why_buf, sizeof p->why_buf, "index_put_'s index "
+			 "`%s` is no integer CUDA tensor local of the frame",
+			 text);
+		return NULL;
+	}
+	return t;
+}
+
+/* index_put_'s indices, a tuple or list of index tensors: the k-th for
+ * dimension k of the tensor put into.  0 when the line has no such call,
+ * 1 when planned (p->why_not says why not). */
+static int plan_tuple_call(const struct diag_pystack *ps,
+			   struct diag_pybad_plan *p, int f)
+{
+	const char *line = ps->frames[f].source;
+	char code[LINE_CAP], recv[ARG_CAP];
+	if (!line)
+		return 0;
+	code_of(line, code, sizeof code);
+	const char *paren = index_put_call(code, recv, sizeof recv);
+	struct call_args a;
+	if (!paren)
+		return 0;
+	p->why_not = p->why_buf;
+	/* (its values and accumulate= often go on over the next lines) */
+	if (!split_args_open(paren, &a, true)) {
+		snprintf(p->why_buf, sizeof p->why_buf, "index_put_'s indices "
+			 "are not on the line");
+		return 1;
+	}
+	bool function = strcmp(recv, "torch") == 0;
+	const char *self_text = function ? arg(&a, "input", 0) : recv;
+	const char *idx = arg(&a, "indices", function ? 1 : 0);
+	const struct diag_pytensor *self = self_text && is_ident(self_text)
+		? tensor_named(ps, f, self_text) : NULL;
+	size_t n = idx ? strlen(idx) : 0;
+	if (!self || n < 2 || !strchr("([", idx[0]) ||
+	    idx[n - 1] != (idx[0] == '(' ? ')' : ']')) {
+		text_fit(p->why_buf, sizeof p->why_buf, "index_put_'s tensor or "
+			 "indices are not written out on the line (%s, %s)",
+			 self_text ? self_text : "?", idx ? idx : "?");
+		return 1;
+	}
+	char inner[ARG_CAP + 2];
+	snprintf(inner, sizeof inner, "(%.*s)", (int)(n - 2), idx + 1);
+	struct call_args m;
+	if (!split_args(inner, &m) || m.n > self->ndim || m.n < 1) {
+		snprintf(p->why_buf, sizeof p->why_buf, "index_put_'s indices "
+			 "do not fit %s's %d dimensions", self->name, self->ndim);
+		return 1;
+	}
+	for (int k = 0; k < m.n; k++) {
+		const struct diag_pytensor *t = tuple_member(ps, f, m.val[k], p);
+		if (!t)
+			return 1;
+		p->alt[k] = (struct diag_pybad_alt){
+			.t = t, .user_name = user_name(ps, t), .dim = k,
+			.bound = self->shape[k] };
+	}
+	p->n_alt = m.n;
+	p->why_not = NULL;
+	p->t = p->alt[0].t;
+	p->dim = 0;
+	p->bound = p->alt[0].bound;
+	p->op = "index_put_";
+	p->src_name = user_name(ps, self) ? user_name(ps, self) : self->name;
+	p->bound_what = "entries";
+	p->lo = -p->bound; /* advanced indexing: negatives count from the end */
+	return 1;
+}
+
 static void plan_index(const struct diag_pystack *ps, const char *a,
 		       struct diag_pybad_plan *p, int f)
 {
@@ -967,7 +1080,7 @@ static void plan_index(const struct diag_pystack *ps, const char *a,
 		"target", "input", "index", "indices", "idx", NULL };
 	static const char *const src_names[] = {
 		"weight", "self", "input", "source", NULL };
-	if (plan_from_call(ps, a, p, f))
+	if (plan_from_call(ps, a, p, f) || plan_tuple_call(ps, p, f))
 		return;
 	p->t = find_tensor(ps, f, true, idx_names);
 	const struct diag_pytensor *src = find_tensor(ps, f, false, src_names);
@@ -1061,6 +1174,26 @@ enum diag_pybad_kind diag_pybad_plan(const struct diag_pystack *ps,
 	if (p->why_not)
 		p->t = NULL;
 	return p->kind;
+}
+
+bool diag_pybad_plan_alt(const struct diag_pybad_plan *p, int k,
+			 struct diag_pybad_plan *out)
+{
+	long long numel;
+	if (!p || k < 0 || k >= p->n_alt || !contiguous(p->alt[k].t, &numel))
+		return false;
+	*out = *p;
+	out->n_alt = 0;
+	out->t = p->alt[k].t;
+	out->user_name = p->alt[k].user_name;
+	out->dim = p->alt[k].dim;
+	out->bound = p->alt[k].bound;
+	out->lo = p->lo < 0 ? -out->bound : p->lo;
+	out->addr = out->t->ptr;
+	unsigned long long bytes = (unsigned long long)numel *
+				   (unsigned)out->t->elsize;
+	out->bytes = bytes > (1u << 20) ? (1u << 20) : (size_t)bytes;
+	return true;
 }
 
 static bool read_int(const unsigned char *m, int size, bool is_signed,

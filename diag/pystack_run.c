@@ -257,9 +257,10 @@ static int take_stack(struct pyrun *r, struct diag_pystack *ps,
  * pointer reads device memory). */
 /* The fallback for device memory: cuda-gdb's print of the tensor as an
  * array of its element type in the global address space (at most the
- * first 200 elements, gdb's print elements limit). */
-static bool read_by_print(struct pyrun *r, const struct diag_pybad_plan *plan,
-			  char *out, size_t cap)
+ * first 200 elements, gdb's print elements limit): the find's answer, or
+ * -1 when not read. */
+static int read_by_print(struct pyrun *r, const struct diag_pybad_plan *plan,
+			 char *out, size_t cap)
 {
 	bool fl = plan->kind == DIAG_PYBAD_PROB || plan->kind == DIAG_PYBAD_RANGE01;
 	int es = plan->t->elsize;
@@ -267,7 +268,7 @@ static bool read_by_print(struct pyrun *r, const struct diag_pybad_plan *plan,
 			      : (es == 8 ? "long" : es == 4 ? "int"
 				 : es == 2 ? "short" : NULL);
 	if (!type)
-		return false;
+		return -1;
 	size_t n = plan->bytes / (size_t)es;
 	if (n > 200)
 		n = 200;
@@ -275,14 +276,46 @@ static bool read_by_print(struct pyrun *r, const struct diag_pybad_plan *plan,
 	snprintf(expr, sizeof expr, "*(@global %s *)0x%llx@%zu", type,
 		 (unsigned long long)plan->addr, n);
 	if (eval(r, expr, false) < 0)
-		return false;
+		return -1;
 	unsigned char *buf = malloc(n * (size_t)es);
 	long got = buf ? diag_gdb_array_bytes(r->bigvalue, es, fl, buf,
 					      n * (size_t)es) : -1;
-	if (got > 0)
-		diag_pybad_find(plan, buf, (size_t)got, out, cap);
+	int found = got > 0 ? diag_pybad_find(plan, buf, (size_t)got, out, cap)
+			    : -1;
 	free(buf);
-	return got > 0;
+	return found;
+}
+
+/* Reads one tensor of the plan and finds its first bad element: 1 when
+ * found, 0 when none is (out says so), -1 when not read (out says why). */
+static int read_one(struct pyrun *r, const struct diag_pybad_plan *plan,
+		    bool device, char *out, size_t cap)
+{
+	/* Device memory through cuda-gdb's @global print first: on the
+	 * H200, -data-read-memory-bytes of a tensor's device address after
+	 * the focus came back answered zeros, with no error, and the value
+	 * was missed (tests/fixtures/gpu/torch_label.mi.log of run 2,
+	 * docs/tool-quirks.md). */
+	int found = device ? read_by_print(r, plan, out, cap) : -1;
+	if (found >= 0)
+		return found;
+	if (read_bytes(r, plan->addr, plan->bytes) == 0)
+		return diag_pybad_find(plan, r->mem.v[0].bytes,
+				       r->mem.v[0].len, out, cap);
+	char why[256];
+	snprintf(why, sizeof why, "%s", r->err);
+	/* A replay answers a command its recording lacks with "not in this
+	 * recording" (mi/replay.c): a recording made before this read was
+	 * taken (run 5's gather/scatter/index_select/index_add_, recorded
+	 * when the dim was not read from the line) has no value to give. */
+	if (strstr(why, "not in this recording"))
+		snprintf(out, cap, "not read: the recording holds no such read "
+			 "(%s at 0x%llx)", plan->t->name,
+			 (unsigned long long)plan->addr);
+	else
+		snprintf(out, cap, "not read: %s at 0x%llx: %s", plan->t->name,
+			 (unsigned long long)plan->addr, why);
+	return -1;
 }
 
 static void read_bad_value(struct pyrun *r, const struct diag_pystack *ps,
@@ -296,31 +329,15 @@ static void read_bad_value(struct pyrun *r, const struct diag_pystack *ps,
 		snprintf(out, cap, "not read: %s", plan.why_not);
 		return;
 	}
-	/* Device memory through cuda-gdb's @global print first: on the
-	 * H200, -data-read-memory-bytes of a tensor's device address after
-	 * the focus came back answered zeros, with no error, and the value
-	 * was missed (tests/fixtures/gpu/torch_label.mi.log of run 2,
-	 * docs/tool-quirks.md). */
-	if (device && read_by_print(r, &plan, out, cap))
-		return;
-	if (read_bytes(r, plan.addr, plan.bytes) == 0) {
-		diag_pybad_find(&plan, r->mem.v[0].bytes, r->mem.v[0].len, out,
-				cap);
+	if (plan.n_alt == 0) {
+		read_one(r, &plan, device, out, cap);
 		return;
 	}
-	char why[256];
-	snprintf(why, sizeof why, "%s", r->err);
-	/* A replay answers a command its recording lacks with "not in this
-	 * recording" (mi/replay.c): a recording made before this read was
-	 * taken (run 5's gather/scatter/index_select/index_add_, recorded
-	 * when the dim was not read from the line) has no value to give. */
-	if (strstr(why, "not in this recording"))
-		snprintf(out, cap, "not read: the recording holds no such read "
-			 "(%s at 0x%llx)", plan.t->name,
-			 (unsigned long long)plan.addr);
-	else
-		snprintf(out, cap, "not read: %s at 0x%llx: %s", plan.t->name,
-			 (unsigned long long)plan.addr, why);
+	/* a tuple of indices: the first that holds a bad one */
+	struct diag_pybad_plan one;
+	for (int k = 0; diag_pybad_plan_alt(&plan, k, &one); k++)
+		if (read_one(r, &one, device, out, cap) == 1)
+			return;
 }
 
 /* ---- the stack read from memory (include/cudbg/pymem.h) ---- */

@@ -193,6 +193,16 @@ struct diag_pybad_plan {
 	const char *op;                /* the call's name (static), or NULL */
 	long long dim;                 /* the indexed dimension */
 	const char *src_name;          /* the indexed tensor (borrowed) */
+	/* INDEX, a tuple of index tensors on the line
+	 * (x.index_put_((rows, cols), v)): the k-th indexes dimension
+	 * alt[k].dim; each is read in turn (diag_pybad_plan_alt), t is the
+	 * first's. */
+	struct diag_pybad_alt {
+		const struct diag_pytensor *t;
+		const char *user_name;
+		long long dim, bound;
+	} alt[DIAG_PY_MAX_DIMS];
+	int n_alt;
 	char why_buf[200];
 };
 
@@ -208,6 +218,12 @@ enum diag_pybad_kind diag_pybad_plan(const struct diag_pystack *ps,
 				     const char *assertion,
 				     enum diag_pybad_kind kind,
 				     struct diag_pybad_plan *plan);
+
+/* The single-tensor plan of alternative k of a tuple index (out: what
+ * to read and how to name it).  False past the last, or when that
+ * tensor is not contiguous. */
+bool diag_pybad_plan_alt(const struct diag_pybad_plan *plan, int k,
+			 struct diag_pybad_plan *out);
 
 /* Finds the first bad element in the tensor's bytes (mem, len: what was
  * read from plan->addr) and writes the sentence into out, e.g.

@@ -628,3 +628,95 @@ TEST(index_call_not_known_says_why)
 	CHECK_STR(p.why_not, "the indexed dimension is not known here");
 	diag_pystack_free(&ps);
 }
+
+/* torch_embedding_bag.py: bag(ids, offsets) -> F.embedding_bag(input,
+ * weight, offsets, ...); the class rule's `value = index` reads the
+ * functional frame's input against the weight's rows, named as the
+ * user's ids (issue 29 item 1). */
+TEST(embedding_bag_reads_the_functional_frames_input)
+{
+	static const char text[] =
+		"F\t/v/lib/python3.12/site-packages/torch/nn/functional.py\t2774\tembedding_bag\n"
+		"F\t/v/lib/python3.12/site-packages/torch/nn/modules/sparse.py\t461\tforward\n"
+		"F\t/home/u/bag.py\t13\tpool\treturn bag(ids, offsets)\n"
+		"F\t/home/u/bag.py\t20\tmain\n"
+		"T\t0\tinput\ttorch.int64\tcuda:0\t6\t1\t4096\t8\n"
+		"T\t0\tweight\ttorch.float32\tcuda:0\t10,4\t4,1\t8192\t4\n"
+		"T\t0\toffsets\ttorch.int64\tcuda:0\t2\t1\t12288\t8\n"
+		"T\t2\tids\ttorch.int64\tcuda:0\t6\t1\t4096\t8\n"
+		"T\t2\toffsets\ttorch.int64\tcuda:0\t2\t1\t12288\t8\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "!has_invalid_index && \"Invalid input "
+				  "index in EmbeddingBag: index out of range "
+				  "[0, numRows)\"", DIAG_PYBAD_INDEX, &p),
+		  DIAG_PYBAD_INDEX);
+	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
+	CHECK_STR(p.t->name, "input");
+	CHECK_STR(p.user_name, "ids");
+	CHECK_INT(p.bound, 10);
+	unsigned char mem[6 * 8] = {0};
+	long long ids[6] = { 1, 2, 10, 3, 4, 5 };
+	for (int i = 0; i < 6; i++)
+		put64(mem, (size_t)i, ids[i]);
+	char out[300];
+	CHECK_INT(diag_pybad_find(&p, mem, sizeof mem, out, sizeof out), 1);
+	CHECK_STR(out, "token id 10 at ids[2], the embedding has 10 rows "
+		  "(ids must be 0..9)");
+	diag_pystack_free(&ps);
+}
+
+/* torch_index_put.py: x.index_put_((rows, cols), v, accumulate=True) over
+ * two lines, under an _assert_async with no words: each index of the
+ * tuple is checked against its own dimension, and the bad one is the
+ * second's (issue 29 item 1). */
+TEST(index_put_tuple_reads_each_index_against_its_dimension)
+{
+	static const char text[] =
+		"F\t/home/u/ip.py\t11\tscatter_ones\tx.index_put_((rows, cols), "
+		"torch.ones(rows.numel(), device=x.device),\n"
+		"F\t/home/u/ip.py\t20\tmain\n"
+		"T\t0\tx\ttorch.float32\tcuda:0\t4,8\t8,1\t4096\t4\n"
+		"T\t0\trows\ttorch.int64\tcuda:0\t3\t1\t8192\t8\n"
+		"T\t0\tcols\ttorch.int64\tcuda:0\t3\t1\t12288\t8\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "", DIAG_PYBAD_INDEX, &p),
+		  DIAG_PYBAD_INDEX);
+	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
+	CHECK_INT(p.n_alt, 2);
+	struct diag_pybad_plan one;
+	unsigned char mem[3 * 8] = {0};
+	char out[300];
+	/* rows 0, 1, 2 against x's 4 rows: fine */
+	CHECK(diag_pybad_plan_alt(&p, 0, &one));
+	CHECK_INT(one.addr, 8192);
+	CHECK_INT(one.bound, 4);
+	for (int i = 0; i < 3; i++)
+		put64(mem, (size_t)i, i);
+	CHECK_INT(diag_pybad_find(&one, mem, sizeof mem, out, sizeof out), 0);
+	/* cols 1, 8, 3 against its 8 columns: cols[1] */
+	CHECK(diag_pybad_plan_alt(&p, 1, &one));
+	CHECK_INT(one.addr, 12288);
+	put64(mem, 0, 1);
+	put64(mem, 1, 8);
+	put64(mem, 2, 3);
+	CHECK_INT(diag_pybad_find(&one, mem, sizeof mem, out, sizeof out), 1);
+	CHECK_STR(out, "index 8 at cols[1], dim 1 of x has 8 entries "
+		  "(index_put_'s indices must be -8..7)");
+	CHECK(!diag_pybad_plan_alt(&p, 2, &one));
+	diag_pystack_free(&ps);
+	/* a tuple held in a variable: not read, and said why */
+	static const char held[] =
+		"F\t/home/u/ip.py\t11\tf\tx.index_put_(ix, v)\n"
+		"T\t0\tx\ttorch.float32\tcuda:0\t4,8\t8,1\t4096\t4\n"
+		"T\t0\trows\ttorch.int64\tcuda:0\t3\t1\t8192\t8\n";
+	CHECK_INT(diag_pystack_parse(held, strlen(held), &ps), 0);
+	diag_pybad_plan(&ps, "", DIAG_PYBAD_INDEX, &p);
+	CHECK(p.t == NULL);
+	CHECK_MSG(p.why_not && strstr(p.why_not, "not written out"), "%s",
+		  p.why_not ? p.why_not : "?");
+	diag_pystack_free(&ps);
+}

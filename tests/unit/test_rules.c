@@ -433,9 +433,12 @@ static bool hint_listed(const struct diag_hints *h, const char *id)
 
 /* A device assert of PyTorch's with the given expression, kernel and
  * operators (outer may be NULL), matched against the shipped rules. */
-static void match_assert_of(struct diag_rules *r, const char *expr,
-			    const char *kernel, const char *op,
-			    const char *outer, struct diag_hints *h)
+static const struct diag_fault *match_assert_of(struct diag_rules *r,
+						const char *expr,
+						const char *kernel,
+						const char *op,
+						const char *outer,
+						struct diag_hints *h)
 {
 	static struct diag_assert_entry e;
 	static const struct diag_assert_entry *ep[1];
@@ -453,6 +456,7 @@ static void match_assert_of(struct diag_rules *r, const char *expr,
 	f.flags[DIAG_F_DEVICE_ASSERT] = f.flags[DIAG_F_PYTORCH] = true;
 	f.flags[DIAG_F_ASSERT_OUTPUT] = f.flags[DIAG_F_KERNEL_KNOWN] = true;
 	CHECK(diag_hints_match(r, &f, h) > 0);
+	return &f;
 }
 
 /* Index asserts as a class (issue 29 item 1): a new assert whose words say
@@ -491,6 +495,56 @@ TEST(index_asserts_as_a_class)
 	CHECK(!hint_listed(&h, "pytorch-assert-async-index"));
 	diag_hints_clear(&h);
 	diag_rules_free(r);
+}
+
+/* The bad value's kind is data (issue 29 item 1): the best matching
+ * rule's `value`, for the asserts the value reader knows and the new
+ * ones of the class; a user's own assert has none; a wrong word does not
+ * load. */
+TEST(value_kinds_come_from_the_rules)
+{
+	struct diag_rules *r = load_shipped();
+	static const struct { const char *expr, *kernel, *op, *outer, *kind; }
+	cases[] = {
+		{ "t >= 0 && t < n_classes", "nll_loss_forward_reduce_cuda_kernel_2d",
+		  "nll_loss_forward", NULL, "class" },
+		{ "srcIndex < srcSelectDimSize", "indexSelectLargeIndex",
+		  "index_select", NULL, "index" },
+		{ "idx_dim >= 0 && idx_dim < index_size && \"index out of "
+		  "bounds\"", "_scatter_gather_elementwise_kernel", "gather",
+		  NULL, "index" },
+		{ "!has_invalid_index && \"Invalid input index in EmbeddingBag: "
+		  "index out of range [0, numRows)\"",
+		  "EmbeddingBag_updateOutputKernel_sum_mean", "_embedding_bag",
+		  "embedding_bag", "index" },
+		{ "", "_assert_async_cuda_kernel", "_assert_async", "index_put_",
+		  "index" },
+		{ "probability tensor contains either `inf`, `nan` or element "
+		  "< 0", "_assert_async_cuda_kernel", "_assert_async",
+		  "multinomial", "prob" },
+		{ "input_val >= zero && input_val <= one", "binary_cross_entropy_kernel",
+		  "binary_cross_entropy", NULL, "range01" },
+		{ "x > 0", "my_kernel", NULL, NULL, NULL },
+	};
+	struct diag_hints h = {0};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct diag_fault *f =
+			match_assert_of(r, cases[i].expr, cases[i].kernel,
+					cases[i].op, cases[i].outer, &h);
+		const char *kind = diag_hints_value(r, f);
+		CHECK_MSG(kind ? cases[i].kind && strcmp(kind, cases[i].kind) == 0
+			       : !cases[i].kind, "case %zu (%s): %s, not %s", i,
+			  cases[i].kernel, kind ? kind : "none",
+			  cases[i].kind ? cases[i].kind : "none");
+		diag_hints_clear(&h);
+	}
+	diag_rules_free(r);
+	static const char bad[] = "[a]\ntitle = A\nwhat = W\nkernel = k\n"
+				  "value = tokens\n";
+	char err[256];
+	CHECK(diag_rules_load_buf("t.rules", bad, strlen(bad), &r, err,
+				  sizeof err) != 0);
+	CHECK_MSG(strstr(err, "no kind of bad value"), "%s", err);
 }
 
 TEST(instead_of_names_a_rule)
