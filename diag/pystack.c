@@ -1073,6 +1073,67 @@ static int plan_tuple_call(const struct diag_pystack *ps,
 	return 1;
 }
 
+/* F.one_hot(y, num_classes=C) on a frame's line, the innermost such
+ * frame up to the user's: y must lie in 0..C-1 (the scatter its kernel
+ * does checks it).  False when no line has the call; true when planned
+ * (p->t set, or p->why_not). */
+static bool plan_one_hot(const struct diag_pystack *ps,
+			 struct diag_pybad_plan *p)
+{
+	int last = diag_pystack_user_frame(ps);
+	for (int f = 0; f <= last && f < (int)ps->n_frames; f++) {
+		const char *line = ps->frames[f].source;
+		char code[LINE_CAP];
+		if (!line)
+			continue;
+		code_of(line, code, sizeof code);
+		const char *q = strstr(code, "one_hot");
+		const char *paren = q ? q + 7 : NULL;
+		while (paren && *paren == ' ')
+			paren++;
+		if (!paren || *paren != '(' || (q > code && ident_char(q[-1])))
+			continue;
+		struct call_args a;
+		p->why_not = p->why_buf;
+		if (!split_args(paren, &a)) {
+			snprintf(p->why_buf, sizeof p->why_buf, "one_hot's "
+				 "arguments are not all on the line");
+			return true;
+		}
+		const char *in = arg(&a, "tensor", 0);
+		const char *nc = arg(&a, "num_classes", 1);
+		char one[ARG_CAP];
+		snprintf(one, sizeof one, "%s", in ? in : "");
+		const struct diag_pytensor *t = unwrap_index(one) && is_ident(one)
+			? tensor_named(ps, f, one) : NULL;
+		long long c;
+		if (!t || !int_dtype(t->dtype) ||
+		    strncmp(t->device, "cuda", 4) != 0) {
+			text_fit(p->why_buf, sizeof p->why_buf, "one_hot's input "
+				 "`%s` is no integer CUDA tensor local of the "
+				 "frame", in ? in : "?");
+			return true;
+		}
+		if (!nc || !(literal_ll(nc, &c) ||
+			     (is_ident(nc) && int_local(ps, f, nc, &c))) ||
+		    c <= 0) {
+			text_fit(p->why_buf, sizeof p->why_buf, "one_hot's "
+				 "num_classes `%s` is no number or int local "
+				 "here (-1 takes it from the data: nothing is "
+				 "out of range then)", nc ? nc : "?");
+			return true;
+		}
+		p->why_not = NULL;
+		p->t = t;
+		p->op = "one_hot";
+		p->bound = c;
+		p->bound_what = "classes";
+		p->src_name = NULL;
+		return true;
+	}
+	return false;
+}
+
 static void plan_index(const struct diag_pystack *ps, const char *a,
 		       struct diag_pybad_plan *p, int f)
 {
@@ -1140,13 +1201,21 @@ enum diag_pybad_kind diag_pybad_plan(const struct diag_pystack *ps,
 	}
 	bool idx = p->kind == DIAG_PYBAD_CLASS || p->kind == DIAG_PYBAD_INDEX;
 	int f = operator_frame(ps, idx);
-	if (f < 0) {
+	/* F.one_hot(y, C): a builtin, whose bound is its argument, not a
+	 * tensor's size (no frame holds a float tensor) */
+	if (idx && plan_one_hot(ps, p)) {
+		f = p->t ? p->t->frame : -1;
+		if (!p->t)
+			return p->kind;
+	} else if (f < 0) {
 		p->why_not = idx ? "no frame holds both an index tensor and the "
 				   "tensor it indexes"
 				 : "no frame holds a floating-point tensor";
 		return p->kind;
 	}
-	if (idx) {
+	if (idx && p->op && strcmp(p->op, "one_hot") == 0) {
+		/* planned above */
+	} else if (idx) {
 		plan_index(ps, assertion, p, f);
 		if (p->why_not) {
 			p->t = NULL;
@@ -1282,6 +1351,10 @@ static void say_int(const struct diag_pybad_plan *p, const char *el,
 	if (p->kind == DIAG_PYBAD_CLASS)
 		snprintf(out, cap, "%s = %lld, the model has %lld classes "
 			 "(labels must be 0..%lld)", el, v, p->bound,
+			 p->bound - 1);
+	else if (p->op && strcmp(p->op, "one_hot") == 0)
+		snprintf(out, cap, "class %lld at %s, one_hot's num_classes is "
+			 "%lld (classes must be 0..%lld)", v, el, p->bound,
 			 p->bound - 1);
 	else if (p->op)
 		snprintf(out, cap, "index %lld at %s, dim %lld of %s has %lld "

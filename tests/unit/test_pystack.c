@@ -720,3 +720,41 @@ TEST(index_put_tuple_reads_each_index_against_its_dimension)
 		  p.why_not ? p.why_not : "?");
 	diag_pystack_free(&ps);
 }
+
+/* F.one_hot(y, num_classes=C) with a class equal to C: a builtin with no
+ * frame of its own and no float tensor anywhere; the bound is the call's
+ * argument, a literal or an int local (issue 29 item 1). */
+TEST(one_hot_reads_against_its_num_classes)
+{
+	static const char text[] =
+		"F\t/home/u/oh.py\t9\tencode\treturn F.one_hot(y, num_classes=n)\n"
+		"F\t/home/u/oh.py\t15\tmain\n"
+		"T\t0\ty\ttorch.int64\tcuda:0\t5\t1\t4096\t8\n"
+		"I\t0\tn\t10\n";
+	struct diag_pystack ps;
+	CHECK_INT(diag_pystack_parse(text, strlen(text), &ps), 0);
+	struct diag_pybad_plan p;
+	CHECK_INT(diag_pybad_plan(&ps, "idx_dim >= 0 && idx_dim < index_size "
+				  "&& \"index out of bounds\"",
+				  DIAG_PYBAD_INDEX, &p), DIAG_PYBAD_INDEX);
+	CHECK_MSG(p.t != NULL, "why: %s", p.why_not ? p.why_not : "?");
+	CHECK_STR(p.t->name, "y");
+	CHECK_INT(p.bound, 10);
+	unsigned char mem[5 * 8] = {0};
+	put64(mem, 3, 10);
+	char out[300];
+	CHECK_INT(diag_pybad_find(&p, mem, sizeof mem, out, sizeof out), 1);
+	CHECK_STR(out, "class 10 at y[3], one_hot's num_classes is 10 "
+		  "(classes must be 0..9)");
+	diag_pystack_free(&ps);
+	/* num_classes=-1 takes the classes from the data: no bound */
+	static const char any[] =
+		"F\t/home/u/oh.py\t9\tencode\treturn F.one_hot(y, -1)\n"
+		"T\t0\ty\ttorch.int64\tcuda:0\t5\t1\t4096\t8\n";
+	CHECK_INT(diag_pystack_parse(any, strlen(any), &ps), 0);
+	diag_pybad_plan(&ps, "", DIAG_PYBAD_INDEX, &p);
+	CHECK(p.t == NULL);
+	CHECK_MSG(p.why_not && strstr(p.why_not, "num_classes"), "%s",
+		  p.why_not ? p.why_not : "?");
+	diag_pystack_free(&ps);
+}
