@@ -758,6 +758,21 @@ static void freed_analysis(struct diag *d)
 			      size, a, (unsigned long long)fr->base, b));
 		return;
 	}
+	/* host code on device memory: the host cannot touch it */
+	if (f->freed.in_live && f->kind == DIAG_FAULT_HOST_SIGNAL) {
+		const struct diag_freed *fr = &f->freed;
+		char size[32], a[320];
+		f->flags[DIAG_F_DEVICE_MEMORY_ON_HOST] = true;
+		bytes_text(size, sizeof size, fr->size);
+		site_text(a, sizeof a, &fr->alloc);
+		note(d, keepf(d, "0x%llx is %llu bytes inside the %s of device "
+			      "memory that %s allocated at 0x%llx: host code "
+			      "touched device memory.", (unsigned long long)
+			      fr->addr, (unsigned long long)(fr->addr - fr->base),
+			      size, a, (unsigned long long)fr->base));
+		return;
+	}
+	f->freed = (struct diag_freed){ 0 };
 	if (f->flags[DIAG_F_PYTORCH] && f->exception_name &&
 	    diag_ci_strstr(f->exception_name, "Illegal Address"))
 		note(d, keep(d, strdup("PyTorch's caching allocator keeps "

@@ -262,7 +262,7 @@ static bool ph_freed(const struct diag_fault *f, const char *p, size_t n,
 		     struct dbuf *b)
 {
 	const struct diag_freed *v = &f->freed;
-	bool ok = v->found;
+	bool ok = v->found || v->in_live, freed = v->found;
 	if (eq(p, n, "freed.address")) return put_hex(b, v->addr, ok);
 	if (eq(p, n, "freed.base")) return put_hex(b, v->base, ok);
 	if (eq(p, n, "freed.size")) return put_int(b, (long long)v->size, ok);
@@ -270,8 +270,8 @@ static bool ph_freed(const struct diag_fault *f, const char *p, size_t n,
 		return put_int(b, (long long)(v->addr - v->base), ok);
 	if (eq(p, n, "freed.alloc")) return ok && put_site(b, &v->alloc);
 	if (eq(p, n, "freed.alloc_api")) return ok && put_str(b, v->alloc.api);
-	if (eq(p, n, "freed.free")) return ok && put_site(b, &v->free);
-	if (eq(p, n, "freed.free_api")) return ok && put_str(b, v->free.api);
+	if (eq(p, n, "freed.free")) return freed && put_site(b, &v->free);
+	if (eq(p, n, "freed.free_api")) return freed && put_str(b, v->free.api);
 	return false;
 }
 

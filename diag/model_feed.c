@@ -177,15 +177,17 @@ static void freed_site(struct diag_freed_site *o, char **strs,
 							   : 0 };
 }
 
-/* The freed-memory lookup's answer (mi/alloc_watch.c), once found. */
+/* The freed-memory lookup's answer (mi/alloc_watch.c), once it found
+ * the allocation the address lies in. */
 static void freed_from(struct diag *d, const struct dbg_model *m)
 {
 	const struct model_freed *mf = &m->freed;
-	if (mf->state != MODEL_FREED_DONE || !mf->found)
+	if (mf->state != MODEL_FREED_DONE || !(mf->found || mf->in_live))
 		return;
 	struct diag_freed *o = &d->freed;
-	*o = (struct diag_freed){ .found = true, .addr = mf->addr,
-				  .base = mf->base, .size = mf->size };
+	*o = (struct diag_freed){ .found = mf->found, .in_live = mf->in_live,
+				  .addr = mf->addr, .base = mf->base,
+				  .size = mf->size };
 	freed_site(&o->alloc, d->freed_strs, &mf->alloc);
 	freed_site(&o->free, d->freed_strs + 3, &mf->free);
 }

@@ -1074,20 +1074,24 @@ static void j_freed_site(struct jw *w, const char *key,
 	jw_end(w);
 }
 
-/* "freed": the bad address in memory the program freed, null when not
- * (the allocation watch, diag_fault.freed). */
+/* "allocation": the device allocation the bad address lies in, freed
+ * (a use after free) or live (host code on device memory); null when
+ * none (the allocation watch, diag_fault.freed). */
 static void j_freed(struct jw *w, const struct diag_freed *f)
 {
-	if (!f->found) {
-		jw_null(w, "freed");
+	if (!f->found && !f->in_live) {
+		jw_null(w, "allocation");
 		return;
 	}
-	jw_obj(w, "freed");
+	jw_obj(w, "allocation");
 	jw_hex(w, "address", f->addr, true);
 	jw_hex(w, "base", f->base, true);
 	jw_int(w, "size", (long long)f->size);
 	j_freed_site(w, "allocated", &f->alloc);
-	j_freed_site(w, "freed", &f->free);
+	if (f->found)
+		j_freed_site(w, "freed", &f->free);
+	else
+		jw_null(w, "freed");
 	jw_end(w);
 }
 

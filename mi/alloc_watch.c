@@ -303,14 +303,15 @@ static void ask_lines(struct dbg_ctl *c)
 {
 	struct model_freed *f = &c->m.freed;
 	struct model_alloc_site *sites[2] = { &f->alloc, &f->free };
-	f->pending = 2;
+	f->pending = 0;
 	for (size_t i = 0; i < 2; i++) {
-		struct ctl_op *op = ctl_op_new(c, site_lined, false);
+		/* (a live allocation has no free) */
+		struct ctl_op *op = sites[i]->ret ? ctl_op_new(c, site_lined, false)
+						  : NULL;
 		char cmd[96];
-		if (!op) {
-			f->pending--;
+		if (!op)
 			continue;
-		}
+		f->pending++;
 		op->index = i;
 		snprintf(cmd, sizeof cmd, "-data-disassemble %s-a 0x%" PRIx64
 			 " -- 1", host_opt(c), sites[i]->ret - 1);
@@ -320,20 +321,33 @@ static void ask_lines(struct dbg_ctl *c)
 		lookup_done(c);
 }
 
-/* All pointers read back: a freed allocation over addr, and none after
- * the free. */
+static void site_of(struct model_alloc_site *s, const struct model_alloc_event *e)
+{
+	s->api = apis[e->api].name;
+	s->ret = e->ret;
+}
+
+/* All pointers read back: a freed allocation over addr and none given
+ * out over it since; else a live one over it. */
 static void pointers_read(struct dbg_ctl *c)
 {
 	struct model_freed *f = &c->m.freed;
-	f->found = f->size && !f->live && f->addr >= f->base &&
-		   f->addr - f->base < f->size;
-	if (!f->found) {
+	const struct model_alloc_event *ev = c->m.allocs.ev;
+	f->found = f->has_free && f->size && f->addr >= f->base &&
+		   f->addr - f->base < f->size &&
+		   !(f->live && f->live_ev > f->free_ev);
+	if (f->found) {
+		site_of(&f->alloc, &ev[f->alloc_ev]);
+		site_of(&f->free, &ev[f->free_ev]);
+	} else if (f->live) {
+		f->in_live = true;
+		f->base = f->live_base;
+		f->size = ev[f->live_ev].size;
+		site_of(&f->alloc, &ev[f->live_ev]);
+	} else {
 		lookup_done(c);
 		return;
 	}
-	const struct model_alloc_event *fe = &c->m.allocs.ev[f->free_ev];
-	f->free.api = apis[fe->api].name;
-	f->free.ret = fe->ret;
 	ask_lines(c);
 }
 
@@ -345,30 +359,25 @@ static void pointer_read(struct dbg_ctl *c, struct ctl_op *op,
 	if (stale(c))
 		return;
 	const struct model_alloc_event *ev = &c->m.allocs.ev[op->index];
-	const struct model_alloc_event *fe = &c->m.allocs.ev[f->free_ev];
+	uint64_t freed = f->has_free ? c->m.allocs.ev[f->free_ev].addr : 0;
 	uint64_t p;
-	if (answered_value(r, &p)) {
-		if (op->index < f->free_ev && p == fe->addr &&
+	if (answered_value(r, &p) && p) {
+		if (f->has_free && op->index < f->free_ev && p == freed &&
 		    (!f->size || op->index > f->alloc_ev)) {
 			/* the latest allocation before the free that gave
 			 * this pointer */
 			f->base = p;
 			f->size = ev->size;
 			f->alloc_ev = op->index;
-		} else if (op->index > f->free_ev && p <= f->addr &&
-			   f->addr - p < ev->size) {
-			f->live = true; /* given out again since */
+		} else if (p != freed && p <= f->addr && f->addr - p < ev->size &&
+			   (!f->live || op->index > f->live_ev)) {
+			f->live = true; /* an allocation over addr, not freed */
+			f->live_ev = op->index;
+			f->live_base = p;
 		}
 	}
-	if (--f->pending == 0) {
-		if (f->size) {
-			const struct model_alloc_event *ae =
-				&c->m.allocs.ev[f->alloc_ev];
-			f->alloc.api = apis[ae->api].name;
-			f->alloc.ret = ae->ret;
-		}
+	if (--f->pending == 0)
 		pointers_read(c);
-	}
 }
 
 /* The free of the nearest freed pointer at or below one of the
@@ -417,9 +426,16 @@ static void lookup_start(struct dbg_ctl *c, struct lookup *lk)
 {
 	struct model_freed *f = &c->m.freed;
 	const struct model_allocs *l = &c->m.allocs;
-	if (!nearest_free(l, lk, &f->free_ev, &f->addr)) {
-		lookup_done(c);
-		return;
+	f->has_free = nearest_free(l, lk, &f->free_ev, &f->addr);
+	if (!f->has_free) {
+		/* no free below: whether a live allocation holds the first
+		 * address (a host crash in device memory) */
+		if (lk->n == 0) {
+			lookup_done(c);
+			return;
+		}
+		f->addr = lk->addrs[0];
+		f->free_ev = l->n;
 	}
 	unsigned before = 0, after = 0;
 	for (size_t i = f->free_ev; i-- > 0 && before < LOOKBACK;)

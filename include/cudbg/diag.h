@@ -64,6 +64,7 @@ struct diag_dim3 {
 	X(LANE_UNKNOWN, "lane-unknown", "the focused lane may not be the faulting thread") \
 	X(CULPRIT_LANE, "culprit-lane", "the faulting lane was found from every lane's address of the faulting access") \
 	X(FREED_MEMORY, "freed-memory", "the bad address lies in device memory the program allocated and freed (the allocation watch)") \
+	X(DEVICE_MEMORY_ON_HOST, "device-memory-on-host", "host code crashed on an address inside a live device allocation (the allocation watch)") \
 	X(ERROR_PC_DIFFERS, "error-pc-differs", "the faulting PC is not the stop PC") \
 	X(COREDUMP, "coredump", "the account comes from a GPU coredump")      \
 	X(SANITIZER_CORE, "sanitizer-core", "the GPU coredump is one compute-sanitizer wrote") \
@@ -359,6 +360,9 @@ struct diag_fault {
 	 * when its caller has no line info. */
 	struct diag_freed {
 		bool found;
+		/* not found: the address lies in an allocation not freed
+		 * (alloc names it, free is empty) */
+		bool in_live;
 		uint64_t addr, base, size;
 		struct diag_freed_site {
 			const char *api;   /* "cudaMalloc", "cudaFree" */

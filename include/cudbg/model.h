@@ -210,13 +210,18 @@ enum model_freed_state {
 struct model_freed {
 	enum model_freed_state state;
 	bool found;        /* addr lies in [base, base + size), freed */
+	bool in_live;      /* not found: addr lies in [base, base + size)
+			    * of an allocation not freed (free is empty) */
 	uint64_t addr, base, size;
 	struct model_alloc_site alloc, free;
 	/* the lookup's working state */
+	bool has_free;     /* a freed pointer lies below addr */
 	size_t free_ev;    /* the free event of the nearest freed pointer */
 	size_t alloc_ev;   /* the allocation that gave it, once size != 0 */
 	size_t pending;    /* answers still to come */
-	bool live;         /* an allocation after the free covers addr */
+	bool live;         /* an allocation not freed covers addr */
+	size_t live_ev;    /* the latest such */
+	uint64_t live_base;
 };
 
 enum model_table {
@@ -622,7 +627,9 @@ int ctl_culprit_search_lvalue(struct dbg_ctl *c, const char *lvalue);
  * device memory the program freed, by the allocation watch's log: the
  * nearest freed pointer below, the allocation whose pointer it was (each
  * recent allocation's pointer is read where the API wrote it), no later
- * allocation over it, and the lines of both calls.  With siginfo, the
+ * allocation over it, and the lines of both calls.  Else, whether it lies
+ * in an allocation still live (in_live: device memory a host fault
+ * touched), with its line.  With siginfo, the
  * host signal's si_addr is read first and added.  Results in
  * model->freed (MODEL_CH_FREED).  0 when asked, CTL_ESTATE when the log
  * is empty or nothing is stopped. */

@@ -55,7 +55,7 @@ done
 if python3 - "$tmp/fp.json" "$alloc_line" "$free_line" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))["diagnosis"]
-f = d["freed"]
+f = d["allocation"]
 assert f and f["size"] == 1048576, f
 assert int(f["address"], 16) - int(f["base"], 16) == 68, f
 assert f["allocated"]["api"] == "cudaMalloc" and f["allocated"]["line"] == int(sys.argv[2]), f
@@ -94,7 +94,25 @@ elif grep -q 'ptr-freed\|use after free' "$tmp/wild.txt" "$tmp/off.txt"; then
 else
 	pass no-claim
 fi
-# 5. the budget: past 2048 calls the watch deletes its dprintfs while the
+# 5. host code on a live device buffer: named with its allocation
+(cd "$tmp" && timeout 60 "$BIN" --batch --json --debugger gdb --alloc-watch \
+	fp/uaf host) >"$tmp/host.json" 2>/dev/null </dev/null
+if python3 - "$tmp/host.json" "$alloc_line" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["diagnosis"]
+a = d["allocation"]
+assert a and a["freed"] is None and a["allocated"]["line"] == int(sys.argv[2]), a
+assert int(a["address"], 16) - int(a["base"], 16) == 20, a
+assert "device-memory-on-host" in d["facts"] and "freed-memory" not in d["facts"], d["facts"]
+assert d["hints"][0]["id"] == "host-touched-device-memory", d["hints"][0]["id"]
+PY
+then
+	pass host-touch
+else
+	fail host-touch "host code on a live device buffer is not named"
+fi
+
+# 6. the budget: past 2048 calls the watch deletes its dprintfs while the
 #    program runs, and the program ends as it would
 (cd "$tmp" && timeout 120 "$BIN" --batch --debugger gdb --alloc-watch \
 	--record "$tmp/churn.mi.log" fp/uaf churn 3000) >"$tmp/churn.txt" 2>&1 </dev/null

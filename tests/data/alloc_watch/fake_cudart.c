@@ -1,7 +1,8 @@
 /* A stand-in for the CUDA runtime's allocation API (tests/sh/
- * alloc_watch.sh): device memory is an anonymous mapping, so a use
- * after cudaFree faults (SIGSEGV) as a kernel's access to freed device
- * memory does.  Built without debug info, as the real library is: gdb
+ * alloc_watch.sh): device memory is an anonymous mapping the host cannot
+ * touch (PROT_NONE, as cudaMalloc's memory is out of the host's reach),
+ * so a host access to it faults (SIGSEGV), and after cudaFree the
+ * mapping is gone as a kernel's access to freed device memory finds it.  Built without debug info, as the real library is: gdb
  * then places a breakpoint by the function's name at its start or after
  * "push %rbp; mov %rsp,%rbp" (the allocation watch reads the return
  * address either way). */
@@ -10,8 +11,7 @@
 
 int cudaMalloc(void **out, size_t n)
 {
-	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = mmap(NULL, n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return 2;
 	*out = p;

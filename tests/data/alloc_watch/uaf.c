@@ -1,7 +1,8 @@
 /* tests/sh/alloc_watch.sh: a buffer used after it was freed (argv[1]
  * "uaf", the default), a wild pointer that no allocation ever held
- * ("wild"), or N more buffers that come and go and a clean end ("churn"
- * N: the watch's budget).  Other buffers come and go first, so the lookup
+ * ("wild"), a live buffer written by host code ("host"), or N more
+ * buffers that come and go and a clean end ("churn" N: the watch's
+ * budget).  Other buffers come and go first, so the lookup
  * must pick the right one. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "uaf";
 	float *stats, *other;
 	cudaMalloc((void **)&stats, 1 << 20); /* MARK_ALLOC */
+	if (strcmp(mode, "host") == 0)
+		stats[5] = 1.0f; /* MARK_HOST */
 	for (int i = 0; i < 3; i++) {
 		cudaMalloc((void **)&other, 1 << 20);
 		cudaFree(other);
