@@ -773,6 +773,13 @@ static void freed_analysis(struct diag *d)
 		return;
 	}
 	f->freed = (struct diag_freed){ 0 };
+	if (d->alloc_watch_cut)
+		note(d, keep(d, strdup("The allocation watch stopped after its "
+				       "budget of calls (docs/tool-quirks.md, "
+				       "\"dprintf as a probe\"): a free made "
+				       "after that is not seen, so the bad "
+				       "address was not checked for a use "
+				       "after free.")));
 	if (f->flags[DIAG_F_PYTORCH] && f->exception_name &&
 	    diag_ci_strstr(f->exception_name, "Illegal Address"))
 		note(d, keep(d, strdup("PyTorch's caching allocator keeps "

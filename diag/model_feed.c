@@ -182,6 +182,10 @@ static void freed_site(struct diag_freed_site *o, char **strs,
 static void freed_from(struct diag *d, const struct dbg_model *m)
 {
 	const struct model_freed *mf = &m->freed;
+	/* a lookup that found nothing after the watch's budget was spent
+	 * is no all-clear */
+	d->alloc_watch_cut = mf->state == MODEL_FREED_DONE && !mf->found &&
+			     !mf->in_live && m->allocs.ended;
 	if (mf->state != MODEL_FREED_DONE || !(mf->found || mf->in_live))
 		return;
 	struct diag_freed *o = &d->freed;

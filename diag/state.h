@@ -104,6 +104,8 @@ struct diag {
 	struct diag_culprit culprit;   /* from the model; strings below */
 	char *culprit_inst, *culprit_why, *culprit_lvalue;
 	struct diag_freed freed;        /* from the model; strings below */
+	bool alloc_watch_cut;           /* its lookup found nothing, and the
+					 * watch had stopped at its budget */
 	char *freed_strs[6];            /* api, func, file of alloc, free */
 	struct diag_pytrace pytrace;    /* tracebacks in the output */
 	bool set_flags[DIAG_F_COUNT];   /* from diag_set_flag / text */

@@ -495,6 +495,14 @@ int ctl_freed_lookup(struct dbg_ctl *c, const uint64_t *addrs, size_t n,
 	model_freed_clear(&c->m);
 	c->m.freed.state = MODEL_FREED_BUSY;
 	c->m.changes |= MODEL_CH_FREED;
+	/* Past the budget the calls went unseen: memory freed and given out
+	 * again since would be put on the wrong call.  No claim (the
+	 * diagnosis says the watch was cut). */
+	if (c->m.allocs.ended) {
+		lookup_free(lk);
+		lookup_done(c);
+		return 0;
+	}
 	/* a host crash: its si_addr first (the signalled thread is the
 	 * selected one) */
 	struct ctl_op *op = siginfo ? ctl_op_new(c, siginfo_read, false) : NULL;

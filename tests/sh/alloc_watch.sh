@@ -125,4 +125,14 @@ elif [ "$(grep -c '~"cudbg-alloc ' "$tmp/churn.mi.log")" -gt 2100 ]; then
 else
 	pass budget
 fi
+# ...and a use after free past the budget claims nothing, and says why
+(cd "$tmp" && timeout 120 "$BIN" --batch --debugger gdb --alloc-watch \
+	fp/uaf late 1100) >"$tmp/late.txt" 2>&1 </dev/null
+if grep -q 'ptr-freed\|use after free:' "$tmp/late.txt"; then
+	fail budget-claim "a free the watch could not see was claimed"
+elif ! grep -q 'allocation watch stopped after its' "$tmp/late.txt"; then
+	fail budget-claim "no word that the watch was cut: $(grep -m1 '^\[1\]' "$tmp/late.txt")"
+else
+	pass budget-claim
+fi
 exit $fails
