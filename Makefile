@@ -22,6 +22,9 @@ PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 MANPREFIX ?= $(PREFIX)/share/man
 DATADIR   ?= $(PREFIX)/share/cudbg-tui
+# the death reporter --job preloads into its processes (preload/death.c);
+# found beside the binary, else in ../lib/cudbg-tui from it
+LIBDIR    ?= $(PREFIX)/lib/cudbg-tui
 BUILD     ?= build
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
@@ -115,7 +118,16 @@ TOOLS    := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 # main, so the committed corpora run in every test pass.
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 
-all: $(BIN)
+PRELOAD  := $(BUILD)/libcudbg-death.so
+
+all: $(BIN) $(PRELOAD)
+
+# Not a layer: a shared object with no project header, preloaded into the
+# processes of a --job run (never into cudbg-tui), built without the
+# sanitizers (they must come first in a process's libraries).
+$(PRELOAD): preload/death.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -fPIC -shared $(WARN) $(WERROR) -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -184,7 +196,7 @@ PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c)
 
 # What the suite runs (the ASan build stops there); check-build adds the
 # benchmarks, so they keep compiling.
-test-build: $(BIN) $(TESTS) $(FUZZ_REPLAY) $(PROGS) $(TOOLS)
+test-build: $(BIN) $(PRELOAD) $(TESTS) $(FUZZ_REPLAY) $(PROGS) $(TOOLS)
 check-build: test-build $(BENCHES) $(TOOLS)
 
 quick: check-build
@@ -259,17 +271,18 @@ gpu-test: $(BIN)
 	bash tests/gpu/gpu-test.sh
 
 DOCDIR    ?= $(PREFIX)/share/doc/cudbg-tui
-install: $(BIN)
+install: $(BIN) $(PRELOAD)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 \
-		$(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(LIBDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/cudbg-tui
+	install -m 755 $(PRELOAD) $(DESTDIR)$(LIBDIR)/
 	install -m 644 docs/cudbg-tui.1 $(DESTDIR)$(MANPREFIX)/man1/
 	cp -R data/. $(DESTDIR)$(DATADIR)/
 	install -m 644 README.md LICENSE docs/*.md $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/cudbg-tui $(DESTDIR)$(MANPREFIX)/man1/cudbg-tui.1
-	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(LIBDIR)
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -14,6 +14,7 @@
  * depend on that: the driver names each GPU coredump with the faulting
  * process's pid (CUDA_COREDUMP_FILE=DIR/core.%p). */
 #include "cudbg/base.h"
+#include "cudbg/hints.h"
 #include "cudbg/job.h"
 #include "diag/internal.h"
 
@@ -174,8 +175,12 @@ static bool fault_signal(int sig)
 
 static void set_wait_status(struct job_proc *p, int st, double t)
 {
-	if (p->state == JOB_EXITED || p->state == JOB_SIGNALLED)
+	/* (the kernel's word replaces the process's own report of it) */
+	if ((p->state == JOB_EXITED || p->state == JOB_SIGNALLED) &&
+	    !p->death_from_report)
 		return;
+	p->death_from_report = false;
+	p->death_by = NULL;
 	if (WIFEXITED(st)) {
 		p->state = JOB_EXITED;
 		p->status = WEXITSTATUS(st);
@@ -475,6 +480,22 @@ static void setenv_default(const char *name, const char *value)
 		setenv(name, value, 1);
 }
 
+/* The death reporter (preload/death.c): beside this binary, else in
+ * ../lib/cudbg-tui from it (make install).  NULL when neither has it. */
+static const char *death_reporter(char *buf, size_t cap)
+{
+	char exe[PATH_MAX];
+	if (!diag_exe_dir(exe, sizeof exe))
+		return NULL;
+	int n = snprintf(buf, cap, "%s/libcudbg-death.so", exe);
+	if (n > 0 && (size_t)n < cap && access(buf, R_OK) == 0)
+		return buf;
+	n = snprintf(buf, cap, "%s/../lib/cudbg-tui/libcudbg-death.so", exe);
+	if (n > 0 && (size_t)n < cap && access(buf, R_OK) == 0)
+		return buf;
+	return NULL;
+}
+
 static void job_environment(const struct job_config *cfg, const char *dir)
 {
 	char pattern[PATH_MAX];
@@ -506,6 +527,16 @@ static void job_environment(const struct job_config *cfg, const char *dir)
 		 pp && *pp ? pp : "");
 	setenv("PYTHONPATH", path, 1);
 	setenv("CUDBG_JOB_DIR", dir, 1);
+	/* Every process writes its own death to DIR/death.PID when a fatal
+	 * signal ends it (preload/death.c): seen even when its parent reaps
+	 * it at once (issue 29 item 6).  The user's preloads stay, after. */
+	char lib[PATH_MAX];
+	if (death_reporter(lib, sizeof lib)) {
+		const char *pre = getenv("LD_PRELOAD");
+		snprintf(path, sizeof path, "%s%s%s", lib, pre && *pre ? " " : "",
+			 pre && *pre ? pre : "");
+		setenv("LD_PRELOAD", path, 1);
+	}
 }
 
 /* errw: the write end of the pipe that carries the job's stderr to us
@@ -957,6 +988,57 @@ static void drain_job_stderr(struct run *r)
 	}
 }
 
+/* The ends the processes wrote themselves (preload/death.c):
+ * DIR/death.PID (a fatal signal) and DIR/exit.PID (exit()), "PID CODE
+ * PPID" and the command line.  A process its parent reaped at once is
+ * seen so; each file is read once. */
+static void read_end_file(struct run *r, const char *name, bool death)
+{
+	char *end;
+	long pid = strtol(name + (death ? 6 : 5), &end, 10);
+	if (pid <= 0 || *end)
+		return;
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", r->j->core_dir, name);
+	FILE *f = fopen(path, "r");
+	long fpid, ppid;
+	int code;
+	bool ok = f && fscanf(f, "%ld %d %ld", &fpid, &code, &ppid) == 3 &&
+		  fpid == pid && (death ? code > 0 && code < 65
+					: code >= 0 && code < 256);
+	if (f)
+		fclose(f);
+	unlink(path);
+	if (!ok)
+		return;
+	struct job_proc *p = find_proc(r->j, pid);
+	if (!p && !(p = add_proc(r->j, pid, now_s() - r->t0)))
+		return;
+	if (!p->ppid && ppid != r->keeper)
+		p->ppid = ppid;
+	/* the kernel's own status, when a poll saw it, stands */
+	if (p->state == JOB_RUNNING || p->state == JOB_ENDED) {
+		set_reported_end(p, death, code, "its report");
+		if (!p->end_s)
+			p->end_s = now_s() - r->t0;
+	}
+}
+
+static void poll_deaths(struct run *r)
+{
+	DIR *d = opendir(r->j->core_dir);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "death.", 6) == 0)
+			read_end_file(r, de->d_name, true);
+		else if (strncmp(de->d_name, "exit.", 5) == 0)
+			read_end_file(r, de->d_name, false);
+	}
+	closedir(d);
+}
+
 static void run_loop(struct run *r)
 {
 	while (!r->keeper_done) {
@@ -973,12 +1055,14 @@ static void run_loop(struct run *r)
 		double t = now_s();
 		poll_procs(r);
 		poll_cores(r);
+		poll_deaths(r);
 		watch_fault(r, t - r->t0);
 		maybe_kill(r, t - r->t0);
 	}
 	/* the last words: statuses and cores written as the tree ended */
 	drain_job_stderr(r);
 	poll_cores(r);
+	poll_deaths(r);
 	for (size_t i = 0; i < r->j->nprocs; i++)
 		if (r->j->procs[i].state == JOB_RUNNING) {
 			r->j->procs[i].state = JOB_ENDED;
