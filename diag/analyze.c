@@ -792,6 +792,23 @@ static void freed_analysis(struct diag *d)
 				       "the cache.")));
 }
 
+/* The program's processes that died of a fatal signal (their own
+ * reports, preload/death.c): a note each, and the fact. */
+static void children_analysis(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	f->child_deaths = d->children;
+	f->n_child_deaths = d->n_children;
+	f->flags[DIAG_F_CHILD_DIED] = d->n_children > 0;
+	for (size_t i = 0; i < d->n_children && i < 8; i++) {
+		const struct diag_child_death *c = &d->children[i];
+		const char *abbrev = sigabbrev_np(c->sig);
+		note(d, keepf(d, "A process the program started died of "
+			      "SIG%s: pid %ld (%.200s).", abbrev ? abbrev : "?",
+			      c->pid, c->cmd));
+	}
+}
+
 static void lane_analysis(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -1152,6 +1169,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	diag_provenance(d, f);
 	lane_analysis(d);
 	freed_analysis(d);
+	children_analysis(d);
 	add_notes(d);
 	return f;
 }

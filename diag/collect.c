@@ -121,6 +121,9 @@ void diag_free(struct diag *d)
 	free(d->culprit_inst);
 	free(d->culprit_why);
 	free(d->culprit_lvalue);
+	for (size_t i = 0; i < d->n_children; i++)
+		free((char *)(uintptr_t)d->children[i].cmd);
+	free(d->children);
 	for (size_t i = 0; i < sizeof d->freed_strs / sizeof d->freed_strs[0]; i++)
 		free(d->freed_strs[i]);
 	diag_pytrace_free(&d->pytrace);
@@ -415,6 +418,24 @@ int diag_lend_sanitizer(struct diag *d, const struct diag_san *report)
 	/* Only read from here on (the analysis takes const records). */
 	return report ? add_san(d, (struct diag_san *)(uintptr_t)report, true)
 		      : DIAG_OK;
+}
+
+int diag_add_child_death(struct diag *d, long pid, int sig, const char *cmd)
+{
+	for (size_t i = 0; i < d->n_children; i++)
+		if (d->children[i].pid == pid)
+			return DIAG_OK;
+	struct diag_child_death *v = realloc(d->children,
+					     (d->n_children + 1) * sizeof *v);
+	if (!v)
+		return DIAG_ENOMEM;
+	d->children = v;
+	char *c = diag_strdup(cmd ? cmd : "");
+	if (!c)
+		return DIAG_ENOMEM;
+	v[d->n_children++] = (struct diag_child_death){ .pid = pid, .sig = sig,
+							.cmd = c };
+	return DIAG_OK;
 }
 
 int diag_set_core(struct diag *d, const char *path)

@@ -7,6 +7,7 @@
  * is the last resort, for layouts where the data is not beside bin/. */
 #include <cudbg/hints.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,4 +86,18 @@ const char *diag_data_dir(const char *exe_dir, const char *want, char *buf,
 		}
 	}
 	return try_dir(CUDBG_DATADIR, want, buf, cap);
+}
+
+const char *diag_death_reporter(char *buf, size_t cap)
+{
+	char exe[PATH_MAX];
+	if (!diag_exe_dir(exe, sizeof exe))
+		return NULL;
+	int n = snprintf(buf, cap, "%s/libcudbg-death.so", exe);
+	if (n > 0 && (size_t)n < cap && access(buf, R_OK) == 0)
+		return buf;
+	n = snprintf(buf, cap, "%s/../lib/cudbg-tui/libcudbg-death.so", exe);
+	if (n > 0 && (size_t)n < cap && access(buf, R_OK) == 0)
+		return buf;
+	return NULL;
 }

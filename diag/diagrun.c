@@ -9,7 +9,9 @@
 #include "diag/internal.h"
 #include "diag/state.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,6 +38,7 @@ struct diag_run {
 	const char *kernel;      /* --memcheck-kernel, NULL: every kernel */
 	const char *debugger;
 	bool keep_temp;
+	const char *child_dir; /* diag_run_config.child_dir (borrowed) */
 	bool can_rerun;             /* a launch: the pass can run the program */
 	bool pystack;               /* ask a Python program for its stack */
 	bool py_probe;              /* any other program: read its memory
@@ -349,6 +352,7 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 	r->kernel = c->memcheck_kernel;
 	r->debugger = c->debugger;
 	r->keep_temp = c->keep_temp;
+	r->child_dir = c->child_dir;
 	r->can_rerun = c->can_rerun && c->argv && c->argv[0];
 	r->labels = c->action_labels;
 	/* A replay does not know its program: it asks as the recording did
@@ -933,6 +937,39 @@ bool diag_run_auto_pass(struct diag_run *r, const struct session_caps *caps)
 	       diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, diag_analyze(r->d));
 }
 
+/* The deaths the program's processes wrote (preload/death.c):
+ * child_dir/death.PID, "PID SIGNAL PPID" and the command line; the
+ * program's own (its debugger saw it) is not a child's. */
+static void read_child_deaths(struct diag_run *r, struct dbg_ctl *c)
+{
+	DIR *dir = r->child_dir ? opendir(r->child_dir) : NULL;
+	if (!dir)
+		return;
+	long self = c ? (long)session_program_pid(ctl_session(c)) : 0;
+	struct dirent *de;
+	while ((de = readdir(dir))) {
+		char *end, path[PATH_MAX];
+		long pid = strncmp(de->d_name, "death.", 6) == 0
+				   ? strtol(de->d_name + 6, &end, 10) : 0;
+		if (pid <= 0 || *end || pid == self)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", r->child_dir, de->d_name);
+		size_t len;
+		char *text = diag_read_small_file(path, 4096, &len);
+		long fpid, ppid;
+		int sig, at = 0;
+		if (text && sscanf(text, "%ld %d %ld%n", &fpid, &sig, &ppid,
+				   &at) == 3 && fpid == pid && sig > 0 &&
+		    sig < 65) {
+			char *cmd = text + at + (text[at] == '\n');
+			cmd[strcspn(cmd, "\n")] = '\0';
+			diag_add_child_death(r->d, pid, sig, cmd);
+		}
+		free(text);
+	}
+	closedir(dir);
+}
+
 int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
 	if (timeout_ms < 0)
@@ -982,6 +1019,7 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 	}
 	if (c)
 		read_pystack(r, c, timeout_ms < 10000 ? timeout_ms : 10000);
+	read_child_deaths(r, c);
 	if (diag_run_auto_pass(r, c ? session_caps(ctl_session(c)) : NULL)) {
 		int rc = run_memcheck(r, NULL, timeout_ms);
 		if (rc < 0)

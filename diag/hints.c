@@ -275,6 +275,24 @@ static bool ph_freed(const struct diag_fault *f, const char *p, size_t n,
 	return false;
 }
 
+/* {child.*}: the first process of the program's that died of a signal
+ * (diag_fault.child_deaths). */
+static bool ph_child(const struct diag_fault *f, const char *p, size_t n,
+		     struct dbuf *b)
+{
+	const struct diag_child_death *c = f->n_child_deaths
+		? &f->child_deaths[0] : NULL;
+	if (eq(p, n, "child.pid")) return c && put_int(b, c->pid, true);
+	if (eq(p, n, "child.command")) return c && put_str(b, c->cmd);
+	if (eq(p, n, "child.signal")) {
+		const char *a = c ? sigabbrev_np(c->sig) : NULL;
+		if (a)
+			dbuf_printf(b, "SIG%s", a);
+		return a != NULL;
+	}
+	return false;
+}
+
 static bool ph_focus(const struct diag_fault *f, const char *p, size_t n,
 		     struct dbuf *b)
 {
@@ -329,7 +347,8 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 		return ph_python(f, p + 7, n - 7, b);
 	if (n > 5 && memcmp(p, "hang.", 5) == 0)
 		return diag_hang_placeholder(f->hang, p + 5, n - 5, b);
-	if (ph_focus(f, p, n, b) || ph_ptr(f, p, n, b) || ph_freed(f, p, n, b))
+	if (ph_focus(f, p, n, b) || ph_ptr(f, p, n, b) || ph_freed(f, p, n, b) ||
+	    ph_child(f, p, n, b))
 		return true;
 	if (eq(p, n, "kind")) return put_str(b, diag_fault_kind_name(f->kind));
 	if (eq(p, n, "program")) return put_str(b, f->program);

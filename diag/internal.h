@@ -29,8 +29,7 @@ bool diag_put_range(struct dbuf *b, struct diag_dim3 lo, struct diag_dim3 hi);
 
 /* Reads a small file whole (at most max bytes); NULL on failure. */
 char *diag_read_small_file(const char *path, size_t max, size_t *len);
-/* Removes dir, its files and its subdirectories down to `depth` levels
- * (0: files only); best effort, errors ignored (a private temp dir). */
+/* Removes dir and what is in it (include/cudbg/diagrun.h says more). */
 void diag_remove_dir(const char *dir, int depth);
 
 /* One frame line of a Python traceback ('  File "F", line N, in FUNC')

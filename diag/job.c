@@ -480,22 +480,6 @@ static void setenv_default(const char *name, const char *value)
 		setenv(name, value, 1);
 }
 
-/* The death reporter (preload/death.c): beside this binary, else in
- * ../lib/cudbg-tui from it (make install).  NULL when neither has it. */
-static const char *death_reporter(char *buf, size_t cap)
-{
-	char exe[PATH_MAX];
-	if (!diag_exe_dir(exe, sizeof exe))
-		return NULL;
-	int n = snprintf(buf, cap, "%s/libcudbg-death.so", exe);
-	if (n > 0 && (size_t)n < cap && access(buf, R_OK) == 0)
-		return buf;
-	n = snprintf(buf, cap, "%s/../lib/cudbg-tui/libcudbg-death.so", exe);
-	if (n > 0 && (size_t)n < cap && access(buf, R_OK) == 0)
-		return buf;
-	return NULL;
-}
-
 static void job_environment(const struct job_config *cfg, const char *dir)
 {
 	char pattern[PATH_MAX];
@@ -531,7 +515,7 @@ static void job_environment(const struct job_config *cfg, const char *dir)
 	 * signal ends it (preload/death.c): seen even when its parent reaps
 	 * it at once (issue 29 item 6).  The user's preloads stay, after. */
 	char lib[PATH_MAX];
-	if (death_reporter(lib, sizeof lib)) {
+	if (diag_death_reporter(lib, sizeof lib)) {
 		const char *pre = getenv("LD_PRELOAD");
 		snprintf(path, sizeof path, "%s%s%s", lib, pre && *pre ? " " : "",
 			 pre && *pre ? pre : "");

@@ -1130,6 +1130,19 @@ static void j_rest(struct jw *w, const struct diag_fault *f)
 	jw_str(w, "error_line", f->error_line);
 	jw_str(w, "python_exception", f->py_exception);
 	j_freed(w, &f->freed);
+	jw_arr(w, "child_deaths");
+	for (size_t i = 0; i < f->n_child_deaths; i++) {
+		const struct diag_child_death *c = &f->child_deaths[i];
+		const char *a = sigabbrev_np(c->sig);
+		char sig[24];
+		snprintf(sig, sizeof sig, "SIG%s", a ? a : "?");
+		jw_obj(w, NULL);
+		jw_int(w, "pid", c->pid);
+		jw_str(w, "signal", sig);
+		jw_text(w, "command", c->cmd, strlen(c->cmd));
+		jw_end(w);
+	}
+	jw_end(w);
 	j_output_tail(w, f);
 	jw_obj(w, "values");
 	for (size_t i = 0; i < f->n_values; i++)

@@ -50,6 +50,7 @@ static const char *const placeholders[] = {
 	"ovf.wrapped", "ovf.true", "ovf.elem", "ovf.expr",
 	"freed.address", "freed.base", "freed.size", "freed.offset",
 	"freed.alloc", "freed.alloc_api", "freed.free", "freed.free_api",
+	"child.pid", "child.signal", "child.command",
 	"op", "op.user", "sync.call", "core", "exit.code", "exit.signal",
 	"output.error", "output.match",
 	"hang.seconds", "hang.summary", "hang.where", "hang.source",

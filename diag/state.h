@@ -101,6 +101,8 @@ struct diag {
 	char *bad_value;
 	char *pass_failed;     /* diag_set_pass_failed, or NULL */
 	char *untrusted;       /* "partial, row": values not shown, or NULL */
+	struct diag_child_death *children; /* cmd owned */
+	size_t n_children;
 	struct diag_culprit culprit;   /* from the model; strings below */
 	char *culprit_inst, *culprit_why, *culprit_lvalue;
 	struct diag_freed freed;        /* from the model; strings below */

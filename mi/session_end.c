@@ -326,5 +326,6 @@ void session_free(struct session *s)
 	free(s->noted_pystack);
 	transcript_free(s->replay_t);
 	free_strings(s->replay_start, s->nreplay_start);
+	free_strings(s->replay_env, s->nreplay_env);
 	free(s);
 }

@@ -69,6 +69,11 @@ struct session {
 				* (spawn_resolve_scripts); owned */
 	char **replay_start;   /* REPLAY: recorded backend commands */
 	size_t nreplay_start;
+	/* REPLAY: the recorded death reporter's environment commands, sent
+	 * where a live start sends them (its answers come in the same
+	 * order) */
+	char **replay_env;
+	size_t nreplay_env;
 	bool gpu_core;         /* CORE: opened with target cudacore */
 	bool replay_cuda;      /* REPLAY: the recording shows cuda-gdb */
 	/* Lazy host symbols (session_config.lazy_host_symbols): the two

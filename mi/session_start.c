@@ -398,6 +398,18 @@ static void send_start(struct session *s, const struct session_config *cfg)
 	start_cmd(s, on_async, "-gdb-set mi-async on");
 	start_cmd(s, on_setting, "-gdb-set pagination off");
 	start_cmd(s, on_setting, "-gdb-set confirm off");
+	for (size_t i = 0; i < s->nreplay_env; i++)
+		start_cmd(s, on_setting, "%s", s->replay_env[i]);
+	/* (gdb takes the rest of the line as the value: no quotes) */
+	if (cfg->child_dir && cfg->child_preload &&
+	    s->backend == SESSION_LAUNCH &&
+	    !strpbrk(cfg->child_dir, "\"\\\n") &&
+	    !strpbrk(cfg->child_preload, "\"\\\n")) {
+		start_cmd(s, on_setting, "-gdb-set environment CUDBG_JOB_DIR=%s",
+			  cfg->child_dir);
+		start_cmd(s, on_setting, "-gdb-set environment LD_PRELOAD=%s",
+			  cfg->child_preload);
+	}
 	start_cmd(s, on_setting, "-gdb-set breakpoint pending on");
 	if (cfg->launch_blocking && s->backend == SESSION_LAUNCH) {
 		start_cmd(s, on_setting, "-gdb-set cuda launch_blocking on");
@@ -520,6 +532,18 @@ static int scan_entry(void *ctx, const struct transcript_entry *e)
 		s->replay_cuda = true;
 	if (!rs->past_start && starts(b, len, "-gdb-set auto-solib-add off"))
 		s->lazy_symbols = true;
+	if (!rs->past_start &&
+	    (starts(b, len, "-gdb-set environment CUDBG_JOB_DIR=") ||
+	     starts(b, len, "-gdb-set environment LD_PRELOAD="))) {
+		char **n = realloc(s->replay_env, (s->nreplay_env + 1) * sizeof *n);
+		if (!n)
+			return -1;
+		s->replay_env = n;
+		if (!(n[s->nreplay_env] = strndup(b, len)))
+			return -1;
+		s->nreplay_env++;
+		return 0;
+	}
 	if (starts(b, len, "-interpreter-exec console \"sharedlibrary ") &&
 	    scan_symbols_command(s, b, len) < 0)
 		return -1;

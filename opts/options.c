@@ -1,6 +1,7 @@
 /* Command-line parsing for cudbg-tui (see include/cudbg/options.h). */
 #include "cudbg/options.h"
 #include "cudbg/diagrun.h"
+#include "cudbg/hints.h"
 #include "cudbg/leansym.h"
 #include "cudbg/memcheck.h"
 #include "cudbg/sanitizer.h"
@@ -610,6 +611,47 @@ void options_free(struct cudbg_options *o)
 	o->ndirs = o->nmi_exec = 0;
 }
 
+/* ---- the live program's children (preload/death.c) ---- */
+
+static char children_path[PATH_MAX];
+static char children_preload[PATH_MAX * 2];
+
+static void children_remove(void)
+{
+	if (children_path[0])
+		diag_remove_dir(children_path, 0);
+}
+
+/* The private directory a launched program's processes write their
+ * deaths to, made once a process (removed at its exit unless
+ * --keep-temp), and the LD_PRELOAD that arms them (the reporter first,
+ * the user's preloads after); NULL when the reporter is not installed or
+ * the directory cannot be made: no child deaths are then seen. */
+static const char *children_dir(const struct cudbg_options *o)
+{
+	static bool tried;
+	if (tried)
+		return children_path[0] ? children_path : NULL;
+	tried = true;
+	char lib[PATH_MAX];
+	if (o->backend != SESSION_LAUNCH || o->job || !diag_death_reporter(lib, sizeof lib))
+		return NULL;
+	const char *tmp = getenv("TMPDIR");
+	int n = snprintf(children_path, sizeof children_path,
+			 "%s/cudbg-children-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (n < 0 || (size_t)n >= sizeof children_path ||
+	    !mkdtemp(children_path)) {
+		children_path[0] = '\0';
+		return NULL;
+	}
+	const char *pre = getenv("LD_PRELOAD");
+	snprintf(children_preload, sizeof children_preload, "%s%s%s", lib,
+		 pre && *pre ? " " : "", pre && *pre ? pre : "");
+	if (!o->keep_temp)
+		atexit(children_remove);
+	return children_path;
+}
+
 void options_session_config(const struct cudbg_options *o,
 			    struct session_config *cfg)
 {
@@ -653,6 +695,8 @@ void options_session_config(const struct cudbg_options *o,
 	cfg->symbol_cache = cfg->lazy_host_symbols ? symbol_cache : NULL;
 	/* --timeout bounds the wait for the debugger's first answer too. */
 	cfg->start_timeout_ms = o->timeout_s > 0 ? o->timeout_s * 1000 : 0;
+	cfg->child_dir = children_dir(o);
+	cfg->child_preload = cfg->child_dir ? children_preload : NULL;
 }
 
 static enum diag_memcheck_policy memcheck_policy(enum cudbg_memcheck m)
@@ -689,4 +733,5 @@ void options_diag_config(const struct cudbg_options *o,
 	cfg->keep_temp = o->keep_temp;
 	cfg->can_rerun = o->backend == SESSION_LAUNCH && o->argv && o->argv[0];
 	cfg->no_pystack = o->no_pystack;
+	cfg->child_dir = children_dir(o);
 }

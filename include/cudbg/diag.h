@@ -65,6 +65,7 @@ struct diag_dim3 {
 	X(CULPRIT_LANE, "culprit-lane", "the faulting lane was found from every lane's address of the faulting access") \
 	X(FREED_MEMORY, "freed-memory", "the bad address lies in device memory the program allocated and freed (the allocation watch)") \
 	X(DEVICE_MEMORY_ON_HOST, "device-memory-on-host", "host code crashed on an address inside a live device allocation (the allocation watch)") \
+	X(CHILD_DIED, "child-died", "a process the program started died of a fatal signal (its own report, even when its parent reaped it)") \
 	X(ERROR_PC_DIFFERS, "error-pc-differs", "the faulting PC is not the stop PC") \
 	X(COREDUMP, "coredump", "the account comes from a GPU coredump")      \
 	X(SANITIZER_CORE, "sanitizer-core", "the GPU coredump is one compute-sanitizer wrote") \
@@ -371,6 +372,15 @@ struct diag_fault {
 		} alloc, free;
 	} freed;
 
+	/* Processes the program started that died of a fatal signal, as
+	 * each reported it (preload/death.c).  Borrowed. */
+	const struct diag_child_death {
+		long pid;
+		int sig;
+		const char *cmd;
+	} *child_deaths;
+	size_t n_child_deaths;
+
 	/* Assertion lines (aggregated), sanitizer findings (all records). */
 	const struct diag_assert_entry *const *asserts;
 	size_t n_asserts;
@@ -436,6 +446,10 @@ int diag_add_sanitizer(struct diag *d, struct diag_san *report);
 int diag_lend_sanitizer(struct diag *d, const struct diag_san *report);
 /* A GPU coredump being examined (target cudacore FILE) or written. */
 int diag_set_core(struct diag *d, const char *path);
+/* A process of the program's that died of a fatal signal (its own report
+ * of it, preload/death.c): pid, signal number, command line (copied).
+ * Once per pid.  DIAG_OK or DIAG_ENOMEM. */
+int diag_add_child_death(struct diag *d, long pid, int sig, const char *cmd);
 /* A fact known to the caller (environment problems, memcheck ran ...). */
 void diag_set_flag(struct diag *d, enum diag_flag f, bool on);
 /* The live Python stack (taken over; diag_pystack_free()s it), or NULL

@@ -60,6 +60,9 @@ struct diag_run_config {
 				     * a replay's findings are not read from
 				     * its pass text */
 	bool keep_temp;
+	/* where the launched program's processes write their deaths
+	 * (preload/death.c; session_config.child_dir), or NULL */
+	const char *child_dir;
 	bool can_rerun;             /* a launch: the pass can run the program */
 	bool no_pystack;            /* never ask for the Python stack */
 	/* The screen: a rules file that cannot be read leaves the run
@@ -69,6 +72,10 @@ struct diag_run_config {
 	 * keys: "M", "T"), indexed by enum diag_action; NULL: names. */
 	const char *const *action_labels;
 };
+
+/* Removes dir, its files and its subdirectories down to `depth` levels
+ * (0: files only); best effort, errors ignored (a private temp dir). */
+void diag_remove_dir(const char *dir, int depth);
 
 /* Loads the rules file (exe_dir: where the binary is, for a build
  * tree's data/) and the sanitizer report.  NULL with a one-line message

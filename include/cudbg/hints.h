@@ -41,6 +41,11 @@ const char *diag_rules_default_path(const char *exe_dir, char *buf,
 /* The directory of the running binary (/proc/self/exe) into buf, for the
  * data of a build tree it runs from; NULL when it cannot be read. */
 const char *diag_exe_dir(char *buf, size_t cap);
+/* The death reporter preloaded into a job's or a live program's
+ * processes (preload/death.c): beside this binary, else in
+ * ../lib/cudbg-tui from it (make install); its path in buf, or NULL when
+ * neither has it. */
+const char *diag_death_reporter(char *buf, size_t cap);
 /* The data directory that holds the file WANT (a path relative to it),
  * copied into buf; NULL when none does.  Looked for, in order:
  * $CUDBG_DATADIR (alone, when set), EXE/../data (a build tree),

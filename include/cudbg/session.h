@@ -157,6 +157,12 @@ struct session_config {
 	 * the device allocation API (mi/alloc_watch.c), so that a fault in
 	 * freed memory can name the free.  x86-64 only. */
 	bool alloc_watch;
+	/* LAUNCH: the program's processes get the death reporter
+	 * (preload/death.c): CUDBG_JOB_DIR=child_dir and LD_PRELOAD=
+	 * child_preload in its environment, so a child that dies of a fatal
+	 * signal leaves child_dir/death.PID even when its parent reaps it.
+	 * NULL: none. */
+	const char *child_dir, *child_preload;
 	/* LAUNCH: `-gdb-set auto-solib-add off` in the start sequence; at
 	 * each stop after new libraries loaded, `sharedlibrary` of only
 	 * SESSION_HOST_LIBS, and of SESSION_HOST_LIBS_LATE when the operator

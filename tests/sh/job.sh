@@ -320,14 +320,15 @@ else
 	[ -n "$kept" ] && rm -rf "$kept"
 fi
 
-# ---- a live run (no --job) sees only the parent: the hint says --job ----
+# ---- a live run (no --job) follows only the parent: the hint says --job,
+# naming the worker that died (its own report, preload/death.c) ----
 c=live-hint
 run $c --batch --memcheck=never --debugger gdb "$PROG" 3 1
 if [ "$(cat "$tmp/$c.rc")" != 1 ]; then
 	fail $c "exit $(cat "$tmp/$c.rc"), not 1"
-elif ! grep -q '(job-child-failed)' "$tmp/$c.out" ||
+elif ! grep -q '^\[1\] A process the program started died of SIGSEGV.*(job-child-died)$' "$tmp/$c.out" ||
      ! grep -q "run: cudbg-tui --job $PROG 3 1\$" "$tmp/$c.out"; then
-	fail $c "no job-child-failed hint with the command line"
+	fail $c "no job-child-died hint with the command line"
 else
 	pass $c
 fi

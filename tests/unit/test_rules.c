@@ -141,6 +141,10 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 			   .file = S("/s/uaf.cu"), .line = 27 },
 		.free = { .api = "cudaFree", .func = S("main"),
 			  .file = S("/s/uaf.cu"), .line = 30 }};
+	static struct diag_child_death child = { .pid = 4242, .sig = 11 };
+	child.cmd = S("worker 1");
+	f->child_deaths = &child;
+	f->n_child_deaths = 1;
 	f->core_path = S("/tmp/core");
 	f->pass_failed = "cut short after 3.0 s (--timeout)";
 	f->sync_call = "__syncwarp";

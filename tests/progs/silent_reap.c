@@ -1,0 +1,38 @@
+/* tests/sh/children.sh: a parent that starts three workers and reaps
+ * them without a word; worker 1 dies of SIGSEGV (forked: argv[1]
+ * "fork"), or is a shell that kills itself with SIGSEGV (exec'ed:
+ * "exec").  The parent exits 1, as a launcher whose worker failed.  With
+ * "clean" all three end well and the parent exits 0. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void worker(int i, const char *mode)
+{
+	if (i == 1 && strcmp(mode, "exec") == 0)
+		execl("/bin/sh", "sh", "-c", "kill -SEGV $$", (char *)NULL);
+	if (i == 1 && strcmp(mode, "fork") == 0) {
+		volatile int *p = NULL;
+		*p = 1; /* MARK_CRASH */
+	}
+	exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "fork";
+	int failed = 0;
+	for (int i = 0; i < 3; i++) {
+		pid_t pid = fork();
+		if (pid == 0)
+			worker(i, mode);
+		int st;
+		if (pid > 0 && waitpid(pid, &st, 0) == pid &&
+		    !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+			failed = 1; /* silently */
+	}
+	return failed;
+}

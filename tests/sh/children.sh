@@ -1,0 +1,49 @@
+#!/bin/sh
+# A process the program started that dies of a fatal signal is seen in
+# the default live mode (issue 29 item 6): real gdb on
+# tests/progs/silent_reap.c, whose parent reaps its workers without a
+# word.  The death reporter (preload/death.c) in the program's
+# environment writes each death; the report names the worker (pid,
+# command, signal), first among the hints, in the text and the JSON; the
+# program itself is no child of its own; a clean run names none.
+set -u
+ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
+PROG=${CUDBG_BUILD:-$ROOT/build}/progs/silent_reap
+command -v gdb >/dev/null 2>&1 || { echo "SKIP children/all: gdb not installed"; exit 0; }
+[ -r "$(dirname "$BIN")/libcudbg-death.so" ] ||
+	{ echo "FAIL children/all: no libcudbg-death.so beside $BIN (make)"; exit 1; }
+fails=0
+pass() { echo "PASS children/$1"; }
+fail() { echo "FAIL children/$1: $2"; fails=$((fails + 1)); }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for mode in fork exec; do
+	timeout 60 "$BIN" --batch --debugger gdb "$PROG" "$mode" \
+		>"$tmp/$mode.txt" 2>&1 </dev/null
+	if ! grep -q '^\[1\] A process the program started died of SIGSEGV.*(job-child-died)$' "$tmp/$mode.txt"; then
+		fail "$mode-hint" "no job-child-died hint first: $(grep -m1 '^\[1\]' "$tmp/$mode.txt")"
+	elif ! grep -q "^  - A process the program started died of SIGSEGV: pid [0-9]* (" "$tmp/$mode.txt"; then
+		fail "$mode-note" "the worker is not named: $(grep 'died of' "$tmp/$mode.txt")"
+	else
+		pass "$mode"
+	fi
+done
+timeout 60 "$BIN" --batch --json --debugger gdb "$PROG" fork >"$tmp/j" 2>/dev/null </dev/null
+timeout 60 "$BIN" --batch --json --debugger gdb "$PROG" clean >"$tmp/c" 2>/dev/null </dev/null
+if python3 - "$tmp/j" "$tmp/c" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["diagnosis"]
+c = d["child_deaths"]
+assert len(c) == 1 and c[0]["signal"] == "SIGSEGV", c
+assert c[0]["command"].endswith("silent_reap fork"), c
+assert "child-died" in d["facts"], d["facts"]
+clean = json.load(open(sys.argv[2]))["diagnosis"]
+assert clean["child_deaths"] == [] and "child-died" not in clean["facts"], clean["child_deaths"]
+PY
+then
+	pass json
+else
+	fail json "the JSON's child_deaths is not right"
+fi
+exit $fails
