@@ -23,7 +23,7 @@ for mode in fork exec; do
 		>"$tmp/$mode.txt" 2>&1 </dev/null
 	if ! grep -q '^\[1\] A process the program started died of SIGSEGV.*(job-child-died)$' "$tmp/$mode.txt"; then
 		fail "$mode-hint" "no job-child-died hint first: $(grep -m1 '^\[1\]' "$tmp/$mode.txt")"
-	elif ! grep -q "^  - A process the program started died of SIGSEGV: pid [0-9]* (" "$tmp/$mode.txt"; then
+	elif ! grep -q "^  - A process the program started died of SIGSEGV: pid [0-9]*" "$tmp/$mode.txt"; then
 		fail "$mode-note" "the worker is not named: $(grep 'died of' "$tmp/$mode.txt")"
 	else
 		pass "$mode"
