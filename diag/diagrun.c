@@ -947,26 +947,11 @@ static void read_child_deaths(struct diag_run *r, struct dbg_ctl *c)
 		return;
 	long self = c ? (long)session_program_pid(ctl_session(c)) : 0;
 	struct dirent *de;
-	while ((de = readdir(dir))) {
-		char *end, path[PATH_MAX];
-		long pid = strncmp(de->d_name, "death.", 6) == 0
-				   ? strtol(de->d_name + 6, &end, 10) : 0;
-		if (pid <= 0 || *end || pid == self)
-			continue;
-		snprintf(path, sizeof path, "%s/%s", r->child_dir, de->d_name);
-		size_t len;
-		char *text = diag_read_small_file(path, 4096, &len);
-		long fpid, ppid;
-		int sig, at = 0;
-		if (text && sscanf(text, "%ld %d %ld%n", &fpid, &sig, &ppid,
-				   &at) == 3 && fpid == pid && sig > 0 &&
-		    sig < 65) {
-			char *cmd = text + at + (text[at] == '\n');
-			cmd[strcspn(cmd, "\n")] = '\0';
-			diag_add_child_death(r->d, pid, sig, cmd);
-		}
-		free(text);
-	}
+	struct diag_end_file e;
+	while ((de = readdir(dir)))
+		if (diag_end_file_read(r->child_dir, de->d_name, &e) == 0 &&
+		    e.death && e.pid != self)
+			diag_add_child_death(r->d, e.pid, e.code, e.cmd);
 	closedir(dir);
 }
 

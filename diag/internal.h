@@ -29,6 +29,20 @@ bool diag_put_range(struct dbuf *b, struct diag_dim3 lo, struct diag_dim3 hi);
 
 /* Reads a small file whole (at most max bytes); NULL on failure. */
 char *diag_read_small_file(const char *path, size_t max, size_t *len);
+/* One file the death reporter wrote (preload/death.c): death.PID at a
+ * fatal signal, exit.PID at exit(), "PID CODE PPID" and the command
+ * line. */
+struct diag_end_file {
+	bool death;     /* death.PID: code is the signal; else the status */
+	long pid, ppid;
+	int code;
+	char cmd[512];
+};
+/* Reads dir/name when name is such a file: 0 with out filled, -1 when
+ * it is not one or does not read right. */
+int diag_end_file_read(const char *dir, const char *name,
+		       struct diag_end_file *out);
+
 /* Removes dir and what is in it (include/cudbg/diagrun.h says more). */
 void diag_remove_dir(const char *dir, int depth);
 

@@ -371,36 +371,26 @@ static void poll_procs(struct run *r)
 	free(all);
 }
 
-/* New files in the core directory: each names the process that wrote
- * it. */
-static void poll_cores(struct run *r)
+/* A driver's coredump in the job directory (our CUDA_COREDUMP_FILE
+ * pattern): its name says which process wrote it. */
+static void take_core(struct run *r, const char *name)
 {
-	DIR *d = opendir(r->j->core_dir);
-	if (!d)
+	long pid = job_core_pid(name);
+	if (pid <= 0)
 		return;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		/* the driver's files (our CUDA_COREDUMP_FILE pattern); the
-		 * Python stacks and sitecustomize.py live here too */
-		long pid = strncmp(de->d_name, "core", 4) == 0
-				   ? job_core_pid(de->d_name) : -1;
-		if (pid <= 0)
-			continue;
-		char path[PATH_MAX];
-		snprintf(path, sizeof path, "%s/%s", r->j->core_dir, de->d_name);
-		struct stat sb;
-		if (stat(path, &sb) < 0 || !S_ISREG(sb.st_mode))
-			continue;
-		struct job_proc *p = find_proc(r->j, pid);
-		if (!p && !(p = add_proc(r->j, pid, now_s() - r->t0)))
-			continue;
-		if (!p->core)
-			diag_strset(&p->core, path);
-		p->core_time = (double)sb.st_mtim.tv_sec +
-			       (double)sb.st_mtim.tv_nsec / 1e9;
-		p->faulted = true;
-	}
-	closedir(d);
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", r->j->core_dir, name);
+	struct stat sb;
+	if (stat(path, &sb) < 0 || !S_ISREG(sb.st_mode))
+		return;
+	struct job_proc *p = find_proc(r->j, pid);
+	if (!p && !(p = add_proc(r->j, pid, now_s() - r->t0)))
+		return;
+	if (!p->core)
+		diag_strset(&p->core, path);
+	p->core_time = (double)sb.st_mtim.tv_sec +
+		       (double)sb.st_mtim.tv_nsec / 1e9;
+	p->faulted = true;
 }
 
 static void read_status_lines(struct run *r)
@@ -972,53 +962,45 @@ static void drain_job_stderr(struct run *r)
 	}
 }
 
-/* The ends the processes wrote themselves (preload/death.c):
- * DIR/death.PID (a fatal signal) and DIR/exit.PID (exit()), "PID CODE
- * PPID" and the command line.  A process its parent reaped at once is
- * seen so; each file is read once. */
-static void read_end_file(struct run *r, const char *name, bool death)
+/* The ends the processes wrote themselves (preload/death.c,
+ * diag_end_file_read): a process its parent reaped at once is seen so.
+ * Each file is read once. */
+static void read_end_file(struct run *r, const char *name)
 {
-	char *end;
-	long pid = strtol(name + (death ? 6 : 5), &end, 10);
-	if (pid <= 0 || *end)
+	struct diag_end_file e;
+	if (diag_end_file_read(r->j->core_dir, name, &e) < 0)
 		return;
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/%s", r->j->core_dir, name);
-	FILE *f = fopen(path, "r");
-	long fpid, ppid;
-	int code;
-	bool ok = f && fscanf(f, "%ld %d %ld", &fpid, &code, &ppid) == 3 &&
-		  fpid == pid && (death ? code > 0 && code < 65
-					: code >= 0 && code < 256);
-	if (f)
-		fclose(f);
 	unlink(path);
-	if (!ok)
+	struct job_proc *p = find_proc(r->j, e.pid);
+	if (!p && !(p = add_proc(r->j, e.pid, now_s() - r->t0)))
 		return;
-	struct job_proc *p = find_proc(r->j, pid);
-	if (!p && !(p = add_proc(r->j, pid, now_s() - r->t0)))
-		return;
-	if (!p->ppid && ppid != r->keeper)
-		p->ppid = ppid;
+	if (!p->ppid && e.ppid != r->keeper)
+		p->ppid = e.ppid;
 	/* the kernel's own status, when a poll saw it, stands */
 	if (p->state == JOB_RUNNING || p->state == JOB_ENDED) {
-		set_reported_end(p, death, code, "its report");
+		set_reported_end(p, e.death, e.code, "its report");
 		if (!p->end_s)
 			p->end_s = now_s() - r->t0;
 	}
 }
 
-static void poll_deaths(struct run *r)
+/* New files in the job directory, one scan a poll: the driver's
+ * coredumps and the processes' own ends (the Python stacks and
+ * sitecustomize.py live there too, read at the end). */
+static void poll_job_dir(struct run *r)
 {
 	DIR *d = opendir(r->j->core_dir);
 	if (!d)
 		return;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "death.", 6) == 0)
-			read_end_file(r, de->d_name, true);
-		else if (strncmp(de->d_name, "exit.", 5) == 0)
-			read_end_file(r, de->d_name, false);
+		if (strncmp(de->d_name, "core", 4) == 0)
+			take_core(r, de->d_name);
+		else if (strncmp(de->d_name, "death.", 6) == 0 ||
+			 strncmp(de->d_name, "exit.", 5) == 0)
+			read_end_file(r, de->d_name);
 	}
 	closedir(d);
 }
@@ -1038,15 +1020,13 @@ static void run_loop(struct run *r)
 			close_err(r);
 		double t = now_s();
 		poll_procs(r);
-		poll_cores(r);
-		poll_deaths(r);
+		poll_job_dir(r);
 		watch_fault(r, t - r->t0);
 		maybe_kill(r, t - r->t0);
 	}
 	/* the last words: statuses and cores written as the tree ended */
 	drain_job_stderr(r);
-	poll_cores(r);
-	poll_deaths(r);
+	poll_job_dir(r);
 	for (size_t i = 0; i < r->j->nprocs; i++)
 		if (r->j->procs[i].state == JOB_RUNNING) {
 			r->j->procs[i].state = JOB_ENDED;

@@ -345,3 +345,35 @@ void diag_remove_dir(const char *dir, int depth)
 	}
 	rmdir(dir);
 }
+
+int diag_end_file_read(const char *dir, const char *name,
+		       struct diag_end_file *out)
+{
+	bool death = strncmp(name, "death.", 6) == 0;
+	if (!death && strncmp(name, "exit.", 5) != 0)
+		return -1;
+	char *end;
+	long pid = strtol(name + (death ? 6 : 5), &end, 10);
+	if (pid <= 0 || *end)
+		return -1;
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (n < 0 || (size_t)n >= sizeof path)
+		return -1;
+	size_t len;
+	char *text = diag_read_small_file(path, 4096, &len);
+	long fpid, ppid;
+	int code, at = 0;
+	bool ok = text && sscanf(text, "%ld %d %ld%n", &fpid, &code, &ppid,
+				 &at) == 3 && fpid == pid &&
+		  (death ? code > 0 && code < 65 : code >= 0 && code < 256);
+	if (ok) {
+		char *cmd = text + at + (text[at] == '\n');
+		cmd[strcspn(cmd, "\n")] = '\0';
+		*out = (struct diag_end_file){ .death = death, .pid = pid,
+					       .code = code, .ppid = ppid };
+		snprintf(out->cmd, sizeof out->cmd, "%s", cmd);
+	}
+	free(text);
+	return ok ? 0 : -1;
+}

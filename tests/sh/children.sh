@@ -11,8 +11,10 @@ ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
 PROG=${CUDBG_BUILD:-$ROOT/build}/progs/silent_reap
 command -v gdb >/dev/null 2>&1 || { echo "SKIP children/all: gdb not installed"; exit 0; }
-[ -r "$(dirname "$BIN")/libcudbg-death.so" ] ||
-	{ echo "FAIL children/all: no libcudbg-death.so beside $BIN (make)"; exit 1; }
+# (under make valgrind BIN is a wrapper; the binary is CUDBG_REAL_BIN)
+REAL=${CUDBG_REAL_BIN:-$BIN}
+[ -r "$(dirname "$REAL")/libcudbg-death.so" ] ||
+	{ echo "FAIL children/all: no libcudbg-death.so beside $REAL (make)"; exit 1; }
 fails=0
 pass() { echo "PASS children/$1"; }
 fail() { echo "FAIL children/$1: $2"; fails=$((fails + 1)); }

@@ -1122,11 +1122,14 @@ if [ $HAVE_GDB = 1 ]; then
 	# Item 7: recording past `ulimit -f` (SIGXFSZ) killed the screen
 	# after 4 KB, the recording cut mid-line.  The recording stops with
 	# a message, the session goes on, the file ends with a whole line.
+	# (12 blocks of 512 bytes: the start, some 3.4 KB with the death
+	# reporter's environment, fits with room to spare under valgrind's
+	# timing, and the program's wide output still goes past it)
 	c=record_past_file_limit
 	screen $c -s 200x30 -t 40 -a 'wait=not started' -a send=r \
 		-a 'wait=failed (File too large)' -a idle=300 -a send=: \
 		-a 'send=print 3+3\r' -a 'wait== 6' -a 'send=\e' \
-		-a send=q -a wait=Quit -a send=y -- sh -c 'ulimit -f 8; exec "$@"' sh \
+		-a send=q -a wait=Quit -a send=y -- sh -c 'ulimit -f 12; exec "$@"' sh \
 		"$BIN" --no-run --debugger gdb --record "$tmp/$c.mi.log" "$HP" wide 1400
 	if ! status_is $c exit:0 || ! restored $c || ! shown $c; then
 		fail $c "no clean end with the recording stopped"
