@@ -24,7 +24,8 @@ COLLECTIVE_TEXT=$WD timeout 60 "$BIN" --batch --job "$PY" tests/data/job_ranks.p
 check faulting '^faulting: +pid [0-9]+, rank 1 \(RANK\)$'
 check rank0-state '^ +[0-9]+ +[0-9]+ +0 +stopped by us with SIGTERM'
 check others-head '^others \(where each was as it ended\):$'
-check rank0-where '^    pid [0-9]+ rank 0, stopped by us with SIGTERM( \(its report\))?: at your line .*job_ranks\.py:25 in wait_for_peers \(at SIGTERM\)$'
+WL=$(grep -n "job_ranks: the wait" tests/data/job_ranks.py | cut -d: -f1)
+check rank0-where "^    pid [0-9]+ rank 0, stopped by us with SIGTERM( \\(its report\\))?: at your line .*job_ranks\\.py:$WL in wait_for_peers \\(at SIGTERM\\)\$"
 LL=$(grep -n "job_ranks: the launcher's loop" tests/data/job_ranks.py | cut -d: -f1)
 check launcher-where "^    pid [0-9]+, stopped by us with SIGTERM( \\(its report\\))?: at your line .*job_ranks\\.py:$LL in <module> \\(at SIGTERM\\)$"
 check watchdog '^    rank 0, NCCL: ALLREDUCE \(SeqNum 808\) timed out after 600020 ms \(its timeout 600000 ms\): a rank it waits for never joined$'
@@ -40,7 +41,7 @@ GL='RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] 
 TB=$(sed -n '/^\[rank0\]: Traceback/,/^\[rank0\]: RuntimeError/p' tests/fixtures/gpu/multiproc/mp_ddp.job.err)
 COLLECTIVE_TEXT="$GL
 $TB" timeout 60 "$BIN" --json --job "$PY" tests/data/job_ranks.py >"$out" 2>/dev/null
-if python3 - "$out" <<'PYEOF'
+if python3 - "$out" "$WL" <<'PYEOF'
 import json, sys
 j = json.load(open(sys.argv[1]))["job"]
 c = j["collectives"]
@@ -50,7 +51,7 @@ assert c[0] == {"backend": "gloo", "kind": "timeout", "rank": None, "op": "recv"
 assert len(c) == 2 and c[1]["kind"] == "peer-gone" and c[1]["rank"] == 0, c
 r0 = [p for p in j["processes"] if p["rank"] == "0"][0]
 assert r0["python_stack_at"] == "sigterm", r0
-assert r0["python_line"]["line"] == 25 and r0["python_line"]["function"] == "wait_for_peers", r0
+assert r0["python_line"]["line"] == int(sys.argv[2]) and r0["python_line"]["function"] == "wait_for_peers", r0
 t = r0["stderr_traceback"]
 assert t["line"] == 21 and t["function"] == "train_step" and t["file"].endswith("/mp_ddp.py"), t
 assert t["exception"].startswith("RuntimeError: ") and "Connection closed by peer" in t["exception"], t
