@@ -978,6 +978,9 @@ static void read_end_file(struct run *r, const char *name)
 		return;
 	if (!p->ppid && e.ppid != r->keeper)
 		p->ppid = e.ppid;
+	/* one that lived between two polls: its command from its report */
+	if (!p->cmdline && e.cmd[0])
+		diag_strset(&p->cmdline, e.cmd);
 	/* the kernel's own status, when a poll saw it, stands */
 	if (p->state == JOB_RUNNING || p->state == JOB_ENDED) {
 		set_reported_end(p, e.death, e.code, "its report");

@@ -16,7 +16,7 @@ READY = os.path.join(os.environ.get("CUDBG_JOB_DIR", "."), "job_ranks.rank0")
 
 
 def bad_step():
-    [time.sleep(0.05) for _ in range(400) if not os.path.exists(READY)]
+    time.sleep(0.3); [time.sleep(0.05) for _ in range(400) if not os.path.exists(READY)]
     ctypes.string_at(0)  # job_ranks: rank 1's fault
 
 
