@@ -802,10 +802,10 @@ static void children_analysis(struct diag *d)
 	f->flags[DIAG_F_CHILD_DIED] = d->n_children > 0;
 	for (size_t i = 0; i < d->n_children && i < 8; i++) {
 		const struct diag_child_death *c = &d->children[i];
-		const char *abbrev = sigabbrev_np(c->sig);
+		char sig[24];
+		diag_signal_name(c->sig, sig, sizeof sig);
 		note(d, keepf(d, "A process the program started died of "
-			      "SIG%s: pid %ld (%.200s).", abbrev ? abbrev : "?",
-			      c->pid, c->cmd));
+			      "%s: pid %ld (%.200s).", sig, c->pid, c->cmd));
 	}
 }
 

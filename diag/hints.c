@@ -285,10 +285,9 @@ static bool ph_child(const struct diag_fault *f, const char *p, size_t n,
 	if (eq(p, n, "child.pid")) return c && put_int(b, c->pid, true);
 	if (eq(p, n, "child.command")) return c && put_str(b, c->cmd);
 	if (eq(p, n, "child.signal")) {
-		const char *a = c ? sigabbrev_np(c->sig) : NULL;
-		if (a)
-			dbuf_printf(b, "SIG%s", a);
-		return a != NULL;
+		char sig[24];
+		return c && diag_signal_name(c->sig, sig, sizeof sig) &&
+		       put_str(b, sig);
 	}
 	return false;
 }

@@ -29,6 +29,10 @@ bool diag_put_range(struct dbuf *b, struct diag_dim3 lo, struct diag_dim3 hi);
 
 /* Reads a small file whole (at most max bytes); NULL on failure. */
 char *diag_read_small_file(const char *path, size_t max, size_t *len);
+/* "SIGSEGV" for signal 11 in buf; false (buf "SIG?") for a number with
+ * no name. */
+bool diag_signal_name(int sig, char *buf, size_t cap);
+
 /* One file the death reporter wrote (preload/death.c): death.PID at a
  * fatal signal, exit.PID at exit(), "PID CODE PPID" and the command
  * line. */

@@ -120,13 +120,13 @@ const char *job_state_text(const struct job_proc *p, char *buf, size_t cap)
 			snprintf(buf, cap, "exited %d", p->status);
 		return buf;
 	case JOB_SIGNALLED: {
-		const char *abbrev = sigabbrev_np(p->status);
+		char sig[24];
 		const char *how = p->killed_by_us ? "stopped by us with"
 						  : "killed by";
 		const char *by = p->death_from_report && p->death_by
 					 ? p->death_by : NULL;
-		if (abbrev)
-			snprintf(buf, cap, "%s SIG%s%s%s%s", how, abbrev,
+		if (diag_signal_name(p->status, sig, sizeof sig))
+			snprintf(buf, cap, "%s %s%s%s%s", how, sig,
 				 by ? " (" : "", by ? by : "", by ? ")" : "");
 		else
 			snprintf(buf, cap, "%s signal %d%s%s%s", how, p->status,

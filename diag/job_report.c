@@ -389,11 +389,10 @@ static const char *py_when_name(enum job_py_when w)
 
 static void json_signal(struct jw *w, const struct job_proc *p)
 {
-	const char *a = p->state == JOB_SIGNALLED ? sigabbrev_np(p->status)
-						  : NULL;
 	char sig[32];
-	snprintf(sig, sizeof sig, "SIG%s", a ? a : "?");
-	jw_str(w, "signal", a ? sig : NULL);
+	bool named = p->state == JOB_SIGNALLED &&
+		     diag_signal_name(p->status, sig, sizeof sig);
+	jw_str(w, "signal", named ? sig : NULL);
 }
 
 /* The traceback the process's rank printed on the job's stderr. */

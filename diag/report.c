@@ -1133,9 +1133,8 @@ static void j_rest(struct jw *w, const struct diag_fault *f)
 	jw_arr(w, "child_deaths");
 	for (size_t i = 0; i < f->n_child_deaths; i++) {
 		const struct diag_child_death *c = &f->child_deaths[i];
-		const char *a = sigabbrev_np(c->sig);
 		char sig[24];
-		snprintf(sig, sizeof sig, "SIG%s", a ? a : "?");
+		diag_signal_name(c->sig, sig, sizeof sig);
 		jw_obj(w, NULL);
 		jw_int(w, "pid", c->pid);
 		jw_str(w, "signal", sig);

@@ -377,3 +377,10 @@ int diag_end_file_read(const char *dir, const char *name,
 	free(text);
 	return ok ? 0 : -1;
 }
+
+bool diag_signal_name(int sig, char *buf, size_t cap)
+{
+	const char *a = sigabbrev_np(sig);
+	snprintf(buf, cap, "SIG%s", a ? a : "?");
+	return a != NULL;
+}
