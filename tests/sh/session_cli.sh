@@ -107,9 +107,14 @@ if command -v gdb >/dev/null 2>&1; then
 		"$tmp/sleeper" >"$tmp/crash.txt" 2>&1 &
 	pid=$!
 	i=0
-	while ! grep -q '^T sleeper' "$tmp/crash.txt" && [ $i -lt 100 ]; do
+	# Up to 60 s: under a loaded valgrind the start alone took past 10 s
+	# (CI killed it before the program printed, and the replay then had
+	# nothing of the program to show).
+	while ! grep -q '^T sleeper' "$tmp/crash.txt" && [ $i -lt 600 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
+	started=0
+	grep -q '^T sleeper' "$tmp/crash.txt" && started=1
 	kill -9 $pid
 	wait $pid 2>/dev/null
 	i=0
@@ -118,7 +123,9 @@ if command -v gdb >/dev/null 2>&1; then
 	done
 	# The recording stops mid-run, so the replay waits out its timeout.
 	"$BIN" --mi-log --timeout 3 --replay "$tmp/crash.mi.log" >"$tmp/out" 2>&1
-	if pgrep -f "$tmp/sleeper" >/dev/null; then
+	if [ $started -eq 0 ]; then
+		fail crash_recording "the program printed nothing in 60 s: $(tail -2 "$tmp/crash.txt")"
+	elif pgrep -f "$tmp/sleeper" >/dev/null; then
 		fail crash_recording "gdb or the program outlived cudbg-tui"
 	elif ! grep -q '^reply running' "$tmp/out" ||
 	     ! grep -q '^T sleeper' "$tmp/out"; then
