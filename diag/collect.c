@@ -34,7 +34,6 @@ struct diag *diag_new(void)
 	}
 	diag_asserts_set_line_hook(d->asserts, on_line, d);
 	diag_focus_clear(&d->stop.focus);
-	diag_focus_clear(&d->query_focus);
 	return d;
 }
 
@@ -438,12 +437,6 @@ int diag_add_child_death(struct diag *d, long pid, int sig, const char *cmd)
 	return DIAG_OK;
 }
 
-int diag_set_core(struct diag *d, const char *path)
-{
-	d->in_core = true;
-	return diag_strset(&d->core_path, path) ? DIAG_OK : DIAG_ENOMEM;
-}
-
 void diag_set_flag(struct diag *d, enum diag_flag f, bool on)
 {
 	if ((unsigned)f < DIAG_F_COUNT)
@@ -524,28 +517,6 @@ static int num_or(const char *s, int dflt)
 	return s && diag_parse_uint(s, &v) && v < 0x7fffffff ? (int)v : dflt;
 }
 
-static int num_or_prefix(const char *s)
-{
-	long v = 0;
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	while (isdigit((unsigned char)*s) && v < 0x7fffffff)
-		v = v * 10 + (*s++ - '0');
-	return (int)v;
-}
-
-/* "(x,y,z)" at the start of s, followed by anything. */
-static bool dim3_prefix(const char *s, struct diag_dim3 *out)
-{
-	const char *close = strchr(s, ')');
-	if (!close || close - s > 40)
-		return false;
-	char tmp[48];
-	memcpy(tmp, s, (size_t)(close - s + 1));
-	tmp[close - s + 1] = '\0';
-	return diag_parse_dim3(tmp, out) == 0;
-}
-
 static void focus_from(const struct mi_node *t, struct diag_focus *f)
 {
 	diag_focus_clear(f);
@@ -587,19 +558,6 @@ static bool frame_from(const struct mi_node *t, struct diag_frame *f)
 	s = mi_find_str(t, "arch");
 	f->device = s && strcmp(s, "m68k") == 0;
 	return true;
-}
-
-static void capture_args(struct diag *d, const struct mi_node *args,
-			 int frame)
-{
-	for (const struct mi_node *a = args; a; a = a->next) {
-		if (a->kind != MI_NODE_TUPLE)
-			continue;
-		const char *n = mi_find_str(a->child, "name");
-		const char *v = mi_find_str(a->child, "value");
-		if (n && v && diag_value_put(d, n, v, frame) == DIAG_OK)
-			diag_value_type(d, n, mi_find_str(a->child, "type"));
-	}
 }
 
 /* Takes a stack (ownership of v).  Device frames replace nothing once a
@@ -654,32 +612,6 @@ static void frames_offer_one(struct diag *d, struct diag_frame *v, size_t n)
 	}
 }
 
-static void on_stack(struct diag *d, const struct mi_node *list)
-{
-	size_t n = 0;
-	for (const struct mi_node *c = list; c; c = c->next)
-		n++;
-	if (n == 0)
-		return;
-	if (n > DIAG_MAX_FRAMES)
-		n = DIAG_MAX_FRAMES;
-	struct diag_frame *v = calloc(n, sizeof *v);
-	if (!v)
-		return;
-	/* A deep recursion is cut in the middle: the innermost frames and
-	 * the outermost one (the kernel) are what a person reads. */
-	const struct mi_node *last = list;
-	while (last->next)
-		last = last->next;
-	size_t i = 0;
-	for (const struct mi_node *c = list; c && i < n - 1; c = c->next)
-		if (c->kind == MI_NODE_TUPLE)
-			frame_from(c->child, &v[i++]);
-	if (last->kind == MI_NODE_TUPLE)
-		frame_from(last->child, &v[i++]);
-	diag_frames_offer(d, v, i);
-}
-
 void diag_lanes_offer(struct diag *d, int with_exc, bool focus_has_exc)
 {
 	if (!d->stop.have || d->lanes_seen)
@@ -687,83 +619,6 @@ void diag_lanes_offer(struct diag *d, int with_exc, bool focus_has_exc)
 	d->lanes_seen = true;
 	d->lanes_with_exc = with_exc;
 	d->focus_lane_has_exc = focus_has_exc;
-}
-
-static void on_lanes(struct diag *d, const struct mi_node *table)
-{
-	const struct mi_node *body = mi_find_children(table, "body");
-	int with = 0;
-	bool focus = false;
-	for (const struct mi_node *r = body; r; r = r->next) {
-		if (r->kind != MI_NODE_TUPLE)
-			continue;
-		const char *exc = mi_find_str(r->child, "exception");
-		const char *cur = mi_find_str(r->child, "current");
-		if (!exc || !*exc || strcmp(exc, "None") == 0)
-			continue;
-		with++;
-		if (cur && cur[0] == '*')
-			focus = true;
-	}
-	diag_lanes_offer(d, with, focus);
-}
-
-/* The focused kernel's name from -cuda-info-kernels: its invocation is
- * "NAME(,args=[...])" (cuda-gdb 13; not well formed inside, see
- * cuda-gdb-facts.md), and NAME may hold parentheses of its own
- * ("at::native::(anonymous namespace)::nll_loss_...<float>"). */
-static void on_kernels(struct diag *d, const struct mi_node *table)
-{
-	const struct mi_node *body = mi_find_children(table, "body");
-	const char *inv = NULL, *only = NULL;
-	int rows = 0;
-	for (const struct mi_node *r = body; r; r = r->next) {
-		if (r->kind != MI_NODE_TUPLE)
-			continue;
-		const char *cur = mi_find_str(r->child, "current");
-		only = mi_find_str(r->child, "invocation");
-		rows++;
-		if (cur && cur[0] == '*')
-			inv = only;
-	}
-	if (!inv && rows == 1)
-		inv = only;
-	if (!inv)
-		return;
-	const char *args = strstr(inv, "(,args=");
-	size_t n = args ? (size_t)(args - inv) : strlen(inv);
-	if (n)
-		d->table_kernel = diag_strndup(inv, n);
-}
-
-static void on_done(struct diag *d, const struct mi_node *res)
-{
-	const struct mi_node *n;
-	if ((n = mi_find(res, "stack")) && n->kind == MI_NODE_LIST)
-		on_stack(d, n->child);
-	if ((n = mi_find(res, "variables")) && n->kind == MI_NODE_LIST &&
-	    d->stop.have)
-		capture_args(d, n->child, 0);
-	if ((n = mi_find(res, "stack-args")) && n->kind == MI_NODE_LIST &&
-	    d->stop.have) {
-		for (const struct mi_node *f = n->child; f; f = f->next) {
-			if (f->kind != MI_NODE_TUPLE)
-				continue;
-			int level = num_or(mi_find_str(f->child, "level"), 0);
-			capture_args(d, mi_find_children(f->child, "args"),
-				     level);
-		}
-	}
-	if ((n = mi_find(res, "CudaFocus")) && n->kind == MI_NODE_TUPLE) {
-		focus_from(n->child, &d->query_focus);
-		if (d->in_core && d->stop.have && !d->stop.focus.valid)
-			d->stop.focus = d->query_focus;
-	}
-	if ((n = mi_find(res, "InfoCudaLanesTable")) && n->kind == MI_NODE_TUPLE)
-		on_lanes(d, n->child);
-	if ((n = mi_find(res, "InfoCudaKernelsTable")) &&
-	    n->kind == MI_NODE_TUPLE && !d->table_kernel)
-		on_kernels(d, n->child);
 }
 
 static void stop_fill(struct stop_info *s, const struct mi_node *res)
@@ -835,218 +690,6 @@ static void on_stopped(struct diag *d, const struct mi_node *res)
 	stop_fill(&d->stop, res);
 }
 
-/* Parses the console's "[Current focus set to CUDA kernel 0, grid 1,
- * block (0,0,0), thread (99,0,0), device 0, sm 124, warp 3, lane 3]". */
-static void focus_from_text(const char *t, struct diag_focus *f)
-{
-	struct diag_focus g;
-	diag_focus_clear(&g);
-	const char *p;
-	if ((p = strstr(t, "kernel ")))
-		g.kernel = num_or_prefix(p + 7);
-	if ((p = strstr(t, "grid ")))
-		g.grid = num_or_prefix(p + 5);
-	if ((p = strstr(t, "device ")))
-		g.device = num_or_prefix(p + 7);
-	if ((p = strstr(t, "sm ")))
-		g.sm = num_or_prefix(p + 3);
-	if ((p = strstr(t, "warp ")))
-		g.warp = num_or_prefix(p + 5);
-	if ((p = strstr(t, "lane ")))
-		g.lane = num_or_prefix(p + 5);
-	bool b = (p = strstr(t, "block (")) && dim3_prefix(p + 6, &g.block);
-	bool th = (p = strstr(t, "thread (")) && dim3_prefix(p + 7, &g.thread);
-	g.valid = b && th;
-	if (g.valid)
-		*f = g;
-}
-
-static void core_stop(struct diag *d)
-{
-	if (d->stop.have)
-		return;
-	d->stop.have = true;
-	d->stop.from_core = true;
-	d->stop.reason = strdup("coredump");
-	if (d->query_focus.valid)
-		d->stop.focus = d->query_focus;
-	d->device_stop_seen = true;
-}
-
-/* Copies [p, p+n) without surrounding blanks and newlines. */
-static char *trimmed_dup(const char *p, size_t n)
-{
-	while (n && (*p == ' ' || *p == '\n' || *p == '\t')) {
-		p++;
-		n--;
-	}
-	while (n && (p[n - 1] == ' ' || p[n - 1] == '\n' || p[n - 1] == '\t'))
-		n--;
-	return n ? diag_strndup(p, n) : NULL;
-}
-
-/* The exception's name, after "CUDA Exception: " or alone in the next
- * record (cuda-gdb 13 writes the prefix and the name as two records). */
-static void core_exception_name(struct diag *d, const char *t, size_t len)
-{
-	const char *nl = memchr(t, '\n', len);
-	char *name = trimmed_dup(t, nl ? (size_t)(nl - t) : len);
-	d->core_exc_pending = name == NULL;
-	if (!name || (d->stop.have && !d->stop.from_core)) {
-		free(name);
-		return;
-	}
-	core_stop(d);
-	if (!d->stop.exception_name) {
-		d->stop.exception_name = name;
-		d->stop.core_exception = true;
-	} else {
-		free(name);
-	}
-}
-
-/* "The exception was triggered at PC 0x7f21ef7a0570  row_sums(float**,
- * int, float*)  (null_deref.cu:14)": the faulting PC, the function and,
- * when the code has line info, the file and line in the last "  (...)"
- * (fixtures/gpu/null_deref.core.mi.log).  The signature has parentheses
- * of its own, so the location is found from the end. */
-static void core_exception_pc(struct diag *d, const char *t, size_t len)
-{
-	static const char pre[] = "The exception was triggered at PC ";
-	const size_t pn = sizeof pre - 1;
-	struct stop_info *s = &d->stop;
-	const char *nl = memchr(t, '\n', len);
-	size_t n = nl ? (size_t)(nl - t) : len;
-	if (s->have && !s->from_core)
-		return; /* a live stop's fields are kept */
-	core_stop(d);
-	char *line = diag_strndup(t + pn, n - pn);
-	if (!line || s->has_error_pc) {
-		free(line);
-		return;
-	}
-	char *p = line, *sp = strchr(p, ' ');
-	if (sp)
-		*sp++ = '\0';
-	s->has_error_pc = diag_parse_u64(p, &s->error_pc);
-	char *loc = sp ? strstr(sp, "  (") : NULL;
-	for (char *q = loc; q && (q = strstr(q + 3, "  ("));)
-		loc = q;
-	char *colon = NULL;
-	size_t ln = loc ? strlen(loc) : 0;
-	if (loc && ln > 4 && loc[ln - 1] == ')' &&
-	    (colon = memrchr(loc, ':', ln))) {
-		loc[ln - 1] = '\0';
-		*colon = '\0';
-		unsigned line_no;
-		if (diag_parse_uint(colon + 1, &line_no) && line_no &&
-		    !s->exc_file) {
-			s->exc_file = diag_strdup(loc + 3);
-			s->exc_line = line_no;
-		}
-		*loc = '\0';
-	}
-	if (sp && !s->exc_function)
-		s->exc_function = trimmed_dup(sp, strlen(sp));
-	free(line);
-}
-
-/* A coredump's story comes as console text (cuda-gdb 13, target
- * cudacore): "Opening GPU coredump: F", "[Current focus set to ...]", then
- * "Program terminated with signal SIGTRAP, Trace/breakpoint trap." (a
- * coredump compute-sanitizer wrote), "Assertion failed." (a device
- * assert, no signal line at all) or, in a coredump the driver wrote on a
- * hardware exception (CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1), "CUDA
- * Exception: " and the name in the next record, then "The exception was
- * triggered at PC ..." (fixtures/gpu/null_deref.core.mi.log). */
-static void on_console(struct diag *d, const char *t, size_t len)
-{
-	static const char exc_msg[] = "CUDA Exception: ";
-	static const char pc_msg[] = "The exception was triggered at PC ";
-	static const char open_msg[] = "Opening GPU coredump: ";
-	static const char term_msg[] = "Program terminated with signal ";
-	const size_t on = sizeof open_msg - 1, tn = sizeof term_msg - 1;
-	if (len > on && strncmp(t, open_msg, on) == 0) {
-		size_t n = len - on;
-		while (n && t[on + n - 1] == '\n')
-			n--;
-		char *p = diag_strndup(t + on, n);
-		if (p) {
-			diag_set_core(d, p);
-			free(p);
-		}
-		return;
-	}
-	/* gdb on a host core (gcore, a kernel core, --job's CPU worker)
-	 * says "Core was generated by `PROG'." before the signal line */
-	if (strncmp(t, "Core was generated by ", 22) == 0 && !d->core_path)
-		d->in_core = d->host_core = true;
-	if (!d->in_core)
-		return;
-	size_t lead = 0;
-	while (lead < len && t[lead] == '\n')
-		lead++;
-	/* The name is the record after the prefix, unless that record is
-	 * already the next part of the story. */
-	if (d->core_exc_pending && t[lead] != '[' &&
-	    strncmp(t + lead, pc_msg, sizeof pc_msg - 1) != 0) {
-		core_exception_name(d, t, len);
-		return;
-	}
-	d->core_exc_pending = false;
-	if (len - lead >= sizeof exc_msg - 1 &&
-	    strncmp(t + lead, exc_msg, sizeof exc_msg - 1) == 0) {
-		lead += sizeof exc_msg - 1;
-		core_exception_name(d, t + lead, len - lead);
-		return;
-	}
-	if (len - lead > sizeof pc_msg - 1 &&
-	    strncmp(t + lead, pc_msg, sizeof pc_msg - 1) == 0) {
-		core_exception_pc(d, t + lead, len - lead);
-		return;
-	}
-	if (strncmp(t, "[Current focus set to ", 22) == 0) {
-		focus_from_text(t, &d->query_focus);
-		if (d->stop.have && !d->stop.focus.valid)
-			d->stop.focus = d->query_focus;
-	} else if (len > tn && strncmp(t, term_msg, tn) == 0 &&
-		   !(d->stop.have && d->stop.signal_name)) {
-		core_stop(d);
-		const char *s = t + tn;
-		const char *end = memchr(s, '\n', len - tn);
-		if (!end)
-			end = t + len;
-		const char *comma = memchr(s, ',', (size_t)(end - s));
-		if (!comma)
-			comma = end;
-		while (end > comma && (end[-1] == '.' || end[-1] == ' '))
-			end--;
-		d->stop.signal_name = diag_strndup(s, (size_t)(comma - s));
-		if (comma + 2 < end)
-			d->stop.signal_meaning =
-				diag_strndup(comma + 2, (size_t)(end - comma - 2));
-	} else if (strstr(t, "Assertion failed.")) {
-		core_stop(d);
-		d->stop.assert_text = true;
-	}
-}
-
-/* A GPU coredump with no kernel in it: cuda-gdb 13 answers `target
- * cudacore` with &"warning: No CUDA focus could be set\n", no stop text,
- * and frame ??.  That is how compute-sanitizer's coredump looks after an
- * error that ended the kernel before it was written (a device assert, a
- * __trap(), a stack overflow: the sancore recordings of device_assert,
- * trap, stack_overflow, torch_label in fixtures/gpu), while a driver
- * coredump is written on the exception with the kernel still there
- * (their core recordings). */
-static void on_core_log(struct diag *d, const char *t, size_t len)
-{
-	static const char no_focus[] = "No CUDA focus could be set";
-	if (d->in_core && !d->host_core &&
-	    memmem(t, len, no_focus, sizeof no_focus - 1))
-		d->core_no_kernel = true;
-}
-
 void diag_on_record(struct diag *d, const struct mi_record *rec)
 {
 	const char *msg;
@@ -1061,20 +704,12 @@ void diag_on_record(struct diag *d, const struct mi_record *rec)
 			d->running_after_fault = true;
 		break;
 	case MI_REC_RESULT:
-		if (strcmp(rec->klass, "done") == 0)
-			on_done(d, rec->results);
-		else if (strcmp(rec->klass, "error") == 0 &&
+		if (strcmp(rec->klass, "error") == 0 &&
 			 (msg = mi_find_str(rec->results, "msg")))
 			scan_text(d, msg, strlen(msg));
 		break;
 	case MI_REC_CONSOLE:
-		on_console(d, rec->text, rec->text_len);
-		scan_text(d, rec->text, rec->text_len);
-		break;
 	case MI_REC_LOG:
-		on_core_log(d, rec->text, rec->text_len);
-		scan_text(d, rec->text, rec->text_len);
-		break;
 	case MI_REC_TARGET:
 		scan_text(d, rec->text, rec->text_len);
 		break;

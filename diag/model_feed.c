@@ -80,6 +80,31 @@ static void lanes_from(struct diag *d, const struct dec_table *t)
 	diag_lanes_offer(d, with, focus);
 }
 
+/* The focused kernel's name from the kernels table (-cuda-info-kernels,
+ * fetched at every device stop): its invocation is "NAME(,args=[...])"
+ * (cuda-gdb 13; not well formed inside, see cuda-gdb-facts.md), and NAME
+ * may hold parentheses of its own ("at::native::(anonymous
+ * namespace)::nll_loss_...<float>").  It names a kernel whose frames do
+ * not: a lambda's launch wrapper under the assert. */
+static void kernel_from_table(struct diag *d, const struct dbg_model *m)
+{
+	const struct dec_table *t = &m->tables[MODEL_T_KERNELS];
+	struct dec_kernel_row row;
+	long i = model_focus_kernel_row(m);
+	if (d->table_kernel || !d->stop.have)
+		return;
+	if (i < 0 && t->nr_rows == 1)
+		i = 0;
+	if (i < 0 || dec_table_kernel(t, (size_t)i, &row) != 0 ||
+	    !row.invocation)
+		return;
+	const char *args = strstr(row.invocation, "(,args=");
+	size_t n = args ? (size_t)(args - row.invocation)
+			: strlen(row.invocation);
+	if (n)
+		d->table_kernel = diag_strndup(row.invocation, n);
+}
+
 /* The model's last stop, when the collector saw no *stopped record (the
  * screen's Hints pane builds its account from the model alone): a device
  * exception becomes the fault, a host signal the host fault, as
@@ -120,6 +145,50 @@ static void stop_from_model(struct diag *d, const struct dbg_model *m)
 		frame_copy(&s->frame, &st->frame);
 		s->has_frame = true;
 	}
+}
+
+/* A core's story (mi/core_story.c): the coredump, and the stop it told
+ * when no live stop came first (a live stop's fields are kept when the
+ * memcheck pass's coredump is opened after it). */
+static void core_from_model(struct diag *d, const struct dbg_model *m)
+{
+	const struct model_core *c = &m->core;
+	struct stop_info *s = &d->stop;
+	if (!c->gpu && !c->host)
+		return;
+	if (c->gpu && c->path && !d->core_path)
+		diag_strset(&d->core_path, c->path);
+	d->in_core = true;
+	d->host_core = c->host;
+	d->core_no_kernel |= c->no_kernel;
+	if (!c->stopped || (s->have && !s->from_core))
+		return;
+	if (!s->have) {
+		s->have = s->from_core = true;
+		s->reason = diag_strdup("coredump");
+		d->device_stop_seen = true;
+	}
+	if (c->exception && !s->exception_name) {
+		s->exception_name = diag_strdup(c->exception);
+		s->core_exception = true;
+	}
+	if (c->has_pc && !s->has_error_pc) {
+		s->has_error_pc = true;
+		s->error_pc = c->pc;
+	}
+	if (c->function && !s->exc_function)
+		s->exc_function = diag_strdup(c->function);
+	if (c->file && c->line > 0 && !s->exc_file) {
+		s->exc_file = diag_strdup(c->file);
+		s->exc_line = (unsigned)c->line;
+	}
+	if (c->signal_name && !s->signal_name) {
+		s->signal_name = diag_strdup(c->signal_name);
+		s->signal_meaning = diag_strdup(c->signal_meaning);
+	}
+	s->assert_text |= c->assert_text;
+	if (!s->focus.valid && c->focus.valid)
+		focus_copy(&s->focus, &c->focus);
 }
 
 /* The culprit-lane search's answers (mi/ctl_culprit.c): the lanes whose
@@ -201,6 +270,7 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 	if (!m)
 		return;
 	stop_from_model(d, m);
+	core_from_model(d, m);
 	if (d->stop.have && !d->stop.focus.valid && m->focus.valid)
 		focus_copy(&d->stop.focus, &m->focus);
 	diag_feed_stack(d, &m->frames);
@@ -226,6 +296,7 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 			diag_value_type(d, v->name, v->type);
 	}
 	lanes_from(d, &m->tables[MODEL_T_LANES]);
+	kernel_from_table(d, m);
 	culprit_from(d, m);
 	freed_from(d, m);
 }

@@ -238,6 +238,7 @@ void model_free(struct dbg_model *m)
 	lanes_free(m);
 	model_culprit_clear(m);
 	model_allocs_free(m);
+	model_core_free(&m->core);
 	dec_disasm_free(&m->disasm);
 	free(m->disasm_func);
 	ring_free(&m->output);
@@ -809,6 +810,8 @@ unsigned model_on_record(struct dbg_model *m, const struct mi_record *rec)
 		break;
 	case MI_REC_CONSOLE:
 	case MI_REC_LOG:
+		model_core_line(m, rec->text, rec->text_len,
+				rec->kind == MI_REC_LOG);
 		on_console_text(m, rec->text, rec->text_len);
 		break;
 	case MI_REC_TARGET:

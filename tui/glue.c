@@ -753,7 +753,6 @@ int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 		diag_refault_detach(g->rf, g->ctl);
 	ctl_free(g->ctl);
 	g->ctl = c;
-	glue_diag_session_new(g); /* the old session's start records */
 	g->out_seen = g->con_seen = 0;
 	free(g->disasm_want);
 	g->disasm_want = NULL;

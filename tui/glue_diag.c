@@ -343,57 +343,10 @@ void glue_diag_ready(struct glue *g, struct pollfd *pfd, int n)
 		g->ui->dirty = true; /* the clock on the status line */
 }
 
-enum { CORE_STORY_MAX = 64 * 1024 };
-
-/* The stream records of a session until its first stop (a coredump's
- * whole story is told then); later ones are the user's commands. */
-static void keep_core_story(struct glue *g, const struct mi_record *rec)
-{
-	const struct dbg_model *m = g->ctl ? ctl_model(g->ctl) : NULL;
-	if (!m || m->state != MODEL_STARTING || !rec->text ||
-	    (rec->kind != MI_REC_CONSOLE && rec->kind != MI_REC_LOG))
-		return;
-	size_t len = strnlen(rec->text, rec->text_len); /* NUL-ended kept */
-	size_t need = g->core_story_len + len + 2;
-	if (need > CORE_STORY_MAX)
-		return;
-	char *v = realloc(g->core_story, need);
-	if (!v)
-		return;
-	g->core_story = v;
-	v[g->core_story_len++] = rec->kind == MI_REC_CONSOLE ? 'C' : 'L';
-	memcpy(v + g->core_story_len, rec->text, len);
-	g->core_story_len += len;
-	v[g->core_story_len++] = '\0';
-}
-
 void glue_diag_record(struct glue *g, const struct mi_record *rec)
 {
 	if (g->rf)
 		diag_refault_on_async(g->rf, rec);
-	keep_core_story(g, rec);
-}
-
-/* The kept start records, fed as they came. */
-static void feed_core_story(struct glue *g, struct diag *d)
-{
-	for (size_t at = 0; at < g->core_story_len;) {
-		const char *t = g->core_story + at + 1;
-		size_t n = strlen(t);
-		struct mi_record rec = {
-			.kind = g->core_story[at] == 'C' ? MI_REC_CONSOLE : MI_REC_LOG,
-			.klass = "", .text = t, .text_len = n,
-		};
-		diag_on_record(d, &rec);
-		at += n + 2;
-	}
-}
-
-void glue_diag_session_new(struct glue *g)
-{
-	free(g->core_story);
-	g->core_story = NULL;
-	g->core_story_len = 0;
 }
 
 /* ---- replay to fault ------------------------------------------------ */
@@ -625,7 +578,6 @@ static void feed(void *ctx, struct diag *d)
 {
 	struct glue *g = ctx;
 
-	feed_core_story(g, d);
 	glue_hang_feed(g, d);
 	if (g->mc_ran)
 		diag_set_flag(d, DIAG_F_MEMCHECK_RAN, true);
@@ -662,7 +614,6 @@ void glue_diag_free(struct glue *g)
 	diag_memcheck_free(g->mc);
 	diag_memcheck_free(g->mc_prev);
 	diag_san_free(g->san);
-	glue_diag_session_new(g);
 	diag_run_free(g->dr);
 	g->mc = g->mc_prev = NULL;
 	g->san = NULL;

@@ -77,14 +77,6 @@ struct glue {
 	size_t core_nerr;
 	double core_secs;
 	bool run_after_pass;      /* --memcheck=always held the live run */
-	/* A coredump's story comes as stream records while it opens
-	 * ("Opening GPU coredump", "CUDA Exception: ...", "Program
-	 * terminated with signal ..."): the model keeps none of them, so
-	 * they are kept here (console 'C', log 'L', one byte before each
-	 * NUL-ended text; bounded) and handed to every rebuild of the
-	 * diagnosis, as batch mode's collector sees them. */
-	char *core_story;
-	size_t core_story_len;
 	int nsession_fds;         /* the session's share of the loop's fds */
 
 	/* tui/glue_py.c: the live Python stack of stop py_stop (0: none) */
@@ -150,8 +142,6 @@ int glue_diag_fds(struct glue *g, struct pollfd *pfd, int max);
 void glue_diag_ready(struct glue *g, struct pollfd *pfd, int n);
 /* The record hook of every controller the glue starts. */
 void glue_diag_record(struct glue *g, const struct mi_record *rec);
-/* A new session: forgets the last one's start records. */
-void glue_diag_session_new(struct glue *g);
 /* UA_MEMCHECK / UA_TO_FAULT (arg: the finding's number, 1-based, or
  * NULL for the first one with a location). */
 int glue_diag_memcheck(struct glue *g);

@@ -444,8 +444,6 @@ int diag_add_sanitizer(struct diag *d, struct diag_san *report);
  * unchanged until diag_free(d).  For a report parsed once and analysed
  * again and again (the screen's Hints pane). */
 int diag_lend_sanitizer(struct diag *d, const struct diag_san *report);
-/* A GPU coredump being examined (target cudacore FILE) or written. */
-int diag_set_core(struct diag *d, const char *path);
 /* A process of the program's that died of a fatal signal (its own report
  * of it, preload/death.c): pid, signal number, command line (copied).
  * Once per pid.  DIAG_OK or DIAG_ENOMEM. */

@@ -1,6 +1,7 @@
 /* Fuzz target: parse arbitrary MI and run every typed decoder (and every
  * typed table accessor) over every record, and the allocation watch's
- * reader (model_alloc_line) over every console record. */
+ * reader (model_alloc_line) and the core story's (model_core_line) over
+ * every console and log record. */
 #include "cudbg/decode.h"
 #include "cudbg/model.h"
 #include "tests/fuzz/fuzz.h"
@@ -121,6 +122,12 @@ static void on_record(void *ctx, const struct mi_record *r)
 		return;
 	if (r->kind == MI_REC_CONSOLE && r->text)
 		sink += model_alloc_line(&model, r->text, r->text_len);
+	if ((r->kind == MI_REC_CONSOLE || r->kind == MI_REC_LOG) && r->text) {
+		/* a core's story is read while the model starts */
+		model.state = MODEL_STARTING;
+		model_core_line(&model, r->text, r->text_len,
+				r->kind == MI_REC_LOG);
+	}
 	stop(r->results);
 	bkpts(r->results);
 	lists(r->results);
@@ -140,7 +147,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mi_parser_push(p, (const char *)data, size);
 	mi_parser_finish(p);
 	mi_parser_free(p);
-	sink += model.allocs.n;
+	sink += model.allocs.n + model.core.stopped;
 	model_allocs_free(&model);
+	model_core_free(&model.core);
 	return 0;
 }
