@@ -352,9 +352,9 @@ static void take_pending_output(struct dbg_ctl *c)
 }
 
 /* A device assert's stop whose assertion text has not arrived yet. */
-static bool assert_text_missing(struct diag_run *dr)
+static bool assert_text_missing(struct diag_run *dr, const struct dbg_model *m)
 {
-	const struct diag_fault *f = diag_analyze(diag_run_diag(dr));
+	const struct diag_fault *f = diag_run_fault(dr, m);
 	return f->kind == DIAG_FAULT_ASSERT && f->n_asserts == 0;
 }
 
@@ -372,13 +372,13 @@ static void drain_output(struct dbg_ctl *c, struct diag_run *dr, bool replay)
 {
 	const struct dbg_model *m = ctl_model(c);
 	take_pending_output(c);
-	if (replay || !assert_text_missing(dr))
+	if (replay || !assert_text_missing(dr, m))
 		return;
 	for (int i = 0; i < 10 && !batch_signalled; i++) {
 		uint64_t before = m->output.total;
 		if (ctl_run_until(c, NULL, NULL, 50) == SESSION_EGONE)
 			break;
-		if (m->output.total == before && !assert_text_missing(dr))
+		if (m->output.total == before && !assert_text_missing(dr, m))
 			break;
 	}
 }
@@ -746,6 +746,8 @@ int batch_main(const struct cudbg_options *o)
 	}
 	if (!batch_signalled)
 		diag_run_after(dr, c, timeout_ms);
+	else /* the stop or exit so far, without reading more */
+		diag_run_fault(dr, ctl_model(c));
 	t[T_DIAG] = mono_now();
 	/* the session's failure first */
 	session_failure(o, c, rc, pass_final, &r);

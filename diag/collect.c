@@ -1,14 +1,14 @@
-/* The diagnosis collector: watches every MI record, the program's terminal
- * and the debugger's stderr, and keeps what a fault account needs.
- *
- * It reads MI results by their own names (stack=, variables=, stack-args=,
- * CudaFocus=, InfoCudaLanesTable=) rather than by which command produced
- * them, so it works the same behind the controller, in a replay and in
- * tests that push a transcript.
+/* The diagnosis collector: keeps what a fault account needs from the
+ * program's terminal, the debugger's stderr and the text of its records
+ * (CUDA error lines, notable environment lines), and what the model
+ * hands it (diag/model_feed.c: the stop, the exit, stacks, values, a
+ * core's story).  It decodes no MI of its own: what the debugger said is
+ * decoded once, into the model (mi/).
  */
 #include "diag/state.h"
 #include "cudbg/hang.h"
 #include "cudbg/assertline.h"
+#include "cudbg/decode.h"
 #include "cudbg/mi.h"
 #include "cudbg/sanitizer.h"
 
@@ -511,55 +511,6 @@ int diag_set_value(struct diag *d, const char *expr, const char *value)
 
 /* ---- MI records -------------------------------------------------------- */
 
-static int num_or(const char *s, int dflt)
-{
-	unsigned v;
-	return s && diag_parse_uint(s, &v) && v < 0x7fffffff ? (int)v : dflt;
-}
-
-static void focus_from(const struct mi_node *t, struct diag_focus *f)
-{
-	diag_focus_clear(f);
-	const char *s;
-	f->device = num_or(mi_find_str(t, "device"), -1);
-	f->sm = num_or(mi_find_str(t, "sm"), -1);
-	f->warp = num_or(mi_find_str(t, "warp"), -1);
-	f->lane = num_or(mi_find_str(t, "lane"), -1);
-	f->kernel = num_or(mi_find_str(t, "kernel"), -1);
-	f->grid = num_or(mi_find_str(t, "grid"), -1);
-	bool b = (s = mi_find_str(t, "blockIdx")) &&
-		 diag_parse_dim3(s, &f->block) == 0;
-	bool th = (s = mi_find_str(t, "threadIdx")) &&
-		  diag_parse_dim3(s, &f->thread) == 0;
-	/* Hopper clusters put clusterIdx/clusterDim between grid and
-	 * blockIdx (cuda-gdb 13): found by name, never by position. */
-	if ((s = mi_find_str(t, "clusterIdx")) &&
-	    diag_parse_dim3(s, &f->cluster) == 0) {
-		f->has_cluster = true;
-		if ((s = mi_find_str(t, "clusterDim")))
-			diag_parse_dim3(s, &f->cluster_dim);
-	}
-	f->valid = b && th;
-}
-
-static bool frame_from(const struct mi_node *t, struct diag_frame *f)
-{
-	memset(f, 0, sizeof *f);
-	const char *s;
-	f->level = num_or(mi_find_str(t, "level"), 0);
-	f->func = diag_strdup(mi_find_str(t, "func"));
-	f->file = diag_strdup(mi_find_str(t, "file"));
-	f->fullname = diag_strdup(mi_find_str(t, "fullname"));
-	f->from = diag_strdup(mi_find_str(t, "from"));
-	f->line = (unsigned)num_or(mi_find_str(t, "line"), 0);
-	if ((s = mi_find_str(t, "addr")))
-		diag_parse_u64(s, &f->addr);
-	/* cuda-gdb 13 labels device frames with arch="m68k". */
-	s = mi_find_str(t, "arch");
-	f->device = s && strcmp(s, "m68k") == 0;
-	return true;
-}
-
 /* Takes a stack (ownership of v).  Device frames replace nothing once a
  * fault's stack is known: a user walking other threads must not change
  * the account; the first host stack with more than one frame is the
@@ -621,91 +572,15 @@ void diag_lanes_offer(struct diag *d, int with_exc, bool focus_has_exc)
 	d->focus_lane_has_exc = focus_has_exc;
 }
 
-static void stop_fill(struct stop_info *s, const struct mi_node *res)
-{
-	const char *v;
-	s->have = true;
-	s->reason = diag_strdup(mi_find_str(res, "reason"));
-	s->signal_name = diag_strdup(mi_find_str(res, "signal-name"));
-	s->signal_meaning = diag_strdup(mi_find_str(res, "signal-meaning"));
-	s->exception_name = diag_strdup(mi_find_str(res, "exception_name"));
-	s->message = diag_strdup(mi_find_str(res, "message"));
-	s->exc_function = diag_strdup(mi_find_str(res, "function"));
-	s->exc_file = diag_strdup(mi_find_str(res, "filename"));
-	s->exc_line = (unsigned)num_or(mi_find_str(res, "line"), 0);
-	if ((v = mi_find_str(res, "pc")))
-		s->has_error_pc = diag_parse_u64(v, &s->error_pc);
-	const struct mi_node *f = mi_find(res, "CudaFocus");
-	if (f && f->kind == MI_NODE_TUPLE)
-		focus_from(f->child, &s->focus);
-	f = mi_find(res, "frame");
-	if (f && f->kind == MI_NODE_TUPLE)
-		s->has_frame = frame_from(f->child, &s->frame);
-}
-
-/* gdb prints exit-code in octal ("01", "0377"): mi_cmd "exited" uses %o. */
-static int octal_code(const char *s)
-{
-	if (!s)
-		return 0;
-	long v = strtol(s, NULL, 8);
-	return (int)(v & 0xff);
-}
-
-static void on_stopped(struct diag *d, const struct mi_node *res)
-{
-	const char *reason = mi_find_str(res, "reason");
-	bool device = mi_find(res, "CudaFocus") != NULL;
-	if (reason && strncmp(reason, "exited", 6) == 0) {
-		diag_asserts_finish(d->asserts);
-		d->exited = true;
-		d->exit_live = true;
-		if (strcmp(reason, "exited-signalled") == 0) {
-			d->exit_signalled = true;
-			diag_strset(&d->exit_signal, mi_find_str(res, "signal-name"));
-		} else {
-			d->exit_code = octal_code(mi_find_str(res, "exit-code"));
-		}
-		if (d->running_after_fault)
-			d->continued_past = true;
-		return;
-	}
-	if (!reason || strcmp(reason, "signal-received") != 0)
-		return;
-	const char *sig = mi_find_str(res, "signal-name");
-	if (!device) {
-		/* attach's first stop is signal "0": not a fault. */
-		if (sig && strcmp(sig, "0") != 0 && strcmp(sig, "SIGINT") != 0 &&
-		    !d->host_signal) {
-			d->host_signal = true;
-			diag_strset(&d->host_signal_name, sig);
-			diag_strset(&d->host_signal_meaning,
-				mi_find_str(res, "signal-meaning"));
-		}
-		return;
-	}
-	d->device_stop_seen = true;
-	if (d->stop.have) /* keep the first fault */
-		return;
-	stop_fill(&d->stop, res);
-}
-
 void diag_on_record(struct diag *d, const struct mi_record *rec)
 {
 	const char *msg;
 	if (!rec)
 		return;
 	switch (rec->kind) {
-	case MI_REC_EXEC:
-		if (strcmp(rec->klass, "stopped") == 0)
-			on_stopped(d, rec->results);
-		else if (strcmp(rec->klass, "running") == 0 && d->stop.have &&
-			 !d->stop.from_core)
-			d->running_after_fault = true;
-		break;
 	case MI_REC_RESULT:
 		if (strcmp(rec->klass, "error") == 0 &&
-			 (msg = mi_find_str(rec->results, "msg")))
+			 (msg = dec_error_msg(rec->results)))
 			scan_text(d, msg, strlen(msg));
 		break;
 	case MI_REC_CONSOLE:

@@ -39,6 +39,11 @@ struct diag_run {
 	const char *debugger;
 	bool keep_temp;
 	const char *child_dir; /* diag_run_config.child_dir (borrowed) */
+	/* The deaths already in the account's recording (noted once each),
+	 * and a replay's recorded ones ("PID SIGNAL COMMAND" lines). */
+	long noted_deaths[32];
+	size_t n_noted_deaths;
+	char *replay_deaths;
 	bool can_rerun;             /* a launch: the pass can run the program */
 	bool pystack;               /* ask a Python program for its stack */
 	bool py_probe;              /* any other program: read its memory
@@ -375,6 +380,12 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 	/* The recording's own XML, else the findings in its text (when the
 	 * pass stopped before the XML); a report given with the replay is
 	 * used instead of either. */
+	if (c->replay) {
+		size_t len;
+		char e2[256];
+		r->replay_deaths = diag_child_deaths_read(c->replay, &len, e2,
+							  sizeof e2);
+	}
 	bool own_xml = c->replay && !c->sanitizer_report &&
 		       !c->report_elsewhere && replay_pass_xml(r, c->replay);
 	if (!own_xml && r->text_findings && !c->sanitizer_report &&
@@ -398,6 +409,7 @@ void diag_run_free(struct diag_run *r)
 	diag_rules_free(r->rules);
 	diag_memcheck_free(r->mc);
 	diag_free(r->d);
+	free(r->replay_deaths);
 	diag_san_free(r->text_san); /* lent to r->d: after it */
 	free(r->memcheck_text);
 	free(r);
@@ -937,21 +949,55 @@ bool diag_run_auto_pass(struct diag_run *r, const struct session_caps *caps)
 	       diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, diag_analyze(r->d));
 }
 
-/* The deaths the program's processes wrote (preload/death.c):
- * child_dir/death.PID, "PID SIGNAL PPID" and the command line; the
- * program's own (its debugger saw it) is not a child's. */
-static void read_child_deaths(struct diag_run *r, struct dbg_ctl *c)
+/* A replay's deaths: the lines its "childdeath" notes hold. */
+static void replayed_child_deaths(struct diag_run *r)
 {
+	for (char *p = r->replay_deaths; p && *p;) {
+		char *nl = strchr(p, '\n'), *end;
+		if (nl)
+			*nl = '\0';
+		long pid = strtol(p, &end, 10);
+		long sig = end != p ? strtol(end, &end, 10) : 0;
+		if (pid > 0 && sig > 0 && sig < 128 && *end == ' ')
+			diag_add_child_death(r->d, pid, (int)sig, end + 1);
+		if (nl)
+			*nl = '\n';
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+}
+
+/* Notes the death in the session's recording, once per run. */
+static void note_child_death(struct diag_run *r, struct session *s,
+			     const struct diag_end_file *e)
+{
+	for (size_t i = 0; i < r->n_noted_deaths; i++)
+		if (r->noted_deaths[i] == e->pid)
+			return;
+	if (r->n_noted_deaths == sizeof r->noted_deaths /
+				 sizeof r->noted_deaths[0])
+		return;
+	r->noted_deaths[r->n_noted_deaths++] = e->pid;
+	diag_child_death_note(s, e->pid, e->code, e->cmd);
+}
+
+void diag_run_read_child_deaths(struct diag_run *r, struct session *s)
+{
+	if (r->replay_deaths) {
+		replayed_child_deaths(r);
+		return;
+	}
 	DIR *dir = r->child_dir ? opendir(r->child_dir) : NULL;
 	if (!dir)
 		return;
-	long self = c ? (long)session_program_pid(ctl_session(c)) : 0;
+	long self = s ? (long)session_program_pid(s) : 0;
 	struct dirent *de;
 	struct diag_end_file e;
 	while ((de = readdir(dir)))
 		if (diag_end_file_read(r->child_dir, de->d_name, &e) == 0 &&
-		    e.death && e.pid != self)
+		    e.death && e.pid != self) {
 			diag_add_child_death(r->d, e.pid, e.code, e.cmd);
+			note_child_death(r, s, &e);
+		}
 	closedir(dir);
 }
 
@@ -1004,7 +1050,7 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 	}
 	if (c)
 		read_pystack(r, c, timeout_ms < 10000 ? timeout_ms : 10000);
-	read_child_deaths(r, c);
+	diag_run_read_child_deaths(r, c ? ctl_session(c) : NULL);
 	if (diag_run_auto_pass(r, c ? session_caps(ctl_session(c)) : NULL)) {
 		int rc = run_memcheck(r, NULL, timeout_ms);
 		if (rc < 0)

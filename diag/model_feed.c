@@ -2,6 +2,7 @@
  * commands (stack, locals, focus query, lanes table) reach their
  * continuations, not the record hook, so the collector reads them from
  * the decoded model after a refresh. */
+#include "cudbg/assertline.h"
 #include "cudbg/diagrun.h"
 #include "cudbg/model.h"
 #include "diag/state.h"
@@ -265,6 +266,21 @@ static void freed_from(struct diag *d, const struct dbg_model *m)
 	freed_site(&o->free, d->freed_strs + 3, &mf->free);
 }
 
+/* How the program ended, once. */
+static void exit_from_model(struct diag *d, const struct dbg_model *m)
+{
+	if (m->state != MODEL_EXITED || d->exit_live)
+		return;
+	diag_asserts_finish(d->asserts);
+	d->exited = d->exit_live = true;
+	d->exit_signalled = m->exited_signalled;
+	if (m->exited_signalled)
+		diag_strset(&d->exit_signal, m->exit_signal);
+	else
+		d->exit_code = m->exit_code;
+	d->continued_past = m->resumed_after_exception;
+}
+
 void diag_feed_model(struct diag *d, const struct dbg_model *m)
 {
 	if (!m)
@@ -299,6 +315,7 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 	kernel_from_table(d, m);
 	culprit_from(d, m);
 	freed_from(d, m);
+	exit_from_model(d, m);
 }
 
 void diag_feed_model_run(struct diag *d, const struct dbg_model *m)
@@ -311,7 +328,4 @@ void diag_feed_model_run(struct diag *d, const struct dbg_model *m)
 	size_t n = model_ring_copy(&m->output, buf, sizeof buf);
 	if (n)
 		diag_on_program_output(d, buf, n);
-	if (m->state == MODEL_EXITED)
-		diag_on_exit(d, m->exit_signal != NULL,
-			     m->exit_signal ? 0 : m->exit_code);
 }

@@ -186,6 +186,22 @@ char *diag_pass_xml_read(const char *path, size_t *len, char *err,
 	return notes_read("sanxml", path, len, err, cap);
 }
 
+void diag_child_death_note(struct session *s, long pid, int sig,
+			   const char *cmd)
+{
+	char *line = NULL;
+	int n = asprintf(&line, "%ld %d %s\n", pid, sig, cmd ? cmd : "");
+	if (s && n > 0)
+		diag_pass_notes("childdeath", line, (size_t)n, to_session, s);
+	free(line);
+}
+
+char *diag_child_deaths_read(const char *path, size_t *len, char *err,
+			     size_t cap)
+{
+	return notes_read("childdeath", path, len, err, cap);
+}
+
 struct ended {
 	char *out;
 	size_t cap;

@@ -55,7 +55,6 @@ struct diag {
 
 	struct stop_info stop;   /* the first device fault */
 	bool device_stop_seen;
-	bool running_after_fault;
 	bool continued_past;
 	bool exited, exit_signalled, exit_live;
 	int exit_code;

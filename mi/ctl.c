@@ -439,6 +439,7 @@ static void run_reset(struct dbg_model *m)
 	dec_stop_free(&m->stop);
 	m->has_stop = false;
 	m->had_device_exception = false;
+	m->resumed_after_exception = false;
 	m->exited_signalled = false;
 	m->exit_code = 0;
 	free(m->exit_signal);

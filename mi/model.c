@@ -801,6 +801,8 @@ unsigned model_on_record(struct dbg_model *m, const struct mi_record *rec)
 			on_stopped(m, rec);
 		} else if (strcmp(rec->klass, "running") == 0) {
 			m->said_value = false;
+			if (m->had_device_exception)
+				m->resumed_after_exception = true;
 			if (m->state != MODEL_EXITED)
 				model_set_state(m, MODEL_RUNNING);
 		}

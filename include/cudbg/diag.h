@@ -6,9 +6,11 @@
  * curses, never exits or prints; functions return 0/positive or a negative
  * DIAG_E* code.
  *
- * Shape: a collector `struct diag` is fed everything as it happens
- * (diag_on_record for every MI record, diag_on_program_output for the
- * program's pty bytes, diag_add_sanitizer for a parsed report, ...), and
+ * Shape: a collector `struct diag` is fed the session's events as they
+ * happen (diag_on_record for the text of the debugger's records,
+ * diag_on_program_output for the program's pty bytes, diag_add_sanitizer
+ * for a parsed report, ...) and what the debugger said, decoded once into
+ * the model (diag_feed_model, include/cudbg/diagrun.h), and
  * diag_analyze() turns what it saw into a `struct diag_fault`.  The
  * collector owns every string in the fault; the fault stays valid until
  * the next call that feeds or frees the collector.
@@ -425,7 +427,10 @@ int diag_set_program(struct diag *d, char *const argv[], char *const envp[]);
  * exist here (fixtures rewrite paths to /src/examples/...).  Copied. */
 int diag_add_source_dir(struct diag *d, const char *dir);
 
-/* Every record from the debugger, in order (results, async, streams). */
+/* A record from the debugger: its text (console, log and target streams,
+ * an error's message) is scanned for CUDA error lines and notable
+ * environment lines.  The stop, the exit and the results are the model's
+ * (diag_feed_model); nothing here decodes them. */
 void diag_on_record(struct diag *d, const struct mi_record *rec);
 /* Bytes the program wrote to its terminal, in any chunking. */
 void diag_on_program_output(struct diag *d, const char *buf, size_t len);

@@ -6,8 +6,9 @@
  * renders what it holds) and the DAP server (dap/) each drive one; see
  * docs/architecture.md, "One diagnosis pipeline".
  *
- * Batch and DAP stream: every record, program byte and stderr line goes
- * to the collector through the hooks, and diag_run_after() reads the
+ * Batch and DAP stream: the records' text, program bytes and stderr lines
+ * go to the collector through the hooks, the model at each settled stop
+ * (diag_run_fault, diag_run_after), and diag_run_after() reads the
  * values the hints want, the host stack and the lanes, and runs the pass
  * by policy.  The screen rebuilds: at each step diag_run_update() makes
  * the account afresh from the model (the screen's controller is
@@ -91,8 +92,8 @@ struct diag *diag_run_diag(struct diag_run *r);
 const struct diag_rules *diag_run_rules(const struct diag_run *r);
 const char *diag_run_rules_error(const struct diag_run *r);
 
-/* Fills the controller hooks so every record, program byte and stderr
- * line reaches the collector, and the debugger's readiness is timed
+/* Fills the controller hooks so the records' text, program bytes and stderr
+ * lines reach the collector, and the debugger's readiness is timed
  * (h->ctx is the run). */
 void diag_run_hooks(struct diag_run *r, struct session_handlers *h);
 
@@ -168,6 +169,15 @@ void diag_run_get_times(const struct diag_run *r, struct diag_run_times *t);
  * thread's locals join the account. */
 int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms);
 
+/* The deaths the program's processes wrote (preload/death.c,
+ * diag_run_config.child_dir: death.PID, "PID SIGNAL PPID" and the
+ * command line) join the account; the program's own death (s's program:
+ * its debugger saw it) is no child's.  Each is noted once in s's
+ * recording, and a replay of it reads them from there.  s may be NULL.
+ * diag_run_after() reads them; the screen's feed at each update. */
+struct session;
+void diag_run_read_child_deaths(struct diag_run *r, struct session *s);
+
 /* The GPU coredump the memcheck pass wrote (it stopped at the first
  * error), or NULL.  Owned by the run; valid until diag_run_free(). */
 const char *diag_run_core(const struct diag_run *r);
@@ -231,11 +241,12 @@ const struct diag_hints *diag_run_hints(struct diag_run *r);
 /* 0 no fault, 1 fault, 2 environment error. */
 int diag_run_exit_code(struct diag_run *r);
 
-/* The controller answers its own commands (stack, locals, focus query,
- * lanes table) in continuations, which the record hook never sees: feed
- * the decoded model after each settled stop (the screen too) so the
- * collector has the device stack, the kernel frame's values, the lanes
- * carrying the exception and a coredump's focus. */
+/* The one way the debugger's account reaches the collector: the model's
+ * stop (the first device exception, a host signal), a core's story, the
+ * exit, the stacks, the selected frame's values, the lanes and kernels
+ * tables, the culprit lane and the freed-memory lookup.  Feed it after
+ * each settled stop and at the end (diag_run_fault does); what it took
+ * once (the first fault) later feeds do not replace. */
 void diag_feed_model(struct diag *d, const struct dbg_model *m);
 /* diag_feed_model() and the rest of the run the model holds, for an
  * account built from the model alone (the screen's): the program's

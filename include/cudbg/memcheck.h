@@ -202,6 +202,16 @@ void diag_pass_notes(const char *pre, const char *text, size_t len,
 		     diag_pass_note_fn emit, void *ctx);
 char *diag_pass_xml_read(const char *path, size_t *len, char *err,
 			 size_t cap);
+/* A death a process of the program's wrote (preload/death.c), kept in
+ * s's recording as a "childdeath| PID SIGNAL COMMAND" note (no-op when
+ * not recording), so that a replay names it as the live run did; the
+ * notes read back as "PID SIGNAL COMMAND" lines (as diag_pass_text_read
+ * reads its own). */
+void diag_child_death_note(struct session *s, long pid, int sig,
+			   const char *cmd);
+char *diag_child_deaths_read(const char *path, size_t *len, char *err,
+			     size_t cap);
+
 /* The recording's "memcheck pass ended after N s..." note (its first),
  * in out; false when it has none or cannot be read.  *status gets the
  * status of the DIAG_PASS_EXIT_NOTE after it (a pass that was the whole

@@ -290,6 +290,9 @@ struct dbg_model {
 	 * (batch and diagnosis report it even when later stops replace
 	 * `stop`). */
 	bool had_device_exception;
+	/* The program was resumed after that exception (*running): a later
+	 * exit is not the fault's (the user continued past it). */
+	bool resumed_after_exception;
 
 	/* Focus: from the stop, the focus query or a focus switch. */
 	struct dec_focus focus;

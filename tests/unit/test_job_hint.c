@@ -4,6 +4,8 @@
  * launchers print (torch.multiprocessing.spawn, torchrun, the DataLoader,
  * Open MPI's mpirun, MPICH); docs/multiprocess.md. */
 #include "cudbg/diag.h"
+#include "cudbg/diagrun.h"
+#include "cudbg/model.h"
 #include "cudbg/hints.h"
 #include "cudbg/mi.h"
 #include "tests/harness.h"
@@ -13,9 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The exit goes through a model, as the controller's does. */
 static void on_rec(void *ctx, const struct mi_record *rec)
 {
-	diag_on_record(ctx, rec);
+	model_on_record(ctx, rec);
 }
 
 /* The hint chosen for a run of argv that printed `text` and exited 1
@@ -28,6 +31,7 @@ static const char *hint_for(char *const argv[], const char *text,
 	struct diag *d = diag_new();
 	struct diag_rules *rules;
 	struct diag_hints hints = { 0 };
+	struct dbg_model m;
 	char *envp[] = { NULL };
 	const char *exit_lines[] = {
 		"*running,thread-id=\"all\"",
@@ -38,8 +42,11 @@ static const char *hint_for(char *const argv[], const char *text,
 		  "%s", err);
 	diag_set_program(d, argv, envp);
 	diag_on_program_output(d, text, strlen(text));
+	CHECK_INT(model_init(&m, 0, 0), 0);
 	for (int i = 0; i < 2; i++)
-		mi_parse_line(exit_lines[i], strlen(exit_lines[i]), on_rec, d);
+		mi_parse_line(exit_lines[i], strlen(exit_lines[i]), on_rec, &m);
+	diag_feed_model(d, &m);
+	model_free(&m);
 	const struct diag_fault *f = diag_analyze(d);
 	CHECK(diag_hints_match(rules, f, &hints) >= 0);
 	snprintf(id, sizeof id, "(none)");
