@@ -598,6 +598,9 @@ static void feed(void *ctx, struct diag *d)
 			diag_on_program_output(d, text, len);
 	}
 	glue_py_feed(g, d);
+	/* a worker the program started that died of a signal, which the
+	 * program itself may never mention (tests/progs/silent_reap.c) */
+	diag_run_read_child_deaths(g->dr, g->ctl ? ctl_session(g->ctl) : NULL);
 }
 
 void glue_diag_update(struct glue *g)
