@@ -197,3 +197,33 @@ bool text_fit(char *buf, size_t cap, const char *fmt, ...)
 	memcpy(buf + end, "...", 4);
 	return true;
 }
+
+void note_escape(struct dbuf *b, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c == '\\')
+			dbuf_puts(b, "\\\\");
+		else if (c < 0x20 || c == 0x7f || (c == ' ' && i == n - 1))
+			dbuf_printf(b, "\\x%02x", c);
+		else
+			dbuf_putc(b, (char)c);
+	}
+}
+
+void note_unescape(struct dbuf *b, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\\' && i + 1 < n && p[i + 1] == '\\') {
+			dbuf_putc(b, '\\');
+			i++;
+		} else if (p[i] == '\\' && i + 3 < n && p[i + 1] == 'x' &&
+			   hex_value(p[i + 2]) >= 0 && hex_value(p[i + 3]) >= 0) {
+			dbuf_putc(b, (char)(hex_value(p[i + 2]) * 16 +
+					    hex_value(p[i + 3])));
+			i += 3;
+		} else {
+			dbuf_putc(b, p[i]);
+		}
+	}
+}

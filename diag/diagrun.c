@@ -44,6 +44,7 @@ struct diag_run {
 	long noted_deaths[32];
 	size_t n_noted_deaths;
 	char *replay_deaths;
+	char **recorded_argv;       /* a replay's program, from its notes */
 	bool can_rerun;             /* a launch: the pass can run the program */
 	bool pystack;               /* ask a Python program for its stack */
 	bool py_probe;              /* any other program: read its memory
@@ -347,6 +348,10 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 	}
 	r->memcheck_secs = -1;
 	r->argv = c->argv;
+	/* A replay's program is the one its recording ran (its "program|"
+	 * notes): the hints name the user's command as the live run did. */
+	if (c->replay && !(c->argv && c->argv[0]))
+		r->argv = r->recorded_argv = diag_recorded_program(c->replay);
 	r->dirs = c->dirs;
 	r->ndirs = c->ndirs;
 	r->policy = c->memcheck;
@@ -363,11 +368,11 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 	/* A replay does not know its program: it asks as the recording did
 	 * (a recording of a non-Python program answers the first question
 	 * with an error, and that ends it). */
-	r->pystack = !c->no_pystack && (!c->argv || !c->argv[0] ||
-					diag_argv_is_python(c->argv));
+	r->pystack = !c->no_pystack && (!r->argv || !r->argv[0] ||
+					diag_argv_is_python(r->argv));
 	r->py_probe = !c->no_pystack && !r->pystack;
-	if (c->argv)
-		diag_set_program(r->d, c->argv, NULL);
+	if (r->argv)
+		diag_set_program(r->d, r->argv, NULL);
 	for (size_t i = 0; i < c->ndirs; i++)
 		diag_add_source_dir(r->d, c->dirs[i]);
 	if (load_rules(r, c, exe_dir, err, cap) < 0 ||
@@ -410,6 +415,7 @@ void diag_run_free(struct diag_run *r)
 	diag_memcheck_free(r->mc);
 	diag_free(r->d);
 	free(r->replay_deaths);
+	diag_recorded_program_free(r->recorded_argv);
 	diag_san_free(r->text_san); /* lent to r->d: after it */
 	free(r->memcheck_text);
 	free(r);

@@ -29,19 +29,6 @@
  * 1024-byte buffer with the prefix. */
 #define PIECE 200
 
-static void escape_piece(struct dbuf *b, const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if (c == '\\')
-			dbuf_puts(b, "\\\\");
-		else if (c < 0x20 || c == 0x7f || (c == ' ' && i == n - 1))
-			dbuf_printf(b, "\\x%02x", c);
-		else
-			dbuf_putc(b, (char)c);
-	}
-}
-
 static void note_line(diag_pass_note_fn emit, void *ctx, const char *pre,
 		      const char *p, size_t n, bool ended)
 {
@@ -52,7 +39,7 @@ static void note_line(diag_pass_note_fn emit, void *ctx, const char *pre,
 		bool first = off == 0;
 		b.len = 0;
 		dbuf_put(&b, "", 0);
-		escape_piece(&b, p + off, k);
+		note_escape(&b, p + off, k);
 		if (b.oom)
 			break;
 		char tag = !first ? '+' : ended ? '|' : '=';
@@ -95,23 +82,6 @@ void diag_pass_xml_note(struct session *s, const char *xml, size_t len)
 		diag_pass_notes("sanxml", xml, len, to_session, s);
 }
 
-static void unescape(struct dbuf *b, const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] == '\\' && i + 1 < n && p[i + 1] == '\\') {
-			dbuf_putc(b, '\\');
-			i++;
-		} else if (p[i] == '\\' && i + 3 < n && p[i + 1] == 'x' &&
-			   hex_value(p[i + 2]) >= 0 && hex_value(p[i + 3]) >= 0) {
-			dbuf_putc(b, (char)(hex_value(p[i + 2]) * 16 +
-					    hex_value(p[i + 3])));
-			i += 3;
-		} else {
-			dbuf_putc(b, p[i]);
-		}
-	}
-}
-
 struct reader {
 	const char *pre; /* "sanitizer" or "sanxml" */
 	struct dbuf text;
@@ -134,7 +104,7 @@ static int on_entry(void *ctx, const struct transcript_entry *e,
 	size_t n = (full_len < e->len ? full_len : e->len) - skip;
 	if (tag != '+' && r->open_line)
 		dbuf_putc(&r->text, '\n');
-	unescape(&r->text, e->text + skip, n);
+	note_unescape(&r->text, e->text + skip, n);
 	if (tag != '+')
 		r->open_line = tag == '|';
 	r->any = true;
@@ -252,4 +222,58 @@ bool diag_pass_ended_note(const char *path, char *out, size_t cap,
 		return false;
 	*status = x.status;
 	return x.found;
+}
+
+/* "program| WORD" notes, one word each (mi/session_start.c). */
+struct words {
+	char **v;
+	size_t n;
+	bool oom;
+};
+
+static int on_program(void *ctx, const struct transcript_entry *e,
+		      size_t full_len)
+{
+	static const char pre[] = "program| ";
+	struct words *w = ctx;
+	if (!note_starts(e, pre, sizeof pre - 1) || w->oom)
+		return 0;
+	if (full_len > e->len || w->n >= 4096) {
+		w->oom = true; /* a word cut short: no command, not a wrong one */
+		return 0;
+	}
+	struct dbuf b = {0};
+	note_unescape(&b, e->text + sizeof pre - 1, e->len - (sizeof pre - 1));
+	char *word = dbuf_take(&b);
+	char **v = word ? realloc(w->v, (w->n + 2) * sizeof *v) : NULL;
+	if (!v) {
+		free(word);
+		w->oom = true;
+		return 0;
+	}
+	w->v = v;
+	v[w->n++] = word;
+	v[w->n] = NULL;
+	return 0;
+}
+
+char **diag_recorded_program(const char *path)
+{
+	struct words w = {0};
+	struct stat st;
+	char err[256];
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    transcript_scan(path, 65536, on_program, &w, err, sizeof err) < 0 ||
+	    w.oom || !w.n) {
+		diag_recorded_program_free(w.v);
+		return NULL;
+	}
+	return w.v;
+}
+
+void diag_recorded_program_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
 }

@@ -708,6 +708,23 @@ static void note_command_line(struct session *s, char *const *argv)
 	session_record(s, '#', line, strnlen(line, sizeof line));
 }
 
+/* The user's command line, one "program| WORD" note a word (escaped:
+ * note_escape), so that a replay of the recording knows the program it
+ * diagnoses (the hints' {command}) as the live run did. */
+static void note_program(struct session *s, char *const *words)
+{
+	struct dbuf b = {0};
+	for (size_t i = 0; words && words[i]; i++) {
+		b.len = 0;
+		dbuf_puts(&b, "program| ");
+		note_escape(&b, words[i], strlen(words[i]));
+		if (b.oom)
+			break;
+		session_record(s, '#', b.s, b.len);
+	}
+	dbuf_free(&b);
+}
+
 static int start_child(struct session *s, const struct session_config *c,
 		       char *err, size_t cap)
 {
@@ -735,6 +752,8 @@ static int start_child(struct session *s, const struct session_config *c,
 	if (!argv)
 		return SESSION_ENOMEM;
 	note_command_line(s, argv);
+	if (c->backend == SESSION_LAUNCH)
+		note_program(s, c->argv);
 	int rc = spawn_exec(&s->child, argv, err, cap);
 	free(argv);
 	return rc;

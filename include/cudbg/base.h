@@ -113,6 +113,14 @@ int text_write_line(FILE *f, const char *prefix, const char *s);
 int text_write_line_n(FILE *f, const char *prefix, const char *s,
 		      size_t len);
 
+/* The recording's escaper (a "#" note's text: docs/transcript-format.md):
+ * '\\' as "\\\\", a control byte, DEL and a trailing space (last of the
+ * n bytes) as "\xHH", everything else as it is, so a note is one
+ * transcript line, nothing is trimmed, and note_unescape gives the bytes
+ * back exactly. */
+void note_escape(struct dbuf *b, const char *p, size_t n);
+void note_unescape(struct dbuf *b, const char *p, size_t n);
+
 /* Untrusted text for a fixed buffer of our own (a one-line reason, a
  * version): len bytes of s (SIZE_MAX: up to its NUL) into dst as far as
  * cap allows, printable ASCII kept and every other byte (a NUL within

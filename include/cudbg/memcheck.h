@@ -202,6 +202,13 @@ void diag_pass_notes(const char *pre, const char *text, size_t len,
 		     diag_pass_note_fn emit, void *ctx);
 char *diag_pass_xml_read(const char *path, size_t *len, char *err,
 			 size_t cap);
+/* The program's command line a recording holds ("program| WORD" notes,
+ * one a word: mi/session_start.c), NULL ended (free with
+ * diag_recorded_program_free), or NULL when it holds none (a recording
+ * made before them, an attach, a core) or cannot be read. */
+char **diag_recorded_program(const char *path);
+void diag_recorded_program_free(char **v);
+
 /* A death a process of the program's wrote (preload/death.c), kept in
  * s's recording as a "childdeath| PID SIGNAL COMMAND" note (no-op when
  * not recording), so that a replay names it as the live run did; the

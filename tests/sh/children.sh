@@ -49,20 +49,20 @@ else
 	fail json "the JSON's child_deaths is not right"
 fi
 # The recording holds the death (a "childdeath|" note): its replay names
-# the same worker, pid and all, in the same hint, as the live run did.
+# the same worker, pid and all, in the same report, as the live run did.
 timeout 60 "$BIN" --batch --debugger gdb --record "$tmp/r.mi.log" "$PROG" fork \
 	>"$tmp/live.txt" 2>&1 </dev/null
 timeout 60 "$BIN" --batch --replay "$tmp/r.mi.log" >"$tmp/replay.txt" 2>&1 </dev/null
-# (a replay knows no command line of its own: the run steps that name it
-# are the live run's alone)
-sed -n '/^Hints:/,$p' "$tmp/live.txt" | grep -v '^ *- run: ' >"$tmp/live.hints"
-sed -n '/^Hints:/,$p' "$tmp/replay.txt" | grep -v '^ *- run: ' >"$tmp/replay.hints"
+# (the whole report but its mode and program lines: the recording holds
+# the user's command line too, "program|" notes, which the run step names)
+grep -v '^ *mode \|^mode:\|^program:' "$tmp/live.txt" >"$tmp/live.hints"
+grep -v '^ *mode \|^mode:\|^program:' "$tmp/replay.txt" >"$tmp/replay.hints"
 if ! grep -q '# childdeath| [0-9]* 11 .*silent_reap fork$' "$tmp/r.mi.log"; then
 	fail replay "no childdeath note in the recording: $(grep -c '^#' "$tmp/r.mi.log") notes"
 elif ! grep -q '(job-child-died)$' "$tmp/replay.hints"; then
 	fail replay "the replay names no dead child: $(grep -m1 '^\[1\]' "$tmp/replay.txt")"
 elif ! cmp -s "$tmp/live.hints" "$tmp/replay.hints"; then
-	fail replay "the replay's hints differ: $(diff "$tmp/live.hints" "$tmp/replay.hints" | head -4)"
+	fail replay "the replay's report differs: $(diff "$tmp/live.hints" "$tmp/replay.hints" | head -4)"
 else
 	pass replay
 fi

@@ -328,3 +328,22 @@ TEST(text_fit_marks_a_cut)
 	CHECK(text_fit(s, sizeof s, "%s", "long"));
 	CHECK_STR(s, "...");
 }
+
+/* A recording's note escape: one line, nothing trimmed, every byte back
+ * (a command line word with a newline, a tab, a backslash, a trailing
+ * blank, a NUL and non-ASCII bytes). */
+TEST(note_escape_round_trips_every_byte)
+{
+	static const char word[] = "a\\b\nc\td \xff\xc3\xa9\x7f" "e\0f ";
+	const size_t n = sizeof word - 1;
+	struct dbuf e = {0}, u = {0};
+	note_escape(&e, word, n);
+	CHECK(!e.oom && e.s);
+	CHECK_STR(e.s, "a\\\\b\\x0ac\\x09d \xff\xc3\xa9\\x7f" "e\\x00f\\x20");
+	for (size_t i = 0; i < e.len; i++)
+		CHECK((unsigned char)e.s[i] >= 0x20 && e.s[i] != 0x7f);
+	note_unescape(&u, e.s, e.len);
+	CHECK(!u.oom && u.len == n && memcmp(u.s, word, n) == 0);
+	dbuf_free(&e);
+	dbuf_free(&u);
+}
