@@ -167,8 +167,9 @@ static const struct diag_frame *frame0(const struct diag *d)
 /* A GPU coredump compute-sanitizer wrote: it ends with SIGTRAP at the
  * first error it found, outside __trap() (a driver coredump of __trap()
  * ends with SIGTRAP in __trap: fixtures/gpu/trap.core.mi.log), or, when
- * that error had ended the kernel, holds no kernel at all (collect.c,
- * on_core_log).  A driver coredump names its exception or assert. */
+ * that error had ended the kernel, holds no kernel at all (the core's
+ * story says so: mi/core_story.c, no_kernel).  A driver coredump names
+ * its exception or assert. */
 static bool sanitizer_core(const struct diag *d)
 {
 	const struct stop_info *s = &d->stop;
