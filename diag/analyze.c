@@ -579,6 +579,13 @@ static void set_derived_flags(struct diag *d)
 	fl[DIAG_F_PYTHON_HOST_ERROR] |= f->py_exception != NULL &&
 					!d->error_line;
 	fl[DIAG_F_NO_DEVICE_STOP] |= d->exit_live && !d->device_stop_seen;
+	/* only where gdb reported the libraries (a static binary reports
+	 * none: then nothing is known), and for a program that started no
+	 * other process (a launcher's workers are not followed: they may
+	 * have run on the GPU, and the memcheck pass follows them) */
+	fl[DIAG_F_NO_CUDA_LIBRARY] |= d->exit_live && !d->device_stop_seen &&
+				      d->libs_seen && !d->cuda_loaded &&
+				      !d->forked && !d->n_children;
 	const char *lb = diag_env_get(d, "CUDA_LAUNCH_BLOCKING");
 	fl[DIAG_F_LAUNCH_BLOCKING] |= lb && strcmp(lb, "1") == 0;
 	const char *nc = diag_env_get(d, "PYTORCH_NO_CUDA_MEMORY_CACHING");

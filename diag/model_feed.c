@@ -279,6 +279,9 @@ static void exit_from_model(struct diag *d, const struct dbg_model *m)
 	else
 		d->exit_code = m->exit_code;
 	d->continued_past = m->resumed_after_exception;
+	d->libs_seen = m->libs_seen;
+	d->cuda_loaded = m->cuda_loaded;
+	d->forked = m->forked;
 }
 
 void diag_feed_model(struct diag *d, const struct dbg_model *m)

@@ -57,6 +57,9 @@ struct diag {
 	bool device_stop_seen;
 	bool continued_past;
 	bool exited, exit_signalled, exit_live;
+	/* the run's libraries as the model saw them load (model.libs_seen,
+	 * model.cuda_loaded) */
+	bool libs_seen, cuda_loaded, forked;
 	int exit_code;
 	char *exit_signal;
 	bool host_signal;        /* stopped on a host signal (SIGSEGV ...) */

@@ -440,6 +440,7 @@ static void run_reset(struct dbg_model *m)
 	m->has_stop = false;
 	m->had_device_exception = false;
 	m->resumed_after_exception = false;
+	m->libs_seen = m->cuda_loaded = m->forked = false;
 	m->exited_signalled = false;
 	m->exit_code = 0;
 	free(m->exit_signal);

@@ -676,6 +676,18 @@ static void on_stopped(struct dbg_model *m, const struct mi_record *rec)
 	model_set_state(m, MODEL_STOPPED);
 }
 
+/* A CUDA library by its file's name: libcuda.so.1 (the driver, loaded
+ * by every CUDA use, static cudart included) or libcudart.so.N. */
+static void note_library(struct dbg_model *m, const char *path)
+{
+	const char *base = path ? strrchr(path, '/') : NULL;
+	base = base ? base + 1 : path;
+	m->libs_seen = true;
+	if (base && (strncmp(base, "libcuda.so", 10) == 0 ||
+		     strncmp(base, "libcudart.so", 12) == 0))
+		m->cuda_loaded = true;
+}
+
 static unsigned on_notify(struct dbg_model *m, const struct mi_record *rec)
 {
 	const char *k = rec->klass;
@@ -688,6 +700,8 @@ static unsigned on_notify(struct dbg_model *m, const struct mi_record *rec)
 		int n = dec_bkpt_deleted(rec->results);
 		if (n >= 0)
 			model_del_bkpt(m, n);
+	} else if (strcmp(k, "library-loaded") == 0) {
+		note_library(m, mi_find_str(rec->results, "id"));
 	} else if (strcmp(k, "thread-group-exited") == 0) {
 		uint64_t code;
 		const char *c = mi_find_str(rec->results, "exit-code");
@@ -754,6 +768,9 @@ static void on_console_text(struct dbg_model *m, const char *t, size_t n)
 		return;
 	}
 	warns_flush(m);
+	if (memmem(t, n, "after fork from child process", 29) ||
+	    memmem(t, n, "after vfork from child process", 30))
+		m->forked = true;
 	if (n >= 17 && strncmp(t, "Value returned is", 17) == 0)
 		m->said_value = true;
 	model_add_console(m, t, n);

@@ -293,6 +293,18 @@ struct dbg_model {
 	/* The program was resumed after that exception (*running): a later
 	 * exit is not the fault's (the user continued past it). */
 	bool resumed_after_exception;
+	/* The program's shared libraries as gdb reported them loaded
+	 * (=library-loaded) in this run: whether any came at all (a static
+	 * binary has none to report), and whether one was a CUDA library
+	 * (libcuda, which every CUDA use loads, or libcudart): without one
+	 * nothing of the program ran on a GPU. */
+	bool libs_seen;
+	bool cuda_loaded;
+	/* The program started another process in this run (gdb: "[Detaching
+	 * after fork from child process N]", vfork too): the debugger
+	 * follows the first process only, so what the others loaded and
+	 * ran is unknown. */
+	bool forked;
 
 	/* Focus: from the stop, the focus query or a focus switch. */
 	struct dec_focus focus;

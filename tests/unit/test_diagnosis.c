@@ -6,6 +6,7 @@
 #include "cudbg/assertline.h"
 #include "cudbg/diag.h"
 #include "cudbg/hints.h"
+#include "cudbg/memcheck.h"
 #include "cudbg/mi.h"
 #include "cudbg/model.h"
 #include "cudbg/diagrun.h"
@@ -1487,4 +1488,69 @@ TEST(culprit_lvalue)
 	CHECK(!diag_culprit_lvalue(NULL, false, b, sizeof b));
 	/* too small a buffer: nothing cut */
 	CHECK(!diag_culprit_lvalue("out[key] += 1;", false, b, 4));
+}
+
+/* A run that loaded no CUDA library and started no other process ran
+ * nothing on a GPU: its failure is the host's (no memcheck pass, no
+ * "cuda-gdb lays out device memory its own way"); with libcuda loaded,
+ * a fork, or no library list at all (a static binary), nothing is
+ * claimed. */
+static void ended_run(struct run *r, const char *lib, const char *console,
+		      const char *exit_rec)
+{
+	char rec[512];
+	run_start(r, "./prog");
+	snprintf(rec, sizeof rec, "=library-loaded,id=\"/lib/x86_64-linux-gnu/"
+		 "libc.so.6\",target-name=\"/lib/x86_64-linux-gnu/libc.so.6\"");
+	mi_parse_line(rec, strlen(rec), on_rec, r->d);
+	if (lib) {
+		snprintf(rec, sizeof rec, "=library-loaded,id=\"%s\"", lib);
+		mi_parse_line(rec, strlen(rec), on_rec, r->d);
+	}
+	if (console)
+		mi_parse_line(console, strlen(console), on_rec, r->d);
+	mi_parse_line("*running,thread-id=\"all\"", 25, on_rec, r->d);
+	mi_parse_line(exit_rec, strlen(exit_rec), on_rec, r->d);
+	run_finish(r);
+}
+
+TEST(no_cuda_library_is_a_host_run)
+{
+	static const char ok[] = "*stopped,reason=\"exited-normally\"";
+	static const char bad[] = "*stopped,reason=\"exited\",exit-code=\"01\"";
+	static const char fork_line[] = "~\"[Detaching after fork from child "
+					"process 4242]\\n\"";
+	struct run r;
+
+	ended_run(&r, NULL, NULL, ok);
+	CHECK(r.f->flags[DIAG_F_NO_CUDA_LIBRARY]);
+	CHECK_STR(top_hint(&r), "host-only-clean");
+	CHECK(!has_hint(&r, "clean-under-debugger"));
+	run_free(&r);
+
+	ended_run(&r, NULL, NULL, bad);
+	CHECK_STR(top_hint(&r), "host-only-failed");
+	CHECK(!has_hint(&r, "exit-failed"));
+	CHECK(!diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, r.f));
+	run_free(&r);
+
+	static const char *const gpu[] = {
+		"/lib/x86_64-linux-gnu/libcuda.so.1",
+		"/usr/local/cuda/lib64/libcudart.so.12",
+	};
+	for (size_t i = 0; i < 2; i++) {
+		ended_run(&r, gpu[i], NULL, bad);
+		CHECK(!r.f->flags[DIAG_F_NO_CUDA_LIBRARY]);
+		CHECK_STR(top_hint(&r), "exit-failed");
+		CHECK(diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, r.f));
+		run_free(&r);
+	}
+	/* a child may have run on the GPU; the pass follows children */
+	ended_run(&r, NULL, fork_line, bad);
+	CHECK(!r.f->flags[DIAG_F_NO_CUDA_LIBRARY]);
+	CHECK(diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, r.f));
+	run_free(&r);
+	ended_run(&r, NULL, fork_line, ok);
+	CHECK_STR(top_hint(&r), "clean-under-debugger");
+	run_free(&r);
 }
