@@ -24,7 +24,6 @@ struct script {
 	bool mask_hex;         /* dumps show 0x… for addresses */
 	char masks[8][64];     /* :mask PREFIX: digits after it become N */
 	int nmasks;
-	char env_mask[64];     /* :mask-env VAR: VAR's value becomes $VAR */
 	char error[1024];
 };
 
@@ -226,43 +225,6 @@ static void mask_prefixes(const struct script *s, char *d)
 	}
 }
 
-/* Each copy of the value of the variable named by :mask-env becomes
- * "$NAME" (a build directory in a command a hint shows: build/ in the
- * plain pass, build-asan/ in the ASan pass, elsewhere in a fresh clone),
- * its line's blanks squeezed.  Takes d, returns the masked dump (NULL
- * when out of memory). */
-static char *mask_env(const struct script *s, char *d)
-{
-	const char *v = s->env_mask[0] ? getenv(s->env_mask) : NULL;
-	size_t vl = v ? strlen(v) : 0, n = 0;
-	if (vl < 2)
-		return d;
-	for (char *p = strstr(d, v); p; p = strstr(p + vl, v))
-		n++;
-	if (!n)
-		return d;
-	char name[68];
-	size_t nl = (size_t)snprintf(name, sizeof name, "$%s", s->env_mask);
-	char *out = malloc(strlen(d) + n * nl + 1), *w = out;
-	if (!out) {
-		free(d);
-		return NULL;
-	}
-	const char *r = d;
-	for (const char *p = strstr(r, v); p; p = strstr(r, v)) {
-		memcpy(w, r, (size_t)(p - r));
-		w += p - r;
-		memcpy(w, name, nl);
-		w += nl;
-		r = p + vl;
-	}
-	strcpy(w, r);
-	free(d);
-	for (char *p = strstr(out, name); p; p = strstr(p + 1, name))
-		squeeze_line(out, p);
-	return out;
-}
-
 static enum script_status do_dump(struct script *s, struct loop *L, const char *file)
 {
 	const char *dir = getenv("CUDBG_TEST_DUMP_DIR");
@@ -279,8 +241,6 @@ static enum script_status do_dump(struct script *s, struct loop *L, const char *
 	d = grid_dump(&L->ui->grid);
 	if (d && s->mask_hex)
 		mask_hex(d);
-	if (d)
-		d = mask_env(s, d);
 	if (d)
 		mask_prefixes(s, d);
 	f = fopen(path, "w");
@@ -337,12 +297,6 @@ static enum script_status command(struct script *s, struct loop *L, const char *
 		if (!*arg || s->nmasks == 8)
 			return fail(s, "bad :mask \"%s\" (want PREFIX; at most 8)", arg);
 		snprintf(s->masks[s->nmasks++], sizeof s->masks[0], "%s", arg);
-		return SCRIPT_RUN;
-	}
-	if (IS("mask-env")) {
-		if (!*arg || strlen(arg) >= sizeof s->env_mask)
-			return fail(s, "bad :mask-env \"%s\" (want a variable's name)", arg);
-		snprintf(s->env_mask, sizeof s->env_mask, "%s", arg);
 		return SCRIPT_RUN;
 	}
 	if (IS("mark-diagnoses")) {
