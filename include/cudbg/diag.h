@@ -102,7 +102,7 @@ struct diag_dim3 {
 	X(CUDA_ERROR_OUTPUT, "cuda-error-output", "a CUDA error message on the program's terminal") \
 	X(PYTHON_HOST_ERROR, "python-host-error", "the program ended with a Python exception that is no CUDA error, and printed none") \
 	X(NO_DEVICE_STOP, "no-device-stop", "a live run ended without a device stop") \
-	X(NO_CUDA_LIBRARY, "no-cuda-library", "a live run ended having loaded no CUDA library (libcuda, libcudart) and started no other process: nothing of it ran on a GPU") \
+	X(NO_CUDA_LIBRARY, "no-cuda-library", "a live run ended having loaded no CUDA library (libcuda, libcudart) and started no other process: it made no CUDA call") \
 	X(LAUNCH_BLOCKING, "launch-blocking", "CUDA_LAUNCH_BLOCKING=1 was set") \
 	X(CACHING_ALLOCATOR, "caching-allocator", "PyTorch's caching allocator was on") \
 	X(MEMCHECK_RAN, "memcheck-ran", "the memcheck pass ran")              \
