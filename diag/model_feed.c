@@ -1,7 +1,7 @@
-/* Feeding the collector from the model: results of the controller's own
- * commands (stack, locals, focus query, lanes table) reach their
- * continuations, not the record hook, so the collector reads them from
- * the decoded model after a refresh. */
+/* Feeding the collector from the model, the one way what the debugger
+ * said reaches the diagnosis: its records are decoded once, in mi/ (the
+ * stop and the exit, the results of the controller's own commands, a
+ * core's story), and read here after each settled stop. */
 #include "cudbg/assertline.h"
 #include "cudbg/diagrun.h"
 #include "cudbg/model.h"
@@ -106,10 +106,8 @@ static void kernel_from_table(struct diag *d, const struct dbg_model *m)
 		d->table_kernel = diag_strndup(row.invocation, n);
 }
 
-/* The model's last stop, when the collector saw no *stopped record (the
- * screen's Hints pane builds its account from the model alone): a device
- * exception becomes the fault, a host signal the host fault, as
- * diag_on_record() would make them. */
+/* The model's last stop: the first device exception becomes the fault
+ * (later feeds keep it), a host signal the host fault. */
 static void stop_from_model(struct diag *d, const struct dbg_model *m)
 {
 	const struct dec_stop *st = &m->stop;
