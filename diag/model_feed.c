@@ -329,4 +329,10 @@ void diag_feed_model_run(struct diag *d, const struct dbg_model *m)
 	size_t n = model_ring_copy(&m->output, buf, sizeof buf);
 	if (n)
 		diag_on_program_output(d, buf, n);
+	/* the debugger's console text, as batch's hook scans each record
+	 * (cuda-gdb's start says so when libcudadebugger is missing or
+	 * cuda-gdb-minimal is in use) */
+	n = model_ring_copy(&m->console, buf, sizeof buf);
+	if (n)
+		diag_on_debugger_stderr(d, buf, n);
 }

@@ -250,8 +250,8 @@ int diag_run_exit_code(struct diag_run *r);
 void diag_feed_model(struct diag *d, const struct dbg_model *m);
 /* diag_feed_model() and the rest of the run the model holds, for an
  * account built from the model alone (the screen's): the program's
- * output still in its ring (the newest 64 KiB) and, once it exited, how
- * it ended. */
+ * output and the debugger's console text still in their rings (the
+ * newest 64 KiB of each). */
 void diag_feed_model_run(struct diag *d, const struct dbg_model *m);
 /* A stack from ctl_host_stack() (the launching host thread). */
 void diag_feed_stack(struct diag *d, const struct dec_stack *st);

@@ -150,3 +150,21 @@ TEST(missing_rules_fail_batch_and_are_said_on_screen)
 }
 
 
+
+/* The screen's account reads the debugger's console text as batch's
+ * hook reads each record: cuda-gdb's start says libcudadebugger is
+ * missing there, and the environment hint follows on the screen too. */
+TEST(screen_account_reads_the_console_text)
+{
+	static const char said[] = "warning: Cannot find libcudadebugger.so.1: "
+				   "not found\n";
+	struct dbg_model m;
+	failed_exit(&m);
+	model_add_console(&m, said, sizeof said - 1);
+	struct diag_run *r = run_new(DIAG_MEMCHECK_NEVER, true);
+	CHECK_INT(diag_run_update(r, &m, NULL, NULL), DIAG_OK);
+	const struct diag_run_view *v = diag_run_view(r);
+	CHECK(v->fault && v->fault->flags[DIAG_F_CUDADEBUGGER_MISSING]);
+	diag_run_free(r);
+	model_free(&m);
+}
