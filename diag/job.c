@@ -808,14 +808,22 @@ static void apply_deaths(struct run *r)
  * the last poll, is never signalled. */
 static void signal_job(struct run *r, int sig)
 {
-	/* each process before the group: the group's signal could make one
-	 * a zombie before it is checked, and it would not count as ours */
+	/* each process marked before the group's signal: it could make one
+	 * a zombie before it is checked, and it would not count as ours.
+	 * Each gets the signal once: a process in the group by the group's,
+	 * one that left it (setsid) by its own.  Twice was a race: the job's
+	 * sitecustomize dumps a Python stack at SIGTERM with
+	 * faulthandler.register(chain=True), whose handler runs with the
+	 * signal unblocked (SA_NODEFER), so a second SIGTERM during the dump
+	 * found it busy and killed the process with no stack written (the
+	 * launcher-where and rank0-where flakes of tests/sh/job_others.sh). */
 	for (size_t i = 0; i < r->j->nprocs; i++) {
 		struct job_proc *p = &r->j->procs[i];
 		if (p->state == JOB_RUNNING && p->start &&
 		    proc_is_same((pid_t)p->pid, p->start)) {
-			kill((pid_t)p->pid, sig);
 			p->killed_by_us = true;
+			if (r->keeper <= 1 || getpgid((pid_t)p->pid) != r->keeper)
+				kill((pid_t)p->pid, sig);
 		}
 	}
 	if (r->keeper > 1)

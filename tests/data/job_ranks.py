@@ -43,8 +43,8 @@ if __name__ == "__main__":
     # own (an exit racing our SIGTERM would print no stack).  One line, no
     # comprehension: a SIGTERM that lands in the polls (in subprocess.py,
     # or a list comprehension's own frame) still has this line of
-    # <module> as the user's, as one in the sleep has.  (The test's
-    # launcher-where still fails now and then under load with no stack
-    # from the launcher at all: that cause is not found.)
+    # <module> as the user's, as one in the sleep has.  (A launcher with
+    # no stack at all was the job's double SIGTERM: diag/job.c
+    # signal_job.)
     while True:
         time.sleep(0.05); ranks[0].poll(); ranks[1].poll()  # job_ranks: the launcher's loop
