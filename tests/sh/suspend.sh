@@ -75,7 +75,12 @@ suspend_case() {
 	if [ "$how" = ckey ]; then
 		tm send-keys -t "$c" C-z
 	else
-		pid=$(pgrep -n -f "^$BIN --no-run --debugger gdb $PROG")
+		# the shell's own child: the newest process of that command
+		# line could be one cudbg-tui forked (to start gdb) and not
+		# yet exec'd, which a TSTP does not stop (the ASan pass failed
+		# so once)
+		sh_pid=$(tm list-panes -t "$c" -F '#{pane_pid}' | head -1)
+		pid=$(pgrep -P "$sh_pid" -f "^$BIN --no-run --debugger gdb $PROG")
 		kill -TSTP "$pid"
 	fi
 	if ! wait_for "$c" "Stopped" || ! wait_gone "$c" "not started"; then
