@@ -382,15 +382,17 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 		diag_run_free(r);
 		return NULL;
 	}
-	/* The recording's own XML, else the findings in its text (when the
-	 * pass stopped before the XML); a report given with the replay is
-	 * used instead of either. */
+	/* A replay's child deaths are its recording's "childdeath" notes
+	 * (diag_run_read_child_deaths reads them instead of a directory). */
 	if (c->replay) {
 		size_t len;
 		char e2[256];
 		r->replay_deaths = diag_child_deaths_read(c->replay, &len, e2,
 							  sizeof e2);
 	}
+	/* The recording's own XML, else the findings in its text (when the
+	 * pass stopped before the XML); a report given with the replay is
+	 * used instead of either. */
 	bool own_xml = c->replay && !c->sanitizer_report &&
 		       !c->report_elsewhere && replay_pass_xml(r, c->replay);
 	if (!own_xml && r->text_findings && !c->sanitizer_report &&

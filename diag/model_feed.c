@@ -91,9 +91,9 @@ static void kernel_from_table(struct diag *d, const struct dbg_model *m)
 {
 	const struct dec_table *t = &m->tables[MODEL_T_KERNELS];
 	struct dec_kernel_row row;
-	long i = model_focus_kernel_row(m);
 	if (d->table_kernel || !d->stop.have)
 		return;
+	long i = model_focus_kernel_row(m);
 	if (i < 0 && t->nr_rows == 1)
 		i = 0;
 	if (i < 0 || dec_table_kernel(t, (size_t)i, &row) != 0 ||

@@ -297,7 +297,7 @@ struct dbg_model {
 	 * (=library-loaded) in this run: whether any came at all (a static
 	 * binary has none to report), and whether one was a CUDA library
 	 * (libcuda, which every CUDA use loads, or libcudart): without one
-	 * nothing of the program ran on a GPU. */
+	 * the program made no CUDA call. */
 	bool libs_seen;
 	bool cuda_loaded;
 	/* The program started another process in this run (gdb: "[Detaching
