@@ -550,9 +550,8 @@ static void read_program(struct session *s, size_t budget);
 /* What the program wrote just before it exited may still be on its way
  * through the pty (the kernel moves slave writes to the master from a
  * work queue) while the debugger's exit notice is already here: read it
- * first, so the program's last lines come before its exit.  Bounded:
- * 10 ms without new bytes ends it. */
-static void drain_program_tail(struct session *s)
+ * first, so the program's last lines come before its exit. */
+void session_drain_program_tail(struct session *s)
 {
 	for (int rounds = 0; s->pty_master >= 0 && rounds < 16; rounds++) {
 		struct pollfd p = { .fd = s->pty_master, .events = POLLIN };
@@ -587,7 +586,7 @@ static void on_parsed(void *ctx, const struct mi_record *rec)
 	if (s->not_mi)
 		return;
 	if (is_exit_stop(rec))
-		drain_program_tail(s);
+		session_drain_program_tail(s);
 	track_target(s, rec);
 	if (rec->kind == MI_REC_RESULT && take_result(s, rec))
 		return;

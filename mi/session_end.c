@@ -190,6 +190,9 @@ static void finish(struct session *s)
 	 * Nothing can write any more, so this ends. */
 	session_read_stdout(s, (size_t)1 << 30);
 	session_read_stderr(s, (size_t)1 << 30);
+	/* and what the program wrote last: a replay that ends mid-run had
+	 * just written its last program line (lost under valgrind's pace) */
+	session_drain_program_tail(s);
 	s->gone = true;
 	kill_orphan_program(s);
 	report_gone(s);

@@ -127,6 +127,9 @@ int64_t session_sendv(struct session *s, unsigned flags, session_reply_fn fn,
 void session_fail_pending(struct session *s, const char *why);
 void session_read_stdout(struct session *s, size_t budget);
 void session_read_stderr(struct session *s, size_t budget);
+/* Reads what the program wrote that is still on its way through the pty
+ * (bounded: 10 ms without new bytes ends it). */
+void session_drain_program_tail(struct session *s);
 struct mi_parser *session_make_parser(struct session *s);
 void session_flush_side_lines(struct session *s);
 
