@@ -11,6 +11,7 @@
 #include "cudbg/memcheck.h"
 #include "cudbg/sanitizer.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -808,12 +809,17 @@ static void children_analysis(struct diag *d)
 	f->child_deaths = d->children;
 	f->n_child_deaths = d->n_children;
 	f->flags[DIAG_F_CHILD_DIED] = d->n_children > 0;
+	/* (diag_add_child_death keeps the SIGKILL deaths last) */
+	f->flags[DIAG_F_CHILD_KILLED] = d->n_children > 0 &&
+					d->children[0].sig == SIGKILL;
 	for (size_t i = 0; i < d->n_children && i < 8; i++) {
 		const struct diag_child_death *c = &d->children[i];
 		char sig[24];
 		diag_signal_name(c->sig, sig, sizeof sig);
-		note(d, keepf(d, "A process the program started died of "
-			      "%s: pid %ld (%.200s).", sig, c->pid, c->cmd));
+		note(d, keepf(d, "A process the program started %s %s: pid "
+			      "%ld (%.200s).", c->sig == SIGKILL ?
+			      "was killed by" : "died of", sig, c->pid,
+			      c->cmd));
 	}
 }
 

@@ -14,6 +14,7 @@
 
 #include <ctype.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,8 +433,14 @@ int diag_add_child_death(struct diag *d, long pid, int sig, const char *cmd)
 	char *c = diag_strdup(cmd ? cmd : "");
 	if (!c)
 		return DIAG_ENOMEM;
-	v[d->n_children++] = (struct diag_child_death){ .pid = pid, .sig = sig,
-							.cmd = c };
+	/* a fault before any SIGKILL: the hints name the first death, and
+	 * a fault says more than a kill (which has no word of why) */
+	size_t at = d->n_children;
+	while (sig != SIGKILL && at > 0 && v[at - 1].sig == SIGKILL)
+		at--;
+	memmove(&v[at + 1], &v[at], (d->n_children - at) * sizeof *v);
+	v[at] = (struct diag_child_death){ .pid = pid, .sig = sig, .cmd = c };
+	d->n_children++;
 	return DIAG_OK;
 }
 

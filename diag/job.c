@@ -989,9 +989,18 @@ static void read_end_file(struct run *r, const char *name)
 	/* one that lived between two polls: its command from its report */
 	if (!p->cmdline && e.cmd[0])
 		diag_strset(&p->cmdline, e.cmd);
-	/* the kernel's own status, when a poll saw it, stands */
+	/* the kernel's own status, when a poll saw it, stands; and a
+	 * process's own report before its parent's wait's (both say the
+	 * same signal; the file read first wins) */
+	if (e.reaped && p->death_from_report)
+		return;
 	if (p->state == JOB_RUNNING || p->state == JOB_ENDED) {
-		set_reported_end(p, e.death, e.code, "its report");
+		set_reported_end(p, e.death, e.code,
+				 e.reaped ? "its parent's wait" : "its report");
+		/* our own SIGKILL after the grace period, seen by a parent
+		 * of the job */
+		if (e.reaped && r->kill_stage > 0)
+			p->killed_by_us = true;
 		if (!p->end_s)
 			p->end_s = now_s() - r->t0;
 	}
@@ -1010,6 +1019,7 @@ static void poll_job_dir(struct run *r)
 		if (strncmp(de->d_name, "core", 4) == 0)
 			take_core(r, de->d_name);
 		else if (strncmp(de->d_name, "death.", 6) == 0 ||
+			 strncmp(de->d_name, "reaped.", 7) == 0 ||
 			 strncmp(de->d_name, "exit.", 5) == 0)
 			read_end_file(r, de->d_name);
 	}

@@ -37,6 +37,43 @@ static size_t count_faulted(const struct job *j)
 	return n;
 }
 
+/* Killed by a signal that is no fault and not ours (SIGKILL from the OOM
+ * killer, a kill -9): not a fault, never healthy either. */
+static bool killed_not_faulted(const struct job_proc *p)
+{
+	return p->state == JOB_SIGNALLED && !p->faulted && !p->killed_by_us;
+}
+
+static size_t count_killed(const struct job *j)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < j->nprocs; i++)
+		n += killed_not_faulted(&j->procs[i]);
+	return n;
+}
+
+/* The processes killed_not_faulted() names, one line. */
+static void text_killed(struct dbuf *b, const struct job *j)
+{
+	size_t shown = 0;
+	for (size_t i = 0; i < j->nprocs && shown < 8; i++) {
+		const struct job_proc *p = &j->procs[i];
+		if (!killed_not_faulted(p))
+			continue;
+		char st[96];
+		dbuf_puts(b, shown ? ", pid " : "  killed:      pid ");
+		dbuf_printf(b, "%ld %s", p->pid, job_state_text(p, st, sizeof st));
+		if (p->cmdline) {
+			dbuf_puts(b, " (");
+			put_esc(b, p->cmdline);
+			dbuf_putc(b, ')');
+		}
+		shown++;
+	}
+	if (shown)
+		dbuf_puts(b, count_killed(j) > shown ? ", ...\n" : "\n");
+}
+
 /* The Python stack the process printed when it died (innermost first),
  * the user's own line first. */
 static void text_python(struct dbuf *b, const struct job_proc *p)
@@ -103,10 +140,13 @@ static void text_head(struct dbuf *b, const struct job *j)
 {
 	const struct job_proc *f = job_faulting(j);
 	if (j->command) {
-		size_t unseen = count_unseen(j);
-		char un[48] = "";
+		size_t unseen = count_unseen(j), killed = count_killed(j);
+		char un[96] = "";
+		if (killed)
+			snprintf(un, sizeof un, ", %zu killed", killed);
 		if (unseen)
-			snprintf(un, sizeof un, ", %zu ended unseen", unseen);
+			snprintf(un + strlen(un), sizeof un - strlen(un),
+				 ", %zu ended unseen", unseen);
 		dbuf_puts(b, "job:           ");
 		put_esc(b, j->command);
 		dbuf_printf(b, "\n               %zu process%s, %zu faulted%s, "
@@ -130,6 +170,7 @@ static void text_head(struct dbuf *b, const struct job *j)
 	if (!f) {
 		dbuf_puts(b, "faulting:      no process faulted (no coredump, "
 			  "no fault signal seen)\n");
+		text_killed(b, j);
 		text_unseen(b, j);
 		return;
 	}

@@ -349,11 +349,12 @@ void diag_remove_dir(const char *dir, int depth)
 int diag_end_file_read(const char *dir, const char *name,
 		       struct diag_end_file *out)
 {
-	bool death = strncmp(name, "death.", 6) == 0;
+	bool reaped = strncmp(name, "reaped.", 7) == 0;
+	bool death = reaped || strncmp(name, "death.", 6) == 0;
 	if (!death && strncmp(name, "exit.", 5) != 0)
 		return -1;
 	char *end;
-	long pid = strtol(name + (death ? 6 : 5), &end, 10);
+	long pid = strtol(strchr(name, '.') + 1, &end, 10);
 	if (pid <= 0 || *end)
 		return -1;
 	char path[PATH_MAX];
@@ -370,8 +371,9 @@ int diag_end_file_read(const char *dir, const char *name,
 	if (ok) {
 		char *cmd = text + at + (text[at] == '\n');
 		cmd[strcspn(cmd, "\n")] = '\0';
-		*out = (struct diag_end_file){ .death = death, .pid = pid,
-					       .code = code, .ppid = ppid };
+		*out = (struct diag_end_file){ .death = death, .reaped = reaped,
+					       .pid = pid, .code = code,
+					       .ppid = ppid };
 		snprintf(out->cmd, sizeof out->cmd, "%s", cmd);
 	}
 	free(text);

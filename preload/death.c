@@ -12,16 +12,30 @@
  * armed later, chains back here).  The handler resets to the default
  * and raises again, so the process dies as it would have.
  *
+ * A death no handler can write (SIGKILL: the OOM killer, kill -9; a
+ * child without this library: a static binary, a cleared LD_PRELOAD)
+ * is written by the parent that reaps it: the wait calls are wrapped,
+ * and a child reaped dead of SIGKILL or of a fault signal, with no
+ * death.PID of its own, gets $CUDBG_JOB_DIR/reaped.PID in the same
+ * format ("PID SIGNAL PARENT-PID" and the child's command line when it
+ * could be read: /proc/PID/cmdline while it lived, checked against the
+ * zombie's comm, else the comm alone).
+ *
  * Not part of the product's layers: it includes no project header and
  * links nothing; everything in the handler is async-signal-safe. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char job_dir[1024];
@@ -50,10 +64,11 @@ static void put_num(char *b, size_t *k, size_t cap, long v)
 		b[(*k)++] = d[--n];
 }
 
-/* The command line, NULs as blanks. */
-static size_t put_cmdline(char *b, size_t k, size_t cap)
+/* The file at path (a /proc command line), NULs and newlines as
+ * blanks, trailing blanks cut. */
+static size_t put_proc_text(char *b, size_t k, size_t cap, const char *path)
 {
-	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return k;
 	ssize_t n = read(fd, b + k, cap - k);
@@ -67,27 +82,47 @@ static size_t put_cmdline(char *b, size_t k, size_t cap)
 	return k;
 }
 
-/* Writes DIR/WHAT.PID: "PID CODE PPID" and the command line. */
-static void write_end(const char *what, int code)
+/* /proc/PID/NAME into path[cap]. */
+static void proc_path(char *path, size_t cap, long pid, const char *name)
+{
+	size_t p = 0;
+	put_str(path, &p, cap - 1, "/proc/");
+	put_num(path, &p, cap - 1, pid);
+	put_str(path, &p, cap - 1, "/");
+	put_str(path, &p, cap - 1, name);
+	path[p] = '\0';
+}
+
+/* DIR/WHAT.PID into path[cap]; its length. */
+static size_t end_path(char *path, size_t cap, const char *what, long pid)
+{
+	size_t p = 0;
+	put_str(path, &p, cap - 1, job_dir);
+	put_str(path, &p, cap - 1, "/");
+	put_str(path, &p, cap - 1, what);
+	put_str(path, &p, cap - 1, ".");
+	put_num(path, &p, cap - 1, pid);
+	path[p] = '\0';
+	return p;
+}
+
+/* Writes DIR/WHAT.PID: "PID CODE PPID" and cmd (k bytes). */
+static void write_end_of(const char *what, long pid, int code, long ppid,
+			 const char *cmd, size_t cmd_len)
 {
 	char path[1100], tmp[1110], b[1024];
-	size_t k = 0, p = 0;
-	long pid = (long)getpid();
-	put_str(path, &p, sizeof path - 1, job_dir);
-	put_str(path, &p, sizeof path - 1, "/");
-	put_str(path, &p, sizeof path - 1, what);
-	put_str(path, &p, sizeof path - 1, ".");
-	put_num(path, &p, sizeof path - 1, pid);
-	path[p] = '\0';
+	size_t k = 0;
+	size_t p = end_path(path, sizeof path, what, pid);
 	memcpy(tmp, path, p);
 	memcpy(tmp + p, ".tmp", 5);
 	put_num(b, &k, sizeof b, pid);
 	put_str(b, &k, sizeof b, " ");
 	put_num(b, &k, sizeof b, code);
 	put_str(b, &k, sizeof b, " ");
-	put_num(b, &k, sizeof b, (long)getppid());
+	put_num(b, &k, sizeof b, ppid);
 	put_str(b, &k, sizeof b, "\n");
-	k = put_cmdline(b, k, sizeof b - 1);
+	for (size_t i = 0; i < cmd_len && k < sizeof b - 1; i++)
+		b[k++] = cmd[i];
 	b[k++] = '\n';
 	/* whole or not at all: the reader takes only the final name */
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -99,6 +134,14 @@ static void write_end(const char *what, int code)
 		else
 			unlink(tmp);
 	}
+}
+
+/* This process's own end. */
+static void write_end(const char *what, int code)
+{
+	char cmd[900];
+	size_t n = put_proc_text(cmd, 0, sizeof cmd, "/proc/self/cmdline");
+	write_end_of(what, (long)getpid(), code, (long)getppid(), cmd, n);
 }
 
 static void on_fatal(int sig)
@@ -116,8 +159,220 @@ static void on_exit_status(int status, void *arg)
 	write_end("exit", status & 0xff);
 }
 
+/* ---- deaths the parent reaps ---------------------------------------------- */
+
+static pid_t (*real_wait4)(pid_t, int *, int, struct rusage *);
+static int (*real_waitid)(idtype_t, id_t, siginfo_t *, int);
+
+static pid_t call_wait4(pid_t pid, int *st, int opts, struct rusage *ru)
+{
+	if (real_wait4)
+		return real_wait4(pid, st, opts, ru);
+	return (pid_t)syscall(SYS_wait4, pid, st, opts, ru);
+}
+
+static int call_waitid(idtype_t idt, id_t id, siginfo_t *si, int opts)
+{
+	if (real_waitid)
+		return real_waitid(idt, id, si, opts);
+	return (int)syscall(SYS_waitid, idt, id, si, opts, NULL);
+}
+
+/* The deaths a child cannot always write itself: SIGKILL never runs a
+ * handler, and the fault signals only do where this library is in the
+ * child and the signal kept its default action. */
+static bool reaped_worth_writing(int sig)
+{
+	if (sig == SIGKILL)
+		return true;
+	for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0];
+	     i++)
+		if (fatal_signals[i] == sig)
+			return true;
+	return false;
+}
+
+/* What the caller's wait is about to reap, seen first without reaping
+ * (WNOWAIT), while the zombie's comm can still be read. */
+struct reap_peek {
+	long pid;         /* 0: nothing worth writing */
+	int sig;
+	char cmd[900];    /* the command line read while it lived, or "" */
+	size_t cmd_len;
+	char comm[32];    /* the zombie's comm */
+	size_t comm_len;
+};
+
+/* waitpid's pid as waitid's (idtype, id). */
+static void wait_target(pid_t pid, idtype_t *idt, id_t *id)
+{
+	if (pid < -1) {
+		*idt = P_PGID;
+		*id = (id_t)-pid;
+	} else if (pid == -1) {
+		*idt = P_ALL;
+		*id = 0;
+	} else if (pid == 0) {
+		*idt = P_PGID;
+		*id = (id_t)getpgid(0);
+	} else {
+		*idt = P_PID;
+		*id = (id_t)pid;
+	}
+}
+
+/* Looks before the caller's wait: -1 (errno set) when the look itself
+ * was interrupted, which the caller's own call would have been too.
+ * A wait for stops or continues is not looked at (the look waits for
+ * exits only and would hold the caller past a stop). */
+static int reap_peek_before(idtype_t idt, id_t id, int opts,
+			    struct reap_peek *pk)
+{
+	pk->pid = 0;
+	pk->cmd_len = pk->comm_len = 0;
+	if (!job_dir[0] || (opts & (WUNTRACED | WCONTINUED | WNOWAIT)))
+		return 0;
+	char path[64];
+	if (idt == P_PID && !(opts & WNOHANG)) {
+		/* alive now: its whole command line is still readable */
+		proc_path(path, sizeof path, (long)id, "cmdline");
+		pk->cmd_len = put_proc_text(pk->cmd, 0, sizeof pk->cmd, path);
+	}
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	int look = WEXITED | WNOWAIT |
+		   (opts & (WNOHANG | __WALL | __WCLONE | __WNOTHREAD));
+	if (call_waitid(idt, id, &si, look) < 0)
+		return errno == EINTR ? -1 : 0;
+	if (si.si_pid <= 0 || (si.si_code != CLD_KILLED &&
+			       si.si_code != CLD_DUMPED) ||
+	    !reaped_worth_writing(si.si_status))
+		return 0;
+	pk->pid = (long)si.si_pid;
+	pk->sig = si.si_status;
+	proc_path(path, sizeof path, pk->pid, "comm");
+	pk->comm_len = put_proc_text(pk->comm, 0, sizeof pk->comm - 1, path);
+	return 0;
+}
+
+/* Whether the word at w[0..n) names the program comm names: comm is
+ * the file name the process last exec'd, cut at 15 bytes. */
+static bool word_is_comm(const char *w, size_t n, const char *comm,
+			 size_t comm_len)
+{
+	size_t base = 0;
+	for (size_t i = 0; i < n; i++)
+		if (w[i] == '/')
+			base = i + 1;
+	return comm_len > 0 && n - base >= comm_len &&
+	       memcmp(w + base, comm, comm_len) == 0;
+}
+
+/* The command line read while the child lived is its own when its
+ * first or second word (an interpreter's script) names the zombie's
+ * comm; else it may be the one it had before an exec (or a thread
+ * renamed it), and the comm alone is said. */
+static bool cmd_matches_comm(const struct reap_peek *pk)
+{
+	const char *c = pk->cmd, *end = pk->cmd + pk->cmd_len;
+	for (int word = 0; word < 2 && c < end; word++) {
+		const char *sp = memchr(c, ' ', (size_t)(end - c));
+		size_t n = sp ? (size_t)(sp - c) : (size_t)(end - c);
+		if (word_is_comm(c, n, pk->comm, pk->comm_len))
+			return true;
+		c += n + 1;
+	}
+	return false;
+}
+
+/* After the caller's wait: pid reaped with status st; writes its death
+ * when the look saw it and it wrote none itself. */
+static void reap_write_after(const struct reap_peek *pk, long pid, int st)
+{
+	if (!pk->pid || pid != pk->pid || !WIFSIGNALED(st) ||
+	    WTERMSIG(st) != pk->sig)
+		return;
+	char own[1100];
+	end_path(own, sizeof own, "death", pid);
+	if (access(own, F_OK) == 0)
+		return; /* its own report, written as it died */
+	bool whole = pk->cmd_len && cmd_matches_comm(pk);
+	write_end_of("reaped", pid, pk->sig, (long)getpid(),
+		     whole ? pk->cmd : pk->comm, whole ? pk->cmd_len
+						       : pk->comm_len);
+}
+
+static pid_t wait4_watched(pid_t pid, int *st, int opts, struct rusage *ru)
+{
+	int saved = errno;
+	idtype_t idt;
+	id_t id;
+	struct reap_peek pk;
+	wait_target(pid, &idt, &id);
+	if (reap_peek_before(idt, id, opts, &pk) < 0)
+		return -1;
+	errno = saved;
+	int status = 0;
+	pid_t r = call_wait4(pid, &status, opts, ru);
+	if (r > 0) {
+		int e = errno;
+		reap_write_after(&pk, (long)r, status);
+		errno = e;
+		if (st)
+			*st = status;
+	}
+	return r;
+}
+
+pid_t waitpid(pid_t pid, int *st, int opts)
+{
+	return wait4_watched(pid, st, opts, NULL);
+}
+
+pid_t wait(int *st)
+{
+	return wait4_watched(-1, st, 0, NULL);
+}
+
+pid_t wait3(int *st, int opts, struct rusage *ru)
+{
+	return wait4_watched(-1, st, opts, ru);
+}
+
+pid_t wait4(pid_t pid, int *st, int opts, struct rusage *ru)
+{
+	return wait4_watched(pid, st, opts, ru);
+}
+
+int waitid(idtype_t idt, id_t id, siginfo_t *si, int opts)
+{
+	int saved = errno;
+	struct reap_peek pk;
+	pk.pid = 0;
+	if ((opts & WEXITED) && reap_peek_before(idt, id, opts, &pk) < 0)
+		return -1;
+	errno = saved;
+	int r = call_waitid(idt, id, si, opts);
+	if (r == 0 && si && si->si_pid > 0 && (si->si_code == CLD_KILLED ||
+					       si->si_code == CLD_DUMPED)) {
+		int e = errno;
+		/* as a wait status: signalled by si_status */
+		reap_write_after(&pk, (long)si->si_pid, si->si_status & 0x7f);
+		errno = e;
+	}
+	return r;
+}
+
 __attribute__((constructor)) static void arm(void)
 {
+	/* before anything can call a wait, and never from a handler:
+	 * dlsym is not async-signal-safe */
+	void *w4 = dlsym(RTLD_NEXT, "wait4"), *wid = dlsym(RTLD_NEXT, "waitid");
+	/* (a data pointer to a function pointer: POSIX's way, copied) */
+	if (w4)
+		memcpy(&real_wait4, &w4, sizeof w4);
+	if (wid)
+		memcpy(&real_waitid, &wid, sizeof wid);
 	const char *d = getenv("CUDBG_JOB_DIR");
 	if (!d || !*d || strlen(d) >= sizeof job_dir)
 		return;

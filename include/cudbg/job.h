@@ -79,9 +79,12 @@ struct job_proc {
 	bool death_from_report; /* its end known from a report, its status
 				 * unseen (its parent reaped it) */
 	const char *death_by;   /* whose report: "its report" (its own
-				 * fatal-error report), "its launcher's
-				 * report" (DataLoader, torchrun, mpirun on
-				 * stderr); static, NULL */
+				 * fatal-error report), "its parent's
+				 * wait" (the death reporter in the parent
+				 * that reaped it: SIGKILL), "its
+				 * launcher's report" (DataLoader,
+				 * torchrun, mpirun on stderr); static,
+				 * NULL */
 	struct job_pyframe *py; /* its Python stack, innermost first, when
 				 * it printed one at its death; else NULL */
 	size_t npy;

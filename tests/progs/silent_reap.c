@@ -2,7 +2,10 @@
  * them without a word; worker 1 dies of SIGSEGV (forked: argv[1]
  * "fork"), or is a shell that kills itself with SIGSEGV (exec'ed:
  * "exec").  The parent exits 1, as a launcher whose worker failed.  With
- * "clean" all three end well and the parent exits 0. */
+ * "clean" all three end well and the parent exits 0.  With "kill"
+ * worker 1 is killed by SIGKILL, as the OOM killer kills (no handler can
+ * report it: the parent's wait does); "exec-kill" the same from a shell
+ * it exec'ed. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,10 @@ static void worker(int i, const char *mode)
 {
 	if (i == 1 && strcmp(mode, "exec") == 0)
 		execl("/bin/sh", "sh", "-c", "kill -SEGV $$", (char *)NULL);
+	if (i == 1 && strcmp(mode, "exec-kill") == 0)
+		execl("/bin/sh", "sh", "-c", "kill -KILL $$", (char *)NULL);
+	if (i == 1 && strcmp(mode, "kill") == 0)
+		raise(SIGKILL);
 	if (i == 1 && strcmp(mode, "fork") == 0) {
 		volatile int *p = NULL;
 		*p = 1; /* MARK_CRASH */

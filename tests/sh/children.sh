@@ -31,6 +31,29 @@ for mode in fork exec; do
 		pass "$mode"
 	fi
 done
+# A worker killed by SIGKILL (the OOM killer's signal) runs no handler:
+# the parent's wait writes its death, and the hint is the kill's own
+# (the kernel's log), not a fault's.
+for mode in kill exec-kill; do
+	timeout 60 "$BIN" --batch --debugger gdb "$PROG" "$mode" \
+		>"$tmp/$mode.txt" 2>&1 </dev/null
+	if ! grep -q '^\[1\] A process the program started was killed by SIGKILL: look for the out-of-memory killer  (job-child-killed)$' "$tmp/$mode.txt"; then
+		fail "$mode-hint" "no job-child-killed hint first: $(grep -m1 '^\[1\]' "$tmp/$mode.txt")"
+	elif ! grep -q "^  - A process the program started was killed by SIGKILL: pid [0-9]*" "$tmp/$mode.txt"; then
+		fail "$mode-note" "the worker is not named: $(grep 'killed by' "$tmp/$mode.txt")"
+	elif grep -q '(job-child-died)' "$tmp/$mode.txt"; then
+		fail "$mode-fault" "a kill called a fault: $(grep 'job-child-died' "$tmp/$mode.txt")"
+	else
+		pass "$mode"
+	fi
+done
+# the exec'ed shell is named as what it became (its comm, or its whole
+# command line when read after the exec), never as the parent it was
+if ! grep -q "killed by SIGKILL: pid [0-9]* (sh\( -c kill -KILL \$\$\)\?)" "$tmp/exec-kill.txt"; then
+	fail exec-kill-command "$(grep 'killed by SIGKILL: pid' "$tmp/exec-kill.txt")"
+else
+	pass exec-kill-command
+fi
 timeout 60 "$BIN" --batch --json --debugger gdb "$PROG" fork >"$tmp/j" 2>/dev/null </dev/null
 timeout 60 "$BIN" --batch --json --debugger gdb "$PROG" clean >"$tmp/c" 2>/dev/null </dev/null
 if python3 - "$tmp/j" "$tmp/c" <<'PY'

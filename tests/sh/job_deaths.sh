@@ -23,6 +23,15 @@ check c-others 'exited 0( \(its report\))? +job_tree worker [02] 1$'
 check_not c-unseen 'ended, status unseen'
 check_not c-not-healthy '0 faulted, [0-9.]+ s$'
 
+# 1b. The same launcher's worker killed by SIGKILL (the OOM killer's
+#     signal): no handler runs, the launcher's wait writes it; the job is
+#     not called healthy, nor the kill a fault.
+timeout 60 "$BIN" --batch --job "$BUILD/progs/silent_reap" kill >"$out" 2>&1
+check kill-state 'killed by SIGKILL \(its parent.s wait\) +.*silent_reap kill$'
+check kill-count '^ +4 processes, 0 faulted, 1 killed, [0-9.]+ s$'
+check kill-named '^  killed: +pid [0-9]+ killed by SIGKILL'
+check_not kill-unseen 'ended, status unseen'
+
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
 PY=$("$PY" -c 'import sys; print(sys.executable)')

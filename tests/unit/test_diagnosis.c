@@ -14,6 +14,7 @@
 #include "cudbg/sanitizer.h"
 #include "tests/harness.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1512,6 +1513,41 @@ static void ended_run(struct run *r, const char *lib, const char *console,
 	mi_parse_line("*running,thread-id=\"all\"", 25, on_rec, r->d);
 	mi_parse_line(exit_rec, strlen(exit_rec), on_rec, r->d);
 	run_finish(r);
+}
+
+/* A SIGKILL (the OOM killer) is no fault: its own fact and hint while no
+ * child faulted; a fault among the deaths is named first whatever the
+ * order the reports came in. */
+TEST(child_killed_is_apart_from_a_fault)
+{
+	static const char bad[] = "*stopped,reason=\"exited\",exit-code=\"01\"";
+	struct run r;
+
+	run_start(&r, "./launcher");
+	CHECK(diag_add_child_death(r.d, 41, SIGKILL, "worker 1") == DIAG_OK);
+	CHECK(diag_add_child_death(r.d, 41, SIGKILL, "worker 1") == DIAG_OK);
+	mi_parse_line(bad, strlen(bad), on_rec, r.d);
+	run_finish(&r);
+	CHECK(r.f->n_child_deaths == 1);
+	CHECK(r.f->flags[DIAG_F_CHILD_DIED] && r.f->flags[DIAG_F_CHILD_KILLED]);
+	CHECK_STR(top_hint(&r), "job-child-killed");
+	CHECK(!has_hint(&r, "job-child-died"));
+	run_free(&r);
+
+	run_start(&r, "./launcher");
+	CHECK(diag_add_child_death(r.d, 41, SIGKILL, "worker 1") == DIAG_OK);
+	CHECK(diag_add_child_death(r.d, 42, SIGSEGV, "worker 2") == DIAG_OK);
+	CHECK(diag_add_child_death(r.d, 43, SIGKILL, "worker 3") == DIAG_OK);
+	CHECK(diag_add_child_death(r.d, 44, SIGBUS, "worker 4") == DIAG_OK);
+	mi_parse_line(bad, strlen(bad), on_rec, r.d);
+	run_finish(&r);
+	CHECK(r.f->n_child_deaths == 4);
+	CHECK(r.f->child_deaths[0].pid == 42 && r.f->child_deaths[1].pid == 44);
+	CHECK(r.f->child_deaths[2].pid == 41 && r.f->child_deaths[3].pid == 43);
+	CHECK(!r.f->flags[DIAG_F_CHILD_KILLED]);
+	CHECK_STR(top_hint(&r), "job-child-died");
+	CHECK(!has_hint(&r, "job-child-killed"));
+	run_free(&r);
 }
 
 TEST(no_cuda_library_is_a_host_run)
