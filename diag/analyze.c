@@ -575,6 +575,9 @@ static void set_derived_flags(struct diag *d)
 				      d->exit_code == 0;
 	fl[DIAG_F_EXIT_FAILED] |= d->exited &&
 				  (d->exit_signalled || d->exit_code != 0);
+	fl[DIAG_F_EXIT_SIGKILL] |= d->exited && d->exit_signalled &&
+				   d->exit_signal &&
+				   strcmp(d->exit_signal, "SIGKILL") == 0;
 	fl[DIAG_F_CONTINUED_PAST_FAULT] |= d->continued_past;
 	fl[DIAG_F_CUDA_ERROR_OUTPUT] |= d->error_line != NULL;
 	fl[DIAG_F_PYTHON_HOST_ERROR] |= f->py_exception != NULL &&

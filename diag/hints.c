@@ -379,6 +379,16 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 	if (eq(p, n, "exit.code"))
 		return put_int(b, f->exit_code, f->exited && !f->exit_signal);
 	if (eq(p, n, "exit.signal")) return put_str(b, f->exit_signal);
+	if (eq(p, n, "exit.how")) { /* "status 1", "signal SIGTERM" */
+		if (!f->exited)
+			return false;
+		if (f->exit_signal) {
+			dbuf_puts(b, "signal ");
+			return put_str(b, f->exit_signal);
+		}
+		dbuf_puts(b, "status ");
+		return put_int(b, f->exit_code, true);
+	}
 	if (eq(p, n, "output.error")) return put_str(b, f->error_line);
 	if (eq(p, n, "output.match")) return put_str(b, c->output_match);
 	return false;

@@ -52,6 +52,7 @@ static const char *const placeholders[] = {
 	"freed.alloc", "freed.alloc_api", "freed.free", "freed.free_api",
 	"child.pid", "child.signal", "child.command",
 	"op", "op.user", "sync.call", "core", "exit.code", "exit.signal",
+	"exit.how",
 	"output.error", "output.match",
 	"hang.seconds", "hang.summary", "hang.where", "hang.source",
 	"hang.spin", "hang.spin.where", "hang.barrier", "hang.barrier.where",

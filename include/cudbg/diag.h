@@ -99,6 +99,7 @@ struct diag_dim3 {
 	X(EXITED, "exited", "the program ended")                              \
 	X(EXITED_NORMALLY, "exited-normally", "the program ended with status 0") \
 	X(EXIT_FAILED, "exit-failed", "the program ended with a failure status or signal") \
+	X(EXIT_SIGKILL, "exit-sigkill", "the program was killed by SIGKILL, which no program can catch and no debugger can stop at (the OOM killer, a kill -9, a scheduler)") \
 	X(CONTINUED_PAST_FAULT, "continued-past-fault", "the program was resumed after a device fault") \
 	X(CUDA_ERROR_OUTPUT, "cuda-error-output", "a CUDA error message on the program's terminal") \
 	X(PYTHON_HOST_ERROR, "python-host-error", "the program ended with a Python exception that is no CUDA error, and printed none") \

@@ -1550,6 +1550,36 @@ TEST(child_killed_is_apart_from_a_fault)
 	run_free(&r);
 }
 
+/* A program killed by SIGKILL never stops first: the kill's own hint
+ * (the OOM killer), no "status (unknown)", no memcheck pass to run it to
+ * the same end, and gdb's "Program terminated with signal" is no child's
+ * failure (the launcher rule once took it for one). */
+TEST(sigkill_is_a_kill_not_a_child_or_a_status)
+{
+	static const char killed[] = "*stopped,reason=\"exited-signalled\","
+				     "signal-name=\"SIGKILL\",signal-meaning=\"Killed\"";
+	static const char gdb_says[] = "~\"\\nProgram terminated with signal "
+				       "SIGKILL, Killed.\\n\"";
+	struct run r;
+
+	ended_run(&r, "/lib/x86_64-linux-gnu/libcuda.so.1", gdb_says, killed);
+	CHECK(r.f->flags[DIAG_F_EXIT_SIGKILL]);
+	CHECK_STR(top_hint(&r), "exit-sigkill");
+	CHECK(!has_hint(&r, "job-child-failed"));
+	CHECK(!has_hint(&r, "exit-failed"));
+	CHECK(!diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, r.f));
+	run_free(&r);
+
+	/* another signal's end says which, not "status (unknown)" */
+	static const char alarm[] = "*stopped,reason=\"exited-signalled\","
+				    "signal-name=\"SIGALRM\",signal-meaning=\"Alarm clock\"";
+	ended_run(&r, "/lib/x86_64-linux-gnu/libcuda.so.1", NULL, alarm);
+	CHECK(!r.f->flags[DIAG_F_EXIT_SIGKILL]);
+	CHECK_STR(top_hint(&r), "exit-failed");
+	CHECK(strstr(r.hints.v[0].what, "ended with signal SIGALRM") != NULL);
+	run_free(&r);
+}
+
 TEST(no_cuda_library_is_a_host_run)
 {
 	static const char ok[] = "*stopped,reason=\"exited-normally\"";
