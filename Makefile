@@ -192,7 +192,12 @@ $(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay_main.
 $(BUILD)/progs/%: tests/progs/%.c
 	@mkdir -p $(@D)
 	$(CC) -O0 -g -o $@ $<
-PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c))
+# (C++ for what only C++ has: an exception nobody catches)
+$(BUILD)/progs/%: tests/progs/%.cpp
+	@mkdir -p $(@D)
+	$(CXX) -O0 -g -o $@ $<
+PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c)) \
+	 $(patsubst tests/progs/%.cpp,$(BUILD)/progs/%,$(wildcard tests/progs/*.cpp))
 
 # What the suite runs (the ASan build stops there); check-build adds the
 # benchmarks, so they keep compiling.

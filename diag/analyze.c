@@ -373,16 +373,30 @@ static bool exception_in_toolkit(const struct diag *d,
 	return false;
 }
 
+/* A CPU crash: a host signal and no device stop, the account's kind the
+ * signal's or a CUDA error's (a CUDA_CHECK that printed the error and
+ * called abort()). */
+static bool host_crash(const struct diag *d)
+{
+	return !d->stop.have && d->host_signal &&
+	       (d->fault.kind == DIAG_FAULT_HOST_SIGNAL ||
+		d->fault.kind == DIAG_FAULT_CUDA_ERROR);
+}
+
 /* A CPU crash (a host signal, no device stop): the innermost host frame
  * with a line, and that line's text, as `gdb -batch -ex run -ex bt`
  * would show them (issue 31 item 4). */
 static bool host_where(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
-	if (d->stop.have || f->kind != DIAG_FAULT_HOST_SIGNAL)
+	if (!host_crash(d))
 		return false;
-	for (size_t i = 0; i < d->n_host_frames; i++) {
-		struct diag_frame *fr = &d->host_frames[i];
+	/* the program's own frame first (model_user_frame), then the
+	 * innermost with a line */
+	for (size_t i = 0; i < 2 * d->n_host_frames; i++) {
+		struct diag_frame *fr = &d->host_frames[i % d->n_host_frames];
+		if (i < d->n_host_frames && fr->level != d->host_user_level)
+			continue;
 		if (fr->device || !fr->file || !fr->line)
 			continue;
 		set_where(f, DIAG_LOC_FRAME, fr->file, fr->fullname, fr->line,
@@ -826,6 +840,36 @@ static void children_analysis(struct diag *d)
 	}
 }
 
+/* How a CPU crash came about, from the host stack between the signal and
+ * the program's own frame (model_user_frame): an assert(), an exception
+ * nobody caught, or abort() called by the program itself. */
+static void host_crash_analysis(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	if (!host_crash(d))
+		return;
+	bool abort_seen = false;
+	for (size_t i = 0; i < d->n_host_frames; i++) {
+		const struct diag_frame *fr = &d->host_frames[i];
+		if (d->host_user_level >= 0 && fr->level >= d->host_user_level)
+			break;
+		const char *fn = fr->func ? fr->func : "";
+		if (strncmp(fn, "__assert_fail", 13) == 0 ||
+		    strcmp(fn, "__assert_perror_fail") == 0)
+			f->flags[DIAG_F_HOST_ASSERT] = true;
+		else if (strstr(fn, "terminate") && (strstr(fn, "std::") ||
+						     strstr(fn, "__cxxabiv1") ||
+						     strstr(fn, "__gnu_cxx")))
+			f->flags[DIAG_F_HOST_UNCAUGHT] = true;
+		else if (strcmp(fn, "abort") == 0 || strcmp(fn, "__GI_abort") == 0)
+			abort_seen = true;
+	}
+	/* abort() right under the program's frame: its own call */
+	f->flags[DIAG_F_HOST_ABORT] = abort_seen && d->host_user_level >= 0 &&
+				      !f->flags[DIAG_F_HOST_ASSERT] &&
+				      !f->flags[DIAG_F_HOST_UNCAUGHT];
+}
+
 static void lane_analysis(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -1187,6 +1231,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	lane_analysis(d);
 	freed_analysis(d);
 	children_analysis(d);
+	host_crash_analysis(d);
 	add_notes(d);
 	return f;
 }

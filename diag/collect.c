@@ -35,6 +35,7 @@ struct diag *diag_new(void)
 	}
 	diag_asserts_set_line_hook(d->asserts, on_line, d);
 	diag_focus_clear(&d->stop.focus);
+	d->host_user_level = -1;
 	return d;
 }
 

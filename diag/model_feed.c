@@ -291,10 +291,17 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 	if (d->stop.have && !d->stop.focus.valid && m->focus.valid)
 		focus_copy(&d->stop.focus, &m->focus);
 	diag_feed_stack(d, &m->frames);
-	/* A host signal in the program's own code (a CPU crash): its
-	 * frame's values are as they were, as gdb's `bt` shows them. */
+	/* A host signal (a CPU crash): the program's own frame (the
+	 * controller selects it when the signal came in a library: abort()
+	 * from assert()) and its values as they were, as gdb's `bt` shows
+	 * them; a library frame's are not the user's. */
+	if (d->host_signal && m->frames.n) {
+		const struct dec_frame *u = model_user_frame(m);
+		d->host_user_level = u ? u->level : -1;
+	}
 	bool host_vals = !d->stop.have && d->host_signal &&
-			 m->selected_frame == 0;
+			 m->selected_frame == (d->host_user_level >= 0
+						       ? d->host_user_level : 0);
 	for (size_t i = 0; (d->stop.have || host_vals) && i < m->vars.n; i++) {
 		const struct dec_var *v = &m->vars.v[i];
 		/* cuda-gdb 13 at a device assert: the kernel's frame (1)

@@ -63,6 +63,9 @@ struct diag {
 	int exit_code;
 	char *exit_signal;
 	bool host_signal;        /* stopped on a host signal (SIGSEGV ...) */
+	/* the level of the program's own innermost host frame at that stop
+	 * (model_user_frame: its source is here to read), -1 when none */
+	int host_user_level;
 	char *host_signal_name, *host_signal_meaning;
 
 	struct diag_frame *frames;      /* device stack at the fault */

@@ -379,12 +379,18 @@ static void frame_auto_selected(struct dbg_ctl *c, struct ctl_op *op,
 
 /* A device assert or trap stops in __assert_fail / __trap, which has no
  * source; the kernel's frame with its line is the one to show (cuda-gdb
- * 13, fixtures assert_label and trap). */
+ * 13, fixtures assert_label and trap).  A CPU crash in a library (abort()
+ * from assert(), raise(), a memcpy on a bad pointer) shows the program's
+ * own frame that called it, as an IDE's "show the user's code" does. */
 static int auto_frame(const struct dbg_model *m)
 {
 	if (m->frames.n == 0)
 		return -1;
 	const struct dec_frame *f0 = &m->frames.frames[0];
+	if (model_host_fault_stop(m)) {
+		const struct dec_frame *u = model_user_frame(m);
+		return u ? u->level : f0->level;
+	}
 	if (f0->file || !m->focus.valid)
 		return f0->level;
 	const struct dec_frame *src = model_source_frame(m);

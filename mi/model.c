@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { OUTPUT_CAP = 4u << 20, CONSOLE_CAP = 1u << 20 };
 
@@ -930,6 +931,35 @@ const struct dec_frame *model_source_frame(const struct dbg_model *m)
 	    (m->stop.frame.file || m->stop.frame.fullname))
 		return &m->stop.frame;
 	return NULL;
+}
+
+static bool own_source(const struct dec_frame *f)
+{
+	const char *p = f->fullname ? f->fullname : f->file;
+	return p && f->line > 0 && strncmp(p, "/usr/include/", 13) != 0 &&
+	       !dec_path_in_cuda_toolkit(p) && access(p, R_OK) == 0;
+}
+
+const struct dec_frame *model_user_frame(const struct dbg_model *m)
+{
+	for (size_t i = 0; i < m->frames.n; i++)
+		if (own_source(&m->frames.frames[i]))
+			return &m->frames.frames[i];
+	return NULL;
+}
+
+bool model_host_fault_stop(const struct dbg_model *m)
+{
+	static const char *const faults[] = { "SIGSEGV", "SIGBUS", "SIGFPE",
+					      "SIGILL", "SIGABRT" };
+	if (m->state != MODEL_STOPPED || !m->has_stop ||
+	    m->stop.reason != DEC_REASON_SIGNAL_RECEIVED ||
+	    m->stop.focus.valid || !m->stop.signal_name)
+		return false;
+	for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+		if (strcmp(m->stop.signal_name, faults[i]) == 0)
+			return true;
+	return false;
 }
 
 bool model_continue_loses_error(const struct dbg_model *m)

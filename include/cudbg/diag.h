@@ -67,6 +67,9 @@ struct diag_dim3 {
 	X(CULPRIT_LANE, "culprit-lane", "the faulting lane was found from every lane's address of the faulting access") \
 	X(FREED_MEMORY, "freed-memory", "the bad address lies in device memory the program allocated and freed (the allocation watch)") \
 	X(DEVICE_MEMORY_ON_HOST, "device-memory-on-host", "host code crashed on an address inside a live device allocation (the allocation watch)") \
+	X(HOST_ASSERT, "host-assert", "a CPU crash came from the program's own assert(): __assert_fail is on the host stack above the program's frame") \
+	X(HOST_UNCAUGHT, "host-uncaught-exception", "a CPU crash came from a C++ exception nobody caught: std::terminate is on the host stack") \
+	X(HOST_ABORT, "host-abort", "a CPU crash came from abort() the program called itself (an error check that gives up), no assert() and no uncaught exception") \
 	X(CHILD_DIED, "child-died", "a process the program started died of a fatal signal or SIGKILL (its own report, or its parent's wait's, even when that parent said nothing)") \
 	X(CHILD_KILLED, "child-killed", "every process the program started that died was killed by SIGKILL (the OOM killer, a kill -9), none by a fault") \
 	X(ERROR_PC_DIFFERS, "error-pc-differs", "the faulting PC is not the stop PC") \

@@ -488,6 +488,16 @@ const struct dec_frame *model_frame(const struct dbg_model *m);
 /* The innermost frame with source (a device assert stops in
  * __assert_fail; the kernel with its line is frame 1), or NULL. */
 const struct dec_frame *model_source_frame(const struct dbg_model *m);
+/* The innermost host frame of the program's own code: its source file
+ * is here to read and is neither a system header (/usr/include) nor the
+ * CUDA toolkit's.  A libc built with line information names sources
+ * that are not here ("./nptl/pthread_kill.c"), so an abort() from
+ * assert() or a memcpy on a bad pointer gives the caller's frame.  NULL
+ * when no frame is such. */
+const struct dec_frame *model_user_frame(const struct dbg_model *m);
+/* The last stop was a host fault signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGABRT) with no device focus: a CPU crash. */
+bool model_host_fault_stop(const struct dbg_model *m);
 /* The last stop was a device exception (CUDA exception or trap) and the
  * program has not moved since: continuing lets it run on and the error
  * is lost (cuda-gdb 13).  The UI warns before it continues. */

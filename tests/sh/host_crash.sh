@@ -1,0 +1,75 @@
+#!/bin/sh
+# A CPU crash that arrives in a library (real gdb on
+# tests/progs/host_crash.c and host_throw.cpp): the controller selects
+# the program's own frame (model_user_frame: its source is here to read;
+# libc's "./nptl/pthread_kill.c" is not), so the report's location is the
+# user's line and its values are that frame's, never the library's; how
+# the crash came about is read from the host stack: assert(), abort()
+# called by the program, a C++ exception nobody caught, a null pointer
+# handed to memcpy.  The screen shows the same frame; a recording replays
+# to the same report.
+set -u
+ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
+BUILD=${CUDBG_BUILD:-$ROOT/build}
+command -v gdb >/dev/null 2>&1 || { echo "SKIP host_crash/all: gdb not installed"; exit 0; }
+cd "$ROOT" || exit 2
+out=$(mktemp); tmp=$(mktemp -d)
+trap 'rm -f "$out"; rm -rf "$tmp"' EXIT
+SUITE=host_crash
+. "$ROOT/tests/sh/lib/checks.sh"
+line_of() { grep -n "$1" "$2" | head -1 | cut -d: -f1; }
+C=tests/progs/host_crash.c
+CXX=tests/progs/host_throw.cpp
+
+run() { timeout 60 "$BIN" --batch --debugger gdb "$@" >"$out" 2>&1 </dev/null; }
+
+run "$BUILD/progs/host_crash" assert
+check assert-where "^  location +tests/progs/host_crash\\.c:$(line_of MARK_ASSERT $C) \\(from the frame\\)$"
+check assert-value '^  n = 21$'
+check assert-hint '^\[1\] A host assert\(\) failed in check_rows  \(host-assert\)$'
+# frame 0's values (pthread_kill's) are not the user's
+check_not assert-no-libc-values '^  (signo|tid|threadid) = '
+check_not assert-no-libc-where '^  location +\./nptl/'
+
+run "$BUILD/progs/host_crash" abort
+check abort-where "^  location +tests/progs/host_crash\\.c:$(line_of MARK_ABORT $C) "
+check abort-value '^  err = 700$'
+check abort-hint '^\[1\] The program called abort\(\) in give_up  \(host-abort\)$'
+
+run "$BUILD/progs/host_crash" memcpy
+check memcpy-where "^  location +tests/progs/host_crash\\.c:$(line_of MARK_MEMCPY $C) "
+check memcpy-null '^      - src is 0x0 there: a null pointer$'
+check memcpy-hint '^\[1\] The host process crashed \(Segmentation fault\)  \(host-signal\)$'
+
+run "$BUILD/progs/host_throw"
+check throw-where "^  location +tests/progs/host_throw\\.cpp:$(line_of MARK_THROW $CXX) "
+check throw-value '^  i = 7$'
+check throw-hint '^\[1\] A C\+\+ exception nobody caught ended the program in pick  \(host-uncaught-exception\)$'
+
+# JSON: the facts and the location
+timeout 60 "$BIN" --batch --json --debugger gdb "$BUILD/progs/host_crash" assert \
+	>"$tmp/j" 2>/dev/null </dev/null
+if python3 - "$tmp/j" "$(line_of MARK_ASSERT $C)" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["diagnosis"]
+assert "host-assert" in d["facts"] and "host-abort" not in d["facts"], d["facts"]
+assert d["location"]["line"] == int(sys.argv[2]), d["location"]
+PY
+then echo "PASS host_crash/json"; else echo "FAIL host_crash/json: facts or location"; fi
+
+# the recording replays to the same report (the frame selection is the
+# controller's, so the replay asks what the live run asked)
+timeout 60 "$BIN" --batch --debugger gdb --record "$tmp/r.mi.log" \
+	"$BUILD/progs/host_crash" assert >"$tmp/live.txt" 2>&1 </dev/null
+timeout 60 "$BIN" --batch --replay "$tmp/r.mi.log" >"$tmp/replay.txt" 2>&1 </dev/null
+grep -v '^ *mode \|^mode:\|^program:' "$tmp/live.txt" >"$tmp/live.r"
+grep -v '^ *mode \|^mode:\|^program:' "$tmp/replay.txt" >"$tmp/replay.r"
+if ! grep -q 'host-assert' "$tmp/replay.r"; then
+	echo "FAIL host_crash/replay: no host-assert hint: $(grep -m1 '^\[1\]' "$tmp/replay.txt")"
+elif ! cmp -s "$tmp/live.r" "$tmp/replay.r"; then
+	echo "FAIL host_crash/replay: the report differs: $(diff "$tmp/live.r" "$tmp/replay.r" | head -4)"
+else
+	echo "PASS host_crash/replay"
+fi
+exit 0
