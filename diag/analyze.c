@@ -393,11 +393,24 @@ static bool host_where(struct diag *d)
 		return false;
 	/* the program's own frame first (model_user_frame), then the
 	 * innermost with a line */
+	/* In a Python program the interpreter's C frames are nobody's line
+	 * to fix either: the Python stack names the user's */
+	bool python = d->have_pystack ||
+		      (d->argv && diag_argv_is_python(d->argv));
 	for (size_t i = 0; i < 2 * d->n_host_frames; i++) {
 		struct diag_frame *fr = &d->host_frames[i % d->n_host_frames];
 		if (i < d->n_host_frames && fr->level != d->host_user_level)
 			continue;
+		if (i >= d->n_host_frames && python)
+			break;
 		if (fr->device || !fr->file || !fr->line)
+			continue;
+		/* a library's build-relative source ("../sysdeps/x86_64/
+		 * multiarch/strlen-evex.S" from a Python program's ctypes
+		 * call) is nobody's line to fix; the user's code, found or
+		 * not, has its absolute path */
+		const char *path = fr->fullname ? fr->fullname : fr->file;
+		if (path[0] == '.')
 			continue;
 		set_where(f, DIAG_LOC_FRAME, fr->file, fr->fullname, fr->line,
 			  fr->func);

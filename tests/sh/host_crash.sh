@@ -47,6 +47,17 @@ check throw-where "^  location +tests/progs/host_throw\\.cpp:$(line_of MARK_THRO
 check throw-value '^  i = 7$'
 check throw-hint '^\[1\] A C\+\+ exception nobody caught ended the program in pick  \(host-uncaught-exception\)$'
 
+# A Python program that crashes in libc through ctypes: no C frame is
+# the user's (the interpreter's and libc's sources are not theirs), so
+# the location is the Python line, never libc's "../sysdeps/..." nor the
+# interpreter's own C file
+printf 'import ctypes\ndef read_header():\n    return ctypes.string_at(0)  # MARK_PY\nread_header()\n' >"$tmp/py_null.py"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=$(command -v python3)
+run "$PY" "$tmp/py_null.py"
+check python-line '^  python +.*py_null\.py:3 in read_header'
+check_not python-no-c-location '^  location '
+
 # JSON: the facts and the location
 timeout 60 "$BIN" --batch --json --debugger gdb "$BUILD/progs/host_crash" assert \
 	>"$tmp/j" 2>/dev/null </dev/null
