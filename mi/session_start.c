@@ -619,9 +619,20 @@ static int check_program(const char *prog, char *err, size_t cap)
 		free(p);
 		return 0;
 	}
-	if (errno == EACCES || errno == EISDIR)
-		snprintf(err, cap, "program '%s' is not an executable file",
-			 prog);
+	size_t n = strlen(prog);
+	bool py = n > 3 && strcmp(prog + n - 3, ".py") == 0;
+	bool sh = n > 3 && strcmp(prog + n - 3, ".sh") == 0;
+	if (errno == EISDIR)
+		snprintf(err, cap, "program '%s' is a directory: name the "
+			 "program to run", prog);
+	else if (errno == EACCES && (py || sh))
+		/* the usual case: a script given without its interpreter */
+		snprintf(err, cap, "program '%s' is not executable: run it "
+			 "with its interpreter (cudbg-tui %s %s) or chmod +x it",
+			 prog, py ? "python3" : "bash", prog);
+	else if (errno == EACCES)
+		snprintf(err, cap, "program '%s' is not an executable file "
+			 "(chmod +x it, or name its interpreter first)", prog);
 	else
 		snprintf(err, cap, "program '%s' not found%s", prog,
 			 strchr(prog, '/') ? "" : " (not in the current "

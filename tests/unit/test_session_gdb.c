@@ -433,6 +433,17 @@ TEST(missing_program_is_a_clear_error)
 	struct session_config cfg = { .backend = SESSION_LAUNCH,
 				      .argv = argv, .debugger = "gdb" };
 	expect_new_fails(&cfg, "program '/nonexistent/prog' not found");
+	/* a script given without its interpreter: the line to run instead */
+	char py[] = "/tmp/cudbg-script-XXXXXX.py";
+	int fd = mkstemps(py, 3);
+	CHECK(fd >= 0);
+	close(fd);
+	argv[0] = py;
+	expect_new_fails(&cfg, "is not executable: run it with its "
+			 "interpreter (cudbg-tui python3 /tmp/cudbg-script-");
+	unlink(py);
+	argv[0] = (char *)(uintptr_t)"/tmp";
+	expect_new_fails(&cfg, "program '/tmp' is a directory");
 	struct session_config core = { .backend = SESSION_CORE,
 				       .core = "/nonexistent/core",
 				       .debugger = "gdb" };
