@@ -38,8 +38,9 @@ bool diag_signal_name(int sig, char *buf, size_t cap);
  * line. */
 struct diag_end_file {
 	bool death;     /* death.PID: code is the signal; else the status */
-	/* reaped.PID: the death as its parent's wait saw it (SIGKILL, or a
-	 * child that could not write its own); ppid is that parent */
+	/* reaped.PID / reapexit.PID: the death or exit as its parent's wait
+	 * saw it (SIGKILL, _exit(), a child that could not write its own);
+	 * ppid is that parent */
 	bool reaped;
 	long pid, ppid;
 	int code;

@@ -1020,6 +1020,7 @@ static void poll_job_dir(struct run *r)
 			take_core(r, de->d_name);
 		else if (strncmp(de->d_name, "death.", 6) == 0 ||
 			 strncmp(de->d_name, "reaped.", 7) == 0 ||
+			 strncmp(de->d_name, "reapexit.", 9) == 0 ||
 			 strncmp(de->d_name, "exit.", 5) == 0)
 			read_end_file(r, de->d_name);
 	}

@@ -349,9 +349,11 @@ void diag_remove_dir(const char *dir, int depth)
 int diag_end_file_read(const char *dir, const char *name,
 		       struct diag_end_file *out)
 {
-	bool reaped = strncmp(name, "reaped.", 7) == 0;
-	bool death = reaped || strncmp(name, "death.", 6) == 0;
-	if (!death && strncmp(name, "exit.", 5) != 0)
+	bool reaped_exit = strncmp(name, "reapexit.", 9) == 0;
+	bool reaped = reaped_exit || strncmp(name, "reaped.", 7) == 0;
+	bool death = !reaped_exit &&
+		     (reaped || strncmp(name, "death.", 6) == 0);
+	if (!death && !reaped_exit && strncmp(name, "exit.", 5) != 0)
 		return -1;
 	char *end;
 	long pid = strtol(strchr(name, '.') + 1, &end, 10);

@@ -19,7 +19,9 @@
  * death.PID of its own, gets $CUDBG_JOB_DIR/reaped.PID in the same
  * format ("PID SIGNAL PARENT-PID" and the child's command line when it
  * could be read: /proc/PID/cmdline while it lived, checked against the
- * zombie's comm, else the comm alone).
+ * zombie's comm, else the comm alone); a child reaped after an exit that
+ * wrote no exit.PID (_exit(): multiprocessing's children) gets
+ * reapexit.PID with its status.
  *
  * Not part of the product's layers: it includes no project header and
  * links nothing; everything in the handler is async-signal-safe. */
@@ -196,7 +198,8 @@ static bool reaped_worth_writing(int sig)
  * (WNOWAIT), while the zombie's comm can still be read. */
 struct reap_peek {
 	long pid;         /* 0: nothing worth writing */
-	int sig;
+	bool exited;      /* an exit (code), else a death (sig) */
+	int sig, code;
 	char cmd[900];    /* the command line read while it lived, or "" */
 	size_t cmd_len;
 	char comm[32];    /* the zombie's comm */
@@ -244,12 +247,14 @@ static int reap_peek_before(idtype_t idt, id_t id, int opts,
 		   (opts & (WNOHANG | __WALL | __WCLONE | __WNOTHREAD));
 	if (call_waitid(idt, id, &si, look) < 0)
 		return errno == EINTR ? -1 : 0;
-	if (si.si_pid <= 0 || (si.si_code != CLD_KILLED &&
-			       si.si_code != CLD_DUMPED) ||
-	    !reaped_worth_writing(si.si_status))
+	bool killed = si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED;
+	if (si.si_pid <= 0 || (!killed && si.si_code != CLD_EXITED) ||
+	    (killed && !reaped_worth_writing(si.si_status)))
 		return 0;
 	pk->pid = (long)si.si_pid;
-	pk->sig = si.si_status;
+	pk->exited = !killed;
+	pk->sig = killed ? si.si_status : 0;
+	pk->code = killed ? 0 : si.si_status & 0xff;
 	proc_path(path, sizeof path, pk->pid, "comm");
 	pk->comm_len = put_proc_text(pk->comm, 0, sizeof pk->comm - 1, path);
 	return 0;
@@ -285,19 +290,24 @@ static bool cmd_matches_comm(const struct reap_peek *pk)
 	return false;
 }
 
-/* After the caller's wait: pid reaped with status st; writes its death
- * when the look saw it and it wrote none itself. */
+/* After the caller's wait: pid reaped with status st; writes its end
+ * when the look saw it and it wrote none itself: reaped.PID for a death,
+ * reapexit.PID for an exit (one by _exit(): multiprocessing's children
+ * end so, and exit.PID is written by exit() only). */
 static void reap_write_after(const struct reap_peek *pk, long pid, int st)
 {
-	if (!pk->pid || pid != pk->pid || !WIFSIGNALED(st) ||
-	    WTERMSIG(st) != pk->sig)
+	if (!pk->pid || pid != pk->pid)
+		return;
+	if (pk->exited ? !WIFEXITED(st) || WEXITSTATUS(st) != pk->code
+		       : !WIFSIGNALED(st) || WTERMSIG(st) != pk->sig)
 		return;
 	char own[1100];
-	end_path(own, sizeof own, "death", pid);
+	end_path(own, sizeof own, pk->exited ? "exit" : "death", pid);
 	if (access(own, F_OK) == 0)
-		return; /* its own report, written as it died */
+		return; /* its own report, written as it ended */
 	bool whole = pk->cmd_len && cmd_matches_comm(pk);
-	write_end_of("reaped", pid, pk->sig, (long)getpid(),
+	write_end_of(pk->exited ? "reapexit" : "reaped", pid,
+		     pk->exited ? pk->code : pk->sig, (long)getpid(),
 		     whole ? pk->cmd : pk->comm, whole ? pk->cmd_len
 						       : pk->comm_len);
 }
@@ -354,10 +364,14 @@ int waitid(idtype_t idt, id_t id, siginfo_t *si, int opts)
 	errno = saved;
 	int r = call_waitid(idt, id, si, opts);
 	if (r == 0 && si && si->si_pid > 0 && (si->si_code == CLD_KILLED ||
-					       si->si_code == CLD_DUMPED)) {
+					       si->si_code == CLD_DUMPED ||
+					       si->si_code == CLD_EXITED)) {
 		int e = errno;
-		/* as a wait status: signalled by si_status */
-		reap_write_after(&pk, (long)si->si_pid, si->si_status & 0x7f);
+		/* as a wait status: exited with si_status, or signalled */
+		reap_write_after(&pk, (long)si->si_pid,
+				 si->si_code == CLD_EXITED
+					 ? (si->si_status & 0xff) << 8
+					 : si->si_status & 0x7f);
 		errno = e;
 	}
 	return r;

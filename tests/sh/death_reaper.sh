@@ -10,8 +10,9 @@
 #  - a child that writes its own death (SIGSEGV with the library): no
 #    reaped.PID beside its death.PID; one without the library (a cleared
 #    LD_PRELOAD): reaped.PID;
-#  - a clean exit and a SIGTERM: nothing written (neither is a death the
-#    reporter names);
+#  - a clean exit and a SIGTERM: no reaped.PID (neither is a death the
+#    reporter names); an _exit() gets reapexit.PID with its status, an
+#    exit() that wrote exit.PID itself nothing more;
 #  - WUNTRACED still returns the stop; a signal handler that raises
 #    still interrupts a blocking wait at once (the look before the wait
 #    never swallows EINTR).
@@ -117,6 +118,23 @@ _, st2 = os.waitpid(pid2, 0)
 result("not-deaths", os.WIFEXITED(st) and os.WEXITSTATUS(st) == 0 and
        os.WTERMSIG(st2) == signal.SIGTERM and reaped(pid) is None and
        reaped(pid2) is None, "%r %r" % (reaped(pid), reaped(pid2)))
+
+# an exit by _exit() (multiprocessing's children end so) writes no
+# exit.PID of its own: the parent's wait writes reapexit.PID, its status
+pid = child(lambda: os._exit(3))
+_, st = os.waitpid(pid, 0)
+p = os.path.join(jd, "reapexit.%d" % pid)
+text = open(p).read() if os.path.exists(p) else ""
+result("reapexit", os.WEXITSTATUS(st) == 3 and
+       text.startswith("%d 3 %d\n" % (pid, os.getpid())), repr(text))
+# one by exit() wrote exit.PID itself: nothing beside it
+pid = os.spawnve(os.P_NOWAIT, sys.executable,
+                 [sys.executable, "-c", "import sys; sys.exit(4)"], os.environ)
+_, st = os.waitpid(pid, 0)
+own = os.path.exists(os.path.join(jd, "exit.%d" % pid))
+other = os.path.exists(os.path.join(jd, "reapexit.%d" % pid))
+result("own-exit-alone", os.WEXITSTATUS(st) == 4 and own and not other,
+       "exit.%d %s, reapexit %s" % (pid, own, other))
 
 # WUNTRACED: the stop comes back, as without the library
 pid = child(lambda: os.kill(os.getpid(), signal.SIGSTOP))

@@ -44,6 +44,13 @@ check py-line '^  python: +.*job_reaped\.py:12 in work'
 # the leader is listed by its own command line, never by ours (it was
 # read before its exec when it ended before the next poll)
 check_not leader-not-us 'cudbg-tui --batch'
+# 2b. multiprocessing workers: one killed by SIGKILL, two that end by
+#     _exit() (no exit.PID of their own): the parent's wait writes each
+timeout 60 "$BIN" --batch --job "$PY" tests/data/job_killed.py >"$out" 2>&1
+check py-killed '^  killed: +pid [0-9]+ killed by SIGKILL'
+check py-killed-count '^ +[0-9]+ processes, 0 faulted, 1 killed, [0-9.]+ s$'
+check py-exited-by-wait 'exited 0 \(its parent.s wait\) +.*job_killed\.py$'
+check_not py-none-unseen 'ended unseen'
 timeout 60 "$BIN" --json --job "$PY" tests/data/job_reaped.py >"$out" 2>&1
 check py-json '"state": ?"signalled", ?"exit_code": ?null, ?"signal": ?"SIGSEGV", ?"stopped_by_us": ?false, ?"death_from_report": ?(true|false)'
 
