@@ -373,6 +373,18 @@ static bool exception_in_toolkit(const struct diag *d,
 	return false;
 }
 
+/* A host frame's source is a library's, nobody's line to fix: a
+ * build-relative path ("./nptl/pthread_kill.c", "../sysdeps/x86_64/
+ * multiarch/strlen-evex.S": a libc with line information), a system
+ * header, the CUDA toolkit.  The user's code, found here or not, has
+ * its absolute path. */
+static bool library_source(const struct diag_frame *fr)
+{
+	const char *p = fr->fullname ? fr->fullname : fr->file;
+	return !p || p[0] == '.' || strncmp(p, "/usr/include/", 13) == 0 ||
+	       dec_path_in_cuda_toolkit(p);
+}
+
 /* A CPU crash: a host signal and no device stop, the account's kind the
  * signal's or a CUDA error's (a CUDA_CHECK that printed the error and
  * called abort()). */
@@ -405,12 +417,7 @@ static bool host_where(struct diag *d)
 			break;
 		if (fr->device || !fr->file || !fr->line)
 			continue;
-		/* a library's build-relative source ("../sysdeps/x86_64/
-		 * multiarch/strlen-evex.S" from a Python program's ctypes
-		 * call) is nobody's line to fix; the user's code, found or
-		 * not, has its absolute path */
-		const char *path = fr->fullname ? fr->fullname : fr->file;
-		if (path[0] == '.')
+		if (library_source(fr))
 			continue;
 		set_where(f, DIAG_LOC_FRAME, fr->file, fr->fullname, fr->line,
 			  fr->func);
@@ -1097,7 +1104,7 @@ static void pick_host_line(struct diag *d)
 		/* run 25: __cudaLaunchKernel_helper in the toolkit's
 		 * crt/device_functions.h has a line too */
 		if (h->device || !h->file || !h->line || launch_stub(f, h->func) ||
-		    dec_path_in_cuda_toolkit(h->fullname ? h->fullname : h->file))
+		    library_source(h))
 			continue;
 		f->host_line.func = h->func;
 		f->host_line.file = h->file;
