@@ -163,13 +163,23 @@ static void write_frame(struct dj_w *w, int tid, const struct dec_frame *f,
 	dj_w_ktext(w, "name", name);
 	const char *path = f->fullname ? f->fullname : f->file;
 	if (path && f->line > 0) {
+		/* a library's source that is not here (a libc with line
+		 * information: "./nptl/pthread_kill.c"): greyed, so that a
+		 * client focuses the program's own frame below it, as the
+		 * screen selects it (model_user_frame) */
+		bool own = f->arch && strcmp(f->arch, "m68k") == 0
+				   ? true : model_frame_own_source(f);
 		dj_w_key(w, "source");
 		dj_w_obj(w);
 		dj_w_ktext(w, "name", base_name(f->file ? f->file : path));
 		dj_w_ktext(w, "path", path); /* untrusted: see docs/dap.md */
+		if (!own)
+			dj_w_kstr(w, "presentationHint", "deemphasize");
 		dj_w_obj_end(w);
 		dj_w_kint(w, "line", f->line);
 		dj_w_kint(w, "column", 1);
+		if (!own)
+			dj_w_kstr(w, "presentationHint", "subtle");
 	} else {
 		dj_w_kint(w, "line", 0);
 		dj_w_kint(w, "column", 0);

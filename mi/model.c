@@ -933,7 +933,7 @@ const struct dec_frame *model_source_frame(const struct dbg_model *m)
 	return NULL;
 }
 
-static bool own_source(const struct dec_frame *f)
+bool model_frame_own_source(const struct dec_frame *f)
 {
 	const char *p = f->fullname ? f->fullname : f->file;
 	return p && f->line > 0 && strncmp(p, "/usr/include/", 13) != 0 &&
@@ -943,7 +943,7 @@ static bool own_source(const struct dec_frame *f)
 const struct dec_frame *model_user_frame(const struct dbg_model *m)
 {
 	for (size_t i = 0; i < m->frames.n; i++)
-		if (own_source(&m->frames.frames[i]))
+		if (model_frame_own_source(&m->frames.frames[i]))
 			return &m->frames.frames[i];
 	return NULL;
 }

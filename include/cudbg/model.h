@@ -495,6 +495,8 @@ const struct dec_frame *model_source_frame(const struct dbg_model *m);
  * assert() or a memcpy on a bad pointer gives the caller's frame.  NULL
  * when no frame is such. */
 const struct dec_frame *model_user_frame(const struct dbg_model *m);
+/* Whether frame f is such a frame of the program's own code. */
+bool model_frame_own_source(const struct dec_frame *f);
 /* The last stop was a host fault signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
  * SIGABRT) with no device focus: a CPU crash. */
 bool model_host_fault_stop(const struct dbg_model *m);

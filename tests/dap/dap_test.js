@@ -207,6 +207,29 @@ const cases = {
 		assert.strictEqual(b.body.breakpoints[0].verified, false);
 	},
 
+	// a host assert() stops in libc (SIGABRT): libc's frames, whose
+	// sources ("./nptl/pthread_kill.c") are not here, are greyed
+	// (presentationHint subtle, source deemphasize) so a client focuses
+	// the program's own frame, check_rows with n = 21, as the screen
+	// selects it
+	async gdb_host_assert_user_frame(dc) {
+		const stopped = await start(dc, gdbArgs({
+			program: path.join(BUILD, 'progs', 'host_crash'), args: ['assert'] }));
+		assert.strictEqual(stopped.body.reason, 'exception');
+		const st = await dc.stackTraceRequest({ threadId: stopped.body.threadId });
+		const frames = st.body.stackFrames;
+		const own = frames.findIndex(f => f.source && f.source.presentationHint !== 'deemphasize');
+		assert.ok(own > 0, 'no library frame above the user\'s: ' +
+			JSON.stringify(frames.map(f => [f.name, f.presentationHint])));
+		assert.ok(/check_rows/.test(frames[own].name), 'first own frame: ' + frames[own].name);
+		for (const f of frames.slice(0, own))
+			assert.ok(!f.source || f.presentationHint === 'subtle',
+				'library frame not greyed: ' + JSON.stringify(f));
+		const v = await localsOf(dc, frames[own].id);
+		const n = v.args.find(x => x.name === 'n');
+		assert.ok(n && n.value === '21', 'n: ' + JSON.stringify(v.args));
+	},
+
 	// issue 28 item 3: at a device assert the kernel's frame (above
 	// __assert_fail) shows register-held values the inner frames reused
 	// (cuda-gdb 13: i = 0 where the thread had 7321): never a plain value
