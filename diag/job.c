@@ -501,6 +501,9 @@ static void job_environment(const struct job_config *cfg, const char *dir)
 		 pp && *pp ? pp : "");
 	setenv("PYTHONPATH", path, 1);
 	setenv("CUDBG_JOB_DIR", dir, 1);
+	/* the job's table names every process's end; the default live
+	 * mode reads deaths only, and writes no exits (preload/death.c) */
+	setenv("CUDBG_JOB_EXITS", "1", 1);
 	/* Every process writes its own death to DIR/death.PID when a fatal
 	 * signal ends it (preload/death.c): seen even when its parent reaps
 	 * it at once (issue 29 item 6).  The user's preloads stay, after. */

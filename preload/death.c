@@ -41,6 +41,11 @@
 #include <unistd.h>
 
 static char job_dir[1024];
+/* $CUDBG_JOB_EXITS=1 (--job): exits are written too (exit.PID, and
+ * reapexit.PID from the parent); the default live mode reads deaths
+ * only, and a file created per exit cost a fork-and-wait loop 0.5 ms a
+ * child on a disk-backed /tmp (tests/bench/reaper_cost.sh). */
+static bool exits_wanted;
 
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
 				     SIGABRT };
@@ -248,7 +253,8 @@ static int reap_peek_before(idtype_t idt, id_t id, int opts,
 	if (call_waitid(idt, id, &si, look) < 0)
 		return errno == EINTR ? -1 : 0;
 	bool killed = si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED;
-	if (si.si_pid <= 0 || (!killed && si.si_code != CLD_EXITED) ||
+	if (si.si_pid <= 0 || (!killed && (si.si_code != CLD_EXITED ||
+					   !exits_wanted)) ||
 	    (killed && !reaped_worth_writing(si.si_status)))
 		return 0;
 	pk->pid = (long)si.si_pid;
@@ -300,6 +306,8 @@ static void reap_write_after(const struct reap_peek *pk, long pid, int st)
 		return;
 	if (pk->exited ? !WIFEXITED(st) || WEXITSTATUS(st) != pk->code
 		       : !WIFSIGNALED(st) || WTERMSIG(st) != pk->sig)
+		return;
+	if (pk->exited && !exits_wanted)
 		return;
 	char own[1100];
 	end_path(own, sizeof own, pk->exited ? "exit" : "death", pid);
@@ -391,7 +399,10 @@ __attribute__((constructor)) static void arm(void)
 	if (!d || !*d || strlen(d) >= sizeof job_dir)
 		return;
 	memcpy(job_dir, d, strlen(d) + 1);
-	on_exit(on_exit_status, NULL);
+	const char *ex = getenv("CUDBG_JOB_EXITS");
+	exits_wanted = ex && strcmp(ex, "1") == 0;
+	if (exits_wanted)
+		on_exit(on_exit_status, NULL);
 	for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0];
 	     i++) {
 		struct sigaction old, sa;

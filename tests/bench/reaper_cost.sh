@@ -3,14 +3,19 @@
 # program that forks and reaps: Python forks N children that end by
 # _exit(0) and reaps each with os.waitpid (a look with WNOWAIT, the
 # child's /proc command line and comm, a reapexit.PID written), with the
-# library and its directory and without, interleaved R rounds; prints the
-# median microseconds per child of each and their ratio.
+# library and its directory as --job arms it (CUDBG_JOB_EXITS=1: every
+# exit written), as the default live mode arms it (deaths only), and
+# without, interleaved R rounds; prints the median microseconds per child
+# of each and their ratios to the run without.
 # Usage: sh tests/bench/reaper_cost.sh [N] [R]
 set -u
 N=${1:-500}
 R=${2:-5}
-LIB=${CUDBG_BUILD:-build}/libcudbg-death.so
+LIB=$(cd "${CUDBG_BUILD:-build}" 2>/dev/null && pwd)/libcudbg-death.so
 [ -r "$LIB" ] || { echo "no $LIB (make)"; exit 1; }
+# the interpreter itself (a pyenv shim is a shell script with children)
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=$(command -v python3)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/forks.py" <<'PY'
 import os, sys, time
@@ -25,11 +30,15 @@ print("%.1f" % ((time.perf_counter() - t0) * 1e6 / n))
 PY
 i=0
 while [ "$i" -lt "$R" ]; do
-	python3 "$tmp/forks.py" "$N" >>"$tmp/without"
+	"$PY" "$tmp/forks.py" "$N" >>"$tmp/without"
 	rm -rf "$tmp/job"; mkdir "$tmp/job"
-	CUDBG_JOB_DIR="$tmp/job" LD_PRELOAD="$LIB" python3 "$tmp/forks.py" "$N" >>"$tmp/with"
+	CUDBG_JOB_DIR="$tmp/job" CUDBG_JOB_EXITS=1 LD_PRELOAD="$LIB" \
+		"$PY" "$tmp/forks.py" "$N" >>"$tmp/job_mode"
+	rm -rf "$tmp/job"; mkdir "$tmp/job"
+	CUDBG_JOB_DIR="$tmp/job" LD_PRELOAD="$LIB" "$PY" "$tmp/forks.py" "$N" >>"$tmp/live"
 	i=$((i + 1))
 done
 med() { sort -n "$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-w=$(med "$tmp/with"); wo=$(med "$tmp/without")
-echo "measure=reaper_fork_wait_us with=$w without=$wo ratio=$(awk -v a="$w" -v b="$wo" 'BEGIN {printf "%.2f", a / b}')"
+j=$(med "$tmp/job_mode"); l=$(med "$tmp/live"); wo=$(med "$tmp/without")
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+echo "measure=reaper_fork_wait_us job=$j live=$l without=$wo job_ratio=$(ratio "$j" "$wo") live_ratio=$(ratio "$l" "$wo")"

@@ -167,7 +167,28 @@ result("eintr", interrupted and took < 5, "interrupted %s after %.1f s" %
 sys.exit(1 if fails else 0)
 PY
 mkdir "$tmp/job"
-CUDBG_JOB_DIR="$tmp/job" LD_PRELOAD="$LIB" timeout 60 "$PY" "$tmp/reap.py"
+CUDBG_JOB_DIR="$tmp/job" CUDBG_JOB_EXITS=1 LD_PRELOAD="$LIB" timeout 60 "$PY" "$tmp/reap.py"
 rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 1 ] || echo "FAIL death_reaper/run: exit $rc"
+# the default live mode (no CUDBG_JOB_EXITS) writes deaths only: no file
+# per exit, neither the child's exit.PID nor the parent's reapexit.PID
+mkdir "$tmp/live"
+CUDBG_JOB_DIR="$tmp/live" LD_PRELOAD="$LIB" timeout 60 "$PY" -c '
+import os, signal
+for act in ("exit", "_exit", "kill"):
+    pid = os.fork()
+    if pid == 0:
+        if act == "kill":
+            os.kill(os.getpid(), signal.SIGKILL)
+        if act == "exit":
+            raise SystemExit(0)
+        os._exit(0)
+    os.waitpid(pid, 0)
+'
+files=$(cd "$tmp/live" && ls | sed 's/\.[0-9]*$//' | sort | tr '\n' ' ')
+if [ "$files" = "reaped " ]; then
+	echo "PASS death_reaper/live-deaths-only"
+else
+	echo "FAIL death_reaper/live-deaths-only: files: $files"
+fi
 exit 0
