@@ -20,32 +20,31 @@ pass() { echo "PASS children/$1"; }
 fail() { echo "FAIL children/$1: $2"; fails=$((fails + 1)); }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for mode in fork exec; do
-	timeout 60 "$BIN" --batch --debugger gdb "$PROG" "$mode" \
-		>"$tmp/$mode.txt" 2>&1 </dev/null
-	if ! grep -q '^\[1\] A process the program started died of SIGSEGV.*(job-child-died)$' "$tmp/$mode.txt"; then
-		fail "$mode-hint" "no job-child-died hint first: $(grep -m1 '^\[1\]' "$tmp/$mode.txt")"
-	elif ! grep -q "^  - A process the program started died of SIGSEGV: pid [0-9]*" "$tmp/$mode.txt"; then
-		fail "$mode-note" "the worker is not named: $(grep 'died of' "$tmp/$mode.txt")"
+# worker MODE HINT-TITLE NOTE-VERB NOT-ID: the run's first hint, the
+# note that names the worker, and a hint it must not have.
+worker() {
+	timeout 60 "$BIN" --batch --debugger gdb "$PROG" "$1" \
+		>"$tmp/$1.txt" 2>&1 </dev/null
+	if ! grep -q "^\[1\] $2" "$tmp/$1.txt"; then
+		fail "$1-hint" "not first: $2: $(grep -m1 '^\[1\]' "$tmp/$1.txt")"
+	elif ! grep -q "^  - A process the program started $3: pid [0-9]*" "$tmp/$1.txt"; then
+		fail "$1-note" "the worker is not named: $(grep 'A process the' "$tmp/$1.txt")"
+	elif grep -q "($4)" "$tmp/$1.txt"; then
+		fail "$1-other" "$4 too: $(grep "($4)" "$tmp/$1.txt")"
 	else
-		pass "$mode"
+		pass "$1"
 	fi
+}
+for mode in fork exec; do
+	worker $mode 'A process the program started died of SIGSEGV.*(job-child-died)$' \
+		'died of SIGSEGV' job-child-killed
 done
 # A worker killed by SIGKILL (the OOM killer's signal) runs no handler:
 # the parent's wait writes its death, and the hint is the kill's own
 # (the kernel's log), not a fault's.
 for mode in kill exec-kill; do
-	timeout 60 "$BIN" --batch --debugger gdb "$PROG" "$mode" \
-		>"$tmp/$mode.txt" 2>&1 </dev/null
-	if ! grep -q '^\[1\] A process the program started was killed by SIGKILL: look for the out-of-memory killer  (job-child-killed)$' "$tmp/$mode.txt"; then
-		fail "$mode-hint" "no job-child-killed hint first: $(grep -m1 '^\[1\]' "$tmp/$mode.txt")"
-	elif ! grep -q "^  - A process the program started was killed by SIGKILL: pid [0-9]*" "$tmp/$mode.txt"; then
-		fail "$mode-note" "the worker is not named: $(grep 'killed by' "$tmp/$mode.txt")"
-	elif grep -q '(job-child-died)' "$tmp/$mode.txt"; then
-		fail "$mode-fault" "a kill called a fault: $(grep 'job-child-died' "$tmp/$mode.txt")"
-	else
-		pass "$mode"
-	fi
+	worker $mode 'A process the program started was killed by SIGKILL: look for the out-of-memory killer  (job-child-killed)$' \
+		'was killed by SIGKILL' job-child-died
 done
 # the exec'ed shell is named as what it became (its comm, or its whole
 # command line when read after the exec), never as the parent it was
