@@ -191,7 +191,11 @@ $(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay_main.
 # Test programs the gdb integration tests debug (plain C, -O0 -g).
 $(BUILD)/progs/%: tests/progs/%.c
 	@mkdir -p $(@D)
-	$(CC) -O0 -g -o $@ $<
+	$(CC) -O0 -g $(PROG_FLAGS) -o $@ $<
+# (its stack-protector case needs the canary in every function)
+$(BUILD)/progs/host_crash: PROG_FLAGS = -fstack-protector-all
+# (fortified calls exist only with optimisation)
+$(BUILD)/progs/host_fortify: PROG_FLAGS = -O1 -D_FORTIFY_SOURCE=2
 # (C++ for what only C++ has: an exception nobody catches)
 $(BUILD)/progs/%: tests/progs/%.cpp
 	@mkdir -p $(@D)

@@ -860,34 +860,76 @@ static void children_analysis(struct diag *d)
 	}
 }
 
+/* The allocator's entry points as gdb names them, with and without
+ * libc's debug information (its exported names, its internal aliases),
+ * and C++'s operators over it. */
+static bool allocator_func(const char *fn)
+{
+	static const char *const names[] = {
+		"free", "cfree", "malloc", "calloc", "realloc", "reallocarray",
+		"posix_memalign", "aligned_alloc", "memalign",
+		"__libc_free", "__libc_malloc", "__libc_calloc", "__libc_realloc",
+		"__GI___libc_free", "__GI___libc_malloc", "__GI___libc_realloc",
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(fn, names[i]) == 0)
+			return true;
+	return strncmp(fn, "operator delete", 15) == 0 ||
+	       strncmp(fn, "operator new", 12) == 0;
+}
+
+/* A _FORTIFY_SOURCE check: __memcpy_chk, __strcpy_chk, __sprintf_chk... */
+static bool fortify_func(const char *fn)
+{
+	size_t n = strlen(fn);
+	return (n > 6 && strncmp(fn, "__", 2) == 0 &&
+		strcmp(fn + n - 4, "_chk") == 0) ||
+	       strstr(fn, "fortify_fail") || strcmp(fn, "__chk_fail") == 0;
+}
+
 /* How a CPU crash came about, from the host stack between the signal and
- * the program's own frame (model_user_frame): an assert(), an exception
- * nobody caught, or abort() called by the program itself. */
+ * the program's own frame (model_user_frame), by the exported names that
+ * gdb gives with or without libc's line information: __assert_fail,
+ * std::terminate, __stack_chk_fail (a local array written past its end,
+ * found at the return), a fortified __*_chk (a copy past its
+ * destination), the allocator (a heap it found corrupt: a double free, a
+ * write past a block); else abort() called by the program itself (the
+ * frame it called, past the inline wrappers of system headers). */
 static void host_crash_analysis(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
-	if (!host_crash(d))
+	if (!host_crash(d) || d->host_user_level < 0)
 		return;
-	bool abort_seen = false;
+	bool assert_fail = false, uncaught = false, smash = false;
+	bool fortify = false, heap = false;
+	const char *entry = NULL;
 	for (size_t i = 0; i < d->n_host_frames; i++) {
 		const struct diag_frame *fr = &d->host_frames[i];
-		if (d->host_user_level >= 0 && fr->level >= d->host_user_level)
+		if (fr->level >= d->host_user_level)
 			break;
 		const char *fn = fr->func ? fr->func : "";
-		if (strncmp(fn, "__assert_fail", 13) == 0 ||
-		    strcmp(fn, "__assert_perror_fail") == 0)
-			f->flags[DIAG_F_HOST_ASSERT] = true;
-		else if (strstr(fn, "terminate") && (strstr(fn, "std::") ||
-						     strstr(fn, "__cxxabiv1") ||
-						     strstr(fn, "__gnu_cxx")))
-			f->flags[DIAG_F_HOST_UNCAUGHT] = true;
-		else if (strcmp(fn, "abort") == 0 || strcmp(fn, "__GI_abort") == 0)
-			abort_seen = true;
+		const char *p = fr->fullname ? fr->fullname : fr->file;
+		if (!p || strncmp(p, "/usr/include/", 13) != 0)
+			entry = fn;
+		assert_fail |= strncmp(fn, "__assert_fail", 13) == 0 ||
+			       strcmp(fn, "__assert_perror_fail") == 0;
+		uncaught |= strstr(fn, "terminate") &&
+			    (strstr(fn, "std::") || strstr(fn, "__cxxabiv1") ||
+			     strstr(fn, "__gnu_cxx"));
+		smash |= strcmp(fn, "__stack_chk_fail") == 0;
+		fortify |= !smash && fortify_func(fn);
+		heap |= allocator_func(fn);
 	}
-	/* abort() right under the program's frame: its own call */
-	f->flags[DIAG_F_HOST_ABORT] = abort_seen && d->host_user_level >= 0 &&
-				      !f->flags[DIAG_F_HOST_ASSERT] &&
-				      !f->flags[DIAG_F_HOST_UNCAUGHT];
+	f->flags[DIAG_F_HOST_ASSERT] = assert_fail;
+	f->flags[DIAG_F_HOST_UNCAUGHT] = !assert_fail && uncaught;
+	bool named = assert_fail || uncaught;
+	f->flags[DIAG_F_HOST_STACK_SMASH] = !named && smash;
+	f->flags[DIAG_F_HOST_FORTIFY] = !named && !smash && fortify;
+	named |= smash || fortify;
+	f->flags[DIAG_F_HOST_HEAP_CORRUPT] = !named && heap;
+	f->flags[DIAG_F_HOST_ABORT] = !named && !heap && entry &&
+				      (strcmp(entry, "abort") == 0 ||
+				       strcmp(entry, "__GI_abort") == 0);
 }
 
 static void lane_analysis(struct diag *d)

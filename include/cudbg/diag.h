@@ -70,6 +70,9 @@ struct diag_dim3 {
 	X(HOST_ASSERT, "host-assert", "a CPU crash came from the program's own assert(): __assert_fail is on the host stack above the program's frame") \
 	X(HOST_UNCAUGHT, "host-uncaught-exception", "a CPU crash came from a C++ exception nobody caught: std::terminate is on the host stack") \
 	X(HOST_ABORT, "host-abort", "a CPU crash came from abort() the program called itself (an error check that gives up), no assert() and no uncaught exception") \
+	X(HOST_STACK_SMASH, "host-stack-smash", "a CPU crash came from the stack protector: the program's function returned with its canary overwritten (__stack_chk_fail), a local array written past its end") \
+	X(HOST_FORTIFY, "host-fortify", "a CPU crash came from a _FORTIFY_SOURCE check the program called (__memcpy_chk ...): a copy longer than its destination") \
+	X(HOST_HEAP_CORRUPT, "host-heap-corrupt", "a CPU crash came inside the allocator the program called (free, malloc, operator delete): a heap it found corrupt (a double free, a write past a block)") \
 	X(CHILD_DIED, "child-died", "a process the program started died of a fatal signal or SIGKILL (its own report, or its parent's wait's, even when that parent said nothing)") \
 	X(CHILD_KILLED, "child-killed", "every process the program started that died was killed by SIGKILL (the OOM killer, a kill -9), none by a fault") \
 	X(ERROR_PC_DIFFERS, "error-pc-differs", "the faulting PC is not the stop PC") \

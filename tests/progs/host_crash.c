@@ -5,7 +5,10 @@
  *   assert  assert() fails in check_rows (n = 21): __assert_fail, abort
  *   abort   an error check gives up with abort() in give_up (err = 700)
  *   memcpy  memcpy from a null source in copy_rows (src = 0x0): SIGSEGV
- *           in libc's memcpy */
+ *           in libc's memcpy
+ *   smash   fill_header writes 64 bytes into an 8-byte local array: the
+ *           stack protector stops the return (built -fstack-protector-all)
+ *   twice   release frees one block twice: glibc's free aborts */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +33,24 @@ static void copy_rows(char *dst, const char *src, size_t n)
 	memcpy(dst, src, n); /* MARK_MEMCPY */
 }
 
+__attribute__((noinline)) static void fill(char *p, int n)
+{
+	memset(p, 'x', (size_t)n);
+}
+
+static int fill_header(int n)
+{
+	char header[8];
+	fill(header, n);
+	return header[0];
+} /* MARK_SMASH: the canary is checked as it returns */
+
+static void release(char *p)
+{
+	free(p);
+	free(p); /* MARK_TWICE */
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "assert";
@@ -44,5 +65,9 @@ int main(int argc, char **argv)
 		give_up(700);
 	if (strcmp(mode, "memcpy") == 0)
 		copy_rows(buf, none, sizeof buf);
+	if (strcmp(mode, "smash") == 0)
+		return fill_header(argc * 32);
+	if (strcmp(mode, "twice") == 0)
+		release(malloc(32));
 	return buf[0] == 'x';
 }

@@ -42,6 +42,22 @@ check memcpy-where "^  location +tests/progs/host_crash\\.c:$(line_of MARK_MEMCP
 check memcpy-null '^      - src is 0x0 there: a null pointer$'
 check memcpy-hint '^\[1\] The host process crashed \(Segmentation fault\)  \(host-signal\)$'
 
+run "$BUILD/progs/host_crash" smash
+check smash-where "^  location +tests/progs/host_crash\\.c:$(line_of MARK_SMASH $C) "
+check smash-hint '^\[1\] A local array of fill_header was written past its end \(stack smashing\)  \(host-stack-smash\)$'
+
+run "$BUILD/progs/host_crash" twice
+check twice-where "^  location +tests/progs/host_crash\\.c:$(line_of MARK_TWICE $C) "
+check twice-hint '^\[1\] The allocator found the heap corrupt in release \(a double free or an overrun\)  \(host-heap-corrupt\)$'
+# glibc's abort is under free, not the program's own call
+check_not twice-not-abort '\(host-abort\)'
+
+F=tests/progs/host_fortify.c
+run "$BUILD/progs/host_fortify"
+# (strcpy's inline wrapper in a system header is not the user's frame)
+check fortify-where "^  location +tests/progs/host_fortify\\.c:$(line_of MARK_FORTIFY $F) "
+check fortify-hint '^\[1\] A copy longer than its destination in set_name \(_FORTIFY_SOURCE\)  \(host-fortify\)$'
+
 run "$BUILD/progs/host_throw"
 check throw-where "^  location +tests/progs/host_throw\\.cpp:$(line_of MARK_THROW $CXX) "
 check throw-value '^  i = 7$'
