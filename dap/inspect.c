@@ -148,8 +148,18 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* A frame of the stopped host thread inside the program's own frame the
+ * controller selected at a host fault stop (model.user_frame: libc's
+ * ./nptl at an assert()'s SIGABRT): a library's, greyed. */
+static bool above_user_frame(struct dap *d, int tid, int level)
+{
+	int u = ctl_model(d->ctl)->user_frame;
+	return tid != DAP_DEVICE_TID && tid == d->stop_tid && u > 0 &&
+	       level < u;
+}
+
 static void write_frame(struct dj_w *w, int tid, const struct dec_frame *f,
-			int level)
+			int level, bool library)
 {
 	char ip[32];
 	char name[512];
@@ -163,12 +173,10 @@ static void write_frame(struct dj_w *w, int tid, const struct dec_frame *f,
 	dj_w_ktext(w, "name", name);
 	const char *path = f->fullname ? f->fullname : f->file;
 	if (path && f->line > 0) {
-		/* a library's source that is not here (a libc with line
-		 * information: "./nptl/pthread_kill.c"): greyed, so that a
-		 * client focuses the program's own frame below it, as the
-		 * screen selects it (model_user_frame) */
-		bool own = f->arch && strcmp(f->arch, "m68k") == 0
-				   ? true : model_frame_own_source(f);
+		/* a library's source (a libc with line information:
+		 * "./nptl/pthread_kill.c"): greyed, so that a client focuses
+		 * the program's own frame below it, as the screen does */
+		bool own = !library;
 		dj_w_key(w, "source");
 		dj_w_obj(w);
 		dj_w_ktext(w, "name", base_name(f->file ? f->file : path));
@@ -354,8 +362,9 @@ static void write_host_stack(struct dap *d, const struct dj *req,
 			write_fold(&w, tid, st, first[i - head], count[i - head]);
 		} else {
 			const struct dec_frame *f = &st->frames[first[i - head]];
-			write_frame(&w, tid, f, f->level >= 0 ? f->level
-				    : (int)first[i - head]);
+			int level = f->level >= 0 ? f->level : (int)first[i - head];
+			write_frame(&w, tid, f, level,
+				    above_user_frame(d, tid, level));
 		}
 	}
 	dj_w_arr_end(&w);
@@ -386,7 +395,7 @@ static void write_stack(struct dap *d, const struct dj *req, const struct dj *a,
 	dj_w_arr(&w);
 	for (size_t i = (size_t)start; i < end && i < FRAME_LEVELS; i++) {
 		const struct dec_frame *f = &st->frames[i];
-		write_frame(&w, tid, f, f->level >= 0 ? f->level : (int)i);
+		write_frame(&w, tid, f, f->level >= 0 ? f->level : (int)i, false);
 	}
 	dj_w_arr_end(&w);
 	dj_w_kint(&w, "totalFrames", (long long)st->n);

@@ -295,10 +295,8 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 	 * controller selects it when the signal came in a library: abort()
 	 * from assert()) and its values as they were, as gdb's `bt` shows
 	 * them; a library frame's are not the user's. */
-	if (d->host_signal && m->frames.n) {
-		const struct dec_frame *u = model_user_frame(m);
-		d->host_user_level = u ? u->level : -1;
-	}
+	if (d->host_signal && m->frames.n)
+		d->host_user_level = m->user_frame;
 	bool host_vals = !d->stop.have && d->host_signal &&
 			 m->selected_frame == (d->host_user_level >= 0
 						       ? d->host_user_level : 0);

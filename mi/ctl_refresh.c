@@ -382,14 +382,23 @@ static void frame_auto_selected(struct dbg_ctl *c, struct ctl_op *op,
  * 13, fixtures assert_label and trap).  A CPU crash in a library (abort()
  * from assert(), raise(), a memcpy on a bad pointer) shows the program's
  * own frame that called it, as an IDE's "show the user's code" does. */
-static int auto_frame(const struct dbg_model *m)
+static int auto_frame(struct dbg_ctl *c)
 {
+	struct dbg_model *m = &c->m;
 	if (m->frames.n == 0)
 		return -1;
 	const struct dec_frame *f0 = &m->frames.frames[0];
 	if (model_host_fault_stop(m)) {
-		const struct dec_frame *u = model_user_frame(m);
-		return u ? u->level : f0->level;
+		/* a replay chooses what its recording chose: the program's
+		 * sources need not be here */
+		int level = session_next_user_frame(c->s);
+		if (level == SESSION_NO_CHOICE) {
+			const struct dec_frame *u = model_user_frame(m);
+			level = u ? u->level : -1;
+		}
+		session_note_user_frame(c->s, level);
+		m->user_frame = level;
+		return level >= 0 ? level : f0->level;
 	}
 	if (f0->file || !m->focus.valid)
 		return f0->level;
@@ -452,7 +461,7 @@ static void frames_listed(struct dbg_ctl *c, struct ctl_op *op,
 		stack_agree(&m->stop.frame, &st);
 	dec_stack_free(&c->anchor);
 	model_take_frames(&c->m, &st);
-	int level = c->auto_frame ? auto_frame(&c->m) : -1;
+	int level = c->auto_frame ? auto_frame(c) : -1;
 	c->auto_frame = false;
 	if (level > 0) {
 		struct ctl_op *sel = ctl_op_new(c, frame_auto_selected, true);

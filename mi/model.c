@@ -86,7 +86,7 @@ static void focus_clear(struct dec_focus *f)
 
 int model_init(struct dbg_model *m, size_t output_cap, size_t console_cap)
 {
-	*m = (struct dbg_model){ .selected_frame = -1 };
+	*m = (struct dbg_model){ .selected_frame = -1, .user_frame = -1 };
 	focus_clear(&m->focus);
 	m->stop.bkptno = m->stop.locno = -1;
 	for (int i = 0; i < MODEL_T_COUNT; i++)
@@ -249,7 +249,7 @@ void model_free(struct dbg_model *m)
 	free(m->exit_signal);
 	free(m->gone_reason);
 	free(m->error);
-	*m = (struct dbg_model){ .selected_frame = -1 };
+	*m = (struct dbg_model){ .selected_frame = -1, .user_frame = -1 };
 }
 
 unsigned model_take_changes(struct dbg_model *m)
@@ -321,6 +321,7 @@ static void program_cleared(struct dbg_model *m)
 	dec_vars_free(&m->vars);
 	dec_threads_free(&m->host_threads);
 	m->selected_frame = -1;
+	m->user_frame = -1;
 	focus_clear(&m->focus);
 	for (int i = 0; i < MODEL_T_COUNT; i++) {
 		dec_table_free(&m->tables[i]);
@@ -674,6 +675,7 @@ static void on_stopped(struct dbg_model *m, const struct mi_record *rec)
 		model_set_focus(m, &none);
 	}
 	m->selected_frame = -1; /* the refresh picks the frame */
+	m->user_frame = -1;
 	model_set_state(m, MODEL_STOPPED);
 }
 
@@ -933,7 +935,7 @@ const struct dec_frame *model_source_frame(const struct dbg_model *m)
 	return NULL;
 }
 
-bool model_frame_own_source(const struct dec_frame *f)
+static bool own_source(const struct dec_frame *f)
 {
 	const char *p = f->fullname ? f->fullname : f->file;
 	return p && f->line > 0 && strncmp(p, "/usr/include/", 13) != 0 &&
@@ -943,7 +945,7 @@ bool model_frame_own_source(const struct dec_frame *f)
 const struct dec_frame *model_user_frame(const struct dbg_model *m)
 {
 	for (size_t i = 0; i < m->frames.n; i++)
-		if (model_frame_own_source(&m->frames.frames[i]))
+		if (own_source(&m->frames.frames[i]))
 			return &m->frames.frames[i];
 	return NULL;
 }

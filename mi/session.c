@@ -128,6 +128,20 @@ const char *session_noted_pystack(const struct session *s)
 	return s ? s->noted_pystack : NULL;
 }
 
+int session_next_user_frame(struct session *s)
+{
+	if (!s || s->backend != SESSION_REPLAY ||
+	    s->next_user_frame >= s->nreplay_user_frames)
+		return SESSION_NO_CHOICE;
+	return s->replay_user_frames[s->next_user_frame++];
+}
+
+void session_note_user_frame(struct session *s, int level)
+{
+	if (s)
+		session_note(s, SESSION_USER_FRAME_NOTE "%d", level);
+}
+
 /* ---- side channels: stderr lines, program output -------------------------- */
 
 static int line_append(struct linebuf *lb, const char *s, size_t n)

@@ -327,6 +327,7 @@ void session_free(struct session *s)
 	free(s->symbol_cache);
 	free(s->syms_lean);
 	free(s->noted_pystack);
+	free(s->replay_user_frames);
 	transcript_free(s->replay_t);
 	free_strings(s->replay_start, s->nreplay_start);
 	free_strings(s->replay_env, s->nreplay_env);

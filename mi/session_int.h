@@ -76,6 +76,9 @@ struct session {
 	size_t nreplay_env;
 	bool gpu_core;         /* CORE: opened with target cudacore */
 	bool replay_cuda;      /* REPLAY: the recording shows cuda-gdb */
+	/* REPLAY: the recording's "userframe|" notes, in order, and the next */
+	int *replay_user_frames;
+	size_t nreplay_user_frames, next_user_frame;
 	/* Lazy host symbols (session_config.lazy_host_symbols): the two
 	 * `sharedlibrary` commands a stop sends, first and late; for a
 	 * REPLAY the recorded ones (NULL when it has none), so that the

@@ -506,6 +506,27 @@ static int scan_symbols_command(struct session *s, const char *b, size_t len)
 	return *slot ? 0 : -1;
 }
 
+/* A "userframe| LEVEL" note (session_note_user_frame). */
+static int add_replay_user_frame(struct session *s, const char *t, size_t len)
+{
+	char num[16];
+	size_t k = strlen(SESSION_USER_FRAME_NOTE);
+	size_t n = len - k < sizeof num - 1 ? len - k : sizeof num - 1;
+	memcpy(num, t + k, n);
+	num[n] = '\0';
+	char *end;
+	long level = strtol(num, &end, 10);
+	if (end == num || level < -1 || level > 100000)
+		return 0; /* not ours: ignored, as any other note */
+	int *v = realloc(s->replay_user_frames,
+			 (s->nreplay_user_frames + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	s->replay_user_frames = v;
+	v[s->nreplay_user_frames++] = (int)level;
+	return 0;
+}
+
 static int scan_entry(void *ctx, const struct transcript_entry *e)
 {
 	struct replay_scan *rs = ctx;
@@ -513,6 +534,8 @@ static int scan_entry(void *ctx, const struct transcript_entry *e)
 	if (e->tag == '<' && !s->replay_cuda &&
 	    memmem(e->text, e->len, "CudaFocus", 9))
 		s->replay_cuda = true;
+	if (e->tag == '#' && starts(e->text, e->len, SESSION_USER_FRAME_NOTE))
+		return add_replay_user_frame(s, e->text, e->len);
 	if (e->tag == '#' && starts(e->text, e->len, SESSION_PYSTACK_NOTE) &&
 	    session_keep_pystack_line(s, e->text + strlen(SESSION_PYSTACK_NOTE),
 				      e->len - strlen(SESSION_PYSTACK_NOTE)) < 0)

@@ -318,6 +318,11 @@ struct dbg_model {
 	 * frames is a device stack.  DAP answers the CUDA thread from it. */
 	struct dec_stack stop_device_frames;
 	int selected_frame;         /* level; -1 when there are no frames */
+	/* At a host fault stop, the program's own innermost frame as the
+	 * controller chose it (model_user_frame, or a replay's recorded
+	 * choice) and selected; -1 otherwise.  The diagnosis and DAP read
+	 * it: one decision. */
+	int user_frame;
 	struct dec_vars vars;       /* locals and arguments (is_arg) */
 	struct dec_threads host_threads; /* MODEL_WANT_HOST_THREADS */
 
@@ -495,8 +500,6 @@ const struct dec_frame *model_source_frame(const struct dbg_model *m);
  * assert() or a memcpy on a bad pointer gives the caller's frame.  NULL
  * when no frame is such. */
 const struct dec_frame *model_user_frame(const struct dbg_model *m);
-/* Whether frame f is such a frame of the program's own code. */
-bool model_frame_own_source(const struct dec_frame *f);
 /* The last stop was a host fault signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
  * SIGABRT) with no device focus: a CPU crash. */
 bool model_host_fault_stop(const struct dbg_model *m);

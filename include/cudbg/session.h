@@ -324,6 +324,18 @@ void session_note_pystack(struct session *s, const char *line);
 /* The lines noted so far, or a replay's recorded ones; NULL when none. */
 const char *session_noted_pystack(const struct session *s);
 
+/* The program's own frame the controller chose at a host fault stop
+ * (include/cudbg/model.h, user_frame), kept in the recording as a
+ * "userframe|" note, so that a replay elsewhere, where the program's
+ * sources are not, chooses the same: session_next_user_frame gives a
+ * replay's recorded choices in order (-1: none chosen), and
+ * SESSION_NO_CHOICE when this is no replay or its recording has no more
+ * (an older one). */
+enum { SESSION_NO_CHOICE = -2 };
+#define SESSION_USER_FRAME_NOTE "userframe| "
+int session_next_user_frame(struct session *s);
+void session_note_user_frame(struct session *s, int level);
+
 /* Adds a "#" note to the recording (no-op when not recording). */
 void session_note(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -99,4 +99,24 @@ elif ! cmp -s "$tmp/live.r" "$tmp/replay.r"; then
 else
 	echo "PASS host_crash/replay"
 fi
+
+# a replay where the program's sources are not (another machine, CI):
+# the frame the live controller chose is in the recording ("userframe|"
+# note), so the replay selects it too and names the same assert, line
+# and value
+mkdir "$tmp/src"
+cp "$C" "$tmp/src/host_crash.c"
+(cd "$tmp/src" && cc -O0 -g -o hc host_crash.c)
+timeout 60 "$BIN" --batch --debugger gdb --record "$tmp/moved.mi.log" \
+	"$tmp/src/hc" assert >/dev/null 2>&1 </dev/null
+rm -f "$tmp/src/host_crash.c"
+timeout 60 "$BIN" --batch --replay "$tmp/moved.mi.log" >"$out" 2>&1 </dev/null
+check moved-note '^  location +.*host_crash\.c:'"$(line_of MARK_ASSERT $C)"' '
+check moved-hint '^\[1\] A host assert\(\) failed in check_rows  \(host-assert\)$'
+check moved-value '^  n = 21$'
+if grep -q '# userframe| [0-9]' "$tmp/moved.mi.log"; then
+	echo "PASS host_crash/moved-recorded"
+else
+	echo "FAIL host_crash/moved-recorded: no userframe note in the recording"
+fi
 exit 0

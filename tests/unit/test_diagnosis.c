@@ -1515,6 +1515,76 @@ static void ended_run(struct run *r, const char *lib, const char *console,
 	run_finish(r);
 }
 
+/* A CPU crash read from a host stack as gdb gives it without libc's line
+ * information (only exported names: free, __stack_chk_fail, abort): the
+ * frame the program called says how it came about, and the program's
+ * own frame (its source here to read) is the location. */
+static void host_abort_run(struct run *r, const char *libc_frames,
+			   const char *func, unsigned line, bool source_here)
+{
+	char src[4096], stack[4096];
+	snprintf(src, sizeof src, "%s/tests/progs/host_crash.c",
+		 source_here ? test_root_dir() : "/nonexistent");
+	run_start(r, "./host_crash");
+	static const char stop[] =
+		"*stopped,reason=\"signal-received\",signal-name=\"SIGABRT\","
+		"signal-meaning=\"Aborted\",frame={addr=\"0x7f01\",func=\"??\","
+		"args=[],from=\"/lib/x86_64-linux-gnu/libc.so.6\"},thread-id=\"1\"";
+	mi_parse_line(stop, strlen(stop), on_rec, r->d);
+	int n = snprintf(stack, sizeof stack, "^done,stack=[%s", libc_frames);
+	snprintf(stack + n, sizeof stack - (size_t)n,
+		 ",frame={level=\"9\",addr=\"0x5501\",func=\"%s\",file=\"host_crash.c\","
+		 "fullname=\"%s\",line=\"%u\"},frame={level=\"10\",addr=\"0x5502\","
+		 "func=\"main\",file=\"host_crash.c\",fullname=\"%s\",line=\"80\"}]",
+		 func, src, line, src);
+	mi_parse_line(stack, strlen(stack), on_rec, r->d);
+	/* the choice the controller makes at the stop (mi/ctl_refresh.c) */
+	const struct dec_frame *u = model_user_frame(&model);
+	model.user_frame = u ? u->level : -1;
+	diag_feed_model(r->d, &model);
+	run_finish(r);
+}
+
+#define LIBC(l, f) "frame={level=\"" #l "\",addr=\"0x7f0" #l "\",func=\"" f "\"," \
+	"from=\"/lib/x86_64-linux-gnu/libc.so.6\"}"
+
+TEST(host_crash_named_from_the_host_stack_without_libc_lines)
+{
+	struct run r;
+	host_abort_run(&r, LIBC(0, "??") "," LIBC(1, "raise") "," LIBC(2, "abort")
+		       "," LIBC(3, "??") "," LIBC(4, "??") "," LIBC(5, "free"),
+		       "release", 51, true);
+	CHECK(r.f->flags[DIAG_F_HOST_HEAP_CORRUPT]);
+	CHECK(!r.f->flags[DIAG_F_HOST_ABORT]);
+	CHECK_STR(top_hint(&r), "host-heap-corrupt");
+	CHECK_INT(r.f->where.line, 51);
+	run_free(&r);
+
+	host_abort_run(&r, LIBC(0, "??") "," LIBC(1, "raise") "," LIBC(2, "abort")
+		       "," LIBC(3, "??") "," LIBC(4, "__stack_chk_fail"),
+		       "fill_header", 46, true);
+	CHECK(r.f->flags[DIAG_F_HOST_STACK_SMASH]);
+	CHECK_STR(top_hint(&r), "host-stack-smash");
+	run_free(&r);
+
+	host_abort_run(&r, LIBC(0, "??") "," LIBC(1, "raise") "," LIBC(2, "abort"),
+		       "give_up", 24, true);
+	CHECK(r.f->flags[DIAG_F_HOST_ABORT]);
+	CHECK_STR(top_hint(&r), "host-abort");
+	CHECK_INT(r.f->where.line, 24);
+	run_free(&r);
+
+	/* the program's sources not here (a recording from elsewhere): no
+	 * frame is known for its own, so no claim of how it came about; the
+	 * location is still its innermost frame with an absolute path */
+	host_abort_run(&r, LIBC(0, "??") "," LIBC(1, "raise") "," LIBC(2, "abort"),
+		       "give_up", 24, false);
+	CHECK(!r.f->flags[DIAG_F_HOST_ABORT]);
+	CHECK_STR(top_hint(&r), "host-signal");
+	CHECK_INT(r.f->where.line, 24);
+	run_free(&r);
+}
+
 /* A SIGKILL (the OOM killer) is no fault: its own fact and hint while no
  * child faulted; a fault among the deaths is named first whatever the
  * order the reports came in. */
