@@ -160,6 +160,17 @@ static void core_from_model(struct diag *d, const struct dbg_model *m)
 	d->in_core = true;
 	d->host_core = c->host;
 	d->core_no_kernel |= c->no_kernel;
+	/* a CPU crash's coredump: a host signal, as a live one is, never a
+	 * device stop ("the host had moved on from the launch" was said of
+	 * an assert() in host code) */
+	if (model_host_core_crash(m)) {
+		if (!d->host_signal) {
+			d->host_signal = true;
+			diag_strset(&d->host_signal_name, c->signal_name);
+			diag_strset(&d->host_signal_meaning, c->signal_meaning);
+		}
+		return;
+	}
 	if (!c->stopped || (s->have && !s->from_core))
 		return;
 	if (!s->have) {

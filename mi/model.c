@@ -950,16 +950,25 @@ const struct dec_frame *model_user_frame(const struct dbg_model *m)
 	return NULL;
 }
 
+bool model_host_core_crash(const struct dbg_model *m)
+{
+	return m->is_core && m->core.host && !m->core.gpu &&
+	       !m->core.focus.valid && m->core.signal_name;
+}
+
 bool model_host_fault_stop(const struct dbg_model *m)
 {
 	static const char *const faults[] = { "SIGSEGV", "SIGBUS", "SIGFPE",
 					      "SIGILL", "SIGABRT" };
-	if (m->state != MODEL_STOPPED || !m->has_stop ||
-	    m->stop.reason != DEC_REASON_SIGNAL_RECEIVED ||
-	    m->stop.focus.valid || !m->stop.signal_name)
-		return false;
-	for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
-		if (strcmp(m->stop.signal_name, faults[i]) == 0)
+	const char *sig = NULL;
+	if (m->state == MODEL_STOPPED && m->has_stop &&
+	    m->stop.reason == DEC_REASON_SIGNAL_RECEIVED &&
+	    !m->stop.focus.valid)
+		sig = m->stop.signal_name;
+	else if (model_host_core_crash(m))
+		sig = m->core.signal_name;
+	for (size_t i = 0; sig && i < sizeof faults / sizeof faults[0]; i++)
+		if (strcmp(sig, faults[i]) == 0)
 			return true;
 	return false;
 }

@@ -501,8 +501,12 @@ const struct dec_frame *model_source_frame(const struct dbg_model *m);
  * when no frame is such. */
 const struct dec_frame *model_user_frame(const struct dbg_model *m);
 /* The last stop was a host fault signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
- * SIGABRT) with no device focus: a CPU crash. */
+ * SIGABRT) with no device focus, live or in a host coredump: a CPU
+ * crash. */
 bool model_host_fault_stop(const struct dbg_model *m);
+/* A host coredump (no GPU one) that names the signal it ended with and
+ * no device focus: a CPU crash, never a device stop. */
+bool model_host_core_crash(const struct dbg_model *m);
 /* The last stop was a device exception (CUDA exception or trap) and the
  * program has not moved since: continuing lets it run on and the error
  * is lost (cuda-gdb 13).  The UI warns before it continues. */

@@ -100,6 +100,18 @@ else
 	echo "PASS host_crash/replay"
 fi
 
+# the same crash in a host coredump (gcore at the SIGABRT): a CPU crash,
+# never a device stop ("the host had moved on from the launch" was said
+# of it), with the program's own frame and values
+gdb -nx -batch -ex run -ex "gcore $tmp/core.hc" \
+	--args "$BUILD/progs/host_crash" assert >/dev/null 2>&1 </dev/null
+timeout 60 "$BIN" --batch --debugger gdb --core "$tmp/core.hc" \
+	"$BUILD/progs/host_crash" >"$out" 2>&1 </dev/null
+check core-kind '^cudbg-tui diagnosis: FAULT \(host-signal\)$'
+check core-hint '^\[1\] A host assert\(\) failed in check_rows  \(host-assert\)$'
+check core-value '^  n = 21$'
+check_not core-no-launch 'moved on from the launch'
+
 # a replay where the program's sources are not (another machine, CI):
 # the frame the live controller chose is in the recording ("userframe|"
 # note), so the replay selects it too and names the same assert, line
