@@ -378,7 +378,7 @@ static bool exception_in_toolkit(const struct diag *d,
  * multiarch/strlen-evex.S": a libc with line information), a system
  * header, the CUDA toolkit.  The user's code, found here or not, has
  * its absolute path. */
-static bool library_source(const struct diag_frame *fr)
+bool diag_frame_library_source(const struct diag_frame *fr)
 {
 	const char *p = fr->fullname ? fr->fullname : fr->file;
 	return !p || p[0] == '.' || strncmp(p, "/usr/include/", 13) == 0 ||
@@ -417,7 +417,7 @@ static bool host_where(struct diag *d)
 			break;
 		if (fr->device || !fr->file || !fr->line)
 			continue;
-		if (library_source(fr))
+		if (diag_frame_library_source(fr))
 			continue;
 		set_where(f, DIAG_LOC_FRAME, fr->file, fr->fullname, fr->line,
 			  fr->func);
@@ -1146,7 +1146,7 @@ static void pick_host_line(struct diag *d)
 		/* run 25: __cudaLaunchKernel_helper in the toolkit's
 		 * crt/device_functions.h has a line too */
 		if (h->device || !h->file || !h->line || launch_stub(f, h->func) ||
-		    library_source(h))
+		    diag_frame_library_source(h))
 			continue;
 		f->host_line.func = h->func;
 		f->host_line.file = h->file;

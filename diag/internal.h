@@ -46,6 +46,11 @@ struct diag_end_file {
 	int code;
 	char cmd[512];
 };
+/* A host frame's source is a library's, nobody's line to fix: a
+ * build-relative path (a libc with line information), a system header,
+ * the CUDA toolkit (diag/analyze.c). */
+bool diag_frame_library_source(const struct diag_frame *fr);
+
 /* Reads dir/name when name is such a file: 0 with out filled, -1 when
  * it is not one or does not read right. */
 int diag_end_file_read(const char *dir, const char *name,

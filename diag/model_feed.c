@@ -309,8 +309,11 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 	if (d->host_signal && m->frames.n)
 		d->host_user_level = m->user_frame;
 	bool host_vals = !d->stop.have && d->host_signal &&
-			 m->selected_frame == (d->host_user_level >= 0
-						       ? d->host_user_level : 0);
+			 (d->host_user_level >= 0
+				  ? m->selected_frame == d->host_user_level
+				  : m->selected_frame == 0 && d->n_host_frames &&
+					    !diag_frame_library_source(
+						    &d->host_frames[0]));
 	for (size_t i = 0; (d->stop.have || host_vals) && i < m->vars.n; i++) {
 		const struct dec_var *v = &m->vars.v[i];
 		/* cuda-gdb 13 at a device assert: the kernel's frame (1)
