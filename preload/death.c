@@ -199,16 +199,18 @@ static bool reaped_worth_writing(int sig)
 	return false;
 }
 
-/* What the caller's wait is about to reap, seen first without reaping
- * (WNOWAIT), while the zombie's comm can still be read. */
+/* What the caller's wait will reap, looked at first without reaping it
+ * (WNOWAIT), with the caller's own waiting: while the zombie's comm can
+ * still be read.  Only a wait for exits is looked at: one that also
+ * wants stops or continues would be held past them by a look for exits.
+ * (A tracer's wait needs no flag for a ptrace stop, and neither does the
+ * look: the kernel reports those to any wait of the tracer.) */
 struct reap_peek {
-	long pid;         /* 0: nothing worth writing */
-	bool exited;      /* an exit (code), else a death (sig) */
-	int sig, code;
-	char cmd[900];    /* the command line read while it lived, or "" */
-	size_t cmd_len;
-	char comm[32];    /* the zombie's comm */
+	long pid;         /* the zombie seen, 0: none */
+	char comm[32];    /* its comm */
 	size_t comm_len;
+	char cmd[900];    /* its command line, read while it lived, or "" */
+	size_t cmd_len;
 };
 
 /* waitpid's pid as waitid's (idtype, id). */
@@ -229,10 +231,8 @@ static void wait_target(pid_t pid, idtype_t *idt, id_t *id)
 	}
 }
 
-/* Looks before the caller's wait: -1 (errno set) when the look itself
- * was interrupted, which the caller's own call would have been too.
- * A wait for stops or continues is not looked at (the look waits for
- * exits only and would hold the caller past a stop). */
+/* -1 (errno set) when the look itself was interrupted, which the
+ * caller's own call would have been too. */
 static int reap_peek_before(idtype_t idt, id_t id, int opts,
 			    struct reap_peek *pk)
 {
@@ -252,15 +252,11 @@ static int reap_peek_before(idtype_t idt, id_t id, int opts,
 		   (opts & (WNOHANG | __WALL | __WCLONE | __WNOTHREAD));
 	if (call_waitid(idt, id, &si, look) < 0)
 		return errno == EINTR ? -1 : 0;
-	bool killed = si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED;
-	if (si.si_pid <= 0 || (!killed && (si.si_code != CLD_EXITED ||
-					   !exits_wanted)) ||
-	    (killed && !reaped_worth_writing(si.si_status)))
+	if (si.si_pid <= 0 || (si.si_code != CLD_EXITED &&
+			       si.si_code != CLD_KILLED &&
+			       si.si_code != CLD_DUMPED))
 		return 0;
 	pk->pid = (long)si.si_pid;
-	pk->exited = !killed;
-	pk->sig = killed ? si.si_status : 0;
-	pk->code = killed ? 0 : si.si_status & 0xff;
 	proc_path(path, sizeof path, pk->pid, "comm");
 	pk->comm_len = put_proc_text(pk->comm, 0, sizeof pk->comm - 1, path);
 	return 0;
@@ -281,8 +277,8 @@ static bool word_is_comm(const char *w, size_t n, const char *comm,
 
 /* The command line read while the child lived is its own when its
  * first or second word (an interpreter's script) names the zombie's
- * comm; else it may be the one it had before an exec (or a thread
- * renamed it), and the comm alone is said. */
+ * comm; else it was read before an exec (a parent that waits at once)
+ * or a thread renamed it, and the comm alone is said. */
 static bool cmd_matches_comm(const struct reap_peek *pk)
 {
 	const char *c = pk->cmd, *end = pk->cmd + pk->cmd_len;
@@ -297,27 +293,36 @@ static bool cmd_matches_comm(const struct reap_peek *pk)
 }
 
 /* After the caller's wait: pid reaped with status st; writes its end
- * when the look saw it and it wrote none itself: reaped.PID for a death,
- * reapexit.PID for an exit (one by _exit(): multiprocessing's children
- * end so, and exit.PID is written by exit() only). */
+ * when it wrote none itself: reaped.PID for a death (SIGKILL, a fault),
+ * under --job reapexit.PID for an exit (one by _exit():
+ * multiprocessing's children end so, and exit.PID is written by exit()
+ * only).  The command: the one read while it lived, checked against the
+ * zombie's comm, else the comm alone; none where the look did not see it
+ * (another thread reaped first). */
 static void reap_write_after(const struct reap_peek *pk, long pid, int st)
 {
-	if (!pk->pid || pid != pk->pid)
+	bool killed = WIFSIGNALED(st);
+	if (!job_dir[0])
 		return;
-	if (pk->exited ? !WIFEXITED(st) || WEXITSTATUS(st) != pk->code
-		       : !WIFSIGNALED(st) || WTERMSIG(st) != pk->sig)
-		return;
-	if (pk->exited && !exits_wanted)
+	if (killed ? !reaped_worth_writing(WTERMSIG(st))
+		   : !WIFEXITED(st) || !exits_wanted)
 		return;
 	char own[1100];
-	end_path(own, sizeof own, pk->exited ? "exit" : "death", pid);
+	end_path(own, sizeof own, killed ? "death" : "exit", pid);
 	if (access(own, F_OK) == 0)
 		return; /* its own report, written as it ended */
-	bool whole = pk->cmd_len && cmd_matches_comm(pk);
-	write_end_of(pk->exited ? "reapexit" : "reaped", pid,
-		     pk->exited ? pk->code : pk->sig, (long)getpid(),
-		     whole ? pk->cmd : pk->comm, whole ? pk->cmd_len
-						       : pk->comm_len);
+	const char *cmd = "";
+	size_t n = 0;
+	if (pk->pid == pid && pk->cmd_len && cmd_matches_comm(pk)) {
+		cmd = pk->cmd;
+		n = pk->cmd_len;
+	} else if (pk->pid == pid) {
+		cmd = pk->comm;
+		n = pk->comm_len;
+	}
+	write_end_of(killed ? "reaped" : "reapexit", pid,
+		     killed ? WTERMSIG(st) : WEXITSTATUS(st), (long)getpid(),
+		     cmd, n);
 }
 
 static pid_t wait4_watched(pid_t pid, int *st, int opts, struct rusage *ru)
@@ -365,13 +370,14 @@ pid_t wait4(pid_t pid, int *st, int opts, struct rusage *ru)
 int waitid(idtype_t idt, id_t id, siginfo_t *si, int opts)
 {
 	int saved = errno;
-	struct reap_peek pk;
-	pk.pid = 0;
+	struct reap_peek pk = { 0 };
 	if ((opts & WEXITED) && reap_peek_before(idt, id, opts, &pk) < 0)
 		return -1;
 	errno = saved;
 	int r = call_waitid(idt, id, si, opts);
-	if (r == 0 && si && si->si_pid > 0 && (si->si_code == CLD_KILLED ||
+	/* (WNOWAIT reaps nothing: the wait that reaps it writes it) */
+	if (r == 0 && si && si->si_pid > 0 && !(opts & WNOWAIT) &&
+	    (si->si_code == CLD_KILLED ||
 					       si->si_code == CLD_DUMPED ||
 					       si->si_code == CLD_EXITED)) {
 		int e = errno;
