@@ -13,7 +13,8 @@
 #  - a clean exit and a SIGTERM: no reaped.PID (neither is a death the
 #    reporter names); an _exit() gets reapexit.PID with its status, an
 #    exit() that wrote exit.PID itself nothing more;
-#  - WUNTRACED still returns the stop; a signal handler that raises
+#  - WUNTRACED still returns the stop, and a tracer's plain waitpid its
+#    tracee's ptrace stop; a signal handler that raises
 #    still interrupts a blocking wait at once (the look before the wait
 #    never swallows EINTR).
 set -u
@@ -144,6 +145,22 @@ os.kill(pid, signal.SIGKILL)
 _, st = os.waitpid(pid, 0)
 result("wuntraced", stopped and os.WTERMSIG(st) == signal.SIGKILL,
        "stopped %s" % stopped)
+
+# a tracer's plain waitpid returns at its tracee's ptrace stop (no
+# WUNTRACED needed): the look before it must not sit through the stop
+import ctypes
+def traced():
+    ctypes.CDLL(None).ptrace(0, 0, None, None)  # PTRACE_TRACEME
+    os.kill(os.getpid(), signal.SIGSTOP)
+signal.signal(signal.SIGALRM, lambda s, f: os._exit(3))
+signal.alarm(10)
+pid = child(traced)
+_, st = os.waitpid(pid, 0)
+signal.alarm(0)
+stopped = os.WIFSTOPPED(st)
+os.kill(pid, signal.SIGKILL)
+os.waitpid(pid, 0)
+result("tracer-stop", stopped, "status %#x" % st)
 
 # a handler that raises interrupts a blocking wait at once
 class Late(Exception):
