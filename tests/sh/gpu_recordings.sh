@@ -29,7 +29,8 @@ out=$(mktemp); jout=$(mktemp); trap 'rm -f "$out" "$jout"' EXIT
 
 # json_too LABEL RC ARGS...: the same replay with --json, kept for the
 # schema check; a FAIL line when its exit status is not RC, the text
-# report's.  Only under tests/run.sh (CUDBG_JSON_REPORTS set).
+# report's, or when it calls a CUDA program a host run ($jexp: the
+# .expect that may allow it).  Only under tests/run.sh (CUDBG_JSON_REPORTS set).
 json_too() {
 	[ -n "${CUDBG_JSON_REPORTS:-}" ] && [ "${CUDBG_SWEEP:-all}" != sample ] ||
 		return 0
@@ -39,6 +40,12 @@ json_too() {
 	keep_report "$jout"
 	[ "$rc" = "$jrc" ] ||
 		echo "FAIL recordings/$jl/json: exit status $rc, the text report's $jrc"
+	# every program here ran CUDA code: the fact that says it made no
+	# CUDA call (a host run) is false of it, unless its .expect says
+	# otherwise (a failure before the first CUDA call)
+	if grep -q '"no-cuda-library"' "$jout" && ! grep -q 'no-cuda-library' "${jexp:-/dev/null}"; then
+		echo "FAIL recordings/$jl/no-cuda-library: a CUDA program's run called a host run"
+	fi
 }
 
 # check LABEL PASS EXP ARGS...: replays, checks PASS's rules of EXP.
@@ -54,6 +61,7 @@ check() {
 		echo "FAIL recordings/$label: $(printf '%s' "$why" | tr '\n' ' ')"
 		sed 's/^/    /' "$out" | head -30
 	fi
+	jexp=$exp
 	json_too "$label" "$rc" "$@"
 }
 
@@ -197,7 +205,8 @@ done
 ex() { # label file pattern...
 	label=$1 file=$2; shift 2
 	timeout 60 "$BIN" --batch --replay "$file" >"$out" 2>&1
-	json_too "$label" $? --replay "$file"
+	jrc=$? jexp=
+	json_too "$label" $jrc --replay "$file"
 	for p in "$@"; do
 		grep -Eq -- "$p" "$out" || { echo "FAIL recordings/$label: no '$p'"; sed 's/^/    /' "$out" | head -20; return; }
 	done
