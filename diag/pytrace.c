@@ -17,7 +17,15 @@
  *   RuntimeError: expected mat1 and mat2 to have the same dtype, ...
  * A chained exception ("During handling of the above exception ...")
  * prints a second block; the last one is the exception that ended the
- * program.  Lines come one at a time from the output's line splitter
+ * program.  An exception raised in another process is where it
+ * happened, not the line that re-raised it: PyTorch's DataLoader and
+ * ExceptionWrapper print the worker's after their own ("Original
+ * Traceback (most recent call last):", read as the last block),
+ * torch.multiprocessing.spawn its "-- Process 0 terminated with the
+ * following error:" block after its own, and multiprocessing's Pool and
+ * concurrent.futures theirs before the re-raising one ("...RemoteTraceback:
+ * " then a quoted block): that one stands for the block after it.
+ * Lines come one at a time from the output's line splitter
  * (diag/assertline.c), so the reader keeps its state between them. */
 #include "diag/state.h"
 
@@ -26,6 +34,7 @@
 #include <string.h>
 
 #define TB_HEAD "Traceback (most recent call last):"
+#define TB_ORIGINAL "Original " TB_HEAD
 
 bool diag_py_file_line(const char *l, size_t n, struct diag_py_file_ref *out)
 {
@@ -86,6 +95,8 @@ void diag_pytrace_free(struct diag_pytrace *t)
 	block_drop(t);
 	diag_pystack_free(&t->last);
 	free(t->exception);
+	diag_pystack_free(&t->remote);
+	free(t->remote_exception);
 	memset(t, 0, sizeof *t);
 }
 
@@ -119,8 +130,44 @@ static void add_frame(struct diag_pytrace *t, const struct diag_py_file_ref *r)
 	t->want_source = true;
 }
 
-/* The block ends at its exception line: it becomes the last traceback,
- * its frames turned innermost first (as a live stack has them). */
+/* Moves a stack and its exception line into *st and *exc. */
+static void take_stack(struct diag_pystack *st, char **exc,
+		       struct diag_pystack *from, char *from_exc)
+{
+	diag_pystack_free(st);
+	*st = *from;
+	memset(from, 0, sizeof *from);
+	free(*exc);
+	*exc = from_exc;
+}
+
+/* Appends the frames of *outer after those of *inner (both innermost
+ * first): one stack from where it happened to where the program asked
+ * for it.  *outer is emptied. */
+static void stack_continue(struct diag_pystack *inner,
+			   struct diag_pystack *outer)
+{
+	struct diag_pyf *v = outer->n_frames
+		? realloc(inner->frames, (inner->n_frames + outer->n_frames) *
+					 sizeof *v)
+		: NULL;
+	if (v) {
+		memcpy(v + inner->n_frames, outer->frames,
+		       outer->n_frames * sizeof *v);
+		inner->frames = v;
+		inner->n_frames += outer->n_frames;
+		free(outer->frames);
+		outer->frames = NULL;
+		outer->n_frames = 0;
+	}
+	diag_pystack_free(outer);
+	memset(outer, 0, sizeof *outer);
+}
+
+/* The block ends at its exception line: it becomes the last traceback
+ * (or the remote one), its frames turned innermost first (as a live
+ * stack has them).  A block after a remote one stands for it; a worker's
+ * "Original Traceback" continues outward with the block before it. */
 static void block_end(struct diag_pytrace *t, const char *l, size_t n)
 {
 	char *exc = diag_strndup(l, n > 500 ? 500 : n);
@@ -129,21 +176,33 @@ static void block_end(struct diag_pytrace *t, const char *l, size_t n)
 		block_drop(t);
 		return;
 	}
-	diag_pystack_free(&t->last);
-	memset(&t->last, 0, sizeof t->last);
 	for (size_t i = 0; i < t->n / 2; i++) {
 		struct diag_pyf tmp = t->frames[i];
 		t->frames[i] = t->frames[t->n - 1 - i];
 		t->frames[t->n - 1 - i] = tmp;
 	}
-	t->last.frames = t->frames;
-	t->last.n_frames = t->n;
+	struct diag_pystack got = { .frames = t->frames, .n_frames = t->n };
 	t->frames = NULL;
 	t->n = t->cap = 0;
-	free(t->exception);
-	t->exception = exc;
 	t->reading = false;
 	t->want_source = false;
+	if (t->block_remote) {
+		t->block_remote = false;
+		take_stack(&t->remote, &t->remote_exception, &got, exc);
+	} else if (t->remote.n_frames) {
+		/* the re-raising block continues the remote's stack outward
+		 * (Pool.map's line) */
+		stack_continue(&t->remote, &got);
+		free(exc);
+		take_stack(&t->last, &t->exception, &t->remote,
+			   t->remote_exception);
+		t->remote_exception = NULL;
+	} else {
+		if (t->block_original) /* the DataLoader loop's line */
+			stack_continue(&got, &t->last);
+		take_stack(&t->last, &t->exception, &got, exc);
+	}
+	t->block_original = false;
 }
 
 static size_t trim(const char **s, size_t n)
@@ -157,11 +216,26 @@ static size_t trim(const char **s, size_t n)
 	return n;
 }
 
+static bool starts(const char *l, size_t n, const char *s)
+{
+	size_t k = strlen(s);
+	return n >= k && memcmp(l, s, k) == 0;
+}
+
 void diag_pytrace_line(struct diag_pytrace *t, const char *l, size_t n)
 {
-	if (n >= sizeof TB_HEAD - 1 && memcmp(l, TB_HEAD, sizeof TB_HEAD - 1) == 0) {
+	if (starts(l, n, TB_HEAD) || starts(l, n, TB_ORIGINAL)) {
 		block_drop(t);
 		t->reading = true;
+		t->block_remote = t->remote_next;
+		t->remote_next = false;
+		t->block_original = starts(l, n, TB_ORIGINAL);
+		return;
+	}
+	/* "multiprocessing.pool.RemoteTraceback: ", "concurrent.futures.
+	 * process._RemoteTraceback: ": the quoted block that follows */
+	if (!t->reading && memmem(l, n, "RemoteTraceback: ", 17)) {
+		t->remote_next = true;
 		return;
 	}
 	if (!t->reading)

@@ -16,6 +16,17 @@ struct diag_pytrace {
 	bool want_source;          /* the line after a frame is its source */
 	struct diag_pystack last;  /* the last complete one, innermost first */
 	char *exception;           /* its exception line */
+	/* A traceback from another process, printed inside the one that
+	 * re-raised it (multiprocessing's RemoteTraceback, concurrent.
+	 * futures' _RemoteTraceback): the block being read is one, one is
+	 * announced, and the last one read (innermost first) with its
+	 * exception line, which stands for the re-raising block. */
+	bool block_remote, remote_next;
+	/* the block being read is PyTorch's "Original Traceback": a
+	 * worker's, printed in the exception of the block before it */
+	bool block_original;
+	struct diag_pystack remote;
+	char *remote_exception;
 };
 
 /* A device fault stop as the debugger reported it (live *stopped, or the

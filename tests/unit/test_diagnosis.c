@@ -1393,6 +1393,75 @@ TEST(lambda_assert_kernel_is_the_launched_one)
 	run_free(&r);
 }
 
+/* An exception raised in another process is where it happened, not the
+ * line that re-raised it: multiprocessing's Pool (and concurrent.futures)
+ * prints the worker's traceback first, quoted; PyTorch's DataLoader
+ * (ExceptionWrapper) prints it in its own exception, after.  Either way
+ * the user's line is the worker's, the exception the worker's, and the
+ * program's own line that asked for it runs it (real output of Python
+ * 3.11, paths shortened). */
+static void py_output_run(struct run *r, const char *out)
+{
+	run_start(r, "python3");
+	size_t n = strlen(out);
+	for (size_t i = 0; i < n; i += 11)
+		diag_on_program_output(r->d, out + i, n - i < 11 ? n - i : 11);
+	diag_on_exit(r->d, false, 1);
+	run_finish(r);
+}
+
+TEST(python_error_in_a_worker_process_is_the_workers)
+{
+	static const char pool[] =
+		"multiprocessing.pool.RemoteTraceback: \n"
+		"\"\"\"\n"
+		"Traceback (most recent call last):\n"
+		"  File \"/py/lib/python3.11/multiprocessing/pool.py\", line 125, in worker\n"
+		"    result = (True, func(*args, **kwds))\n"
+		"  File \"/s/pool.py\", line 3, in square_label\n"
+		"    return row[\"label\"] ** 2\n"
+		"           ~~~^^^^^^^^^\n"
+		"KeyError: 'label'\n"
+		"\"\"\"\n"
+		"\n"
+		"The above exception was the direct cause of the following exception:\n"
+		"\n"
+		"Traceback (most recent call last):\n"
+		"  File \"/s/pool.py\", line 6, in <module>\n"
+		"    print(p.map(square_label, rows))\n"
+		"  File \"/py/lib/python3.11/multiprocessing/pool.py\", line 774, in get\n"
+		"    raise self._value\n"
+		"KeyError: 'label'\n";
+	struct run r;
+	py_output_run(&r, pool);
+	CHECK_STR(r.f->py_exception, "KeyError: 'label'");
+	CHECK_STR(r.f->python.call.file, "/s/pool.py");
+	CHECK_INT(r.f->python.call.line, 3);
+	CHECK_INT(r.f->python.launch.line, 6);
+	run_free(&r);
+
+	static const char loader[] =
+		"Traceback (most recent call last):\n"
+		"  File \"/s/train.py\", line 30, in <module>\n"
+		"    for batch in loader:\n"
+		"  File \"/py/site-packages/torch/_utils.py\", line 694, in reraise\n"
+		"    raise exception\n"
+		"KeyError: Caught KeyError in DataLoader worker process 0.\n"
+		"Original Traceback (most recent call last):\n"
+		"  File \"/py/site-packages/torch/utils/data/_utils/worker.py\", line 308, in _worker_loop\n"
+		"    data = fetcher.fetch(index)\n"
+		"  File \"/s/train.py\", line 12, in __getitem__\n"
+		"    return self.items[idx][\"label\"]\n"
+		"KeyError: 'label'\n"
+		"\n";
+	py_output_run(&r, loader);
+	CHECK_STR(r.f->py_exception, "KeyError: 'label'");
+	CHECK_INT(r.f->python.call.line, 12);
+	CHECK_STR(r.f->python.call.func, "__getitem__");
+	CHECK_INT(r.f->python.launch.line, 30);
+	run_free(&r);
+}
+
 /* A Python program that failed on the host (torch_dtype, run 24): the
  * last traceback of its output gives the exception and the user's
  * lines, read in pieces as the output comes; a chained exception's
