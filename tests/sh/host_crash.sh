@@ -74,6 +74,33 @@ run "$PY" "$tmp/py_null.py"
 check python-line '^  python +.*py_null\.py:3 in read_header'
 check_not python-no-c-location '^  location '
 
+# A Python exception raised in a worker process (multiprocessing's Pool,
+# concurrent.futures): the worker's line and exception, not the line
+# that re-raised it, with the program's own line that asked for it
+cat >"$tmp/pool.py" <<'PYEOF'
+import multiprocessing as mp
+def square_label(row):
+    return row["label"] ** 2  # MARK_WORKER
+if __name__ == "__main__":
+    with mp.get_context("fork").Pool(1) as p:
+        print(p.map(square_label, [{"x": 1}]))  # MARK_MAP
+PYEOF
+run "$PY" "$tmp/pool.py"
+check pool-worker-line '^  python +.*pool\.py:3 in square_label'
+check pool-asked-from '^  run from +.*pool\.py:6 in <module>'
+check pool-raised "^  raised +KeyError: 'label'$"
+cat >"$tmp/fut.py" <<'PYEOF'
+from concurrent.futures import ProcessPoolExecutor
+def parse(s):
+    return int(s)
+if __name__ == "__main__":
+    with ProcessPoolExecutor(1) as ex:
+        print(list(ex.map(parse, ["12", "x3"])))
+PYEOF
+run "$PY" "$tmp/fut.py"
+check futures-worker-line '^  python +.*fut\.py:3 in parse'
+check futures-raised "^  raised +ValueError: invalid literal for int"
+
 # JSON: the facts and the location
 timeout 60 "$BIN" --batch --json --debugger gdb "$BUILD/progs/host_crash" assert \
 	>"$tmp/j" 2>/dev/null </dev/null
