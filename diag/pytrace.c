@@ -229,7 +229,15 @@ void diag_pytrace_line(struct diag_pytrace *t, const char *l, size_t n)
 		t->reading = true;
 		t->block_remote = t->remote_next;
 		t->remote_next = false;
-		t->block_original = starts(l, n, TB_ORIGINAL);
+		t->block_original = starts(l, n, TB_ORIGINAL) || t->original_next;
+		t->original_next = false;
+		return;
+	}
+	/* torch.multiprocessing.spawn: "-- Process 0 terminated with the
+	 * following error:", the worker's block after its own */
+	if (!t->reading && starts(l, n, "-- Process ") &&
+	    memmem(l, n, "terminated with the following error", 35)) {
+		t->original_next = true;
 		return;
 	}
 	/* "multiprocessing.pool.RemoteTraceback: ", "concurrent.futures.

@@ -22,9 +22,11 @@ struct diag_pytrace {
 	 * announced, and the last one read (innermost first) with its
 	 * exception line, which stands for the re-raising block. */
 	bool block_remote, remote_next;
-	/* the block being read is PyTorch's "Original Traceback": a
-	 * worker's, printed in the exception of the block before it */
-	bool block_original;
+	/* the block being read is PyTorch's "Original Traceback" (or one
+	 * announced by torch.multiprocessing.spawn's "-- Process N
+	 * terminated with the following error:"): a worker's, printed in
+	 * the exception of the block before it */
+	bool block_original, original_next;
 	struct diag_pystack remote;
 	char *remote_exception;
 };

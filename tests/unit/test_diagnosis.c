@@ -1460,6 +1460,27 @@ TEST(python_error_in_a_worker_process_is_the_workers)
 	CHECK_STR(r.f->python.call.func, "__getitem__");
 	CHECK_INT(r.f->python.launch.line, 30);
 	run_free(&r);
+
+	static const char spawn[] =
+		"Traceback (most recent call last):\n"
+		"  File \"/s/ddp.py\", line 40, in <module>\n"
+		"    mp.spawn(run, nprocs=2)\n"
+		"  File \"/py/site-packages/torch/multiprocessing/spawn.py\", line 158, in join\n"
+		"    raise ProcessRaisedException(msg, error_index, failed_process.pid)\n"
+		"torch.multiprocessing.spawn.ProcessRaisedException: \n"
+		"\n"
+		"-- Process 1 terminated with the following error:\n"
+		"Traceback (most recent call last):\n"
+		"  File \"/py/site-packages/torch/multiprocessing/spawn.py\", line 69, in _wrap\n"
+		"    fn(i, *args)\n"
+		"  File \"/s/ddp.py\", line 21, in run\n"
+		"    loss = model(x).sum() / bad\n"
+		"ZeroDivisionError: division by zero\n";
+	py_output_run(&r, spawn);
+	CHECK_STR(r.f->py_exception, "ZeroDivisionError: division by zero");
+	CHECK_INT(r.f->python.call.line, 21);
+	CHECK_INT(r.f->python.launch.line, 40);
+	run_free(&r);
 }
 
 /* A Python program that failed on the host (torch_dtype, run 24): the
