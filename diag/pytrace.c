@@ -25,6 +25,12 @@
  * following error:" block after its own, and multiprocessing's Pool and
  * concurrent.futures theirs before the re-raising one ("...RemoteTraceback:
  * " then a quoted block): that one stands for the block after it.
+ * pytest prints a failing test in its own format (python -m pytest, a
+ * test that failed on the host): a "____ test_name ____" head, each
+ * entry's code with the current line marked '>' and its "E   " lines,
+ * ending in "path.py:LINE: " (or ": in FUNC") and the last in
+ * "path.py:LINE: ExceptionType"; read as a traceback of those entries,
+ * its exception "ExceptionType: " and the first "E" line.
  * Lines come one at a time from the output's line splitter
  * (diag/assertline.c), so the reader keeps its state between them. */
 #include "diag/state.h"
@@ -93,6 +99,8 @@ static void block_drop(struct diag_pytrace *t)
 void diag_pytrace_free(struct diag_pytrace *t)
 {
 	block_drop(t);
+	free(t->pytest_source);
+	free(t->pytest_error);
 	diag_pystack_free(&t->last);
 	free(t->exception);
 	diag_pystack_free(&t->remote);
@@ -222,8 +230,149 @@ static bool starts(const char *l, size_t n, const char *s)
 	return n >= k && memcmp(l, s, k) == 0;
 }
 
+/* "____ test_parse ____" (pytest's head of a failing test; a class's
+ * test is "____ TestX.test_y ____"). */
+static bool pytest_head(const char *l, size_t n)
+{
+	while (n && (l[n - 1] == '\r' || l[n - 1] == ' '))
+		n--;
+	if (n < 8 || memcmp(l, "___", 3) != 0 || memcmp(l + n - 3, "___", 3))
+		return false;
+	const char *sp = memchr(l, ' ', n);
+	return sp && (size_t)(sp - l) >= 3 && sp + 1 < l + n && sp[1] != '_';
+}
+
+/* "path.py:LINE: REST": an entry's end; *rest the text after ": " */
+static bool pytest_location(const char *l, size_t n,
+			    struct diag_py_file_ref *r, const char **rest,
+			    size_t *rest_len)
+{
+	const char *py = NULL;
+	for (const char *c = l; c + 4 <= l + n; c++)
+		if (memcmp(c, ".py:", 4) == 0) {
+			py = c;
+			break;
+		}
+	if (!py || py == l || memchr(l, ' ', (size_t)(py - l)))
+		return false;
+	const char *c = py + 4, *end = l + n;
+	long v = 0;
+	while (c < end && isdigit((unsigned char)*c) && v < 100000000)
+		v = v * 10 + (*c++ - '0');
+	if (c == py + 4 || c >= end || *c != ':')
+		return false;
+	c++;
+	while (c < end && (*c == ' ' || *c == '\r'))
+		c++;
+	size_t k = (size_t)(end - c);
+	while (k && (c[k - 1] == ' ' || c[k - 1] == '\r'))
+		k--;
+	*r = (struct diag_py_file_ref){ .file = l, .file_len = (size_t)(py + 3 - l),
+					.line = v, .func = "", .func_len = 0 };
+	if (k > 3 && memcmp(c, "in ", 3) == 0) {
+		r->func = c + 3;
+		r->func_len = k - 3;
+		k = 0;
+	}
+	*rest = c;
+	*rest_len = k;
+	return true;
+}
+
+/* A text line into *slot (the first one kept when keep_first). */
+static void keep_text(char **slot, const char *l, size_t n, size_t cap,
+		      bool keep_first)
+{
+	const char *s = l;
+	size_t k = trim(&s, n);
+	if (!k || (keep_first && *slot))
+		return;
+	free(*slot);
+	*slot = diag_strndup(s, k > cap ? cap : k);
+}
+
+/* "def NAME(" / "async def NAME(": the entry's function. */
+static bool pytest_def(struct diag_pytrace *t, const char *l, size_t n)
+{
+	const char *s = l;
+	size_t k = trim(&s, n);
+	size_t skip = starts(s, k, "def ") ? 4 : starts(s, k, "async def ") ? 10 : 0;
+	if (!skip)
+		return false;
+	size_t m = 0;
+	while (skip + m < k && (isalnum((unsigned char)s[skip + m]) ||
+				s[skip + m] == '_'))
+		m++;
+	snprintf(t->pytest_func, sizeof t->pytest_func, "%.*s", (int)m, s + skip);
+	return true;
+}
+
+/* The last entry ended in "ExceptionType": the block's exception line,
+ * "ExceptionType: " and the first E line (which may name it already). */
+static void pytest_end(struct diag_pytrace *t, const char *type, size_t len)
+{
+	char exc[720];
+	const char *e = t->pytest_error ? t->pytest_error : "";
+	size_t k = strlen(e);
+	bool named = k > len && memcmp(e, type, len) == 0 && e[len] == ':';
+	snprintf(exc, sizeof exc, "%.*s%s%s", named ? 0 : (int)len, type,
+		 named || !k ? "" : ": ", e);
+	free(t->pytest_error);
+	free(t->pytest_source);
+	t->pytest_error = t->pytest_source = NULL;
+	t->block_pytest = false;
+	block_end(t, exc, strlen(exc));
+}
+
+/* One line of a pytest failure's block: its '>' line, its first E line,
+ * a "def", an entry's location (a frame), the last one ending it. */
+static void pytest_line(struct diag_pytrace *t, const char *l, size_t n)
+{
+	if (n && l[0] == '>') { /* the entry's current line */
+		keep_text(&t->pytest_source, l + 1, n - 1, 300, false);
+		return;
+	}
+	if (n > 1 && l[0] == 'E' && (l[1] == ' ' || l[1] == '\t')) {
+		keep_text(&t->pytest_error, l + 1, n - 1, 400, true);
+		return;
+	}
+	if (pytest_def(t, l, n))
+		return;
+	struct diag_py_file_ref r;
+	const char *rest;
+	size_t rest_len;
+	if (!pytest_location(l, n, &r, &rest, &rest_len))
+		return;
+	if (!r.func_len) {
+		r.func = t->pytest_func;
+		r.func_len = strlen(t->pytest_func);
+	}
+	add_frame(t, &r);
+	t->pytest_func[0] = '\0';
+	if (t->n && t->pytest_source && !t->frames[t->n - 1].source) {
+		t->frames[t->n - 1].source = t->pytest_source;
+		t->pytest_source = NULL;
+	}
+	/* an entry on the way (the test's own call, a helper) has no type */
+	if (rest_len)
+		pytest_end(t, rest, rest_len);
+}
+
 void diag_pytrace_line(struct diag_pytrace *t, const char *l, size_t n)
 {
+	if (pytest_head(l, n)) {
+		block_drop(t);
+		free(t->pytest_error);
+		free(t->pytest_source);
+		t->pytest_error = t->pytest_source = NULL;
+		t->pytest_func[0] = '\0';
+		t->block_pytest = true;
+		return;
+	}
+	if (t->block_pytest) {
+		pytest_line(t, l, n);
+		return;
+	}
 	if (starts(l, n, TB_HEAD) || starts(l, n, TB_ORIGINAL)) {
 		block_drop(t);
 		t->reading = true;

@@ -27,6 +27,11 @@ struct diag_pytrace {
 	 * terminated with the following error:"): a worker's, printed in
 	 * the exception of the block before it */
 	bool block_original, original_next;
+	/* the block being read is a pytest failure's (its own format, not
+	 * "Traceback"), its last '>' line, and its first "E   " line */
+	bool block_pytest;
+	char *pytest_source, *pytest_error;
+	char pytest_func[128];     /* the entry's "def NAME(" */
 	struct diag_pystack remote;
 	char *remote_exception;
 };

@@ -1483,6 +1483,58 @@ TEST(python_error_in_a_worker_process_is_the_workers)
 	run_free(&r);
 }
 
+/* A test that failed on the host under pytest (python -m pytest): its
+ * own format, no "Traceback" head; the failing entry's line and its E
+ * line are the user's line and exception, the test's own line runs it. */
+TEST(pytest_failure_is_a_traceback)
+{
+	static const char out[] =
+		"=================================== FAILURES ===================================\n"
+		"______________________________ test_parse_labels _______________________________\n"
+		"\n"
+		"    def test_parse_labels():\n"
+		"        rows = [{\"x\": 1}]\n"
+		">       assert square_label(rows[0]) == 1\n"
+		"\n"
+		"test_pool.py:8: \n"
+		"_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n"
+		"\n"
+		"row = {'x': 1}\n"
+		"\n"
+		"    def square_label(row):\n"
+		">       return row[\"label\"] ** 2\n"
+		"E       KeyError: 'label'\n"
+		"\n"
+		"test_pool.py:3: KeyError\n"
+		"=========================== short test summary info ============================\n"
+		"FAILED test_pool.py::test_parse_labels - KeyError: 'label'\n";
+	struct run r;
+	py_output_run(&r, out);
+	CHECK_STR(r.f->py_exception, "KeyError: 'label'");
+	CHECK_STR(r.f->python.call.file, "test_pool.py");
+	CHECK_INT(r.f->python.call.line, 3);
+	CHECK_STR(r.f->python.call.func, "square_label");
+	CHECK_STR(r.f->python.call.source, "return row[\"label\"] ** 2");
+	CHECK_INT(r.f->python.launch.line, 8);
+	CHECK(has_hint(&r, "python-host-error"));
+	run_free(&r);
+
+	static const char assertion[] =
+		"________________________________ test_square _________________________________\n"
+		"\n"
+		"    def test_square():\n"
+		">       assert square(3) == 10\n"
+		"E       assert 9 == 10\n"
+		"E        +  where 9 = square(3)\n"
+		"\n"
+		"test_math.py:5: AssertionError\n";
+	py_output_run(&r, assertion);
+	CHECK_STR(r.f->py_exception, "AssertionError: assert 9 == 10");
+	CHECK_INT(r.f->python.call.line, 5);
+	CHECK_STR(r.f->python.call.func, "test_square");
+	run_free(&r);
+}
+
 /* A Python program that failed on the host (torch_dtype, run 24): the
  * last traceback of its output gives the exception and the user's
  * lines, read in pieces as the output comes; a chained exception's
