@@ -1393,13 +1393,14 @@ TEST(lambda_assert_kernel_is_the_launched_one)
 	run_free(&r);
 }
 
-/* An exception raised in another process is where it happened, not the
- * line that re-raised it: multiprocessing's Pool (and concurrent.futures)
- * prints the worker's traceback first, quoted; PyTorch's DataLoader
- * (ExceptionWrapper) prints it in its own exception, after.  Either way
- * the user's line is the worker's, the exception the worker's, and the
- * program's own line that asked for it runs it (real output of Python
- * 3.11, paths shortened). */
+/* A Python failure is read where it happened.  An exception raised in
+ * another process is the worker's, not the line that re-raised it:
+ * multiprocessing's Pool (and concurrent.futures) prints the worker's
+ * traceback first, quoted; PyTorch's DataLoader (ExceptionWrapper) and
+ * torch.multiprocessing.spawn after their own; the program's own line
+ * that asked for it runs it.  A test that failed under pytest is read
+ * from pytest's own failure format.  (Real output of Python 3.11 and
+ * pytest, paths shortened.) */
 static void py_output_run(struct run *r, const char *out)
 {
 	run_start(r, "python3");
@@ -1410,7 +1411,29 @@ static void py_output_run(struct run *r, const char *out)
 	run_finish(r);
 }
 
-TEST(python_error_in_a_worker_process_is_the_workers)
+/* What a program's output should give: the exception, the user's file,
+ * function and line, and the line that ran it. */
+struct py_place {
+	const char *out, *exc, *file, *func;
+	unsigned call, launch;
+};
+
+static void check_py_places(const struct py_place *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct run r;
+		py_output_run(&r, v[i].out);
+		CHECK_STR(r.f->py_exception, v[i].exc);
+		CHECK_STR(r.f->python.call.file, v[i].file);
+		CHECK_STR(r.f->python.call.func, v[i].func);
+		CHECK_INT(r.f->python.call.line, v[i].call);
+		CHECK_INT(r.f->python.launch.line, v[i].launch);
+		CHECK(has_hint(&r, "python-host-error"));
+		run_free(&r);
+	}
+}
+
+TEST(python_failure_read_where_it_happened)
 {
 	static const char pool[] =
 		"multiprocessing.pool.RemoteTraceback: \n"
@@ -1432,13 +1455,6 @@ TEST(python_error_in_a_worker_process_is_the_workers)
 		"  File \"/py/lib/python3.11/multiprocessing/pool.py\", line 774, in get\n"
 		"    raise self._value\n"
 		"KeyError: 'label'\n";
-	struct run r;
-	py_output_run(&r, pool);
-	CHECK_STR(r.f->py_exception, "KeyError: 'label'");
-	CHECK_STR(r.f->python.call.file, "/s/pool.py");
-	CHECK_INT(r.f->python.call.line, 3);
-	CHECK_INT(r.f->python.launch.line, 6);
-	run_free(&r);
 
 	static const char loader[] =
 		"Traceback (most recent call last):\n"
@@ -1454,12 +1470,6 @@ TEST(python_error_in_a_worker_process_is_the_workers)
 		"    return self.items[idx][\"label\"]\n"
 		"KeyError: 'label'\n"
 		"\n";
-	py_output_run(&r, loader);
-	CHECK_STR(r.f->py_exception, "KeyError: 'label'");
-	CHECK_INT(r.f->python.call.line, 12);
-	CHECK_STR(r.f->python.call.func, "__getitem__");
-	CHECK_INT(r.f->python.launch.line, 30);
-	run_free(&r);
 
 	static const char spawn[] =
 		"Traceback (most recent call last):\n"
@@ -1476,18 +1486,10 @@ TEST(python_error_in_a_worker_process_is_the_workers)
 		"  File \"/s/ddp.py\", line 21, in run\n"
 		"    loss = model(x).sum() / bad\n"
 		"ZeroDivisionError: division by zero\n";
-	py_output_run(&r, spawn);
-	CHECK_STR(r.f->py_exception, "ZeroDivisionError: division by zero");
-	CHECK_INT(r.f->python.call.line, 21);
-	CHECK_INT(r.f->python.launch.line, 40);
-	run_free(&r);
-}
-
-/* A test that failed on the host under pytest (python -m pytest): its
- * own format, no "Traceback" head; the failing entry's line and its E
- * line are the user's line and exception, the test's own line runs it. */
-TEST(pytest_failure_is_a_traceback)
-{
+	/* A test that failed on the host under pytest (python -m pytest):
+	 * its own format, no "Traceback" head; the failing entry's line and
+	 * its E line are the user's line and exception, the test's own line
+	 * runs it. */
 	static const char out[] =
 		"=================================== FAILURES ===================================\n"
 		"______________________________ test_parse_labels _______________________________\n"
@@ -1510,13 +1512,7 @@ TEST(pytest_failure_is_a_traceback)
 		"FAILED test_pool.py::test_parse_labels - KeyError: 'label'\n";
 	struct run r;
 	py_output_run(&r, out);
-	CHECK_STR(r.f->py_exception, "KeyError: 'label'");
-	CHECK_STR(r.f->python.call.file, "test_pool.py");
-	CHECK_INT(r.f->python.call.line, 3);
-	CHECK_STR(r.f->python.call.func, "square_label");
 	CHECK_STR(r.f->python.call.source, "return row[\"label\"] ** 2");
-	CHECK_INT(r.f->python.launch.line, 8);
-	CHECK(has_hint(&r, "python-host-error"));
 	run_free(&r);
 
 	static const char assertion[] =
@@ -1528,11 +1524,16 @@ TEST(pytest_failure_is_a_traceback)
 		"E        +  where 9 = square(3)\n"
 		"\n"
 		"test_math.py:5: AssertionError\n";
-	py_output_run(&r, assertion);
-	CHECK_STR(r.f->py_exception, "AssertionError: assert 9 == 10");
-	CHECK_INT(r.f->python.call.line, 5);
-	CHECK_STR(r.f->python.call.func, "test_square");
-	run_free(&r);
+	static const struct py_place want[] = {
+		{ pool, "KeyError: 'label'", "/s/pool.py", "square_label", 3, 6 },
+		{ loader, "KeyError: 'label'", "/s/train.py", "__getitem__", 12, 30 },
+		{ spawn, "ZeroDivisionError: division by zero", "/s/ddp.py",
+		  "run", 21, 40 },
+		{ out, "KeyError: 'label'", "test_pool.py", "square_label", 3, 8 },
+		{ assertion, "AssertionError: assert 9 == 10", "test_math.py",
+		  "test_square", 5, 5 },
+	};
+	check_py_places(want, sizeof want / sizeof want[0]);
 }
 
 /* A Python program that failed on the host (torch_dtype, run 24): the
