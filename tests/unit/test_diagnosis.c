@@ -1399,8 +1399,9 @@ TEST(lambda_assert_kernel_is_the_launched_one)
  * traceback first, quoted; PyTorch's DataLoader (ExceptionWrapper) and
  * torch.multiprocessing.spawn after their own; the program's own line
  * that asked for it runs it.  A test that failed under pytest is read
- * from pytest's own failure format.  (Real output of Python 3.11 and
- * pytest, paths shortened.) */
+ * from pytest's own failure format.  (Python 3.11's real output, paths
+ * shortened; pytest's default failure format written by hand, no pytest
+ * being here: GPU run 30 runs a real one.) */
 static void py_output_run(struct run *r, const char *out)
 {
 	run_start(r, "python3");
