@@ -336,10 +336,18 @@ static void tail_push(struct diag *d, const char *s, size_t n)
 static void on_line(void *ctx, const char *s, size_t n)
 {
 	struct diag *d = ctx;
+	/* a program that colours its output for the terminal (pytest,
+	 * Python 3.13's tracebacks): its text, as it reads */
+	char *plain = memchr(s, 0x1b, n) ? diag_strndup(s, n) : NULL;
+	if (plain) {
+		n = text_strip_controls(plain, n);
+		s = plain;
+	}
 	if (!d->feeding_pass)
 		tail_push(d, s, n);
 	keep_line(d, s, n);
 	diag_pytrace_line(&d->pytrace, s, n);
+	free(plain);
 }
 
 void diag_on_program_output(struct diag *d, const char *buf, size_t len)

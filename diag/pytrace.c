@@ -30,7 +30,9 @@
  * entry's code with the current line marked '>' and its "E   " lines,
  * ending in "path.py:LINE: " (or ": in FUNC") and the last in
  * "path.py:LINE: ExceptionType"; read as a traceback of those entries,
- * its exception "ExceptionType: " and the first "E" line.
+ * its exception "ExceptionType: " and the first "E" line.  The first
+ * failing test stands: a sticky CUDA error fails every test after the
+ * one that caused it.
  * Lines come one at a time from the output's line splitter
  * (diag/assertline.c), so the reader keeps its state between them. */
 #include "diag/state.h"
@@ -321,6 +323,7 @@ static void pytest_end(struct diag_pytrace *t, const char *type, size_t len)
 	free(t->pytest_source);
 	t->pytest_error = t->pytest_source = NULL;
 	t->block_pytest = false;
+	t->pytest_seen = true;
 	block_end(t, exc, strlen(exc));
 }
 
@@ -360,7 +363,7 @@ static void pytest_line(struct diag_pytrace *t, const char *l, size_t n)
 
 void diag_pytrace_line(struct diag_pytrace *t, const char *l, size_t n)
 {
-	if (pytest_head(l, n)) {
+	if (!t->pytest_seen && pytest_head(l, n)) {
 		block_drop(t);
 		free(t->pytest_error);
 		free(t->pytest_source);

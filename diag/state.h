@@ -29,7 +29,9 @@ struct diag_pytrace {
 	bool block_original, original_next;
 	/* the block being read is a pytest failure's (its own format, not
 	 * "Traceback"), its last '>' line, and its first "E   " line */
-	bool block_pytest;
+	/* pytest_seen: one failing test was read; the first stands (a
+	 * sticky CUDA error fails every test after the one that caused it) */
+	bool block_pytest, pytest_seen;
 	char *pytest_source, *pytest_error;
 	char pytest_func[128];     /* the entry's "def NAME(" */
 	struct diag_pystack remote;

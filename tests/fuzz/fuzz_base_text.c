@@ -8,7 +8,9 @@
  *   - jw_text's output parses as one string holding no control but tab
  *     and newline;
  *   - the decoder agrees with itself: a decoded sequence re-encodes to the
- *     same bytes. */
+ *     same bytes;
+ *   - stripping a terminal's control sequences leaves no ESC, never grows
+ *     the text, and leaves text with no ESC unchanged. */
 #include "cudbg/base.h"
 #include "dap/json.h"
 #include "tests/fuzz/fuzz.h"
@@ -107,6 +109,19 @@ static void decoder(const char *data, size_t size)
 	}
 }
 
+static void control_stripper(const char *data, size_t size)
+{
+	char *c = malloc(size ? size : 1);
+	if (!c)
+		return;
+	memcpy(c, data, size);
+	size_t n = text_strip_controls(c, size);
+	if (n > size || memchr(c, 0x1b, n) ||
+	    (!memchr(data, 0x1b, size) && (n != size || memcmp(c, data, n))))
+		__builtin_trap();
+	free(c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *s = (const char *)data;
@@ -115,5 +130,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_escaper(s, size);
 	json_text(s, size);
 	decoder(s, size);
+	control_stripper(s, size);
 	return 0;
 }

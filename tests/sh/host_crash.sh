@@ -101,6 +101,33 @@ run "$PY" "$tmp/fut.py"
 check futures-worker-line '^  python +.*fut\.py:3 in parse'
 check futures-raised "^  raised +ValueError: invalid literal for int"
 
+# A test that failed under a real pytest (python3-pytest), which colours
+# its output for the debugger's terminal: read from pytest's own failure
+# format, colours stripped; the first failing test stands
+if "$PY" -c 'import pytest' 2>/dev/null; then
+	cat >"$tmp/test_labels.py" <<'PYEOF'
+def square_label(row):
+    return row["label"] ** 2  # MARK_PYTEST
+
+
+def test_parse_labels():
+    assert square_label({"x": 1}) == 1
+
+
+def test_square():
+    assert 3 * 3 == 10
+PYEOF
+	(cd "$tmp" && timeout 60 "$BIN" --batch --debugger gdb "$PY" -m pytest -q \
+		-p no:cacheprovider test_labels.py >"$out" 2>&1 </dev/null)
+	check pytest-line '^  python +test_labels\.py:2 in square_label'
+	check pytest-run-from '^  run from +test_labels\.py:6 in test_parse_labels'
+	check pytest-raised "^  raised +KeyError: 'label'$"
+	check pytest-hint '\(python-host-error\)$'
+	check_not pytest-no-colours '\\x1b\['
+else
+	echo "SKIP host_crash/pytest: no pytest for $PY (apt-get install python3-pytest)"
+fi
+
 # JSON: the facts and the location
 timeout 60 "$BIN" --batch --json --debugger gdb "$BUILD/progs/host_crash" assert \
 	>"$tmp/j" 2>/dev/null </dev/null

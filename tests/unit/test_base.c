@@ -347,3 +347,29 @@ TEST(note_escape_round_trips_every_byte)
 	dbuf_free(&e);
 	dbuf_free(&u);
 }
+
+/* What a program coloured for its terminal reads as its text: CSI and
+ * OSC sequences and two-byte escapes go, an unfinished one at the end
+ * too; text without ESC is left as it is. */
+TEST(text_strip_controls_leaves_the_text)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "\x1b[31m\x1b[1mtest_labels.py\x1b[0m:12: AssertionError",
+		  "test_labels.py:12: AssertionError" },
+		{ "\x1b]8;;http://x\x07link\x1b]8;;\x1b\\ end", "link end" },
+		{ "a\x1b" "cb", "ab" },
+		{ "tail \x1b[3", "tail " },
+		{ "plain [text] only", "plain [text] only" },
+		{ "", "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char buf[128];
+		size_t n = strlen(cases[i].in);
+		memcpy(buf, cases[i].in, n);
+		n = text_strip_controls(buf, n);
+		buf[n] = '\0';
+		CHECK_STR(buf, cases[i].out);
+	}
+}

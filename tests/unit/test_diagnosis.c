@@ -1509,6 +1509,13 @@ TEST(python_failure_read_where_it_happened)
 		"E       KeyError: 'label'\n"
 		"\n"
 		"test_pool.py:3: KeyError\n"
+		"________________________________ test_later __________________________________\n"
+		"\n"
+		"    def test_later():\n"
+		">       assert 1 == 2\n"
+		"E       assert 1 == 2\n"
+		"\n"
+		"test_pool.py:11: AssertionError\n"
 		"=========================== short test summary info ============================\n"
 		"FAILED test_pool.py::test_parse_labels - KeyError: 'label'\n";
 	struct run r;
