@@ -1,5 +1,6 @@
 /* Bounded line log. */
 #include "tui/textlog.h"
+#include "cudbg/base.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,10 @@ static void textlog_end_line(struct textlog *t)
 	if (!copy)
 		return; /* out of memory: the line is lost, the log stays sane */
 	memcpy(copy, t->part ? t->part : "", t->part_len);
+	/* the program's terminal: a line it coloured (pytest, a logger)
+	 * shows as its text, not as escaped control sequences */
+	if (t->pty)
+		t->part_len = text_strip_controls(copy, t->part_len);
 	copy[t->part_len] = '\0';
 	if (t->count == t->max_lines)
 		textlog_drop_oldest(t);

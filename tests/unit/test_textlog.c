@@ -103,6 +103,21 @@ TEST(pty_newlines_and_carriage_return)
 	textlog_free(&t);
 }
 
+/* A line the program coloured for its terminal shows as its text (pytest
+ * under the debugger's pty), the sequences cut across appends too; the
+ * debugger's own log keeps what it was given (the screen escapes it). */
+TEST(pty_line_loses_its_colours)
+{
+	struct textlog t;
+	CHECK(textlog_init(&t, 10, 0) == 0);
+	t.pty = true;
+	{ const char *s = "\x1b[31mFAILED\x1b[0m test_a.py::t - Key"; textlog_append(&t, s, strlen(s), 0); }
+	{ const char *s = "Error\x1b[0"; textlog_append(&t, s, strlen(s), 0); }
+	{ const char *s = "m\r\n"; textlog_append(&t, s, strlen(s), 0); }
+	CHECK_STR(line(&t, 0), "FAILED test_a.py::t - KeyError");
+	textlog_free(&t);
+}
+
 /* A program's CRLF arrives as CR CR LF (the pty's ONLCR adds one): the
  * line stays, as a terminal shows it. */
 TEST(crlf_through_the_pty_keeps_the_line)
