@@ -485,6 +485,8 @@ static void job_environment(const struct job_config *cfg, const char *dir)
 	if (cfg->core_flags)
 		setenv_default("CUDA_COREDUMP_GENERATION_FLAGS", cfg->core_flags);
 	setenv_default("CUDA_LAUNCH_BLOCKING", "1");
+	/* Hydra's whole traceback, not its last frame (mi/session_start.c) */
+	setenv_default("HYDRA_FULL_ERROR", "1");
 	/* Open MPI catches SIGABRT, SIGBUS, SIGFPE and SIGSEGV by default
 	 * (its MCA parameter opal_signal, "6,7,8,11") when MPI starts, after
 	 * our sitecustomize armed faulthandler, and its handler does not

@@ -69,9 +69,9 @@ struct session {
 				* (spawn_resolve_scripts); owned */
 	char **replay_start;   /* REPLAY: recorded backend commands */
 	size_t nreplay_start;
-	/* REPLAY: the recorded death reporter's environment commands, sent
-	 * where a live start sends them (its answers come in the same
-	 * order) */
+	/* REPLAY: the recorded environment commands (the death reporter's,
+	 * HYDRA_FULL_ERROR), sent where a live start sends them (its
+	 * answers come in the same order) */
 	char **replay_env;
 	size_t nreplay_env;
 	bool gpu_core;         /* CORE: opened with target cudacore */

@@ -410,6 +410,12 @@ static void send_start(struct session *s, const struct session_config *cfg)
 		start_cmd(s, on_setting, "-gdb-set environment LD_PRELOAD=%s",
 			  cfg->child_preload);
 	}
+	/* Hydra (the config framework of many training scripts) shortens
+	 * a traceback to its last frame unless asked: the whole one holds
+	 * the user's line.  A value the user set is theirs.  (Beside the
+	 * other environment commands, which a replay sends again.) */
+	if (s->backend == SESSION_LAUNCH && !getenv("HYDRA_FULL_ERROR"))
+		start_cmd(s, on_setting, "-gdb-set environment HYDRA_FULL_ERROR=1");
 	start_cmd(s, on_setting, "-gdb-set breakpoint pending on");
 	if (cfg->launch_blocking && s->backend == SESSION_LAUNCH) {
 		start_cmd(s, on_setting, "-gdb-set cuda launch_blocking on");
@@ -557,7 +563,8 @@ static int scan_entry(void *ctx, const struct transcript_entry *e)
 		s->lazy_symbols = true;
 	if (!rs->past_start &&
 	    (starts(b, len, "-gdb-set environment CUDBG_JOB_DIR=") ||
-	     starts(b, len, "-gdb-set environment LD_PRELOAD="))) {
+	     starts(b, len, "-gdb-set environment LD_PRELOAD=") ||
+	     starts(b, len, "-gdb-set environment HYDRA_FULL_ERROR="))) {
 		char **n = realloc(s->replay_env, (s->nreplay_env + 1) * sizeof *n);
 		if (!n)
 			return -1;
