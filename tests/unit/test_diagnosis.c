@@ -1544,6 +1544,25 @@ TEST(python_failure_read_where_it_happened)
 	check_py_places(want, sizeof want / sizeof want[0]);
 }
 
+/* Hydra with the user's own HYDRA_FULL_ERROR=0 prints a traceback's last
+ * frame and says so: the hint asks for the whole one. */
+TEST(hydra_short_traceback_asks_for_the_whole)
+{
+	static const char out[] =
+		"Error executing job with overrides: []\n"
+		"Traceback (most recent call last):\n"
+		"  File \"/s/train.py\", line 9, in main\n"
+		"    x = cfg.nope\n"
+		"AttributeError: nope\n"
+		"\n"
+		"Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n";
+	struct run r;
+	py_output_run(&r, out);
+	CHECK_STR(top_hint(&r), "hydra-short-traceback");
+	CHECK(has_hint(&r, "python-host-error"));
+	run_free(&r);
+}
+
 /* A Python program that failed on the host (torch_dtype, run 24): the
  * last traceback of its output gives the exception and the user's
  * lines, read in pieces as the output comes; a chained exception's
