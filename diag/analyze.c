@@ -546,6 +546,22 @@ static bool any_torch_module(const struct diag_san_record *r)
 	return false;
 }
 
+/* The GPU's memory ran out, in the words of PyTorch, the runtime, the
+ * driver and the libraries (the program's notable lines). */
+static bool said_out_of_memory(const struct diag *d)
+{
+	static const char *const words[] = {
+		"CUDA out of memory", "CUDA error: out of memory",
+		"cudaErrorMemoryAllocation", "CUDA_ERROR_OUT_OF_MEMORY",
+		"CUBLAS_STATUS_ALLOC_FAILED", "CUDNN_STATUS_ALLOC_FAILED", NULL,
+	};
+	for (size_t i = 0; i < d->n_lines; i++)
+		for (size_t k = 0; words[k]; k++)
+			if (strstr(d->lines[i], words[k]))
+				return true;
+	return false;
+}
+
 static void set_derived_flags(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -609,6 +625,7 @@ static void set_derived_flags(struct diag *d)
 				      d->exit_code == 0;
 	fl[DIAG_F_EXIT_FAILED] |= d->exited &&
 				  (d->exit_signalled || d->exit_code != 0);
+	fl[DIAG_F_CUDA_OOM] |= said_out_of_memory(d);
 	fl[DIAG_F_EXIT_SIGKILL] |= d->exited && d->exit_signalled &&
 				   d->exit_signal &&
 				   strcmp(d->exit_signal, "SIGKILL") == 0;

@@ -100,12 +100,13 @@ bool diag_memcheck_wanted(enum diag_memcheck_policy p,
 	 * memcheck pass and "san-clean"). */
 	/* Nor a program that loaded no CUDA library: nothing of it ran on a
 	 * GPU, so the pass has nothing to check.  Nor one killed by SIGKILL
-	 * (the OOM killer, a scheduler): the pass would run it to the same
-	 * end. */
+	 * (the OOM killer, a scheduler), nor one whose GPU memory ran out:
+	 * the pass would run it to the same end. */
 	return f->flags[DIAG_F_EXITED] && !f->flags[DIAG_F_DEVICE_STOP] &&
 	       !f->flags[DIAG_F_PYTHON_HOST_ERROR] &&
 	       !f->flags[DIAG_F_NO_CUDA_LIBRARY] &&
 	       !f->flags[DIAG_F_EXIT_SIGKILL] &&
+	       !f->flags[DIAG_F_CUDA_OOM] &&
 	       (f->flags[DIAG_F_CUDA_ERROR_OUTPUT] ||
 		f->flags[DIAG_F_EXIT_FAILED]);
 }

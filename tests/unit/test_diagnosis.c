@@ -1544,6 +1544,31 @@ TEST(python_failure_read_where_it_happened)
 	check_py_places(want, sizeof want / sizeof want[0]);
 }
 
+/* The GPU's memory ran out (PyTorch's words, or a C program's CUDA
+ * error): its own hint, neither "no CUDA error" nor "reported later",
+ * and no memcheck pass, which would run out the same way. */
+TEST(cuda_out_of_memory_is_its_own_account)
+{
+	static const char *const outs[] = {
+		"Traceback (most recent call last):\n"
+		"  File \"/s/train.py\", line 12, in <module>\n"
+		"    x = torch.empty(int(2e11), device=\"cuda\")\n"
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+		"745.06 GiB. GPU 0 has a total capacity of 79.19 GiB\n",
+		"CUDA error: out of memory at alloc.cu:17 (cudaErrorMemoryAllocation)\n",
+	};
+	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+		struct run r;
+		py_output_run(&r, outs[i]);
+		CHECK(r.f->flags[DIAG_F_CUDA_OOM]);
+		CHECK_STR(top_hint(&r), "cuda-out-of-memory");
+		CHECK(!has_hint(&r, "python-host-error"));
+		CHECK(!has_hint(&r, "async-error"));
+		CHECK(!diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, r.f));
+		run_free(&r);
+	}
+}
+
 /* Hydra with the user's own HYDRA_FULL_ERROR=0 prints a traceback's last
  * frame and says so: the hint asks for the whole one. */
 TEST(hydra_short_traceback_asks_for_the_whole)
