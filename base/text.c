@@ -228,37 +228,28 @@ void note_unescape(struct dbuf *b, const char *p, size_t n)
 	}
 }
 
-/* The end of the escape sequence at s[i] (s[i] is ESC): the index past
- * it, n when it runs to the end. */
-static size_t control_end(const char *s, size_t i, size_t n)
+/* The end of the colour sequence at s[i] (s[i] is ESC): the index past
+ * it; i when it is none (it is kept); n when it is cut at the end. */
+static size_t colour_end(const char *s, size_t i, size_t n)
 {
-	if (i + 1 >= n)
+	if (i + 1 >= n || s[i + 1] != '[')
+		return i;
+	size_t k = i + 2;
+	while (k < n && ((s[k] >= '0' && s[k] <= '9') || s[k] == ';' ||
+			 s[k] == ':'))
+		k++;
+	if (k == n)
 		return n;
-	if (s[i + 1] == '[') { /* CSI: parameters, then a final byte */
-		size_t k = i + 2;
-		while (k < n && !((unsigned char)s[k] >= 0x40 &&
-				  (unsigned char)s[k] <= 0x7e))
-			k++;
-		return k < n ? k + 1 : n;
-	}
-	if (s[i + 1] == ']') { /* OSC: to BEL or ST */
-		for (size_t k = i + 2; k < n; k++) {
-			if (s[k] == '\a')
-				return k + 1;
-			if (s[k] == 0x1b && k + 1 < n && s[k + 1] == '\\')
-				return k + 2;
-		}
-		return n;
-	}
-	return i + 2;
+	return s[k] == 'm' ? k + 1 : i;
 }
 
-size_t text_strip_controls(char *s, size_t n)
+size_t text_strip_colours(char *s, size_t n)
 {
 	size_t w = 0;
 	for (size_t i = 0; i < n;) {
-		if (s[i] == 0x1b) {
-			i = control_end(s, i, n);
+		size_t end = s[i] == 0x1b ? colour_end(s, i, n) : i;
+		if (end > i) {
+			i = end;
 			continue;
 		}
 		s[w++] = s[i++];

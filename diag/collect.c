@@ -337,10 +337,11 @@ static void on_line(void *ctx, const char *s, size_t n)
 {
 	struct diag *d = ctx;
 	/* a program that colours its output for the terminal (pytest,
-	 * Python 3.13's tracebacks): its text, as it reads */
+	 * Python 3.13's tracebacks): its text, as it reads (any other
+	 * control sequence stays, for the report to show escaped) */
 	char *plain = memchr(s, 0x1b, n) ? diag_strndup(s, n) : NULL;
 	if (plain) {
-		n = text_strip_controls(plain, n);
+		n = text_strip_colours(plain, n);
 		s = plain;
 	}
 	if (!d->feeding_pass)

@@ -59,9 +59,10 @@ static void textlog_end_line(struct textlog *t)
 		return; /* out of memory: the line is lost, the log stays sane */
 	memcpy(copy, t->part ? t->part : "", t->part_len);
 	/* the program's terminal: a line it coloured (pytest, a logger)
-	 * shows as its text, not as escaped control sequences */
+	 * shows as its text, not as escaped colour sequences (any other
+	 * control sequence stays, drawn as control pictures) */
 	if (t->pty)
-		t->part_len = text_strip_controls(copy, t->part_len);
+		t->part_len = text_strip_colours(copy, t->part_len);
 	copy[t->part_len] = '\0';
 	if (t->count == t->max_lines)
 		textlog_drop_oldest(t);

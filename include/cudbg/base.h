@@ -121,12 +121,13 @@ int text_write_line_n(FILE *f, const char *prefix, const char *s,
 void note_escape(struct dbuf *b, const char *p, size_t n);
 void note_unescape(struct dbuf *b, const char *p, size_t n);
 
-/* Removes a terminal's control sequences from s[0..n) in place: CSI
- * ("ESC [ ... final", colours), OSC ("ESC ] ... BEL" or "ESC \\"), and
- * any other two-byte ESC sequence; an unfinished one at the end goes too.
- * What a program coloured for its terminal (pytest, Python 3.13's
- * tracebacks) reads as the text it is.  Returns the new length. */
-size_t text_strip_controls(char *s, size_t n);
+/* Removes the colour sequences from s[0..n) in place (SGR: "ESC [" then
+ * digits, ';' or ':', then 'm'; one cut at the end goes too), so what a
+ * program coloured for its terminal (pytest, Python 3.13's tracebacks)
+ * reads as its text.  Any other control sequence stays, for the sinks
+ * to show as what it was (a title, a cursor move: docs/text-safety.md).
+ * Returns the new length. */
+size_t text_strip_colours(char *s, size_t n);
 
 /* Untrusted text for a fixed buffer of our own (a one-line reason, a
  * version): len bytes of s (SIZE_MAX: up to its NUL) into dst as far as

@@ -8,7 +8,7 @@ import os
 print("loading data", flush=True)
 for i in range(30):
     print("step", i, flush=True)
-print("colour \x1b[31mred\x1b[0m done", flush=True)
+print("colour \x1b[31mred\x1b[0m done \x1b]0;pwned\x07", flush=True)
 mode = os.environ.get("PY_HOST_FAIL_MODE", "raise")
 if mode == "signal":
     ctypes.string_at(0)

@@ -20,7 +20,8 @@ check raise-head '^Program output \(last 12 of 36 lines\):$'
 check raise-first '^  \| step 23$'
 check_not raise-older '^  \| step 22$'
 check raise-last "^  \\| KeyError: \"no such column: 'label_id'\"\$"
-check raise-escaped '^  \| colour \\x1b\[31mred\\x1b\[0m done$'
+# colours go; a title sequence stays, escaped
+check raise-escaped '^  \| colour red done \\x1b\]0;pwned\\x07$'
 if grep -q "$(printf '\033')" "$out"; then
 	echo "FAIL tail/raise-no-raw-escape: a raw ESC reached the report"
 else echo "PASS tail/raise-no-raw-escape"; fi
@@ -32,7 +33,7 @@ check json-last "no such column: 'label_id'\\\\\"\"\\]\\}"
 PY_HOST_FAIL_MODE=signal timeout 60 "$BIN" --batch --debugger gdb "$PY" "$prog" >"$out" 2>&1
 check signal-kind 'FAULT \(host-signal\)'
 check signal-head '^Program output \(last 12 of 32 lines\):$'
-check signal-last '^  \| colour \\x1b\[31mred\\x1b\[0m done$'
+check signal-last '^  \| colour red done \\x1b\]0;pwned\\x07$'
 
 PY_HOST_FAIL_MODE=clean timeout 60 "$BIN" --batch --debugger gdb "$PY" "$prog" >"$out" 2>&1
 check clean-no-fault 'no fault found|ran cleanly'

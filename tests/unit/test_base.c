@@ -348,19 +348,23 @@ TEST(note_escape_round_trips_every_byte)
 	dbuf_free(&u);
 }
 
-/* What a program coloured for its terminal reads as its text: CSI and
- * OSC sequences and two-byte escapes go, an unfinished one at the end
- * too; text without ESC is left as it is. */
-TEST(text_strip_controls_leaves_the_text)
+/* What a program coloured for its terminal reads as its text: colour
+ * sequences go, one cut at the end too; any other control sequence (a
+ * title, a cursor move, a lone ESC) stays, for the sinks to show; text
+ * without ESC is left as it is. */
+TEST(text_strip_colours_leaves_the_text)
 {
 	static const struct {
 		const char *in, *out;
 	} cases[] = {
 		{ "\x1b[31m\x1b[1mtest_labels.py\x1b[0m:12: AssertionError",
 		  "test_labels.py:12: AssertionError" },
-		{ "\x1b]8;;http://x\x07link\x1b]8;;\x1b\\ end", "link end" },
-		{ "a\x1b" "cb", "ab" },
+		{ "\x1b[38;2;255;0;0mrgb\x1b[m", "rgb" },
+		{ "\x1b]0;pwned\x07title", "\x1b]0;pwned\x07title" },
+		{ "\x1b[2Jclear", "\x1b[2Jclear" },
+		{ "a\x1b" "cb", "a\x1b" "cb" },
 		{ "tail \x1b[3", "tail " },
+		{ "lone \x1b", "lone \x1b" },
 		{ "plain [text] only", "plain [text] only" },
 		{ "", "" },
 	};
@@ -368,7 +372,7 @@ TEST(text_strip_controls_leaves_the_text)
 		char buf[128];
 		size_t n = strlen(cases[i].in);
 		memcpy(buf, cases[i].in, n);
-		n = text_strip_controls(buf, n);
+		n = text_strip_colours(buf, n);
 		buf[n] = '\0';
 		CHECK_STR(buf, cases[i].out);
 	}

@@ -276,8 +276,9 @@ TEST(program_output_pane)
 	char p[256];
 	snprintf(p, sizeof p, "%s/unit_screen-output.txt", screen_tmpdir());
 	char *d = screen_slurp(p);
+	/* the colours go, the title sequence shows as what it was */
 	CHECK(strchr(d, 0x1b) == NULL);
-	CHECK(strstr(d, "␛[31mred?␛[0m ␛]0;pwned␇") != NULL);
+	CHECK(strstr(d, "red? ␛]0;pwned␇") != NULL);
 	free(d);
 }
 
