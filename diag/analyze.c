@@ -403,10 +403,11 @@ static bool host_where(struct diag *d)
 	struct diag_fault *f = &d->fault;
 	if (!host_crash(d))
 		return false;
-	/* the program's own frame first (model_user_frame), then the
-	 * innermost with a line */
-	/* In a Python program the interpreter's C frames are nobody's line
-	 * to fix either: the Python stack names the user's */
+	/* the program's own frame first (the controller's choice,
+	 * model.user_frame), then the innermost with a line of no
+	 * library's; none of those in a Python program, whose interpreter's
+	 * C frames are nobody's line to fix: its Python stack names the
+	 * user's */
 	bool python = d->have_pystack ||
 		      (d->argv && diag_argv_is_python(d->argv));
 	for (size_t i = 0; i < 2 * d->n_host_frames; i++) {
