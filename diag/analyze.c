@@ -874,7 +874,7 @@ static void children_analysis(struct diag *d)
 		note(d, keepf(d, "A process the program started %s %s: pid "
 			      "%ld (%.200s).", c->sig == SIGKILL ?
 			      "was killed by" : "died of", sig, c->pid,
-			      c->cmd));
+			      c->cmd[0] ? c->cmd : "its command was not read"));
 	}
 }
 

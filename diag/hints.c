@@ -283,7 +283,11 @@ static bool ph_child(const struct diag_fault *f, const char *p, size_t n,
 	const struct diag_child_death *c = f->n_child_deaths
 		? &f->child_deaths[0] : NULL;
 	if (eq(p, n, "child.pid")) return c && put_int(b, c->pid, true);
-	if (eq(p, n, "child.command")) return c && put_str(b, c->cmd);
+	/* (a child reaped before anyone read it: its parent's wait had
+	 * nothing to read) */
+	if (eq(p, n, "child.command"))
+		return c && put_str(b, c->cmd[0] ? c->cmd
+						  : "its command was not read");
 	if (eq(p, n, "child.signal")) {
 		char sig[24];
 		return c && diag_signal_name(c->sig, sig, sizeof sig) &&

@@ -1789,11 +1789,14 @@ TEST(child_killed_is_apart_from_a_fault)
 	struct run r;
 
 	run_start(&r, "./launcher");
-	CHECK(diag_add_child_death(r.d, 41, SIGKILL, "worker 1") == DIAG_OK);
-	CHECK(diag_add_child_death(r.d, 41, SIGKILL, "worker 1") == DIAG_OK);
+	CHECK(diag_add_child_death(r.d, 41, SIGKILL, "") == DIAG_OK);
+	CHECK(diag_add_child_death(r.d, 41, SIGKILL, "") == DIAG_OK);
 	mi_parse_line(bad, strlen(bad), on_rec, r.d);
 	run_finish(&r);
 	CHECK(r.f->n_child_deaths == 1);
+	/* a child reaped before its command was read says so */
+	CHECK(strstr(r.hints.v[0].what, "Process 41 (its command was not "
+		     "read)") != NULL);
 	CHECK(r.f->flags[DIAG_F_CHILD_DIED] && r.f->flags[DIAG_F_CHILD_KILLED]);
 	CHECK_STR(top_hint(&r), "job-child-killed");
 	CHECK(!has_hint(&r, "job-child-died"));
