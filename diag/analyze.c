@@ -548,18 +548,25 @@ static bool any_torch_module(const struct diag_san_record *r)
 }
 
 /* The GPU's memory ran out, in the words of PyTorch, the runtime, the
- * driver and the libraries (the program's notable lines). */
+ * driver and the libraries, or a program's own check printing the
+ * runtime's "out of memory" beside "CUDA" or "GPU" ("GPUassert: out of
+ * memory alloc.cu 23"); a host's (a MemoryError, "Cannot allocate
+ * memory") names neither (the program's notable lines). */
 static bool said_out_of_memory(const struct diag *d)
 {
 	static const char *const words[] = {
-		"CUDA out of memory", "CUDA error: out of memory",
 		"cudaErrorMemoryAllocation", "CUDA_ERROR_OUT_OF_MEMORY",
 		"CUBLAS_STATUS_ALLOC_FAILED", "CUDNN_STATUS_ALLOC_FAILED", NULL,
 	};
-	for (size_t i = 0; i < d->n_lines; i++)
+	for (size_t i = 0; i < d->n_lines; i++) {
+		const char *l = d->lines[i];
+		if (strstr(l, "out of memory") &&
+		    (diag_ci_strstr(l, "cuda") || diag_ci_strstr(l, "gpu")))
+			return true;
 		for (size_t k = 0; words[k]; k++)
-			if (strstr(d->lines[i], words[k]))
+			if (strstr(l, words[k]))
 				return true;
+	}
 	return false;
 }
 

@@ -247,7 +247,7 @@ static const char *const cuda_errors[] = {
 static const char *const notable[] = {
 	"error", "Error", "ERROR", "CUDA", "cuda", "dtype", "scalar type",
 	"Assertion", "warning", "failed", "Traceback", "libcudadebugger",
-	"minimal", "driver",
+	"minimal", "driver", "out of memory",
 	/* a child process died (rule job-child-failed): torch.multiprocessing
 	 * ("process 1 terminated with signal SIGABRT"), a DataLoader worker,
 	 * Open MPI's mpirun ("exited on signal"), MPICH ("BAD TERMINATION") */

@@ -105,7 +105,7 @@ struct diag_dim3 {
 	X(EXITED, "exited", "the program ended")                              \
 	X(EXITED_NORMALLY, "exited-normally", "the program ended with status 0") \
 	X(EXIT_FAILED, "exit-failed", "the program ended with a failure status or signal") \
-	X(CUDA_OOM, "cuda-oom", "the program said the GPU ran out of memory (CUDA out of memory, cudaErrorMemoryAllocation, CUDA_ERROR_OUT_OF_MEMORY, a library's ALLOC_FAILED)") \
+	X(CUDA_OOM, "cuda-oom", "the program said the GPU ran out of memory (out of memory beside CUDA or GPU, cudaErrorMemoryAllocation, CUDA_ERROR_OUT_OF_MEMORY, a library's ALLOC_FAILED)") \
 	X(EXIT_SIGKILL, "exit-sigkill", "the program was killed by SIGKILL, which no program can catch and no debugger can stop at (the OOM killer, a kill -9, a scheduler)") \
 	X(CONTINUED_PAST_FAULT, "continued-past-fault", "the program was resumed after a device fault") \
 	X(CUDA_ERROR_OUTPUT, "cuda-error-output", "a CUDA error message on the program's terminal") \

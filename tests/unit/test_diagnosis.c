@@ -1556,6 +1556,7 @@ TEST(cuda_out_of_memory_is_its_own_account)
 		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
 		"745.06 GiB. GPU 0 has a total capacity of 79.19 GiB\n",
 		"CUDA error: out of memory at alloc.cu:17 (cudaErrorMemoryAllocation)\n",
+		"GPUassert: out of memory alloc.cu 23\n",
 	};
 	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
 		struct run r;
@@ -1567,6 +1568,15 @@ TEST(cuda_out_of_memory_is_its_own_account)
 		CHECK(!diag_memcheck_wanted(DIAG_MEMCHECK_AUTO, r.f));
 		run_free(&r);
 	}
+	/* the host's memory is no GPU's */
+	struct run r;
+	py_output_run(&r, "Traceback (most recent call last):\n"
+			  "  File \"/s/load.py\", line 3, in <module>\n"
+			  "    rows = read_all()\n"
+			  "MemoryError: out of memory reading the dataset\n");
+	CHECK(!r.f->flags[DIAG_F_CUDA_OOM]);
+	CHECK_STR(top_hint(&r), "python-host-error");
+	run_free(&r);
 }
 
 /* Hydra with the user's own HYDRA_FULL_ERROR=0 prints a traceback's last
