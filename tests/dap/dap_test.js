@@ -216,6 +216,9 @@ const cases = {
 		const stopped = await start(dc, gdbArgs({
 			program: path.join(BUILD, 'progs', 'host_crash'), args: ['assert'] }));
 		assert.strictEqual(stopped.body.reason, 'exception');
+		// the description names the user's line, as the report does
+		assert.ok(/host_crash\.c:\d+/.test(stopped.body.description || ''),
+			'description: ' + stopped.body.description);
 		const st = await dc.stackTraceRequest({ threadId: stopped.body.threadId });
 		const frames = st.body.stackFrames;
 		const own = frames.findIndex(f => f.source && f.source.presentationHint !== 'deemphasize');
