@@ -1024,6 +1024,12 @@ static const char *stop_function(const struct dbg_model *m)
 	    m->frames.n && !dec_frame_is_device(&m->frames.frames[0]) &&
 	    m->stop.frame.func && !runtime_func(m->stop.frame.func))
 		return m->stop.frame.func;
+	/* a CPU crash in a library: the program's own frame the controller
+	 * chose, as the report's location and the panes show it */
+	for (size_t i = 0; m->user_frame > 0 && i < m->frames.n; i++)
+		if (m->frames.frames[i].level == m->user_frame &&
+		    m->frames.frames[i].func)
+			return m->frames.frames[i].func;
 	for (size_t i = 0; i < m->frames.n; i++) {
 		const struct dec_frame *fr = &m->frames.frames[i];
 		if (!runtime_func(fr->func) && strcmp(fr->func, "??") &&

@@ -28,6 +28,7 @@ run "$BUILD/progs/host_crash" assert
 check assert-where "^  location +tests/progs/host_crash\\.c:$(line_of MARK_ASSERT $C) \\(from the frame\\)$"
 check assert-value '^  n = 21$'
 check assert-hint '^\[1\] A host assert\(\) failed in check_rows  \(host-assert\)$'
+check assert-stop '^stop: +SIGABRT \(Aborted\) in check_rows$'
 # frame 0's values (pthread_kill's) are not the user's
 check_not assert-no-libc-values '^  (signo|tid|threadid) = '
 check_not assert-no-libc-where '^  location +\./nptl/'
