@@ -176,17 +176,16 @@ static void write_frame(struct dj_w *w, int tid, const struct dec_frame *f,
 		/* a library's source (a libc with line information:
 		 * "./nptl/pthread_kill.c"): greyed, so that a client focuses
 		 * the program's own frame below it, as the screen does */
-		bool own = !library;
 		dj_w_key(w, "source");
 		dj_w_obj(w);
 		dj_w_ktext(w, "name", base_name(f->file ? f->file : path));
 		dj_w_ktext(w, "path", path); /* untrusted: see docs/dap.md */
-		if (!own)
+		if (library)
 			dj_w_kstr(w, "presentationHint", "deemphasize");
 		dj_w_obj_end(w);
 		dj_w_kint(w, "line", f->line);
 		dj_w_kint(w, "column", 1);
-		if (!own)
+		if (library)
 			dj_w_kstr(w, "presentationHint", "subtle");
 	} else {
 		dj_w_kint(w, "line", 0);
