@@ -199,6 +199,13 @@ static bool reaped_worth_writing(int sig)
 	return false;
 }
 
+/* Whether a reaped child's end is one to write: a death it cannot
+ * always write itself, or under --job an exit. */
+static bool end_worth_writing(bool killed, int sig)
+{
+	return killed ? reaped_worth_writing(sig) : exits_wanted;
+}
+
 /* What the caller's wait will reap, looked at first without reaping it
  * (WNOWAIT), with the caller's own waiting: while the zombie's comm can
  * still be read.  Only a wait for exits is looked at: one that also
@@ -252,10 +259,10 @@ static int reap_peek_before(idtype_t idt, id_t id, int opts,
 		   (opts & (WNOHANG | __WALL | __WCLONE | __WNOTHREAD));
 	if (call_waitid(idt, id, &si, look) < 0)
 		return errno == EINTR ? -1 : 0;
-	if (si.si_pid <= 0 || (si.si_code != CLD_EXITED &&
-			       si.si_code != CLD_KILLED &&
-			       si.si_code != CLD_DUMPED))
-		return 0;
+	bool killed = si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED;
+	if (si.si_pid <= 0 || (!killed && si.si_code != CLD_EXITED) ||
+	    !end_worth_writing(killed, si.si_status))
+		return 0; /* (its comm is read only for an end to write) */
 	pk->pid = (long)si.si_pid;
 	proc_path(path, sizeof path, pk->pid, "comm");
 	pk->comm_len = put_proc_text(pk->comm, 0, sizeof pk->comm - 1, path);
@@ -302,10 +309,8 @@ static bool cmd_matches_comm(const struct reap_peek *pk)
 static void reap_write_after(const struct reap_peek *pk, long pid, int st)
 {
 	bool killed = WIFSIGNALED(st);
-	if (!job_dir[0])
-		return;
-	if (killed ? !reaped_worth_writing(WTERMSIG(st))
-		   : !WIFEXITED(st) || !exits_wanted)
+	if (!job_dir[0] || (!killed && !WIFEXITED(st)) ||
+	    !end_worth_writing(killed, killed ? WTERMSIG(st) : 0))
 		return;
 	char own[1100];
 	end_path(own, sizeof own, killed ? "death" : "exit", pid);
