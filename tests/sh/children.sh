@@ -48,7 +48,8 @@ for mode in kill exec-kill; do
 done
 # the exec'ed shell is named as what it became (its comm, or its whole
 # command line when read after the exec), never as the parent it was
-if ! grep -q "killed by SIGKILL: pid [0-9]* (sh\( -c kill -KILL \$\$\)\?)" "$tmp/exec-kill.txt"; then
+# ([$][$]: a "$" before "\)" would anchor, not match the text)
+if ! grep -q 'killed by SIGKILL: pid [0-9]* (sh\( -c kill -KILL [$][$]\)\?)' "$tmp/exec-kill.txt"; then
 	fail exec-kill-command "$(grep 'killed by SIGKILL: pid' "$tmp/exec-kill.txt")"
 else
 	pass exec-kill-command
