@@ -2,7 +2,9 @@
  * See include/cudbg/batch.h. */
 #include "cudbg/base.h"
 #include "cudbg/batch.h"
+#include "cudbg/diagrun.h"
 #include "cudbg/model.h"
+#include "cudbg/report.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -62,33 +64,12 @@ static const struct dec_frame *kernel_frame(const struct dbg_model *m)
 	return NULL;
 }
 
-static void dim(uint32_t out[3], struct dec_dim3 d)
-{
-	out[0] = d.x;
-	out[1] = d.y;
-	out[2] = d.z;
-}
-
 static void collect_focus(const struct dbg_model *m, struct batch_report *r)
 {
 	const struct dec_focus *f = &m->focus;
 	if (!f->valid && m->has_stop)
 		f = &m->stop.focus;
-	if (!f->valid)
-		return;
-	r->has_focus = true;
-	r->device_no = f->device;
-	r->sm = f->sm;
-	r->warp = f->warp;
-	r->lane = f->lane;
-	r->kernel_no = f->kernel;
-	r->grid = f->grid;
-	r->has_cluster = f->cluster_idx.valid;
-	dim(r->cluster, f->cluster_idx);
-	r->has_block = f->block.valid;
-	dim(r->block, f->block);
-	r->has_thread = f->thread.valid;
-	dim(r->thread, f->thread);
+	diag_focus_from_model(&r->focus, f);
 }
 
 static void collect_stop(const struct dbg_model *m, struct batch_report *r)
@@ -142,9 +123,7 @@ static const char *mode_name(const struct dbg_model *m)
 
 int batch_collect(const struct dbg_model *m, struct batch_report *r)
 {
-	*r = (struct batch_report){ .bkptno = -1, .device_no = -1, .sm = -1,
-				    .warp = -1, .lane = -1, .kernel_no = -1,
-				    .grid = -1 };
+	*r = (struct batch_report){ .bkptno = -1 };
 	r->mode = mode_name(m);
 	r->state = model_state_name(m->state);
 	/* The debugger may end right after the program (a replay reaches
@@ -173,7 +152,7 @@ int batch_collect(const struct dbg_model *m, struct batch_report *r)
 	if (!r->exited)
 		collect_frames(m, r);
 	collect_focus(m, r);
-	r->device |= r->has_focus && m->is_core;
+	r->device |= r->focus.valid && m->is_core;
 	/* after a stop, only a debugger that broke is an error (one that
 	 * exited cleanly, as a replay does at its end, is not) */
 	if (gone && (!m->has_stop || m->gone_failed))
@@ -242,26 +221,22 @@ static void text_line(FILE *out, const char *key, const char *value)
 	fputc('\n', out);
 }
 
-static void text_focus(FILE *out, const struct batch_report *r)
+static void text_focus(FILE *out, const struct diag_focus *c)
 {
-	if (!r->has_focus)
+	if (!c->valid)
 		return;
 	fprintf(out, "%-10s ", "focus:");
-	if (r->kernel_no >= 0)
-		fprintf(out, "kernel %d, ", r->kernel_no);
-	if (r->grid >= 0)
-		fprintf(out, "grid %lld, ", r->grid);
-	if (r->has_cluster)
-		fprintf(out, "cluster (%u,%u,%u), ", r->cluster[0], r->cluster[1],
-			r->cluster[2]);
-	if (r->has_block)
-		fprintf(out, "block (%u,%u,%u), ", r->block[0], r->block[1],
-			r->block[2]);
-	if (r->has_thread)
-		fprintf(out, "thread (%u,%u,%u), ", r->thread[0], r->thread[1],
-			r->thread[2]);
-	fprintf(out, "device %d, sm %d, warp %d, lane %d\n", r->device_no,
-		r->sm, r->warp, r->lane);
+	if (c->kernel >= 0)
+		fprintf(out, "kernel %d, ", c->kernel);
+	if (c->grid >= 0)
+		fprintf(out, "grid %lld, ", c->grid);
+	if (c->has_cluster)
+		fprintf(out, "cluster (%u,%u,%u), ", c->cluster.x, c->cluster.y,
+			c->cluster.z);
+	fprintf(out, "block (%u,%u,%u), thread (%u,%u,%u), ", c->block.x,
+		c->block.y, c->block.z, c->thread.x, c->thread.y, c->thread.z);
+	fprintf(out, "device %d, sm %d, warp %d, lane %d\n", c->device, c->sm,
+		c->warp, c->lane);
 }
 
 static void text_frame(FILE *out, const char *key, const struct batch_frame *f)
@@ -309,7 +284,7 @@ void batch_print_text(FILE *out, const struct batch_report *r)
 		}
 		fputc('\n', out);
 	}
-	text_focus(out, r);
+	text_focus(out, &r->focus);
 	text_line(out, "kernel:", r->kernel);
 	text_frame(out, "frame:", &r->frame);
 	if (!same_frame(&r->frame, &r->kernel_frame))
@@ -347,19 +322,6 @@ void batch_print_text(FILE *out, const struct batch_report *r)
 /* ---- JSON ---- */
 
 /* One [x,y,z] index, or null. */
-static void json_dim(struct jw *w, const char *key, bool has,
-		     const uint32_t d[3])
-{
-	if (!has) {
-		jw_null(w, key);
-		return;
-	}
-	jw_arr(w, key);
-	for (int i = 0; i < 3; i++)
-		jw_uint(w, NULL, d[i]);
-	jw_end(w);
-}
-
 static void json_frame(struct jw *w, const char *key,
 		       const struct batch_frame *f)
 {
@@ -376,26 +338,6 @@ static void json_frame(struct jw *w, const char *key,
 	jw_int_or_null(w, "line", f->line, f->line > 0);
 	/* "addr" before; "address" as in diagnosis.frames */
 	jw_hex(w, "address", f->addr, true);
-	jw_end(w);
-}
-
-/* An index the debugger did not give (-1) is null, never -1. */
-static void json_focus(struct jw *w, const struct batch_report *r)
-{
-	if (!r->has_focus) {
-		jw_null(w, "focus");
-		return;
-	}
-	jw_obj(w, "focus");
-	jw_int_or_null(w, "device", r->device_no, r->device_no >= 0);
-	jw_int_or_null(w, "sm", r->sm, r->sm >= 0);
-	jw_int_or_null(w, "warp", r->warp, r->warp >= 0);
-	jw_int_or_null(w, "lane", r->lane, r->lane >= 0);
-	jw_int_or_null(w, "kernel", r->kernel_no, r->kernel_no >= 0);
-	jw_int_or_null(w, "grid", r->grid, r->grid >= 0);
-	json_dim(w, "cluster", r->has_cluster, r->cluster);
-	json_dim(w, "block", r->has_block, r->block);
-	json_dim(w, "thread", r->has_thread, r->thread);
 	jw_end(w);
 }
 
@@ -443,7 +385,7 @@ static void json_report(struct jw *w, const struct batch_report *r)
 	jw_str(w, "signal", r->signal_name);
 	jw_str(w, "signal_meaning", r->signal_meaning);
 	jw_bool(w, "device", r->device);
-	json_focus(w, r);
+	diag_report_json_focus(w, "focus", &r->focus);
 	jw_str(w, "kernel", r->kernel);
 	json_frame(w, "frame", &r->frame);
 	json_frame(w, "kernel_frame", &r->kernel_frame);

@@ -38,7 +38,7 @@ void diag_feed_stack(struct diag *d, const struct dec_stack *st)
 	diag_frames_offer(d, v, n);
 }
 
-static void focus_copy(struct diag_focus *o, const struct dec_focus *f)
+void diag_focus_from_model(struct diag_focus *o, const struct dec_focus *f)
 {
 	diag_focus_clear(o);
 	o->valid = f->valid && f->block.valid && f->thread.valid;
@@ -139,7 +139,7 @@ static void stop_from_model(struct diag *d, const struct dbg_model *m)
 	s->exc_line = st->line > 0 ? (unsigned)st->line : 0;
 	s->error_pc = st->error_pc;
 	s->has_error_pc = st->has_error_pc;
-	focus_copy(&s->focus, &st->focus);
+	diag_focus_from_model(&s->focus, &st->focus);
 	if (st->has_frame) {
 		frame_copy(&s->frame, &st->frame);
 		s->has_frame = true;
@@ -198,7 +198,7 @@ static void core_from_model(struct diag *d, const struct dbg_model *m)
 	}
 	s->assert_text |= c->assert_text;
 	if (!s->focus.valid && c->focus.valid)
-		focus_copy(&s->focus, &c->focus);
+		diag_focus_from_model(&s->focus, &c->focus);
 }
 
 /* The culprit-lane search's answers (mi/ctl_culprit.c): the lanes whose
@@ -300,7 +300,7 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 	stop_from_model(d, m);
 	core_from_model(d, m);
 	if (d->stop.have && !d->stop.focus.valid && m->focus.valid)
-		focus_copy(&d->stop.focus, &m->focus);
+		diag_focus_from_model(&d->stop.focus, &m->focus);
 	diag_feed_stack(d, &m->frames);
 	/* A host signal (a CPU crash): the program's own frame (the
 	 * controller selects it when the signal came in a library: abort()

@@ -799,14 +799,14 @@ static void j_exception(struct jw *w, const struct diag_fault *f)
 	jw_end(w);
 }
 
-static void j_focus(struct jw *w, const struct diag_fault *f)
+void diag_report_json_focus(struct jw *w, const char *key,
+			    const struct diag_focus *c)
 {
-	const struct diag_focus *c = &f->focus;
 	if (!c->valid) {
-		jw_str(w, "focus", NULL);
+		jw_null(w, key);
 		return;
 	}
-	jw_obj(w, "focus");
+	jw_obj(w, key);
 	jw_int_or_null(w, "device", c->device, c->device >= 0);
 	jw_int_or_null(w, "sm", c->sm, c->sm >= 0);
 	jw_int_or_null(w, "warp", c->warp, c->warp >= 0);
@@ -1263,7 +1263,7 @@ char *diag_report_json(const struct diag_report_in *in)
 		else
 			jw_null(&w, "text");
 		jw_end(&w);
-		j_focus(&w, f);
+		diag_report_json_focus(&w, "focus", &f->focus);
 		jw_obj(&w, "pc");
 		jw_hex(&w, "error", f->error_pc, f->has_error_pc);
 		jw_hex(&w, "stop", f->stop_pc, f->has_stop_pc);

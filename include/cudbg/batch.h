@@ -12,6 +12,8 @@
 #ifndef CUDBG_BATCH_H
 #define CUDBG_BATCH_H
 
+#include "cudbg/diag.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,12 +51,7 @@ struct batch_report {
 	char *signal_name, *signal_meaning;
 	bool device;           /* stopped in device code (CudaFocus) */
 	bool device_exception; /* a CUDA exception or trap */
-	bool has_focus;
-	int device_no, sm, warp, lane, kernel_no;
-	long long grid;
-	bool has_cluster;
-	uint32_t cluster[3], block[3], thread[3];
-	bool has_block, has_thread;
+	struct diag_focus focus; /* the debugger's focus (focus.valid) */
 	char *exception_name;  /* fault fields of *stopped */
 	bool has_error_pc;
 	uint64_t error_pc;

@@ -253,6 +253,11 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m);
  * output and the debugger's console text still in their rings (the
  * newest 64 KiB of each). */
 void diag_feed_model_run(struct diag *d, const struct dbg_model *m);
+/* The model's CUDA focus as the diagnosis keeps it (valid only with a
+ * block and a thread): the one copy the diagnosis and the batch report
+ * make. */
+struct dec_focus;
+void diag_focus_from_model(struct diag_focus *o, const struct dec_focus *f);
 /* A stack from ctl_host_stack() (the launching host thread). */
 void diag_feed_stack(struct diag *d, const struct dec_stack *st);
 

@@ -69,6 +69,12 @@ char *diag_report_json(const struct diag_report_in *in);
 struct jw;
 struct diag_hints;
 void diag_report_json_hints(struct jw *w, const struct diag_hints *h);
+/* A CUDA focus as the JSON object under `key` (null when not valid):
+ * the diagnosis's faulting thread and the batch report's debugger
+ * focus share it (docs/report-schema.md). */
+struct diag_focus;
+void diag_report_json_focus(struct jw *w, const char *key,
+			    const struct diag_focus *c);
 
 /* 0 no fault, 1 fault, 2 environment error (in->error set, or the fault
  * kind is DIAG_FAULT_ENVIRONMENT). */

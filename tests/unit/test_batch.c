@@ -44,8 +44,8 @@ TEST(seed_py_report)
 	CHECK_INT(batch_exit_code(&r), 1);
 	CHECK_STR(r.kernel, "nll_loss_forward_reduce_cuda_kernel_2d");
 	CHECK_STR(r.signal_name, "CUDA_EXCEPTION_12");
-	CHECK(r.has_block && r.block[0] == 0);
-	CHECK(r.has_thread && r.thread[0] == 23);
+	CHECK(r.focus.valid && r.focus.block.x == 0);
+	CHECK(r.focus.thread.x == 23);
 	char *t = print(&r, false);
 	CHECK(strstr(t, "stop:      Warp Assert in "
 			"nll_loss_forward_reduce_cuda_kernel_2d\n"));
