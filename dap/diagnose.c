@@ -24,10 +24,9 @@ static const struct diag_fault *analyze(struct dap *d)
 static void fault_summary(const struct diag_fault *f,
 			  const struct dec_frame *fr, char *buf, size_t cap)
 {
-	const char *cls = f->exception_name ? f->exception_name
-			: f->signal_meaning ? f->signal_meaning
-			: diag_fault_kind_name(f->kind);
-	size_t n = (size_t)snprintf(buf, cap, "%s", cls);
+	char head[512];
+	size_t n = (size_t)snprintf(buf, cap, "%s",
+				    diag_fault_headline(f, head, sizeof head));
 	if (f->kernel_short && n < cap)
 		n += (size_t)snprintf(buf + n, cap - n, " in %s", f->kernel_short);
 	else if (fr && fr->func && strcmp(fr->func, "??") != 0 && n < cap)

@@ -130,6 +130,30 @@ static const char *fault_tool_name(const struct diag_fault *f)
 	return diag_fault_kind_name(f->kind);
 }
 
+const char *diag_fault_headline(const struct diag_fault *f, char *buf,
+				size_t cap)
+{
+	const char *exc = f->exception_name ? f->exception_name
+					    : f->signal_meaning;
+	if (f->hang)
+		diag_hang_headline(f->hang, buf, cap);
+	else if (f->kind == DIAG_FAULT_MEMCHECK && f->finding && f->finding->text)
+		/* before the signal: a sanitizer's coredump says SIGTRAP,
+		 * which is how the sanitizer stopped, not what went wrong */
+		snprintf(buf, cap, "memcheck: %s", f->finding->text);
+	else if (exc)
+		snprintf(buf, cap, "%s", exc);
+	else if (f->exited && f->exit_signal)
+		snprintf(buf, cap, "The program was killed by %s", f->exit_signal);
+	else if (f->exited)
+		snprintf(buf, cap, "The program exited with status %d%s",
+			 f->exit_code,
+			 f->kind == DIAG_FAULT_NONE ? ": no fault seen" : "");
+	else
+		snprintf(buf, cap, "%s", diag_fault_kind_name(f->kind));
+	return buf;
+}
+
 static void t_summary(struct dbuf *b, const struct diag_fault *f,
 		      const struct diag_report_in *in)
 {

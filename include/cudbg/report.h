@@ -76,6 +76,15 @@ struct diag_focus;
 void diag_report_json_focus(struct jw *w, const char *key,
 			    const struct diag_focus *c);
 
+/* What went wrong, in a few words, for a fault or an exit: the hang's
+ * headline, the sanitizer finding ("memcheck: Invalid __global__ write
+ * of size 4 bytes"), the exception or signal, how the program ended, else
+ * the fault's class.  The Hints pane's headline and DAP's stop
+ * description both start with it.  Returns buf. */
+struct diag_fault;
+const char *diag_fault_headline(const struct diag_fault *f, char *buf,
+				size_t cap);
+
 /* 0 no fault, 1 fault, 2 environment error (in->error set, or the fault
  * kind is DIAG_FAULT_ENVIRONMENT). */
 int diag_report_exit_code(const struct diag_report_in *in);

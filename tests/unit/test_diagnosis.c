@@ -1898,3 +1898,46 @@ TEST(no_cuda_library_is_a_host_run)
 	CHECK_STR(top_hint(&r), "clean-under-debugger");
 	run_free(&r);
 }
+
+/* One headline for the Hints pane and DAP's stop (diag_fault_headline):
+ * the exception at a device stop, the sanitizer's own words for a
+ * finding (not the SIGTRAP the sanitizer stopped with), how a clean run
+ * ended. */
+TEST(fault_headline_per_case)
+{
+	char head[512];
+	struct run r;
+	run_start(&r, "python3");
+	feed_log(r.d, "seed_py.mi.log");
+	run_finish(&r);
+	CHECK_STR(diag_fault_headline(r.f, head, sizeof head), "Warp Assert");
+	run_free(&r);
+
+	run_start(&r, "./small_oob");
+	char path[4096], err[512];
+	snprintf(path, sizeof path, "%s/small_oob.sanitizer.xml",
+		 test_fixtures_dir());
+	struct diag_san *s;
+	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
+	diag_add_sanitizer(r.d, s);
+	run_finish(&r);
+	diag_fault_headline(r.f, head, sizeof head);
+	CHECK_MSG(!strncmp(head, "memcheck: Invalid __global__ ", 29), "%s", head);
+	run_free(&r);
+
+	bool exited_seen = false;
+	const char *logs[] = {"step_kernel.mi.log", "replay_to_fault.mi.log",
+			      "late_condition.mi.log", "warp_watch.mi.log"};
+	for (int i = 0; i < 4; i++) {
+		run_start(&r, "./prog");
+		feed_log(r.d, logs[i]);
+		run_finish(&r);
+		if (r.f->exited && !r.f->exit_signal && r.f->exit_code == 0) {
+			exited_seen = true;
+			CHECK_STR(diag_fault_headline(r.f, head, sizeof head),
+				  "The program exited with status 0: no fault seen");
+		}
+		run_free(&r);
+	}
+	CHECK(exited_seen);
+}

@@ -206,38 +206,32 @@ static void first_sentence(const char *s, char *buf, size_t cap)
 	snprintf(buf, cap, "%.*s", (int)(end - s), s);
 }
 
-/* What happened, in one line. */
+/* What happened, in one line: the account's headline (diag/report.c,
+ * as DAP's stop says it), and for an exception the first sentence of
+ * what it means. */
 static void add_headline(struct hints_state *s, const struct diag_fault *f,
 			 const char *stop_reason)
 {
-	const char *exc = f->exception_name ? f->exception_name : f->signal_meaning;
-	char meaning[512] = "";
-	struct style bad = STYLE(UC_ERROR, CA_BOLD);
+	struct style bad = STYLE(UC_ERROR, CA_BOLD), good = STYLE(UC_GOOD, CA_BOLD);
 
-	if (f->explanation)
-		first_sentence(f->explanation, meaning, sizeof meaning);
-	if (f->hang) {
-		char head[512];
-		diag_hang_headline(f->hang, head, sizeof head);
-		row_add(s, 1, bad, ACT_NONE, "%s", head);
-	} else if (f->kind == DIAG_FAULT_NONE && !f->exited) {
-		row_add(s, 1, STYLE(UC_GOOD, CA_BOLD), ACT_NONE, "No fault seen%s%s",
+	if (f->kind == DIAG_FAULT_NONE && !f->exited && !f->hang) {
+		row_add(s, 1, good, ACT_NONE, "No fault seen%s%s",
 			stop_reason ? ": " : "", stop_reason ? stop_reason : "");
-	} else if (f->kind == DIAG_FAULT_MEMCHECK && f->finding && f->finding->text) {
-		/* before the signal: a sanitizer's coredump says SIGTRAP,
-		 * which is how the sanitizer stopped, not what went wrong */
-		row_add(s, 1, bad, ACT_NONE, "memcheck: %s", f->finding->text);
-	} else if (exc) {
-		row_add(s, 1, bad, ACT_NONE, "%s%s%s", exc, meaning[0] ? ": " : "", meaning);
-	} else if (f->exited && f->exit_signal) {
-		row_add(s, 1, bad, ACT_NONE, "The program was killed by %s", f->exit_signal);
-	} else if (f->exited) {
-		row_add(s, 1, f->exit_code ? bad : STYLE(UC_GOOD, CA_BOLD), ACT_NONE,
-			"The program exited with status %d%s", f->exit_code,
-			f->kind == DIAG_FAULT_NONE ? ": no fault seen" : "");
-	} else {
-		row_add(s, 1, bad, ACT_NONE, "%s", diag_fault_kind_name(f->kind));
+		return;
 	}
+	char head[512], meaning[512] = "";
+	diag_fault_headline(f, head, sizeof head);
+	/* which of the headline's cases this is (diag_fault_headline) */
+	bool finding = f->kind == DIAG_FAULT_MEMCHECK && f->finding &&
+		       f->finding->text;
+	bool exc = !f->hang && !finding &&
+		   (f->exception_name || f->signal_meaning);
+	bool clean = !f->hang && !finding && !exc && f->exited &&
+		     !f->exit_signal && !f->exit_code;
+	if (exc && f->explanation)
+		first_sentence(f->explanation, meaning, sizeof meaning);
+	row_add(s, 1, clean ? good : bad, ACT_NONE, "%s%s%s", head,
+		meaning[0] ? ": " : "", meaning);
 }
 
 /* Where: the kernel, the thread, the line, the user's Python line. */
