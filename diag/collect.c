@@ -430,6 +430,18 @@ int diag_lend_sanitizer(struct diag *d, const struct diag_san *report)
 		      : DIAG_OK;
 }
 
+void diag_unlend_sanitizer(struct diag *d, const struct diag_san *report)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < d->n_sans; i++) {
+		if (d->sans_lent[i] && d->sans[i] == report)
+			continue;
+		d->sans[k] = d->sans[i];
+		d->sans_lent[k++] = d->sans_lent[i];
+	}
+	d->n_sans = k;
+}
+
 int diag_add_child_death(struct diag *d, long pid, int sig, const char *cmd)
 {
 	for (size_t i = 0; i < d->n_children; i++)
@@ -572,9 +584,14 @@ static void frames_offer_one(struct diag *d, struct diag_frame *v, size_t n)
 	if (device && d->stop.have && !d->frames) {
 		d->frames = v;
 		d->n_frames = n;
-	} else if (!device && n > 1 && !d->host_frames) {
+	} else if (!device && n > 1 &&
+		   (!d->host_frames || !d->host_frames_final ||
+		    d->host_frames_stop == d->model_stop)) {
+		diag_frames_free(d->host_frames, d->n_host_frames);
 		d->host_frames = v;
 		d->n_host_frames = n;
+		d->host_frames_final = d->stop.have || d->host_signal;
+		d->host_frames_stop = d->model_stop;
 	} else {
 		diag_frames_free(v, n);
 	}

@@ -58,6 +58,7 @@ struct diag_run {
 				     * no live run (diag_run_pass_final) */
 	int pass_exit;              /* a final pass's failing exit status
 				     * (pass_final_exit), else 0 */
+	bool pass_exit_fed;         /* the account has it (diag_run_update) */
 	struct diag_san *text_san;  /* a replay's findings from its pass
 				     * text (text_findings), lent to each
 				     * account diag_run_update makes */
@@ -1148,34 +1149,57 @@ static bool has_account(const struct dbg_model *m, const struct diag_fault *f)
 	       f->flags[DIAG_F_SANITIZER_MISSING];
 }
 
+/* What a run's account starts from, for the session diag_run_new
+ * opened and for each later one (diag_run_restart): the program and the
+ * source directories (hints that name {program}, {command} or {script}
+ * read the same as batch's), and a replay's pass: its text first (a
+ * device assert's file:line is only there) and the findings read from it. */
+static void account_start(struct diag_run *r, struct diag *d)
+{
+	if (r->argv)
+		diag_set_program(d, r->argv, NULL);
+	for (size_t i = 0; i < r->ndirs; i++)
+		diag_add_source_dir(d, r->dirs[i]);
+	if (r->memcheck_text && r->memcheck_len)
+		diag_on_pass_output(d, r->memcheck_text, r->memcheck_len);
+	if (r->text_san)
+		diag_lend_sanitizer(d, r->text_san);
+}
+
+const struct diag_assert_entry *diag_run_first_assert(const struct diag_run *r)
+{
+	if (!r || !r->d || diag_asserts_count(r->d->asserts) == 0)
+		return NULL;
+	return diag_asserts_get(r->d->asserts, 0);
+}
+
+int diag_run_restart(struct diag_run *r)
+{
+	struct diag *d = diag_new();
+	if (!d)
+		return DIAG_ENOMEM;
+	view_clear(r); /* (the view points into the account it drops) */
+	diag_free(r->d);
+	r->d = d;
+	r->pass_exit_fed = false;
+	account_start(r, d);
+	return DIAG_OK;
+}
+
 int diag_run_update(struct diag_run *r, const struct dbg_model *m,
 		    diag_run_feed_fn feed, void *ctx)
 {
 	view_clear(r);
 	if (!m || !r->rules)
 		return r->rules ? DIAG_OK : DIAG_ENOTFOUND;
-	struct diag *d = diag_new();
-	if (!d)
-		return DIAG_ENOMEM;
-	diag_free(r->d);
-	r->d = d;
-	/* The program and the source directories, as batch's account has
-	 * them (diag_run_new): hints that name {program}, {command} or
-	 * {script} read the same on the screen. */
-	if (r->argv)
-		diag_set_program(d, r->argv, NULL);
-	for (size_t i = 0; i < r->ndirs; i++)
-		diag_add_source_dir(d, r->dirs[i]);
-	/* A replay of a memcheck pass's recording: the pass's text (its
-	 * "sanitizer|" notes) goes first, as in batch's account
-	 * (replay_pass_text): a device assert's file:line is only there. */
-	if (r->memcheck_text && r->memcheck_len)
-		diag_on_pass_output(d, r->memcheck_text, r->memcheck_len);
-	diag_feed_model_run(d, m);
-	if (r->pass_exit && m->state != MODEL_EXITED)
+	struct diag *d = r->d;
+	diag_feed_model(d, m);
+	/* a final pass's failing exit, once: the program's own end is
+	 * the model's */
+	if (r->pass_exit && m->state != MODEL_EXITED && !r->pass_exit_fed) {
 		diag_on_exit(d, false, r->pass_exit);
-	if (r->text_san)
-		diag_lend_sanitizer(d, r->text_san);
+		r->pass_exit_fed = true;
+	}
 	if (feed)
 		feed(ctx, d);
 	const struct diag_fault *f = diag_analyze(d);

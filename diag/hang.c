@@ -863,7 +863,7 @@ bool diag_hang_placeholder(const struct diag_hang *h, const char *p, size_t n,
 	return false;
 }
 
-/* ---- copies (the screen keeps one summary and feeds every rebuild) ---- */
+/* ---- copies (the screen keeps one summary and feeds every update) ---- */
 
 static bool group_copy(struct diag_hang_group *dst,
 		       const struct diag_hang_group *src)

@@ -297,6 +297,7 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 {
 	if (!m)
 		return;
+	d->model_stop = m->stop_count;
 	stop_from_model(d, m);
 	core_from_model(d, m);
 	if (d->stop.have && !d->stop.focus.valid && m->focus.valid)
@@ -336,22 +337,4 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 	culprit_from(d, m);
 	freed_from(d, m);
 	exit_from_model(d, m);
-}
-
-void diag_feed_model_run(struct diag *d, const struct dbg_model *m)
-{
-	char buf[65536];
-
-	if (!m)
-		return;
-	diag_feed_model(d, m);
-	size_t n = model_ring_copy(&m->output, buf, sizeof buf);
-	if (n)
-		diag_on_program_output(d, buf, n);
-	/* the debugger's console text, as batch's hook scans each record
-	 * (cuda-gdb's start says so when libcudadebugger is missing or
-	 * cuda-gdb-minimal is in use) */
-	n = model_ring_copy(&m->console, buf, sizeof buf);
-	if (n)
-		diag_on_debugger_stderr(d, buf, n);
 }

@@ -92,6 +92,15 @@ struct diag {
 	size_t n_frames;
 	struct diag_frame *host_frames; /* host stack */
 	size_t n_host_frames;
+	/* Which stop the host stack is of: a stack offered at the same stop
+	 * replaces it (read again once a library's symbols are in: the
+	 * screen's lean copy), and so does any while no fault was seen
+	 * (the screen feeds the model at every stop); one of a later stop
+	 * does not replace the fault's. */
+	bool host_frames_final;   /* taken at the fault (a device stop, a
+				   * host signal) */
+	unsigned host_frames_stop; /* model_stop when taken */
+	unsigned model_stop;       /* the model's stop count, last fed */
 	bool lanes_seen;
 	int lanes_with_exc;             /* rows naming an exception */
 	bool focus_lane_has_exc;

@@ -222,10 +222,8 @@ static const struct ui_actions glue_actions = {
 
 /* ---- model to UI ---- */
 
-/* Copies the bytes appended to a model ring since *seen into a log (and
- * the assertion collector, when given). */
-static void copy_ring(const struct model_ring *r, uint64_t *seen, struct textlog *log,
-		      struct diag_asserts *asserts)
+/* Copies the bytes appended to a model ring since *seen into a log. */
+static void copy_ring(const struct model_ring *r, uint64_t *seen, struct textlog *log)
 {
 	uint64_t fresh = r->total - *seen;
 	size_t n = fresh > r->len ? r->len : (size_t)fresh;
@@ -236,22 +234,18 @@ static void copy_ring(const struct model_ring *r, uint64_t *seen, struct textlog
 		return;
 	model_ring_copy(r, buf, n); /* the newest n bytes */
 	textlog_append(log, buf, n, 0);
-	if (asserts)
-		diag_asserts_feed(asserts, buf, n);
 	free(buf);
 }
 
 /* What the program's assertion message says, for a frame without source
  * (PyTorch kernels have no device line info: the message is the only
- * place that names Loss.cu:245). */
+ * place that names Loss.cu:245): the pipeline's first assertion, read
+ * from the account its hooks stream into. */
 static void sync_assert(struct glue *g)
 {
-	const struct diag_assert_entry *e;
+	const struct diag_assert_entry *e = diag_run_first_assert(g->dr);
 	struct ui_where *w = &g->ui->where;
 
-	if (!g->asserts || diag_asserts_count(g->asserts) == 0)
-		return;
-	e = diag_asserts_get(g->asserts, 0);
 	if (!e)
 		return;
 	snprintf(w->assert_loc, sizeof w->assert_loc, "%s:%u", e->file ? e->file : "?", e->line);
@@ -545,11 +539,11 @@ void glue_sync(struct glue *g)
 		return;
 	}
 	if (ch & MODEL_CH_OUTPUT) {
-		copy_ring(&m->output, &g->out_seen, &ui->output, g->asserts);
+		copy_ring(&m->output, &g->out_seen, &ui->output);
 		what |= UCH_OUTPUT;
 	}
 	if (ch & MODEL_CH_CONSOLE) {
-		copy_ring(&m->console, &g->con_seen, &ui->console, NULL);
+		copy_ring(&m->console, &g->con_seen, &ui->console);
 		what |= UCH_CONSOLE;
 	}
 	if (ch & (MODEL_CH_STATE | MODEL_CH_STOP | MODEL_CH_FOCUS))
@@ -711,9 +705,29 @@ static void program_name(struct ui *ui, const struct cudbg_options *o)
 		snprintf(p, cap, "remote %s", o->remote);
 }
 
+/* The session's records, program output and debugger stderr: to the
+ * pipeline's account as they come (the same hooks batch and DAP give
+ * their session), and the records to a replay to fault. */
 static void hook_record(void *ctx, const struct mi_record *rec)
 {
-	glue_diag_record(ctx, rec);
+	struct glue *g = ctx;
+	if (g->dr_hooks.on_record)
+		g->dr_hooks.on_record(g->dr_hooks.ctx, rec);
+	glue_diag_record(g, rec);
+}
+
+static void hook_output(void *ctx, const char *buf, size_t len)
+{
+	struct glue *g = ctx;
+	if (g->dr_hooks.on_output)
+		g->dr_hooks.on_output(g->dr_hooks.ctx, buf, len);
+}
+
+static void hook_stderr(void *ctx, const char *line, size_t len)
+{
+	struct glue *g = ctx;
+	if (g->dr_hooks.on_stderr)
+		g->dr_hooks.on_stderr(g->dr_hooks.ctx, line, len);
 }
 
 static struct dbg_ctl *start_ctl(struct glue *g, const struct session_config *sc,
@@ -725,6 +739,8 @@ static struct dbg_ctl *start_ctl(struct glue *g, const struct session_config *sc
 	cc.session = sc;
 	cc.hooks.ctx = g;
 	cc.hooks.on_record = hook_record;
+	cc.hooks.on_output = hook_output;
+	cc.hooks.on_stderr = hook_stderr;
 	return ctl_new(&cc, err, cap, NULL);
 }
 
@@ -765,9 +781,9 @@ int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 	g->auto_checked = false;
 	g->core_from_pass = false;
 	g->core_pending = false;
-	/* The assertion text belongs to the run that printed it. */
-	diag_asserts_free(g->asserts);
-	g->asserts = diag_asserts_new();
+	/* A new account for the new session: the old one's stop, output
+	 * and assertion text belong to the run that made them. */
+	glue_diag_restart(g);
 	ui->where.assert_loc[0] = ui->where.assert_expr[0] = '\0';
 	/* The name the screen first showed ("demo refault" in the demo)
 	 * stays; the pass's coredump adds its own mark after this. */
@@ -801,14 +817,12 @@ struct glue *glue_new(struct ui *ui, const struct cudbg_options *o, char *err,
 	 * demo keeps its own flow); --no-run waits for `r` in both. */
 	g->autorun = (o->backend == SESSION_LAUNCH ||
 		      (o->backend == SESSION_REPLAY && !o->demo)) && !o->no_run;
-	g->asserts = diag_asserts_new(); /* NULL: no assertion text, no harm */
 	g->o = o;
 	options_session_config(o, &sc);
 	if (glue_diag_new(g, err, cap) == 0)
 		g->ctl = start_ctl(g, &sc, err, cap);
 	if (!g->ctl) {
 		glue_diag_free(g);
-		diag_asserts_free(g->asserts);
 		free(g->dirs);
 		free(g);
 		return NULL;
@@ -847,6 +861,5 @@ void glue_free(struct glue *g)
 	free(g->bps);
 	free(g->dirs);
 	free(g->disasm_want);
-	diag_asserts_free(g->asserts);
 	free(g);
 }

@@ -176,9 +176,10 @@ static void open_pass_core(struct glue *g, const char *core, size_t nerr,
 	snprintf(g->ui->status.program, sizeof g->ui->status.program,
 		 "%s (memcheck core)", path_base(g->o->argv[0]));
 	/* A device assert's text (its file:line and expression) is only in
-	 * the program's output, which the coredump does not hold. */
-	if (g->asserts && text && len)
-		diag_asserts_feed(g->asserts, text, len);
+	 * the program's output, which the coredump does not hold: the new
+	 * account (glue_switch started it) reads the pass's. */
+	if (text && len)
+		diag_on_program_output(diag_run_diag(g->dr), text, len);
 	console_note(g, "memcheck pass: opening its coredump (%s)", path_base(core));
 	/* What the core shows is known once cuda-gdb opened it and the
 	 * first refresh is in (core_opened). */
@@ -257,6 +258,9 @@ static void pass_done(struct glue *g)
 		 : strncmp(err, "memcheck: ", 10) == 0 ? err + 10 : err);
 	loop_set_crash_pass_pgid(0);
 	if (s) {
+		if (g->san_lent) /* (the account must not read a freed one) */
+			diag_unlend_sanitizer(diag_run_diag(g->dr), g->san);
+		g->san_lent = false;
 		diag_san_free(g->san);
 		g->san = s;
 		g->san_path = NULL; /* the findings are the pass's now */
@@ -570,33 +574,36 @@ int glue_diag_new(struct glue *g, char *err, size_t cap)
 	dc.rules_optional = true; /* the Hints pane says why there are none */
 	dc.action_labels = ui_diag_action_keys;
 	g->dr = diag_run_new(&dc, NULL, err, cap);
-	return g->dr ? 0 : -1;
+	if (!g->dr)
+		return -1;
+	diag_run_hooks(g->dr, &g->dr_hooks);
+	return 0;
 }
 
-/* What the screen knows beyond the model. */
+void glue_diag_restart(struct glue *g)
+{
+	if (diag_run_restart(g->dr) == 0)
+		g->san_lent = false;
+}
+
+/* What the screen knows beyond the model, as it stands now: each
+ * replaces what the last update gave the account (the account lives
+ * on: a hang summary dropped at a resume, a later pass that worked). */
 static void feed(void *ctx, struct diag *d)
 {
 	struct glue *g = ctx;
 
 	glue_hang_feed(g, d);
-	if (g->mc_ran)
-		diag_set_flag(d, DIAG_F_MEMCHECK_RAN, true);
-	if (g->sanitizer_missing)
-		diag_set_flag(d, DIAG_F_SANITIZER_MISSING, true);
-	if (g->pass_failed[0])
-		diag_set_pass_failed(d, g->pass_failed);
+	diag_set_flag(d, DIAG_F_MEMCHECK_RAN, g->mc_ran);
+	diag_set_flag(d, DIAG_F_SANITIZER_MISSING, g->sanitizer_missing);
+	diag_set_pass_failed(d, g->pass_failed[0] ? g->pass_failed : NULL);
 	/* The report was parsed once (--sanitizer-report at the start, the
-	 * memcheck pass when it ended): lent, never read again.  Reading it
-	 * afresh on each build froze the screen 4.6-5.3 s per visit of the
-	 * Hints tab with a 257 MB report (issue 15). */
-	if (g->san && (g->san_path || (g->mc && !g->mc_running)))
-		diag_lend_sanitizer(d, g->san);
-	if (g->core_from_pass && g->mc) {
-		size_t len = 0;
-		const char *text = diag_memcheck_text(g->mc, &len);
-		if (text && len)
-			diag_on_program_output(d, text, len);
-	}
+	 * memcheck pass when it ended) and is lent to the account once:
+	 * never read again.  Reading it afresh on each build froze the
+	 * screen 4.6-5.3 s per visit of the Hints tab with a 257 MB report
+	 * (issue 15). */
+	if (!g->san_lent && g->san && (g->san_path || (g->mc && !g->mc_running)))
+		g->san_lent = diag_lend_sanitizer(d, g->san) == DIAG_OK;
 	glue_py_feed(g, d);
 	/* a worker the program started that died of a signal, which the
 	 * program itself may never mention (tests/progs/silent_reap.c) */

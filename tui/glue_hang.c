@@ -153,6 +153,8 @@ void glue_hang_feed(struct glue *g, struct diag *d)
 {
 	if (g->hang.summary)
 		diag_hang_set(d, g->hang.summary);
+	else
+		diag_hang_clear(d); /* resumed: the old summary is history */
 }
 
 void glue_hang_free(struct glue *g)

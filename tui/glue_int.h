@@ -33,7 +33,6 @@ struct glue {
 	void *disasm_ctx;
 	ui_complete_reply complete_reply; /* where -complete's answer goes */
 	void *complete_ctx;
-	struct diag_asserts *asserts; /* assertion lines in the program's output */
 	const char *const *breaks; /* -b locations (point into argv) */
 	size_t nbreaks;
 	bool autorun;            /* run a launched program once ready */
@@ -58,6 +57,11 @@ struct glue {
 				   * hint, as in batch */
 	struct diag_san *san;     /* findings: the last pass's, or
 				   * --sanitizer-report's; owned */
+	bool san_lent;            /* san is lent to the pipeline's account
+				   * (glue_diag.c feed) */
+	struct session_handlers dr_hooks; /* the pipeline's hooks
+					   * (diag_run_hooks): the session's
+					   * records and output stream there */
 	const char *san_path;     /* --sanitizer-report while san is its */
 	const char *san_tool;     /* the pass's tool, NULL: memcheck (K) */
 	struct diag_refault *rf;  /* replay to fault under way, or NULL */
@@ -152,11 +156,14 @@ int glue_diag_next_tool(struct glue *g);
 /* C-c while a replay to fault runs: it ends (the program is interrupted
  * by the caller).  Returns whether one was running. */
 bool glue_diag_stop_refault(struct glue *g);
-/* The pipeline (g->dr, made by glue_diag_new) made afresh from the
- * model and what the screen adds to it: the findings, the pass's output,
- * a hang summary, the Python stack. */
+/* The pipeline (g->dr, made by glue_diag_new; its hooks in g->dr_hooks,
+ * which the session's hooks call): glue_diag_update feeds it the model
+ * and what the screen adds to it (the findings, a hang summary, the
+ * Python stack) and brings its view up to date. */
 int glue_diag_new(struct glue *g, char *err, size_t cap);
 void glue_diag_update(struct glue *g);
+/* A new account for a new session (glue_switch). */
+void glue_diag_restart(struct glue *g);
 void glue_diag_free(struct glue *g);
 
 /* tui/glue_py.c */

@@ -144,9 +144,9 @@ struct ui_actions {
 	int (*disassemble)(struct ui *ui, const char *func,
 			   ui_disasm_reply reply, void *ctx);
 	/* The diagnosis pipeline's account (include/cudbg/diagrun.h) as the glue's
-	 * run holds it; update: make it afresh from the model and what the
-	 * screen knows beyond it (findings, the pass's output, a hang, the
-	 * Python stack) first.  The Hints pane renders it.  May be NULL. */
+	 * run holds it; update: feed it the model and what the screen knows
+	 * beyond it (findings, a hang, the Python stack) first.  The Hints
+	 * pane renders it.  May be NULL. */
 	const struct diag_run_view *(*diagnosis)(struct ui *ui, bool update);
 	/* Switches the session to process
 	 * `index` of ui->job (its coredump).  May be NULL. */

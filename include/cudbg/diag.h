@@ -456,9 +456,12 @@ void diag_on_exit(struct diag *d, bool signalled, int code_or_signal);
  * (also when it fails). */
 int diag_add_sanitizer(struct diag *d, struct diag_san *report);
 /* Lends a report: the caller keeps it and must keep it alive and
- * unchanged until diag_free(d).  For a report parsed once and analysed
- * again and again (the screen's Hints pane). */
+ * unchanged until diag_free(d) or diag_unlend_sanitizer().  For a report
+ * parsed once and analysed again and again (the screen's Hints pane). */
 int diag_lend_sanitizer(struct diag *d, const struct diag_san *report);
+/* Takes a lent report back (the screen's next pass replaces it): the
+ * account no longer reads it; the next analysis goes without it. */
+void diag_unlend_sanitizer(struct diag *d, const struct diag_san *report);
 /* A process of the program's that died of a fatal signal (its own report
  * of it, preload/death.c): pid, signal number, command line (copied).
  * Once per pid.  DIAG_OK or DIAG_ENOMEM. */

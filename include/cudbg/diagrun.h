@@ -6,14 +6,14 @@
  * renders what it holds) and the DAP server (dap/) each drive one; see
  * docs/architecture.md, "One diagnosis pipeline".
  *
- * Batch and DAP stream: the records' text, program bytes and stderr lines
- * go to the collector through the hooks, the model at each settled stop
- * (diag_run_fault, diag_run_after), and diag_run_after() reads the
- * values the hints want, the host stack and the lanes, and runs the pass
- * by policy.  The screen rebuilds: at each step diag_run_update() makes
- * the account afresh from the model (the screen's controller is
- * replaced on a rerun or a pass's coredump, so nothing stale carries
- * over) plus what its feed callback adds.
+ * All three stream, through the same calls: the records' text, program
+ * bytes and stderr lines go to the collector through the hooks, the
+ * model at each settled stop (diag_run_fault, diag_run_after; the
+ * screen's diag_run_update), and diag_run_after() reads the values the
+ * hints want, the host stack and the lanes, and runs the pass by policy.
+ * The screen replaces its controller on a rerun, a pass's coredump or
+ * another process of a job, and starts a new account for it then
+ * (diag_run_restart), so nothing of the old session carries over.
  *
  * Code: diag/diagrun.c (the account from the model: diag/model_feed.c).
  * Nothing here prints; errors come back as one-line messages.
@@ -194,15 +194,28 @@ const char *diag_run_core_to_open(const struct diag_run *r);
 const struct diag_fault *diag_run_fault(struct diag_run *r,
 					const struct dbg_model *m);
 
-/* The screen's step: the account made afresh from the model m (its stop,
- * stacks, locals, lanes, the program's output still in the ring and how
- * it ended) plus what feed(ctx, d) adds (findings, the pass's output, a
- * hang summary, the Python stack; may be NULL), its hints matched and
- * its report rendered as --batch prints it.  Returns 0, or a negative
- * DIAG_E* code (no rules: DIAG_ENOTFOUND; the view is then empty). */
+/* The screen's step: the model m fed to the account the hooks have
+ * streamed into (diag_feed_model, as diag_run_fault does), then what
+ * feed(ctx, d) adds (findings, a hang summary, the Python stack: each
+ * replaces what an earlier feed gave; may be NULL), the account analysed,
+ * its hints matched and its report rendered as --batch prints it.
+ * Returns 0, or a negative DIAG_E* code (no rules: DIAG_ENOTFOUND; the
+ * view is then empty). */
 typedef void (*diag_run_feed_fn)(void *ctx, struct diag *d);
 int diag_run_update(struct diag_run *r, const struct dbg_model *m,
 		    diag_run_feed_fn feed, void *ctx);
+
+/* The first assertion line the account has read from the program's
+ * output (the streamed bytes, a pass's text), or NULL: the screen's
+ * Source pane names it for a kernel without line info. */
+struct diag_assert_entry;
+const struct diag_assert_entry *diag_run_first_assert(const struct diag_run *r);
+
+/* A new account for a new session (the screen's rerun, a pass's
+ * coredump, another process of a job): the old one and the view into
+ * it are dropped; the program, the source directories and a replay's
+ * pass text carry over.  0 or DIAG_ENOMEM (the old account stays). */
+int diag_run_restart(struct diag_run *r);
 
 /* What the last diag_run_update() (or report) left: owned by the run,
  * valid until the next update, report or diag_run_free(). */
@@ -248,11 +261,6 @@ int diag_run_exit_code(struct diag_run *r);
  * each settled stop and at the end (diag_run_fault does); what it took
  * once (the first fault) later feeds do not replace. */
 void diag_feed_model(struct diag *d, const struct dbg_model *m);
-/* diag_feed_model() and the rest of the run the model holds, for an
- * account built from the model alone (the screen's): the program's
- * output and the debugger's console text still in their rings (the
- * newest 64 KiB of each). */
-void diag_feed_model_run(struct diag *d, const struct dbg_model *m);
 /* The model's CUDA focus as the diagnosis keeps it (valid only with a
  * block and a thread): the one copy the diagnosis and the batch report
  * make. */

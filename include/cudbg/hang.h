@@ -85,8 +85,8 @@ struct diag_hang {
 int diag_hang_from_model(struct diag *d, const struct dbg_model *m,
 			 double seconds, bool recorded);
 /* Hands the collector a copy of a summary built elsewhere (the screen
- * builds one when its interrupt lands and feeds each rebuild of the Hints
- * pane with it).  0 or DIAG_ENOMEM / DIAG_ESTATE. */
+ * builds one when its interrupt lands and feeds each update of the Hints
+ * pane with it; a later one replaces it).  0 or DIAG_ENOMEM / DIAG_ESTATE. */
 int diag_hang_set(struct diag *d, const struct diag_hang *h);
 /* Forgets the hang (the program was resumed). */
 void diag_hang_clear(struct diag *d);

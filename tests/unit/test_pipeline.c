@@ -5,6 +5,7 @@
  * and a reason the screen shows. */
 #include "cudbg/diagrun.h"
 #include "cudbg/hints.h"
+#include "cudbg/mi.h"
 #include "cudbg/model.h"
 #include "cudbg/session.h"
 #include "tests/harness.h"
@@ -152,19 +153,71 @@ TEST(missing_rules_fail_batch_and_are_said_on_screen)
 
 
 /* The screen's account reads the debugger's console text as batch's
- * hook reads each record: cuda-gdb's start says libcudadebugger is
- * missing there, and the environment hint follows on the screen too. */
+ * does: through the same hooks, which the screen's session calls as
+ * each record comes (cuda-gdb's start says libcudadebugger is missing
+ * there), and the environment hint follows on the screen too.  A new
+ * session's account (diag_run_restart) has none of the old one's. */
+static void to_hook(void *ctx, const struct mi_record *rec)
+{
+	const struct session_handlers *h = ctx;
+	h->on_record(h->ctx, rec);
+}
+
 TEST(screen_account_reads_the_console_text)
 {
-	static const char said[] = "warning: Cannot find libcudadebugger.so.1: "
-				   "not found\n";
+	static const char said[] = "~\"warning: Cannot find "
+				   "libcudadebugger.so.1: not found\\n\"";
 	struct dbg_model m;
 	failed_exit(&m);
-	model_add_console(&m, said, sizeof said - 1);
 	struct diag_run *r = run_new(DIAG_MEMCHECK_NEVER, true);
+	struct session_handlers h;
+	diag_run_hooks(r, &h);
+	CHECK_INT(mi_parse_line(said, sizeof said - 1, to_hook, &h), 0);
 	CHECK_INT(diag_run_update(r, &m, NULL, NULL), DIAG_OK);
 	const struct diag_run_view *v = diag_run_view(r);
 	CHECK(v->fault && v->fault->flags[DIAG_F_CUDADEBUGGER_MISSING]);
+	CHECK_INT(diag_run_restart(r), DIAG_OK);
+	CHECK(v->fault == NULL); /* the view into the old account went */
+	CHECK_INT(diag_run_update(r, &m, NULL, NULL), DIAG_OK);
+	CHECK(v->fault && !v->fault->flags[DIAG_F_CUDADEBUGGER_MISSING]);
+	diag_run_free(r);
+	model_free(&m);
+}
+
+/* Host stacks fed at one stop replace each other (the screen reads it
+ * again once a library's symbols are in); one of a later stop does not
+ * replace the fault's. */
+static void feed_host(struct diag_run *r, const char *top)
+{
+	struct dec_frame f[2] = {
+		{ .level = 0, .func = top, .addr = 0x1000, .has_addr = true },
+		{ .level = 1, .func = "main", .addr = 0x2000, .has_addr = true },
+	};
+	struct dec_stack st = { .frames = f, .n = 2 };
+	diag_feed_stack(diag_run_diag(r), &st);
+}
+
+static const char *host_top(struct diag_run *r, struct dbg_model *m)
+{
+	CHECK_INT(diag_run_update(r, m, NULL, NULL), DIAG_OK);
+	const struct diag_fault *f = diag_run_view(r)->fault;
+	return f && f->n_host_frames ? f->host_frames[0].func : "(none)";
+}
+
+TEST(host_stack_of_the_fault_stop_is_kept)
+{
+	struct dbg_model m;
+	fx_model_at_stop("null_write.mi.log", &m, true);
+	struct diag_run *r = run_new(DIAG_MEMCHECK_NEVER, true);
+	CHECK_INT(diag_run_update(r, &m, NULL, NULL), DIAG_OK);
+	feed_host(r, "unread_0x1000");
+	CHECK_STR(host_top(r, &m), "unread_0x1000");
+	feed_host(r, "cudaLaunchKernel"); /* the same stop, read again */
+	CHECK_STR(host_top(r, &m), "cudaLaunchKernel");
+	m.stop_count++;                   /* a later stop */
+	CHECK_INT(diag_run_update(r, &m, NULL, NULL), DIAG_OK);
+	feed_host(r, "somewhere_else");
+	CHECK_STR(host_top(r, &m), "cudaLaunchKernel");
 	diag_run_free(r);
 	model_free(&m);
 }

@@ -1,7 +1,7 @@
 /* The diagnosis and its guided hints, in the screen.  Two views of the
  * account the diagnosis pipeline holds (include/cudbg/diagrun.h, the glue's run,
- * through ui->actions->diagnosis), made afresh whenever a stop, the
- * program's output or its end changes it:
+ * through ui->actions->diagnosis), brought up to date whenever a stop,
+ * the program's output or its end changes it:
  *
  *  - the diagnosis (default): what happened in one line, where (kernel,
  *    thread, the line, the user's Python line), then each hint's title
@@ -658,7 +658,7 @@ static void split_lines(struct hints_state *s, const struct diag_run_view *v)
 	}
 }
 
-/* The pipeline's account, made afresh (update) or as it stands; NULL
+/* The pipeline's account, brought up to date (update) or as it stands; NULL
  * without a glue (framework tests). */
 static const struct diag_run_view *pipeline(struct ui *ui, bool update)
 {
