@@ -7,6 +7,7 @@
  * who types one expects a shell to take it away.  The flags the pass
  * sets itself are refused too: compute-sanitizer takes each option once,
  * and these decide where the report, the coredump and the text go. */
+#include "cudbg/base.h"
 #include "cudbg/memcheck.h"
 #include "cudbg/diag.h"
 
@@ -62,14 +63,13 @@ static bool blank(char c)
  * '?' (the text may be anything the user's config file holds). */
 static const char *shown(const char *w, size_t len, char *buf, size_t cap)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < len && k + 4 < cap && i < 40; i++)
-		buf[k++] = w[i] >= 0x20 && w[i] < 0x7f ? w[i] : '?';
-	if (len > 40 && k + 4 < cap) {
-		memcpy(buf + k, "...", 3);
-		k += 3;
+	if (cap < 4) {
+		buf[0] = '\0';
+		return buf;
 	}
-	buf[k] = '\0';
+	text_ascii_copy(buf, cap - 3, w, len > 40 ? 40 : len);
+	if (len > 40)
+		strcat(buf, "...");
 	return buf;
 }
 
