@@ -963,7 +963,7 @@ void dap_req_disassemble(struct dap *d, const struct dj *req, const struct dj *a
 		return;
 	}
 	const struct dbg_model *m = ctl_model(d->ctl);
-	if (ctl_disassemble(d->ctl) >= 0)
+	if (ctl_disassemble(d->ctl, NULL, NULL) >= 0)
 		ctl_run_until(d->ctl, disasm_pred, d, d->timeout_ms);
 	const struct dec_disasm *dis = &m->disasm;
 	long long at = -1;

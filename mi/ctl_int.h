@@ -52,6 +52,7 @@ struct ctl_op {
 	int level;              /* frame level */
 	ctl_value_fn value_fn;  /* user callbacks */
 	ctl_complete_fn complete_fn;
+	ctl_disasm_fn disasm_fn;
 	ctl_stack_fn stack_fn;
 	ctl_reply_fn reply_fn;
 	void *user;

@@ -619,14 +619,22 @@ static void disassembled(struct dbg_ctl *c, struct ctl_op *op,
 			 const struct session_reply *r)
 {
 	struct dec_disasm d;
-	if (!done(r) || dec_disasm_decode(r->rec->results, &d) != 0)
+	if (!done(r) || dec_disasm_decode(r->rec->results, &d) != 0) {
+		if (op->disasm_fn)
+			op->disasm_fn(op->user, &c->m, done(r)
+				      ? "its answer could not be read"
+				      : r->msg && *r->msg ? r->msg
+				      : "the debugger refused");
 		return;
+	}
 	dec_disasm_free(&c->m.disasm);
 	c->m.disasm = d;
 	free(c->m.disasm_func);
 	c->m.disasm_func = op->expr;
 	op->expr = NULL;
 	c->m.changes |= MODEL_CH_DISASM;
+	if (op->disasm_fn)
+		op->disasm_fn(op->user, &c->m, NULL);
 }
 
 static bool disasm_covers(const struct dbg_model *m, uint64_t pc)
@@ -635,7 +643,7 @@ static bool disasm_covers(const struct dbg_model *m, uint64_t pc)
 	       m->disasm.v[m->disasm.n - 1].addr >= pc;
 }
 
-int64_t ctl_disassemble(struct dbg_ctl *c)
+int64_t ctl_disassemble(struct dbg_ctl *c, ctl_disasm_fn fn, void *ctx)
 {
 	const struct dec_frame *f = model_frame(&c->m);
 	if (c->m.state != MODEL_STOPPED || !f)
@@ -646,6 +654,8 @@ int64_t ctl_disassemble(struct dbg_ctl *c)
 	struct ctl_op *op = ctl_op_new(c, disassembled, false);
 	if (!op)
 		return MI_ENOMEM;
+	op->disasm_fn = fn;
+	op->user = ctx;
 	op->expr = strdup(f->func ? f->func : "");
 	op->fallback = strdup("-data-disassemble -s $pc-64 -e $pc+64 -- 5");
 	if (!op->expr || !op->fallback) {

@@ -171,6 +171,35 @@ int dpane_done(struct ui *ui, int64_t r)
 	return PR_REDRAW;
 }
 
+/* Whether a console line asks to quit (the console opens with `:`, so
+ * vim's `:q` arrives as q). */
+static bool quit_command(const char *line)
+{
+	static const char *const words[] = { "q", "quit", "q!", "wq", "qa", "qa!", NULL };
+
+	while (*line == ' ' || *line == ':')
+		line++;
+	size_t n = strcspn(line, " ");
+	if (line[n + strspn(line + n, " ")] != '\0')
+		return false;
+	for (int i = 0; words[i]; i++)
+		if (strlen(words[i]) == n && strncmp(line, words[i], n) == 0)
+			return true;
+	return false;
+}
+
+int dpane_console(struct ui *ui, const char *line)
+{
+	if (quit_command(line)) {
+		ui->console_input = false;
+		ui_quit(ui);
+		return 0;
+	}
+	if (!ui->ctl)
+		return 1;
+	return ui_refused(ui, ctl_console_typed(ui->ctl, line));
+}
+
 int dpane_focus(struct ui *ui, struct dec_dim3 block, struct dec_dim3 thread)
 {
 	char b[48], t[48];

@@ -54,8 +54,14 @@ char *dpane_dim3_range(char *buf, size_t cap, struct dec_dim3 from,
 bool dpane_fault(const struct dbg_model *m, struct dec_focus *out);
 
 /* Result of a controller call: a refusal becomes a message on the hint
- * line (ui_refused).  Returns PR_REDRAW. */
+ * line (ui_refused, the one reporter).  Returns PR_REDRAW. */
 int dpane_done(struct ui *ui, int64_t r);
+/* A console command from any pane (the console, a hint's step): gdb's
+ * q and quit, and vim's :q, :q!, :wq, :qa ask the screen to quit (gdb
+ * would quit at once and kill the program; the screen asks first);
+ * anything else goes to the controller as typed.  0 sent or quitting,
+ * -1 refused (said), 1 no debugger is connected (nothing said). */
+int dpane_console(struct ui *ui, const char *line);
 /* Switches the CUDA focus to block/thread; PR_REDRAW. */
 int dpane_focus(struct ui *ui, struct dec_dim3 block, struct dec_dim3 thread);
 

@@ -72,133 +72,6 @@ static int glue_act(struct ui *ui, enum ui_action a, const char *arg)
 	return -1;
 }
 
-static int glue_break(struct ui *ui, const char *file, int line)
-{
-	return ui_refused(ui, ctl_break_toggle(glue_of(ui)->ctl, file, line));
-}
-
-/* Whether a console line asks to quit: gdb's q and quit, and vim's :q,
- * :q!, :wq, :qa (the console opens with `:`, so `:q` arrives as q).  gdb
- * would quit at once and kill the program; the screen asks first. */
-static bool quit_command(const char *line)
-{
-	static const char *const words[] = { "q", "quit", "q!", "wq", "qa", "qa!", NULL };
-
-	while (*line == ' ' || *line == ':')
-		line++;
-	size_t n = strcspn(line, " ");
-	if (line[n + strspn(line + n, " ")] != '\0')
-		return false;
-	for (int i = 0; words[i]; i++)
-		if (strlen(words[i]) == n && strncmp(line, words[i], n) == 0)
-			return true;
-	return false;
-}
-
-static int glue_console(struct ui *ui, const char *line)
-{
-	if (quit_command(line)) {
-		ui->console_input = false;
-		ui_quit(ui);
-		return 0;
-	}
-	return ui_refused(ui, ctl_console_typed(glue_of(ui)->ctl, line));
-}
-
-static void completed(void *ctx, const struct dec_complete *done)
-{
-	struct glue *g = ctx;
-
-	if (g->complete_reply)
-		g->complete_reply(g->ui, g->complete_ctx, done->completion,
-				  done->matches, done->n);
-}
-
-static int glue_complete(struct ui *ui, const char *line,
-			 ui_complete_reply reply, void *ctx)
-{
-	struct glue *g = glue_of(ui);
-
-	g->complete_reply = reply;
-	g->complete_ctx = ctx;
-	return ui_refused(ui, ctl_complete(g->ctl, line, completed, g));
-}
-
-/* The disassembly (or why there is none) to the pane that asked. */
-static void disasm_reply(struct glue *g, const char *func,
-			 const struct ui_insn *v, size_t n, const char *err)
-{
-	if (g->disasm_reply)
-		g->disasm_reply(g->ui, g->disasm_ctx, func, v, n, err);
-}
-
-static void store_disasm(struct glue *g)
-{
-	const struct dbg_model *m = g->ui->model;
-	struct ui_insn *v;
-
-	if (!m->disasm_func)
-		return;
-	v = calloc(m->disasm.n ? m->disasm.n : 1, sizeof(*v));
-	char (*offs)[24] = calloc(m->disasm.n ? m->disasm.n : 1, sizeof(*offs));
-	if (!v || !offs) {
-		free(v);
-		free(offs);
-		return;
-	}
-	for (size_t i = 0; i < m->disasm.n; i++) {
-		const struct dec_insn *in = &m->disasm.v[i];
-		v[i].addr = in->addr;
-		v[i].text = in->inst ? in->inst : "";
-		v[i].line = in->line;
-		if (in->offset >= 0) {
-			snprintf(offs[i], sizeof offs[i], "<+%ld>", in->offset);
-			v[i].offset = offs[i];
-		}
-	}
-	/* Stored under the name the pane asked with: the stop record and
-	 * the stack may spell the function differently. */
-	disasm_reply(g, g->disasm_want ? g->disasm_want : m->disasm_func, v,
-		     m->disasm.n, m->disasm.n ? NULL : "the debugger returned no instructions");
-	free(g->disasm_want);
-	g->disasm_want = NULL;
-	free(v);
-	free(offs);
-}
-
-static int glue_disassemble(struct ui *ui, const char *func,
-			    ui_disasm_reply reply, void *ctx)
-{
-	struct glue *g = glue_of(ui);
-	int64_t r;
-
-	g->disasm_reply = reply;
-	g->disasm_ctx = ctx;
-	free(g->disasm_want);
-	g->disasm_want = strdup(func);
-	r = ctl_disassemble(g->ctl);
-	if (r == 0) { /* the model already holds it */
-		store_disasm(g);
-		return 0;
-	}
-	if (r == CTL_ESTATE && ui->model->state == MODEL_STOPPED && !model_frame(ui->model)) {
-		/* Just stopped: the stack is still being fetched.  The pane
-		 * asks again when the frames arrive. */
-		free(g->disasm_want);
-		g->disasm_want = NULL;
-		return 1;
-	}
-	if (r < 0) {
-		const struct dbg_model *m = ui->model;
-		char msg[512];
-		snprintf(msg, sizeof msg, "cannot disassemble %s: %s", func,
-			 m->error ? m->error : "not stopped");
-		disasm_reply(g, func, NULL, 0, msg);
-		return -1;
-	}
-	return 0;
-}
-
 static const struct diag_run_view *glue_diagnosis(struct ui *ui, bool update)
 {
 	struct glue *g = glue_of(ui);
@@ -213,10 +86,6 @@ static const struct diag_run_view *glue_diagnosis(struct ui *ui, bool update)
 static const struct ui_actions glue_actions = {
 	.act = glue_act,
 	.diagnosis = glue_diagnosis,
-	.break_toggle = glue_break,
-	.console = glue_console,
-	.complete = glue_complete,
-	.disassemble = glue_disassemble,
 	.open_process = glue_open_process,
 };
 
@@ -513,19 +382,6 @@ static void sync_busy(struct glue *g)
 
 /* The controller drops a failed disassembly silently: once it is idle
  * with the answer still missing, the pane says why. */
-static void disasm_failed(struct glue *g, const struct dbg_model *m)
-{
-	char msg[512];
-
-	if (!g->disasm_want || ctl_busy(g->ctl))
-		return;
-	snprintf(msg, sizeof msg, "The debugger could not disassemble %s%s%s", g->disasm_want,
-		 m->error ? ": " : ".", m->error ? m->error : "");
-	disasm_reply(g, g->disasm_want, NULL, 0, msg);
-	free(g->disasm_want);
-	g->disasm_want = NULL;
-}
-
 void glue_sync(struct glue *g)
 {
 	const struct dbg_model *m = ctl_model(g->ctl);
@@ -534,7 +390,6 @@ void glue_sync(struct glue *g)
 
 	sync_busy(g);
 	if (!ch) {
-		disasm_failed(g, m);
 		glue_steps_pump(g);
 		return;
 	}
@@ -579,9 +434,6 @@ void glue_sync(struct glue *g)
 	ui->stops = m->stop_count;
 	if (what)
 		ui_changed(ui, what);
-	if ((ch & MODEL_CH_DISASM) && m->disasm_func)
-		store_disasm(g);
-	disasm_failed(g, m);
 	glue_steps_pump(g);
 }
 
@@ -770,8 +622,6 @@ int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 	ctl_free(g->ctl);
 	g->ctl = c;
 	g->out_seen = g->con_seen = 0;
-	free(g->disasm_want);
-	g->disasm_want = NULL;
 	g->nbreaks = 0; /* the -b breakpoints were the first session's */
 	g->autorun = autorun;
 	g->started = false;
@@ -860,6 +710,5 @@ void glue_free(struct glue *g)
 	g->ui->nbps = 0;
 	free(g->bps);
 	free(g->dirs);
-	free(g->disasm_want);
 	free(g);
 }

@@ -28,11 +28,6 @@ struct glue {
 	uint64_t con_seen;
 	struct ui_bp *bps;
 	size_t capbps;
-	char *disasm_want;       /* asked for this function, no answer yet */
-	ui_disasm_reply disasm_reply; /* and where the answer goes */
-	void *disasm_ctx;
-	ui_complete_reply complete_reply; /* where -complete's answer goes */
-	void *complete_ctx;
 	const char *const *breaks; /* -b locations (point into argv) */
 	size_t nbreaks;
 	bool autorun;            /* run a launched program once ready */

@@ -113,36 +113,19 @@ struct ui_prompt {
 	void (*done)(struct ui *ui, struct pane *p, const char *text);
 };
 
-/* What the screen asks of the debugger side.  The glue (tui/glue.c) fills
- * this with controller calls; tests fill it with recorders.  Each returns
- * 0, or -1 after setting a message with ui_message().  All are
- * asynchronous: they send a command and return at once. */
+/* What the screen's own policy does, which the glue (tui/glue.c) holds:
+ * the run and step keys (a queue of steps typed ahead, replay to fault,
+ * the memcheck pass), the diagnosis and the processes of a job.  Tests
+ * fill it with recorders.  A pane's request of the debugger is no
+ * action: panes call the controller (ui->ctl) themselves, through
+ * tui/dbgpane.h's helpers, which report a refusal (ui_refused) and keep
+ * the quit check on every console path (dpane_console). */
 struct diag_run_view;
 
-struct ui_insn;
-/* Answers the glue delivers to the pane that asked (the ctx it gave). */
-typedef void (*ui_disasm_reply)(struct ui *ui, void *ctx, const char *func,
-				const struct ui_insn *v, size_t n,
-				const char *err);
-typedef void (*ui_complete_reply)(struct ui *ui, void *ctx,
-				  const char *completion,
-				  const char *const *matches, size_t n);
-
 struct ui_actions {
-	/* UA_*; arg: a location for UA_UNTIL ("file:line") or NULL. */
+	/* UA_*; arg: a location for UA_UNTIL ("file:line") or NULL.  0,
+	 * or -1 after setting a message with ui_message(). */
 	int (*act)(struct ui *ui, enum ui_action a, const char *arg);
-	int (*break_toggle)(struct ui *ui, const char *file, int line);
-	int (*console)(struct ui *ui, const char *line); /* a console command */
-	/* -complete: the answer goes to reply(ui, ctx, ...), the asking
-	 * pane's (the glue names no pane). */
-	int (*complete)(struct ui *ui, const char *line, ui_complete_reply reply,
-			void *ctx);
-	/* Fetches the disassembly of the function at the stop; the answer
-	 * (or the failure) goes to reply(ui, ctx, ...), the asking pane's,
-	 * under the name it asked with.  Returns 1 when it cannot ask yet
-	 * (the pane asks again at the next frame change). */
-	int (*disassemble)(struct ui *ui, const char *func,
-			   ui_disasm_reply reply, void *ctx);
 	/* The diagnosis pipeline's account (include/cudbg/diagrun.h) as the glue's
 	 * run holds it; update: feed it the model and what the screen knows
 	 * beyond it (findings, a hang, the Python stack) first.  The Hints

@@ -719,8 +719,13 @@ int64_t ctl_console_typed(struct dbg_ctl *c, const char *command);
 typedef void (*ctl_complete_fn)(void *ctx, const struct dec_complete *done);
 int64_t ctl_complete(struct dbg_ctl *c, const char *text, ctl_complete_fn fn,
 		     void *ctx);
-/* Disassembly around the selected frame's pc (cached per function). */
-int64_t ctl_disassemble(struct dbg_ctl *c);
+/* Disassembly around the selected frame's pc (cached per function):
+ * 0 when the model holds it already (m->disasm, m->disasm_func), else
+ * the token; fn (may be NULL) is called once the answer is in: err NULL
+ * and the model holds it, or why there is none. */
+typedef void (*ctl_disasm_fn)(void *ctx, const struct dbg_model *m,
+			      const char *err);
+int64_t ctl_disassemble(struct dbg_ctl *c, ctl_disasm_fn fn, void *ctx);
 /* Re-fetches everything the panes show now. */
 int ctl_refresh(struct dbg_ctl *c);
 

@@ -270,7 +270,7 @@ TEST_TIMEOUT(finish_refused_evaluate_console_regs_memory, 90)
 	CHECK_MSG(strstr(con, "$1 = 7"), "console: %s", con);
 
 	/* disassembly of the current function, with source lines */
-	CHECK(ctl_disassemble(c) > 0);
+	CHECK(ctl_disassemble(c, NULL, NULL) > 0);
 	wait_idle(c);
 	CHECK(m->disasm.n > 5);
 	CHECK_STR(m->disasm_func, "main");
@@ -278,7 +278,7 @@ TEST_TIMEOUT(finish_refused_evaluate_console_regs_memory, 90)
 	for (size_t i = 0; i < m->disasm.n; i++)
 		has_line |= m->disasm.v[i].line == line;
 	CHECK(has_line);
-	CHECK_INT(ctl_disassemble(c), 0); /* cached */
+	CHECK_INT(ctl_disassemble(c, NULL, NULL), 0); /* cached */
 
 	/* breakpoint disable, condition, delete */
 	CHECK(ctl_break_enable(c, 1, false) > 0);

@@ -49,38 +49,8 @@ static int fake_act(struct ui *ui, enum ui_action a, const char *arg)
 	return 0;
 }
 
-static int fake_break(struct ui *ui, const char *file, int line)
-{
-	for (size_t i = 0; i < ui->nbps; i++)
-		if (F.bps[i].line == line) {
-			F.bps[i] = F.bps[--ui->nbps];
-			ui_changed(ui, UCH_BREAKPOINTS);
-			return 0;
-		}
-	struct ui_bp *b = &F.bps[ui->nbps++];
-	memset(b, 0, sizeof(*b));
-	b->number = (int)ui->nbps;
-	snprintf(b->file, sizeof b->file, "%s", file);
-	b->line = line;
-	b->enabled = true;
-	ui_changed(ui, UCH_BREAKPOINTS);
-	return 0;
-}
-
-static int fake_console(struct ui *ui, const char *line)
-{
-	char out[256];
-	snprintf(out, sizeof out, "(gdb) %s\n", line); /* as the controller echoes */
-	ui_console_text(ui, out, strlen(out), 0);
-	snprintf(out, sizeof out, "$1 = 42 (you typed \"%s\")\n", line);
-	ui_console_text(ui, out, strlen(out), 'c');
-	return 0;
-}
-
 static const struct ui_actions fake_actions = {
 	.act = fake_act,
-	.break_toggle = fake_break,
-	.console = fake_console,
 };
 
 static int fake_fds(void *ctx, struct pollfd *pfd, int max)
@@ -253,10 +223,24 @@ TEST(fault_without_source_and_continue_warns)
 	screen_check("unit_screen-continue_no.txt");
 }
 
+/* The console's transcript as the controller writes it (the command's
+ * echo, then the debugger's answer, with escapes in it). */
+static void console_setup(struct ui *ui)
+{
+	static const char echo[] = "(gdb) print x\n";
+	static const char answer[] = "$1 = \x1b[31m42\x1b[0m \x1b]0;pwned\x07\n";
+	fake_setup(ui);
+	ui_console_text(ui, echo, sizeof echo - 1, 0);
+	ui_console_text(ui, answer, sizeof answer - 1, 'c');
+}
+
+/* Typed with no debugger connected: the line is kept in the transcript
+ * and the screen says why nothing ran (the framework tests have no
+ * controller: panes call it themselves, tui/dbgpane.h). */
 TEST(console_and_output_are_sanitised)
 {
 	CHECK_INT(run(":type :print x\n<Enter>\n:dump unit_screen-console.txt\n<Esc>\n:dump unit_screen-console_left.txt\n",
-		      100, 30, fake_setup), 0);
+		      100, 30, console_setup), 0);
 	screen_check("unit_screen-console.txt");
 	screen_check("unit_screen-console_left.txt");
 }

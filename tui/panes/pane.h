@@ -168,15 +168,6 @@ int listview_hscroll(size_t *hscroll, int key);
 
 /* ---- calls into particular panes (from other panes) ---- */
 
-/* One disassembled instruction (the glue's answer to a disassembly
- * request, ui_actions.disassemble). */
-struct ui_insn {
-	uint64_t addr;
-	const char *offset; /* "<+16>" or NULL */
-	const char *text;   /* "MOV R1, c[0x0][0x28]" (untrusted) */
-	int line;           /* source line it belongs to, 0 unknown */
-};
-
 /* Shows `file` (found like the debugger's files: as given, or under the
  * -d directories) in the Source pane at `line` (0: the top) and focuses
  * it, until the next stop brings back the stopped frame's file.  For the

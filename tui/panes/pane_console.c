@@ -5,6 +5,7 @@
  * this pane draws its prompt and line.  Commands go to the debugger as
  * `-interpreter-exec console`; their output comes back as stream records
  * (ui_console_text). */
+#include "tui/dbgpane.h"
 #include "tui/keys.h"
 #include "tui/sanitize.h"
 #include "tui/ui.h"
@@ -103,10 +104,8 @@ static void console_line(char *line)
 	}
 	if (*line)
 		history_keep(ui, line);
-	if (*line && ui->actions && ui->actions->console) {
-		/* The controller echoes the command into the transcript. */
-		ui->actions->console(ui, line);
-	} else {
+	/* (The controller echoes the command into the transcript.) */
+	if (!*line || dpane_console(ui, line) == 1) {
 		textlog_flush_line(&ui->console);
 		ui_console_text(ui, CONSOLE_PROMPT, strlen(CONSOLE_PROMPT), 'u');
 		ui_console_text(ui, line, strlen(line), 'u');
@@ -374,8 +373,7 @@ static int console_scroll(struct console_state *s, struct ui *ui, int key, int p
 	return PR_REDRAW;
 }
 
-static void console_completion(struct ui *ui, void *ctx, const char *completion,
-			       const char *const *matches, size_t n);
+static void console_completion(void *ctx, const struct dec_complete *done);
 
 /* Keys while the line editor has the keyboard.  Curses keys above 255
  * are mapped onto readline commands here; bytes go to readline. */
@@ -396,8 +394,9 @@ static int console_edit_key(struct pane *p, struct ui *ui, int key)
 	case TK_DELETE: rl_delete(1, 0); break;
 	case TK_PGUP: case TK_PGDN: return console_scroll(s, ui, key, page);
 	case TK_TAB:
-		if (ui->actions && ui->actions->complete)
-			ui->actions->complete(ui, rl_line_buffer, console_completion, p);
+		if (ui->ctl)
+			dpane_done(ui, ctl_complete(ui->ctl, rl_line_buffer,
+						    console_completion, p));
 		else
 			ui_message(ui, UC_WARN, "no debugger is connected to complete from");
 		break;
@@ -455,12 +454,18 @@ static int console_on_change(struct pane *p, struct ui *ui, unsigned what)
 	return PR_HANDLED;
 }
 
-/* The glue's answer to Tab: the completed line and the matches (shown
- * in the console when there are several). */
-static void console_completion(struct ui *ui, void *ctx, const char *completion,
-			       const char *const *matches, size_t n)
+/* The controller's answer to Tab: the completed line and the matches
+ * (shown in the console when there are several). */
+static void console_completion(void *ctx, const struct dec_complete *done)
 {
+	struct ui *ui = rl_ui;
+	const char *completion = done->completion;
+	const char *const *matches = done->matches;
+	size_t n = done->n;
+
 	(void)ctx;
+	if (!ui)
+		return;
 	if (completion && rl_line_buffer && strcmp(completion, rl_line_buffer) != 0) {
 		rl_replace_line(completion, 0);
 		rl_point = rl_end;

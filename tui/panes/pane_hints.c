@@ -20,6 +20,7 @@
 #include "cudbg/model.h"
 #include "cudbg/report.h"
 #include "cudbg/sanitizer.h"
+#include "tui/dbgpane.h"
 #include "tui/keys.h"
 #include "tui/source.h"
 #include "tui/ui.h"
@@ -965,11 +966,10 @@ static void run_gdb(struct ui *ui, const char *cmd)
 			ui_message(ui, UC_WARN, "not sent: the command has control characters");
 			return;
 		}
-	if (!ui->actions || !ui->actions->console) {
+	if (dpane_console(ui, cmd) == 1) {
 		ui_message(ui, UC_WARN, "no debugger is connected");
 		return;
 	}
-	ui->actions->console(ui, cmd);
 	focus_pane(ui, "console");
 }
 

@@ -6,6 +6,7 @@
 #include "tui/ui.h"
 
 #include "cudbg/decode.h"
+#include "cudbg/model.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -35,6 +36,11 @@ struct sass_state {
 	uint64_t follow_pc; /* the PC the cursor was put on */
 	bool centre;
 	size_t hscroll;
+	/* the function asked for (the controller's answer is stored under
+	 * this name: the stop record and the stack may spell it otherwise)
+	 * and the screen to tell; "" when nothing is asked */
+	char want[sizeof ((struct ui_where *)0)->func];
+	struct ui *ui;
 };
 
 static void fn_clear(struct sass_fn *f)
@@ -105,10 +111,12 @@ static void follow_pc(struct sass_state *s, const struct sass_fn *f, uint64_t pc
 	s->follow_pc = pc;
 }
 
-static void sass_reply(struct ui *ui, void *ctx, const char *func,
-		       const struct ui_insn *v, size_t n, const char *err);
+static void sass_got(void *ctx, const struct dbg_model *m, const char *err);
+static void sass_store(struct sass_state *s, const char *func,
+		       const struct dbg_model *m, const char *err);
 
-/* Asks for the disassembly when the pane shows and it is not cached. */
+/* Asks the controller for the disassembly when the pane shows and it is
+ * not cached. */
 static void sass_fetch(struct pane *p, struct ui *ui)
 {
 	struct sass_state *s = p->state;
@@ -124,24 +132,54 @@ static void sass_fetch(struct pane *p, struct ui *ui)
 			follow_pc(s, f, ui->where.pc);
 		return;
 	}
-	if (f->pending || !ui->actions || !ui->actions->disassemble)
+	if (f->pending || !ui->ctl)
 		return;
 	f->pending = true;
-	/* 1: not possible yet (no stack); the next frame change asks again. */
-	if (ui->actions->disassemble(ui, ui->where.func, sass_reply, p) > 0)
+	s->ui = ui;
+	snprintf(s->want, sizeof s->want, "%s", ui->where.func);
+	int64_t r = ctl_disassemble(ui->ctl, sass_got, p);
+	const struct dbg_model *m = ui->model;
+	if (r == 0) { /* the model holds it already */
+		sass_store(s, s->want, m, NULL);
+	} else if (r == CTL_ESTATE && m->state == MODEL_STOPPED &&
+		   !model_frame(m)) {
+		/* Just stopped: the stack is still being fetched.  The
+		 * pane asks again when the frames arrive. */
 		f->pending = false;
+		s->want[0] = '\0';
+	} else if (r < 0) {
+		char msg[sizeof ((struct ui_where *)0)->func + 300];
+		snprintf(msg, sizeof msg, "cannot disassemble %s: %s", s->want,
+			 m->error ? m->error : "not stopped");
+		sass_store(s, s->want, NULL, msg);
+	}
 }
 
-/* The glue's answer: the disassembly of func (copied); n == 0 with err
- * set records a failure ("cannot disassemble: ..."). */
-static void sass_reply(struct ui *ui, void *ctx, const char *func,
-		       const struct ui_insn *v, size_t n, const char *err)
+/* The controller's answer to the pane's ask (ctl_disasm_fn). */
+static void sass_got(void *ctx, const struct dbg_model *m, const char *err)
 {
 	struct pane *p = ctx;
 	struct sass_state *s = p->state;
-	struct sass_fn *f;
+	char msg[sizeof ((struct ui_where *)0)->func + 300];
 
-	if (!s || !(f = fn_get(s, func, true)))
+	if (!s || !s->want[0])
+		return;
+	if (err)
+		snprintf(msg, sizeof msg, "The debugger could not disassemble "
+			 "%s: %s", s->want, err);
+	sass_store(s, s->want, err ? NULL : m, err ? msg : NULL);
+}
+
+/* The model's disassembly (m NULL: the failure err) into func's cache
+ * slot, copied. */
+static void sass_store(struct sass_state *s, const char *func,
+		       const struct dbg_model *m, const char *err)
+{
+	struct ui *ui = s->ui;
+	struct sass_fn *f = fn_get(s, func, true);
+	size_t n = m ? m->disasm.n : 0;
+
+	if (!f)
 		return;
 	free(f->err);
 	f->err = NULL;
@@ -149,17 +187,24 @@ static void sass_reply(struct ui *ui, void *ctx, const char *func,
 	f->v = n ? calloc(n, sizeof(*f->v)) : NULL;
 	f->n = f->v ? n : 0;
 	for (size_t i = 0; i < f->n; i++) {
-		f->v[i].addr = v[i].addr;
-		f->v[i].line = v[i].line;
-		f->v[i].offset = v[i].offset ? strdup(v[i].offset) : NULL;
-		f->v[i].text = strdup(v[i].text ? v[i].text : "");
+		const struct dec_insn *in = &m->disasm.v[i];
+		char off[24];
+		f->v[i].addr = in->addr;
+		f->v[i].line = in->line;
+		if (in->offset >= 0) {
+			snprintf(off, sizeof off, "<+%ld>", in->offset);
+			f->v[i].offset = strdup(off);
+		}
+		f->v[i].text = strdup(in->inst ? in->inst : "");
 	}
 	if (f->n == 0)
-		f->err = strdup(err ? err : "no instructions");
+		f->err = strdup(err ? err : "the debugger returned no instructions");
 	s->follow_pc = 0;
-	if (ui->where.has_pc && strcmp(ui->where.func, func) == 0)
+	if (ui && ui->where.has_pc && strcmp(ui->where.func, f->func) == 0)
 		follow_pc(s, f, ui->where.pc);
-	ui->dirty = true;
+	if (ui)
+		ui->dirty = true;
+	s->want[0] = '\0';
 }
 
 /* A new debugger session (the memcheck pass's coredump, a rerun): a
@@ -170,6 +215,7 @@ static void sass_forget(struct sass_state *s)
 	for (int i = 0; i < SASS_CACHE; i++)
 		fn_clear(&s->cache[i]);
 	s->follow_pc = 0;
+	s->want[0] = '\0'; /* (the old controller answers nothing more) */
 }
 
 /* A failed fetch is asked again at the next stop: it may have failed only
@@ -245,7 +291,7 @@ static void sass_draw(struct pane *p, struct ui *ui, const struct canvas *c)
 		return;
 	}
 	if (!f->n && !f->err) {
-		canvas_str(c, 1, 0, ui->actions && ui->actions->disassemble
+		canvas_str(c, 1, 0, ui->ctl
 				    ? "Not fetched yet." : "No debugger to disassemble with.",
 			   STYLE(UC_MUTED, 0));
 		return;

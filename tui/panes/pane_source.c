@@ -3,6 +3,7 @@
  * breakpoint marks, syntax colours and search.  When there is no source it
  * says so and shows what is known instead. */
 #include "cudbg/pystack.h"
+#include "tui/dbgpane.h"
 #include "tui/keys.h"
 #include "tui/sanitize.h"
 #include "tui/source.h"
@@ -441,14 +442,13 @@ static int src_toggle_break(struct src_state *s, struct ui *ui)
 		ui_message(ui, UC_WARN, "no source line here to put a breakpoint on");
 		return PR_REDRAW;
 	}
-	if (!ui->actions || !ui->actions->break_toggle) {
+	if (!ui->ctl) {
 		ui_message(ui, UC_WARN, "no debugger is connected");
 		return PR_REDRAW;
 	}
 	name = s->opened ? s->f->path
 	     : ui->where.fullname[0] ? ui->where.fullname : ui->where.file[0] ? ui->where.file : s->f->path;
-	ui->actions->break_toggle(ui, name, (int)s->lv.cursor + 1);
-	return PR_REDRAW;
+	return dpane_done(ui, ctl_break_toggle(ui->ctl, name, (int)s->lv.cursor + 1));
 }
 
 int pane_source_open(struct ui *ui, const char *file, int line)
