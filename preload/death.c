@@ -23,6 +23,14 @@
  * wrote no exit.PID (_exit(): multiprocessing's children) gets
  * reapexit.PID with its status.
  *
+ * glibc's system() waits for its shell inside libc, past the wrapped
+ * calls: system() is wrapped too.  It marks that it runs
+ * ($CUDBG_JOB_DIR/system.PID); the shell it starts has this library and
+ * leaves its pid beside the mark (syschild.PPID) when its constructor
+ * sees its parent's; a shell that system() reports dead of SIGKILL or a
+ * fault, with no death.PID of its own, gets reaped.PID ("sh -c" and the
+ * command).
+ *
  * Not part of the product's layers: it includes no project header and
  * links nothing; everything in the handler is async-signal-safe. */
 #define _GNU_SOURCE
@@ -396,6 +404,93 @@ int waitid(idtype_t idt, id_t id, siginfo_t *si, int opts)
 	return r;
 }
 
+/* ---- system() ------------------------------------------------------------ */
+
+static int (*real_system)(const char *);
+
+/* A pid written alone in a small file, else 0. */
+static long read_pid_file(const char *path)
+{
+	char b[32];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, b, sizeof b - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	b[n] = '\0';
+	long v = 0;
+	for (ssize_t i = 0; i < n && b[i] >= '0' && b[i] <= '9'; i++)
+		v = v * 10 + (b[i] - '0');
+	return v;
+}
+
+/* After system() said its shell died of sig: the shell's death, unless
+ * it wrote its own.  (Two threads in system() at once share the mark:
+ * the pid is the last shell's.) */
+static void system_write_death(const char *child_path, int sig,
+			       const char *cmd)
+{
+	long pid = read_pid_file(child_path);
+	char own[1100], c[900];
+	size_t k = 0;
+	if (pid <= 0)
+		return;
+	end_path(own, sizeof own, "death", pid);
+	if (access(own, F_OK) == 0)
+		return;
+	put_str(c, &k, sizeof c, "sh -c ");
+	put_str(c, &k, sizeof c, cmd);
+	for (size_t i = 0; i < k; i++) /* one line in the file */
+		if (c[i] == '\n' || c[i] == '\r')
+			c[i] = ' ';
+	write_end_of("reaped", pid, sig, (long)getpid(), c, k);
+}
+
+int system(const char *cmd)
+{
+	if (!real_system) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (!job_dir[0] || !cmd)
+		return real_system(cmd);
+	char mark[1100], child[1100];
+	end_path(mark, sizeof mark, "system", (long)getpid());
+	end_path(child, sizeof child, "syschild", (long)getpid());
+	int fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	int st = real_system(cmd);
+	int e = errno;
+	if (st != -1 && WIFSIGNALED(st) && reaped_worth_writing(WTERMSIG(st)))
+		system_write_death(child, WTERMSIG(st), cmd);
+	unlink(child);
+	unlink(mark);
+	errno = e;
+	return st;
+}
+
+/* A shell system() started: its pid beside its parent's mark. */
+static void note_if_system_child(void)
+{
+	char mark[1100], child[1100], b[32];
+	size_t k = 0;
+	long ppid = (long)getppid();
+	end_path(mark, sizeof mark, "system", ppid);
+	if (access(mark, F_OK) != 0)
+		return;
+	end_path(child, sizeof child, "syschild", ppid);
+	put_num(b, &k, sizeof b, (long)getpid());
+	int fd = open(child, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		if (write(fd, b, k) < 0) { /* nothing to do: unseen as before */
+		}
+		close(fd);
+	}
+}
+
 __attribute__((constructor)) static void arm(void)
 {
 	/* before anything can call a wait, and never from a handler:
@@ -406,12 +501,16 @@ __attribute__((constructor)) static void arm(void)
 		memcpy(&real_wait4, &w4, sizeof w4);
 	if (wid)
 		memcpy(&real_waitid, &wid, sizeof wid);
+	void *sys = dlsym(RTLD_NEXT, "system");
+	if (sys)
+		memcpy(&real_system, &sys, sizeof sys);
 	const char *d = getenv("CUDBG_JOB_DIR");
 	if (!d || !*d || strlen(d) >= sizeof job_dir)
 		return;
 	memcpy(job_dir, d, strlen(d) + 1);
 	const char *ex = getenv("CUDBG_JOB_EXITS");
 	exits_wanted = ex && strcmp(ex, "1") == 0;
+	note_if_system_child();
 	if (exits_wanted)
 		on_exit(on_exit_status, NULL);
 	for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0];

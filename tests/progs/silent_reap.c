@@ -5,7 +5,8 @@
  * "clean" all three end well and the parent exits 0.  With "kill"
  * worker 1 is killed by SIGKILL, as the OOM killer kills (no handler can
  * report it: the parent's wait does); "exec-kill" the same from a shell
- * it exec'ed. */
+ * it exec'ed; "system-kill" a shell system() started (glibc waits for
+ * it inside libc, past the wrapped wait calls). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,8 @@ static void worker(int i, const char *mode)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "fork";
+	if (strcmp(mode, "system-kill") == 0)
+		return system("kill -KILL $$") != 0; /* silently */
 	int failed = 0;
 	for (int i = 0; i < 3; i++) {
 		pid_t pid = fork();

@@ -42,7 +42,7 @@ done
 # A worker killed by SIGKILL (the OOM killer's signal) runs no handler:
 # the parent's wait writes its death, and the hint is the kill's own
 # (the kernel's log), not a fault's.
-for mode in kill exec-kill; do
+for mode in kill exec-kill system-kill; do
 	worker $mode 'A process the program started was killed by SIGKILL: look for the out-of-memory killer  (job-child-killed)$' \
 		'was killed by SIGKILL' job-child-died
 done
@@ -53,6 +53,12 @@ if ! grep -q 'killed by SIGKILL: pid [0-9]* (sh\( -c kill -KILL [$][$]\)\?)' "$t
 	fail exec-kill-command "$(grep 'killed by SIGKILL: pid' "$tmp/exec-kill.txt")"
 else
 	pass exec-kill-command
+fi
+# system()'s shell: named by the command system() was given
+if ! grep -q 'killed by SIGKILL: pid [0-9]* (sh -c kill -KILL [$][$])' "$tmp/system-kill.txt"; then
+	fail system-kill-command "$(grep 'killed by SIGKILL: pid' "$tmp/system-kill.txt")"
+else
+	pass system-kill-command
 fi
 timeout 60 "$BIN" --batch --json --debugger gdb "$PROG" fork >"$tmp/j" 2>/dev/null </dev/null
 timeout 60 "$BIN" --batch --json --debugger gdb "$PROG" clean >"$tmp/c" 2>/dev/null </dev/null
