@@ -96,13 +96,47 @@ static void arena_free(struct arena *a)
 
 /* ---- line parser -------------------------------------------------------- */
 
+/* The bytes a streamed item's first parse overwrote (a name's '=', a
+ * string's closing quote), so that a parse that ran past the bytes
+ * received so far leaves them as they came (stream_try_item). */
+#define UNDO_MAX 1024
+struct undo {
+	size_t n;
+	char *at[UNDO_MAX];
+	char old[UNDO_MAX];
+};
+
 struct cursor {
 	char *s;   /* next byte; the line is NUL terminated at end */
 	char *end;
 	struct arena *arena;
 	int error;
 	char *error_at;
+	struct undo *undo; /* NULL: the bytes are the parser's to change */
 };
+
+/* Ends a name or a string in place: *at = '\0', logged when the cursor
+ * keeps an undo log; false (nothing written) when the log is full. */
+static bool put_nul(struct cursor *c, char *at)
+{
+	struct undo *u = c->undo;
+	if (u) {
+		if (u->n == UNDO_MAX)
+			return false;
+		u->at[u->n] = at;
+		u->old[u->n++] = *at;
+	}
+	*at = '\0';
+	return true;
+}
+
+static void undo_all(struct undo *u)
+{
+	while (u->n > 0) {
+		u->n--;
+		*u->at[u->n] = u->old[u->n];
+	}
+}
 
 static int fail(struct cursor *c, int code)
 {
@@ -187,6 +221,12 @@ static int parse_cstring(struct cursor *c, const char **out, uint32_t *len)
 		}
 		if (*r == '"')
 			break;
+		/* (a first parse with an undo log does not shift bytes: the
+		 * careful path parses a string with an escape) */
+		if (!w && c->undo) {
+			c->s = r;
+			return fail(c, MI_ESYNTAX);
+		}
 		if (*r == '\0') {
 			/* A raw NUL inside a string: keep it as data. */
 			if (!w)
@@ -206,7 +246,11 @@ static int parse_cstring(struct cursor *c, const char **out, uint32_t *len)
 		r = (char *)(uintptr_t)rr;
 	}
 	char *stop = w ? w : r;
-	*stop = '\0'; /* overwrites the closing quote or lies before it */
+	/* overwrites the closing quote or lies before it */
+	if (!put_nul(c, stop)) {
+		c->s = r;
+		return fail(c, MI_ESYNTAX);
+	}
 	*out = begin;
 	*len = (uint32_t)(stop - begin);
 	c->s = r + 1;
@@ -242,9 +286,9 @@ static int parse_result(struct cursor *c, struct mi_node *n, int depth)
 	char *name = c->s;
 	while (is_name_char((unsigned char)*c->s))
 		c->s++;
-	if (c->s == name || *c->s != '=')
+	if (c->s == name || *c->s != '=' || !put_nul(c, c->s))
 		return fail(c, MI_ESYNTAX);
-	*c->s++ = '\0';
+	c->s++;
 	n->name = name;
 	return parse_value(c, n, depth);
 }
@@ -718,6 +762,47 @@ static int stream_item(struct mi_parser *p, size_t end)
 	return rc;
 }
 
+/* The first try at the item that starts at st->item: parsed where it
+ * lies, with no boundary scan first.  An item that ends before the
+ * bytes received so far do, followed by ',' or ']', is handed out (1);
+ * else (cut short by the end of the bytes, an escape, a syntax error)
+ * every byte it overwrote is put back and the careful path (the boundary
+ * scan, then stream_item) takes it (0).  Each byte is then looked at
+ * once, as the grammar's own parse looks at it. */
+static int stream_try_item(struct mi_parser *p, struct undo *u)
+{
+	struct stream *st = &p->st;
+	char *b = p->buf;
+	struct cursor c = { .s = b + st->item, .end = b + p->len,
+			    .arena = &p->arena, .undo = u };
+	char ch = *c.s;
+	if (ch == ']' || ch == '\0')
+		return 0; /* "[]", or nothing received yet */
+	struct mi_node *n = arena_alloc(&p->arena);
+	if (!n)
+		return 0;
+	n->name = NULL;
+	n->next = NULL;
+	u->n = 0;
+	int rc = (ch == '"' || ch == '{' || ch == '[')
+			 ? parse_value(&c, n, 2) : parse_result(&c, n, 2);
+	if (rc != MI_OK || c.s >= c.end || (*c.s != ',' && *c.s != ']')) {
+		undo_all(u);
+		arena_rewind(&p->arena);
+		return 0;
+	}
+	p->item_fn(p->ctx, st->has_token, st->token, n);
+	st->items++;
+	arena_rewind(&p->arena);
+	size_t at = (size_t)(c.s - b);
+	st->item = st->scan = at + 1;
+	if (*c.s == ']') {
+		st->mode = STREAM_TRAILER;
+		st->trailer = at + 1;
+	}
+	return 1;
+}
+
 /* Moves the unfinished item down to the start of the body region, so the
  * buffer holds the header and one item, not the whole line. */
 static void stream_compact(struct mi_parser *p)
@@ -733,14 +818,16 @@ static void stream_compact(struct mi_parser *p)
 	memset(p->buf + p->len, 0, 8);
 }
 
-/* Runs the item-boundary scanner over the bytes not yet scanned; each byte
- * is looked at once here and once by the item's parse. */
-static int stream_scan(struct mi_parser *p)
+/* Runs the item-boundary scanner over the bytes not yet scanned, up to
+ * the end of the first item it hands out (*done set) or of the bytes;
+ * each byte is looked at once here and once by the item's parse. */
+static int stream_scan_careful(struct mi_parser *p, bool *done)
 {
 	struct stream *st = &p->st;
 	const char *b = p->buf;
 	size_t i = st->scan;
-	for (; i < p->len && st->mode == STREAM_ITEMS; i++) {
+	*done = false;
+	for (; i < p->len && st->mode == STREAM_ITEMS && !*done; i++) {
 		char ch = b[i];
 		if (st->in_str) {
 			if (st->esc) {
@@ -788,12 +875,34 @@ static int stream_scan(struct mi_parser *p)
 				st->mode = STREAM_TRAILER;
 				st->trailer = i + 1;
 			}
+			*done = true;
 		}
 	}
 	st->scan = i;
+	return MI_OK;
+}
+
+/* The items received so far: each tried where it lies first
+ * (stream_try_item), the careful scan for one that is cut short, until
+ * the bytes end. */
+static int stream_scan(struct mi_parser *p)
+{
+	struct stream *st = &p->st;
+	struct undo u;
+	bool done = true;
+	while (st->mode == STREAM_ITEMS && st->scan < p->len) {
+		bool at_start = st->scan == st->item && !st->in_str &&
+				st->depth == 0;
+		if (at_start && stream_try_item(p, &u))
+			continue;
+		int rc = stream_scan_careful(p, &done);
+		if (rc != MI_OK || !done)
+			break;
+	}
 	if (st->mode == STREAM_ITEMS)
 		stream_compact(p);
-	return MI_OK;
+	return st->mode == STREAM_FAILED && st->error == MI_ENOMEM ? MI_ENOMEM
+								   : MI_OK;
 }
 
 static int stream_append(struct mi_parser *p, const char *s, size_t n)
