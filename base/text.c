@@ -163,6 +163,12 @@ void json_escape(struct dbuf *b, const char *s, size_t len)
 	dbuf_putc(b, '"');
 }
 
+bool text_starts(const char *s, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return len >= n && memcmp(s, prefix, n) == 0;
+}
+
 void text_ascii_copy(char *dst, size_t cap, const char *s, size_t len)
 {
 	size_t i = 0;

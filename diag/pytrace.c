@@ -226,12 +226,6 @@ static size_t trim(const char **s, size_t n)
 	return n;
 }
 
-static bool starts(const char *l, size_t n, const char *s)
-{
-	size_t k = strlen(s);
-	return n >= k && memcmp(l, s, k) == 0;
-}
-
 /* "____ test_parse ____" (pytest's head of a failing test; a class's
  * test is "____ TestX.test_y ____"). */
 static bool pytest_head(const char *l, size_t n)
@@ -298,7 +292,7 @@ static bool pytest_def(struct diag_pytrace *t, const char *l, size_t n)
 {
 	const char *s = l;
 	size_t k = trim(&s, n);
-	size_t skip = starts(s, k, "def ") ? 4 : starts(s, k, "async def ") ? 10 : 0;
+	size_t skip = text_starts(s, k, "def ") ? 4 : text_starts(s, k, "async def ") ? 10 : 0;
 	if (!skip)
 		return false;
 	size_t m = 0;
@@ -376,18 +370,18 @@ void diag_pytrace_line(struct diag_pytrace *t, const char *l, size_t n)
 		pytest_line(t, l, n);
 		return;
 	}
-	if (starts(l, n, TB_HEAD) || starts(l, n, TB_ORIGINAL)) {
+	if (text_starts(l, n, TB_HEAD) || text_starts(l, n, TB_ORIGINAL)) {
 		block_drop(t);
 		t->reading = true;
 		t->block_remote = t->remote_next;
 		t->remote_next = false;
-		t->block_original = starts(l, n, TB_ORIGINAL) || t->original_next;
+		t->block_original = text_starts(l, n, TB_ORIGINAL) || t->original_next;
 		t->original_next = false;
 		return;
 	}
 	/* torch.multiprocessing.spawn: "-- Process 0 terminated with the
 	 * following error:", the worker's block after its own */
-	if (!t->reading && starts(l, n, "-- Process ") &&
+	if (!t->reading && text_starts(l, n, "-- Process ") &&
 	    memmem(l, n, "terminated with the following error", 35)) {
 		t->original_next = true;
 		return;

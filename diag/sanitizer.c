@@ -749,13 +749,6 @@ static const char *find_in(const char *p, const char *end, const char *pat)
 	return NULL;
 }
 
-/* Whether [p, end) starts with lit (the text is not NUL ended). */
-static bool starts(const char *p, const char *end, const char *lit)
-{
-	size_t n = strlen(lit);
-	return (size_t)(end - p) >= n && memcmp(p, lit, n) == 0;
-}
-
 static struct diag_san_record *precise_at(struct diag_san *s, uint64_t addr)
 {
 	for (size_t i = 0; i < diag_san_count(s); i++)
@@ -832,14 +825,16 @@ int diag_san_add_text(struct diag_san *s, const char *text, size_t len)
 		const char *q = number_start(p, near);
 		uint64_t dist, alloc, size;
 		const char *r = near + 7;
-		bool after = starts(r, end, "after the nearest allocation at ");
-		bool before = starts(r, end, "before the nearest allocation at ");
+		size_t rn = (size_t)(end - r);
+		bool after = text_starts(r, rn, "after the nearest allocation at ");
+		bool before = text_starts(r, rn,
+					  "before the nearest allocation at ");
 		p = near + 7;
 		if (!(after || before) || scan_dec(q, near, &dist) != near)
 			continue;
 		r += after ? 32 : 33;
 		r = scan_hex(r, end, &alloc);
-		if (!r || !starts(r, end, " of size ") ||
+		if (!r || !text_starts(r, (size_t)(end - r), " of size ") ||
 		    !scan_dec(r + 9, end, &size))
 			continue;
 		struct diag_san_record *rec =

@@ -146,12 +146,6 @@ static void read_frame(const char *p, const char *end, char **func,
 		*func = func_name(p, (size_t)(end - p));
 }
 
-static bool starts(const char *p, const char *end, const char *lit)
-{
-	size_t n = strlen(lit);
-	return (size_t)(end - p) >= n && memcmp(p, lit, n) == 0;
-}
-
 /* [p, end) into buf as a string, cut to its size: sscanf needs a NUL,
  * and the text need not have one there (a fuzz input ran past it,
  * valgrind). */
@@ -220,11 +214,11 @@ static void start_record(struct reader *rd, const char *p, const char *end)
 	if (!r)
 		return;
 	r->level = diag_strdup("Error");
-	if (starts(p, end, "Invalid ")) {
+	if (text_starts(p, (size_t)(end - p), "Invalid ")) {
 		read_invalid(r, p, end);
-	} else if (starts(p, end, "Program hit ")) {
+	} else if (text_starts(p, (size_t)(end - p), "Program hit ")) {
 		read_api(r, p, end);
-	} else if (starts(p, end, "Stack overflow")) {
+	} else if (text_starts(p, (size_t)(end - p), "Stack overflow")) {
 		r->kind_text = diag_strdup("StackOverflow");
 		r->text = diag_strndup(p, (size_t)(end - p));
 	} else {
@@ -244,7 +238,7 @@ static bool not_a_finding(const char *p, const char *end)
 		"cuda-gdb ", "Target application returned", "Leaked ",
 	};
 	for (size_t i = 0; i < sizeof skip / sizeof *skip; i++)
-		if (starts(p, end, skip[i]))
+		if (text_starts(p, (size_t)(end - p), skip[i]))
 			return true;
 	return !isupper((unsigned char)*p);
 }
@@ -281,21 +275,22 @@ static void read_access(struct diag_san_record *r, const char *p,
 static void detail_line(struct reader *rd, const char *p, const char *end)
 {
 	struct diag_san_record *r = rd->rec;
-	if (starts(p, end, "at ") && !r->func && !r->path && !r->has_pc) {
+	if (text_starts(p, (size_t)(end - p), "at ") && !r->func && !r->path &&
+	    !r->has_pc) {
 		read_frame(p + 3, end, &r->func, &r->path, &r->line, &r->pc,
 			   &r->has_pc, NULL);
-	} else if (starts(p, end, "by thread (")) {
+	} else if (text_starts(p, (size_t)(end - p), "by thread (")) {
 		r->has_who = diag_san_scan_who(p, end, &r->thread, &r->block);
-	} else if ((starts(p, end, "Access to 0x") ||
-		    starts(p, end, "Address 0x")) && !r->has_address &&
+	} else if ((text_starts(p, (size_t)(end - p), "Access to 0x") ||
+		    text_starts(p, (size_t)(end - p), "Address 0x")) && !r->has_address &&
 		   !r->error) {
 		read_access(r, p, end);
-	} else if (starts(p, end, SAVED)) {
+	} else if (text_starts(p, (size_t)(end - p), SAVED)) {
 		const char *a = p + sizeof SAVED - 1;
 		free(r->save_location);
 		r->save_location = diag_strndup(a, (size_t)(end - a));
-	} else if (starts(p, end, "Host Frame:") ||
-		   starts(p, end, "Device Frame:")) {
+	} else if (text_starts(p, (size_t)(end - p), "Host Frame:") ||
+		   text_starts(p, (size_t)(end - p), "Device Frame:")) {
 		bool host = *p == 'H';
 		struct diag_san_frame *f = diag_san_push_frame(r, host);
 		if (!f)
@@ -311,7 +306,7 @@ static void detail_line(struct reader *rd, const char *p, const char *end)
  * finding being read, or its end (the prefix alone). */
 static void line(struct reader *rd, const char *p, const char *end)
 {
-	if (!starts(p, end, PREFIX))
+	if (!text_starts(p, (size_t)(end - p), PREFIX))
 		return; /* the program's own output */
 	p += sizeof PREFIX - 1;
 	while (end > p && (end[-1] == '\r' || end[-1] == ' '))

@@ -20,6 +20,7 @@
  *
  * The model keeps the story; the diagnosis reads it from there
  * (diag/model_feed.c), for batch, DAP and the screen alike. */
+#include "cudbg/base.h"
 #include "cudbg/model.h"
 
 #include <stdlib.h>
@@ -47,11 +48,6 @@ static char *trimmed_dup(const char *p, size_t n)
 	while (n && (p[n - 1] == ' ' || p[n - 1] == '\n' || p[n - 1] == '\t'))
 		n--;
 	return n ? strndup(p, n) : NULL;
-}
-
-static bool starts(const char *t, size_t n, const char *prefix, size_t pn)
-{
-	return n >= pn && strncmp(t, prefix, pn) == 0;
 }
 
 /* A number at p, or -1. */
@@ -198,20 +194,20 @@ static void story_line(struct model_core *c, const char *t, size_t len)
 	/* The name is the record after the prefix, unless that record is
 	 * already the next part of the story. */
 	if (c->exc_pending && (bn == 0 || b[0] != '[') &&
-	    !starts(b, bn, pc_msg, sizeof pc_msg - 1)) {
+	    !text_starts(b, bn, pc_msg)) {
 		exception_name(c, t, len);
 		return;
 	}
 	c->exc_pending = false;
-	if (starts(b, bn, exc_msg, sizeof exc_msg - 1))
+	if (text_starts(b, bn, exc_msg))
 		exception_name(c, b + sizeof exc_msg - 1,
 			       bn - (sizeof exc_msg - 1));
-	else if (bn > sizeof pc_msg - 1 && starts(b, bn, pc_msg, sizeof pc_msg - 1))
+	else if (bn > sizeof pc_msg - 1 && text_starts(b, bn, pc_msg))
 		exception_pc(c, b + sizeof pc_msg - 1, bn - (sizeof pc_msg - 1));
-	else if (starts(t, len, "[Current focus set to ", 22))
+	else if (text_starts(t, len, "[Current focus set to "))
 		focus_text(&c->focus, t);
 	else if (len > sizeof term_msg - 1 &&
-		 starts(t, len, term_msg, sizeof term_msg - 1))
+		 text_starts(t, len, term_msg))
 		terminated(c, t + sizeof term_msg - 1, len - (sizeof term_msg - 1));
 	else if (memmem(t, len, "Assertion failed.", 17))
 		c->stopped = c->assert_text = true;
@@ -226,11 +222,11 @@ void model_core_line(struct dbg_model *m, const char *t, size_t n, bool log)
 	/* After the start, console text is the user's commands' answers. */
 	if (m->state != MODEL_STARTING)
 		return;
-	if (starts(t, n, open_msg, sizeof open_msg - 1)) {
+	if (text_starts(t, n, open_msg)) {
 		opening(c, t + sizeof open_msg - 1, n - (sizeof open_msg - 1));
 		return;
 	}
-	if (starts(t, n, gen_msg, sizeof gen_msg - 1) && !c->gpu)
+	if (text_starts(t, n, gen_msg) && !c->gpu)
 		c->host = true;
 	if (!c->gpu && !c->host)
 		return;

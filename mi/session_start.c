@@ -456,12 +456,6 @@ static void send_start(struct session *s, const struct session_config *cfg)
 
 /* ---- replay: what the recording did ------------------------------------ */
 
-static bool starts(const char *s, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	return len >= n && memcmp(s, prefix, n) == 0;
-}
-
 struct replay_scan {
 	struct session *s;
 	bool past_start;     /* an -exec-* command was seen */
@@ -484,16 +478,16 @@ static int add_replay_start(struct session *s, const char *body, size_t len)
 
 static enum session_backend start_kind(const char *b, size_t len)
 {
-	if (starts(b, len, "-target-attach"))
+	if (text_starts(b, len, "-target-attach"))
 		return SESSION_ATTACH;
-	if (starts(b, len, "-target-select remote") ||
-	    starts(b, len, "-target-select extended-remote"))
+	if (text_starts(b, len, "-target-select remote") ||
+	    text_starts(b, len, "-target-select extended-remote"))
 		return SESSION_REMOTE;
-	if (starts(b, len, "-target-select core") ||
-	    starts(b, len, "-interpreter-exec console \"target cudacore") ||
-	    starts(b, len, "-interpreter-exec console \"target core"))
+	if (text_starts(b, len, "-target-select core") ||
+	    text_starts(b, len, "-interpreter-exec console \"target cudacore") ||
+	    text_starts(b, len, "-interpreter-exec console \"target core"))
 		return SESSION_CORE;
-	if (starts(b, len, "-file-exec-and-symbols"))
+	if (text_starts(b, len, "-file-exec-and-symbols"))
 		return SESSION_NONE; /* part of any backend */
 	return SESSION_LAUNCH;     /* meaning: not a start command */
 }
@@ -540,9 +534,9 @@ static int scan_entry(void *ctx, const struct transcript_entry *e)
 	if (e->tag == '<' && !s->replay_cuda &&
 	    memmem(e->text, e->len, "CudaFocus", 9))
 		s->replay_cuda = true;
-	if (e->tag == '#' && starts(e->text, e->len, SESSION_USER_FRAME_NOTE))
+	if (e->tag == '#' && text_starts(e->text, e->len, SESSION_USER_FRAME_NOTE))
 		return add_replay_user_frame(s, e->text, e->len);
-	if (e->tag == '#' && starts(e->text, e->len, SESSION_PYSTACK_NOTE) &&
+	if (e->tag == '#' && text_starts(e->text, e->len, SESSION_PYSTACK_NOTE) &&
 	    session_keep_pystack_line(s, e->text + strlen(SESSION_PYSTACK_NOTE),
 				      e->len - strlen(SESSION_PYSTACK_NOTE)) < 0)
 		return -1;
@@ -550,21 +544,21 @@ static int scan_entry(void *ctx, const struct transcript_entry *e)
 		return 0;
 	size_t len;
 	const char *b = transcript_command_body(e->text, e->len, &len, NULL);
-	if (starts(b, len, "-exec-run") && !s->replay_run) {
+	if (text_starts(b, len, "-exec-run") && !s->replay_run) {
 		s->replay_run = strndup(b, len);
 		if (s->replay_of == SESSION_NONE)
 			s->replay_of = SESSION_LAUNCH;
 	}
-	if (starts(b, len, "-exec-"))
+	if (text_starts(b, len, "-exec-"))
 		rs->past_start = true;
-	if (starts(b, len, "-cuda-"))
+	if (text_starts(b, len, "-cuda-"))
 		s->replay_cuda = true;
-	if (!rs->past_start && starts(b, len, "-gdb-set auto-solib-add off"))
+	if (!rs->past_start && text_starts(b, len, "-gdb-set auto-solib-add off"))
 		s->lazy_symbols = true;
 	if (!rs->past_start &&
-	    (starts(b, len, "-gdb-set environment CUDBG_JOB_DIR=") ||
-	     starts(b, len, "-gdb-set environment LD_PRELOAD=") ||
-	     starts(b, len, "-gdb-set environment HYDRA_FULL_ERROR="))) {
+	    (text_starts(b, len, "-gdb-set environment CUDBG_JOB_DIR=") ||
+	     text_starts(b, len, "-gdb-set environment LD_PRELOAD=") ||
+	     text_starts(b, len, "-gdb-set environment HYDRA_FULL_ERROR="))) {
 		char **n = realloc(s->replay_env, (s->nreplay_env + 1) * sizeof *n);
 		if (!n)
 			return -1;
@@ -574,10 +568,10 @@ static int scan_entry(void *ctx, const struct transcript_entry *e)
 		s->nreplay_env++;
 		return 0;
 	}
-	if (starts(b, len, "-interpreter-exec console \"sharedlibrary ") &&
+	if (text_starts(b, len, "-interpreter-exec console \"sharedlibrary ") &&
 	    scan_symbols_command(s, b, len) < 0)
 		return -1;
-	if (starts(b, len, "-interpreter-exec console \"add-symbol-file ") &&
+	if (text_starts(b, len, "-interpreter-exec console \"add-symbol-file ") &&
 	    !s->syms_lean && !(s->syms_lean = strndup(b, len)))
 		return -1;
 	if (rs->past_start)

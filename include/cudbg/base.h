@@ -129,6 +129,10 @@ void note_unescape(struct dbuf *b, const char *p, size_t n);
  * Returns the new length. */
 size_t text_strip_colours(char *s, size_t n);
 
+/* Whether the len bytes at s begin with the NUL-ended prefix (s need
+ * not be NUL-ended).  The one such test. */
+bool text_starts(const char *s, size_t len, const char *prefix);
+
 /* Untrusted text for a fixed buffer of our own (a one-line reason, a
  * version): len bytes of s (SIZE_MAX: up to its NUL) into dst as far as
  * cap allows, printable ASCII kept and every other byte (a NUL within
