@@ -684,7 +684,7 @@ int batch_main(const struct cudbg_options *o)
 	/* The report shows focus, stack and the kernel frame's values: the
 	 * stop's refresh fetches no more than that. */
 	struct dbg_ctl_config cfg = { .session = &scfg, .lean = true };
-	diag_run_hooks(dr, &cfg.hooks);
+	diag_run_hooks(dr, &cfg.diag_hooks);
 	diag_run_set_cancel(dr, &batch_signalled);
 	diag_run_set_progress(dr, pass_progress, NULL);
 	signals_catch();

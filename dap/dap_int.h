@@ -68,8 +68,6 @@ struct dap {
 	char *mode;                      /* "live", "attach", "core", "replay" */
 	struct dbg_ctl *ctl;
 	struct diag_run *dr;
-	struct session_handlers dr_hooks;   /* the diagnosis's hooks, which
-					  * ours forward to */
 	struct diag_refault *rf;         /* cudbgReplayToFault under way */
 	struct diag_run *mc_run;         /* cudbgMemcheck's pass: its core
 					  * stays open in the debugger */

@@ -279,43 +279,13 @@ static bool ready_pred(void *ctx)
 	return !session_alive(s) || session_ready(s);
 }
 
-/* Our controller hooks: the diagnosis's, and every record to a replay
+/* Our controller hook beside the diagnosis's: every record to a replay
  * to fault under way (it needs the async ones). */
 static void hook_record(void *ctx, const struct mi_record *rec)
 {
 	struct dap *d = ctx;
-	if (d->dr_hooks.on_record)
-		d->dr_hooks.on_record(d->dr_hooks.ctx, rec);
 	if (d->rf)
 		diag_refault_on_async(d->rf, rec);
-}
-
-static void hook_output(void *ctx, const char *buf, size_t len)
-{
-	struct dap *d = ctx;
-	if (d->dr_hooks.on_output)
-		d->dr_hooks.on_output(d->dr_hooks.ctx, buf, len);
-}
-
-static void hook_stderr(void *ctx, const char *line, size_t len)
-{
-	struct dap *d = ctx;
-	if (d->dr_hooks.on_stderr)
-		d->dr_hooks.on_stderr(d->dr_hooks.ctx, line, len);
-}
-
-static void hook_ready(void *ctx, int status, const char *msg)
-{
-	struct dap *d = ctx;
-	if (d->dr_hooks.on_ready)
-		d->dr_hooks.on_ready(d->dr_hooks.ctx, status, msg);
-}
-
-static void hook_exit(void *ctx, const struct session_exit *ex)
-{
-	struct dap *d = ctx;
-	if (d->dr_hooks.on_exit)
-		d->dr_hooks.on_exit(d->dr_hooks.ctx, ex);
 }
 
 int dap_start_debugger(struct dap *d, char *err, size_t cap)
@@ -337,10 +307,8 @@ int dap_start_debugger(struct dap *d, char *err, size_t cap)
 	 * table: the editor is shown the focus) */
 	struct dbg_ctl_config cfg = { .session = &scfg, .lean = true,
 				      .want = MODEL_WANT_HOST_THREADS };
-	diag_run_hooks(d->dr, &d->dr_hooks);
-	cfg.hooks = (struct session_handlers){ .ctx = d, .on_record = hook_record,
-		.on_output = hook_output, .on_stderr = hook_stderr,
-		.on_ready = hook_ready, .on_exit = hook_exit };
+	diag_run_hooks(d->dr, &cfg.diag_hooks);
+	cfg.hooks = (struct session_handlers){ .ctx = d, .on_record = hook_record };
 	d->ctl = ctl_new(&cfg, err, cap, NULL);
 	if (!d->ctl)
 		return -1;

@@ -875,7 +875,7 @@ static void open_core(struct diag_run *r, const char *core, int timeout_ms)
 		.ndirs = r->ndirs,
 	};
 	struct dbg_ctl_config cfg = {.session = &sc};
-	diag_run_hooks(r, &cfg.hooks);
+	diag_run_hooks(r, &cfg.diag_hooks);
 	char err[512];
 	struct dbg_ctl *c = ctl_new(&cfg, err, sizeof err, NULL);
 	if (!c) {

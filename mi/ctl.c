@@ -159,8 +159,9 @@ static void note_lean_library(struct dbg_ctl *c, const struct mi_record *rec)
 static void on_record(void *ctx, const struct mi_record *rec)
 {
 	struct dbg_ctl *c = ctx;
-	if (c->hooks.on_record)
-		c->hooks.on_record(c->hooks.ctx, rec);
+	for (int i = 0; i < 2; i++)
+		if (c->hooks[i].on_record)
+			c->hooks[i].on_record(c->hooks[i].ctx, rec);
 	if (rec->kind == MI_REC_NOTIFY && strcmp(rec->klass, "library-loaded") == 0) {
 		c->libs_loaded++;
 		note_lean_library(c, rec);
@@ -175,16 +176,18 @@ static void on_record(void *ctx, const struct mi_record *rec)
 static void on_output(void *ctx, const char *buf, size_t len)
 {
 	struct dbg_ctl *c = ctx;
-	if (c->hooks.on_output)
-		c->hooks.on_output(c->hooks.ctx, buf, len);
+	for (int i = 0; i < 2; i++)
+		if (c->hooks[i].on_output)
+			c->hooks[i].on_output(c->hooks[i].ctx, buf, len);
 	model_add_output(&c->m, buf, len);
 }
 
 static void on_stderr(void *ctx, const char *line, size_t len)
 {
 	struct dbg_ctl *c = ctx;
-	if (c->hooks.on_stderr)
-		c->hooks.on_stderr(c->hooks.ctx, line, len);
+	for (int i = 0; i < 2; i++)
+		if (c->hooks[i].on_stderr)
+			c->hooks[i].on_stderr(c->hooks[i].ctx, line, len);
 	model_add_console(&c->m, line, len);
 	model_add_console(&c->m, "\n", 1);
 }
@@ -197,8 +200,9 @@ static void on_ready(void *ctx, int status, const char *msg)
 	if (status < 0)
 		model_set_error(&c->m, "%s", msg ? msg : "the debugger failed "
 				"to start the target");
-	if (c->hooks.on_ready)
-		c->hooks.on_ready(c->hooks.ctx, status, msg);
+	for (int i = 0; i < 2; i++)
+		if (c->hooks[i].on_ready)
+			c->hooks[i].on_ready(c->hooks[i].ctx, status, msg);
 	c->m.target = session_replay_of(c->s);
 	/* A coredump never runs and sends no *stopped: show it now. */
 	if (c->m.target == SESSION_CORE && status >= 0) {
@@ -216,8 +220,9 @@ static void on_ready(void *ctx, int status, const char *msg)
 static void on_gone(void *ctx, const struct session_exit *ex)
 {
 	struct dbg_ctl *c = ctx;
-	if (c->hooks.on_exit)
-		c->hooks.on_exit(c->hooks.ctx, ex);
+	for (int i = 0; i < 2; i++)
+		if (c->hooks[i].on_exit)
+			c->hooks[i].on_exit(c->hooks[i].ctx, ex);
 	c->m.gone_failed = !ex->exited || ex->status != 0;
 	model_set_gone(&c->m, ex->reason);
 }
@@ -235,7 +240,8 @@ struct dbg_ctl *ctl_new(const struct dbg_ctl_config *cfg, char *err,
 		return NULL;
 	}
 	model_init(&c->m, cfg->output_cap, cfg->console_cap);
-	c->hooks = cfg->hooks;
+	c->hooks[0] = cfg->diag_hooks;
+	c->hooks[1] = cfg->hooks;
 	c->want = cfg->want;
 	c->lean = cfg->lean;
 	c->m.backend = c->m.target = cfg->session->backend;

@@ -8,7 +8,7 @@
 struct dbg_ctl {
 	struct session *s;
 	struct dbg_model m;
-	struct session_handlers hooks;
+	struct session_handlers hooks[2]; /* diag_hooks, hooks */
 	unsigned want;          /* MODEL_WANT_* */
 	unsigned gen;           /* bumped by every stop and focus change */
 	unsigned refreshing;    /* refresh commands of `gen` in flight */

@@ -557,29 +557,12 @@ static void program_name(struct ui *ui, const struct cudbg_options *o)
 		snprintf(p, cap, "remote %s", o->remote);
 }
 
-/* The session's records, program output and debugger stderr: to the
- * pipeline's account as they come (the same hooks batch and DAP give
- * their session), and the records to a replay to fault. */
+/* Our controller hook beside the pipeline's (diag_run_hooks, which the
+ * session's records, program output and stderr stream into as batch's
+ * do): the records to a replay to fault. */
 static void hook_record(void *ctx, const struct mi_record *rec)
 {
-	struct glue *g = ctx;
-	if (g->dr_hooks.on_record)
-		g->dr_hooks.on_record(g->dr_hooks.ctx, rec);
-	glue_diag_record(g, rec);
-}
-
-static void hook_output(void *ctx, const char *buf, size_t len)
-{
-	struct glue *g = ctx;
-	if (g->dr_hooks.on_output)
-		g->dr_hooks.on_output(g->dr_hooks.ctx, buf, len);
-}
-
-static void hook_stderr(void *ctx, const char *line, size_t len)
-{
-	struct glue *g = ctx;
-	if (g->dr_hooks.on_stderr)
-		g->dr_hooks.on_stderr(g->dr_hooks.ctx, line, len);
+	glue_diag_record(ctx, rec);
 }
 
 static struct dbg_ctl *start_ctl(struct glue *g, const struct session_config *sc,
@@ -589,10 +572,9 @@ static struct dbg_ctl *start_ctl(struct glue *g, const struct session_config *sc
 
 	memset(&cc, 0, sizeof cc);
 	cc.session = sc;
+	diag_run_hooks(g->dr, &cc.diag_hooks);
 	cc.hooks.ctx = g;
 	cc.hooks.on_record = hook_record;
-	cc.hooks.on_output = hook_output;
-	cc.hooks.on_stderr = hook_stderr;
 	return ctl_new(&cc, err, cap, NULL);
 }
 

@@ -574,10 +574,7 @@ int glue_diag_new(struct glue *g, char *err, size_t cap)
 	dc.rules_optional = true; /* the Hints pane says why there are none */
 	dc.action_labels = ui_diag_action_keys;
 	g->dr = diag_run_new(&dc, NULL, err, cap);
-	if (!g->dr)
-		return -1;
-	diag_run_hooks(g->dr, &g->dr_hooks);
-	return 0;
+	return g->dr ? 0 : -1;
 }
 
 void glue_diag_restart(struct glue *g)

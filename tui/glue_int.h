@@ -54,9 +54,7 @@ struct glue {
 				   * --sanitizer-report's; owned */
 	bool san_lent;            /* san is lent to the pipeline's account
 				   * (glue_diag.c feed) */
-	struct session_handlers dr_hooks; /* the pipeline's hooks
-					   * (diag_run_hooks): the session's
-					   * records and output stream there */
+
 	const char *san_path;     /* --sanitizer-report while san is its */
 	const char *san_tool;     /* the pass's tool, NULL: memcheck (K) */
 	struct diag_refault *rf;  /* replay to fault under way, or NULL */
@@ -151,8 +149,8 @@ int glue_diag_next_tool(struct glue *g);
 /* C-c while a replay to fault runs: it ends (the program is interrupted
  * by the caller).  Returns whether one was running. */
 bool glue_diag_stop_refault(struct glue *g);
-/* The pipeline (g->dr, made by glue_diag_new; its hooks in g->dr_hooks,
- * which the session's hooks call): glue_diag_update feeds it the model
+/* The pipeline (g->dr, made by glue_diag_new; its hooks are the
+ * controller's diag_hooks, start_ctl): glue_diag_update feeds it the model
  * and what the screen adds to it (the findings, a hang summary, the
  * Python stack) and brings its view up to date. */
 int glue_diag_new(struct glue *g, char *err, size_t cap);

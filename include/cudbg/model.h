@@ -539,10 +539,12 @@ struct dbg_ctl;
 
 struct dbg_ctl_config {
 	const struct session_config *session;
-	/* Observers of the raw stream (diagnosis, recorder of notes): the
-	 * session's own handlers (session.h), called before the model
-	 * applies the record.  Any may be NULL. */
-	struct session_handlers hooks;
+	/* Observers of the raw stream: the session's own handlers
+	 * (session.h), called before the model applies the record; the
+	 * diagnosis pipeline's (diag_run_hooks) first, then the
+	 * frontend's own (a replay to fault's record feed).  Any may be
+	 * NULL. */
+	struct session_handlers diag_hooks, hooks;
 	size_t output_cap, console_cap; /* 0: defaults */
 	unsigned want;                  /* MODEL_WANT_* at start */
 	/* Batch mode: a stop's refresh fetches only the focus, the stack

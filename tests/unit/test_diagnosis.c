@@ -1914,12 +1914,7 @@ TEST(fault_headline_per_case)
 	run_free(&r);
 
 	run_start(&r, "./small_oob");
-	char path[4096], err[512];
-	snprintf(path, sizeof path, "%s/small_oob.sanitizer.xml",
-		 test_fixtures_dir());
-	struct diag_san *s;
-	CHECK_INT(diag_san_load_file(path, &s, err, sizeof err), 0);
-	diag_add_sanitizer(r.d, s);
+	add_xml(r.d, "small_oob.sanitizer.xml");
 	run_finish(&r);
 	diag_fault_headline(r.f, head, sizeof head);
 	CHECK_MSG(!strncmp(head, "memcheck: Invalid __global__ ", 29), "%s", head);
