@@ -307,10 +307,10 @@ static void pick_kernel(struct diag *d)
 	/* A hardware fault's record has the signature ("apply(Params,
 	 * float*)"); prefer it when it names the same function. */
 	f->kernel = k;
-	size_t n = diag_kernel_basename(k, NULL, 0);
+	size_t n = dec_func_short(k, NULL, 0);
 	char *b = malloc(n + 1);
 	if (b)
-		diag_kernel_basename(k, b, n + 1);
+		dec_func_short(k, b, n + 1);
 	f->kernel_short = keep(d, b);
 }
 

@@ -7,6 +7,7 @@
  * anchors on the fixed words from the end of the line, since KERNEL and
  * EXPR may hold colons, brackets and spaces.
  */
+#include "cudbg/decode.h"
 #include "cudbg/assertline.h"
 #include "diag/internal.h"
 
@@ -196,10 +197,10 @@ static struct diag_assert_entry *entry_new(const struct diag_assert_line *l)
 	e->expr = diag_strndup(l->expr, l->expr_len);
 	e->line = l->line;
 	if (e->kernel) {
-		size_t n = diag_kernel_basename(e->kernel, NULL, 0);
+		size_t n = dec_func_short(e->kernel, NULL, 0);
 		e->kernel_short = malloc(n + 1);
 		if (e->kernel_short)
-			diag_kernel_basename(e->kernel, e->kernel_short, n + 1);
+			dec_func_short(e->kernel, e->kernel_short, n + 1);
 		e->full_signature = memchr(l->kernel, '(', l->kernel_len) &&
 				    l->kernel[l->kernel_len - 1] == ')';
 	}

@@ -8,6 +8,7 @@
  * run can cross blocks and start or end inside one, so threads are
  * placed on one line of global indices, block * block_size + thread,
  * and blocks are counted from there. */
+#include "cudbg/decode.h"
 #include "cudbg/hang.h"
 #include "cudbg/model.h"
 #include "diag/state.h"
@@ -471,7 +472,7 @@ static char *kernel_name(const struct dbg_model *m)
 	if (!fn)
 		return NULL;
 	char buf[512];
-	diag_kernel_basename(fn, buf, sizeof buf);
+	dec_func_short(fn, buf, sizeof buf);
 	return diag_strdup(buf[0] ? buf : fn);
 }
 

@@ -61,11 +61,11 @@ static bool put_kernel(struct dbuf *b, const struct diag_fault *f)
 		return put_str(b, f->kernel_short);
 	if (!f->where.func || f->where.source != DIAG_LOC_EXCEPTION)
 		return false;
-	size_t n = diag_kernel_basename(f->where.func, NULL, 0);
+	size_t n = dec_func_short(f->where.func, NULL, 0);
 	char *s = malloc(n + 1);
 	if (!s)
 		return false;
-	diag_kernel_basename(f->where.func, s, n + 1);
+	dec_func_short(f->where.func, s, n + 1);
 	bool ok = put_str(b, s);
 	free(s);
 	return ok;

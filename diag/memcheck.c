@@ -1,5 +1,6 @@
 /* The memcheck pass: compute-sanitizer as a child process, read through
  * one non-blocking pipe, its files in a private directory. */
+#include "cudbg/decode.h"
 #include "cudbg/memcheck.h"
 #include "cudbg/sanitizer.h"
 #include "diag/internal.h"
@@ -445,7 +446,7 @@ static int check_program(char *const *argv, char *path, size_t pcap,
 int diag_memcheck_kernel_filter(const char *kernel, char *out, size_t cap)
 {
 	char base[256];
-	size_t n = diag_kernel_basename(kernel, base, sizeof base);
+	size_t n = dec_func_short(kernel, base, sizeof base);
 	if (n == 0 || n >= sizeof base)
 		return DIAG_ESYNTAX;
 	for (size_t i = 0; i < n; i++) {

@@ -120,7 +120,7 @@ static bool first_assert_func(const char *text, size_t len, char *buf,
 			if (!sig)
 				return false;
 			*lambda = diag_lambda_call_operator(sig);
-			size_t n = diag_kernel_basename(sig, buf, cap);
+			size_t n = dec_func_short(sig, buf, cap);
 			if (!diag_kernel_mangle(sig, mangled, mcap))
 				mangled[0] = '\0';
 			free(sig);
@@ -139,7 +139,7 @@ static bool host_frame_named(const struct diag_san_record *r,
 		const struct diag_san_frame *h = &r->host[i];
 		if (!h->func || h->python)
 			continue;
-		size_t n = diag_kernel_basename(h->func, b, sizeof b);
+		size_t n = dec_func_short(h->func, b, sizeof b);
 		if (n > 0 && n < sizeof b && strcmp(b, name) == 0)
 			return true;
 	}

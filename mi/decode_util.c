@@ -205,88 +205,153 @@ uint64_t dec_dim3_linear(struct dec_dim3 d, struct dec_dim3 dims)
 						    (uint64_t)dims.y * d.z);
 }
 
-/* End of the name part: the '(' that opens the parameter list at
- * template depth 0, skipping "(anonymous namespace)". */
-static size_t name_end(const char *f, size_t n)
+/* Index of the bracket matching the closer at s[end-1], scanning back;
+ * -1 when unbalanced. */
+static long match_back(const char *s, size_t end, char open, char close)
 {
-	static const char anon[] = "(anonymous namespace)";
 	int depth = 0;
-	for (size_t i = 0; i < n; i++) {
-		char c = f[i];
-		if (c == '<')
+	for (size_t i = end; i-- > 0;) {
+		if (s[i] == close)
 			depth++;
-		else if (c == '>' && depth > 0)
+		else if (s[i] == open && --depth == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+static bool ends_with(const char *s, size_t end, const char *lit)
+{
+	size_t n = strlen(lit);
+	return end >= n && memcmp(s + end - n, lit, n) == 0 &&
+	       (end == n || !(isalnum((unsigned char)s[end - n - 1]) ||
+			      s[end - n - 1] == '_'));
+}
+
+/* The start of the scope component before "::" at s[end-2..end): a
+ * lambda's "{lambda(int)#1}" or a class "F<int>", brackets balanced. */
+static size_t scope_start(const char *s, size_t end)
+{
+	int depth = 0;
+	size_t i = end - 2;
+	while (i > 0) {
+		char c = s[i - 1];
+		if (c == '}' || c == '>' || c == ')')
+			depth++;
+		else if ((c == '{' || c == '<' || c == '(') && depth)
 			depth--;
-		else if (c == '(' && depth == 0) {
-			if (strncmp(f + i, anon, sizeof anon - 1) == 0) {
-				i += sizeof anon - 2;
-				continue;
-			}
-			if (i >= 8 && strncmp(f + i - 8, "operator", 8) == 0 &&
-			    f[i + 1] == ')') {
-				i++; /* operator() */
-				continue;
-			}
-			return i;
+		else if (!depth && (c == ' ' || c == ':' || c == '*'))
+			break;
+		i--;
+	}
+	return i;
+}
+
+/* [0, end) without a trailing return type "->TYPE" after a parameter
+ * list's ')'. */
+static size_t without_trailing_return(const char *sig, size_t end)
+{
+	size_t i = end;
+	while (i > 0 && (isalnum((unsigned char)sig[i - 1]) || sig[i - 1] == '_' ||
+			 sig[i - 1] == ':' || sig[i - 1] == ' '))
+		i--;
+	if (i < end && i >= 3 && sig[i - 1] == '>' && sig[i - 2] == '-' &&
+	    sig[i - 3] == ')')
+		return i - 2;
+	return end;
+}
+
+size_t dec_func_short(const char *sig, char *out, size_t cap)
+{
+	if (!sig)
+		sig = "";
+	size_t end = strlen(sig);
+	while (end && sig[end - 1] == ' ')
+		end--;
+	/* gcc's __PRETTY_FUNCTION__ of a template ends in " [with T =
+	 * float]". */
+	if (end && sig[end - 1] == ']') {
+		long i = match_back(sig, end, '[', ']');
+		if (i > 0 && strncmp(sig + i, "[with ", 6) == 0)
+			for (end = (size_t)i; end && sig[end - 1] == ' ';)
+				end--;
+	}
+	/* Trailing " const" of a member function. */
+	if (end > 6 && strncmp(sig + end - 6, " const", 6) == 0)
+		end -= 6;
+	/* nvcc names a device lambda's body "lambda [](float)->auto::
+	 * operator()(float)->auto" (lambda_assert's assertion line, H200):
+	 * the trailing return type goes, and the rest, scope and all, is
+	 * the name (cut anywhere else it read "->auto"). */
+	end = without_trailing_return(sig, end);
+	if (strncmp(sig, "lambda ", 7) == 0 && end > 7) {
+		if (end && sig[end - 1] == ')') {
+			long i = match_back(sig, end, '(', ')');
+			if (i > 0)
+				end = (size_t)i;
 		}
+		if (cap) {
+			size_t k = end < cap - 1 ? end : cap - 1;
+			memcpy(out, sig, k);
+			out[k] = '\0';
+		}
+		return end;
 	}
-	return n;
-}
-
-/* Drops a trailing <...> (template arguments) from f[0..n). */
-static size_t strip_template(const char *f, size_t n)
-{
-	if (n == 0 || f[n - 1] != '>')
+	/* Parameter list, then template arguments: the demangler prints
+	 * "ns::k<float, long>(float*, long)". */
+	if (end && sig[end - 1] == ')') {
+		long i = match_back(sig, end, '(', ')');
+		if (i > 0)
+			end = (size_t)i;
+	}
+	while (end && sig[end - 1] == ' ')
+		end--;
+	/* A lambda's or functor's body: "operator()" is the name, not a
+	 * function "operator" (an assert's __func__ in a lambda is just
+	 * "operator()"); its class names it better: "{lambda(int)#1}::
+	 * operator()". */
+	if (ends_with(sig, end, "operator") && strncmp(sig + end, "()", 2) == 0)
+		end += 2;
+	if (ends_with(sig, end, "operator()")) {
+		size_t start = end - 10;
+		if (start >= 2 && sig[start - 1] == ':' && sig[start - 2] == ':')
+			start = scope_start(sig, start);
+		size_t n = end - start;
+		if (cap) {
+			size_t k = n < cap - 1 ? n : cap - 1;
+			memcpy(out, sig + start, k);
+			out[k] = '\0';
+		}
 		return n;
-	int depth = 0;
-	for (size_t i = n; i-- > 0;) {
-		if (f[i] == '>')
-			depth++;
-		else if (f[i] == '<' && --depth == 0)
-			return i > 0 ? i : n;
+	}
+	if (end && sig[end - 1] == '>') {
+		long i = match_back(sig, end, '<', '>');
+		if (i > 0)
+			end = (size_t)i;
+	}
+	size_t start = end;
+	while (start > 0) {
+		char c = sig[start - 1];
+		if (c == ' ' || c == ':' || c == '*' || c == '&' || c == ')')
+			break;
+		start--;
+	}
+	size_t n = end - start;
+	if (n == 0) { /* nothing sensible: keep the whole text */
+		start = 0;
+		n = strlen(sig);
+	}
+	if (cap) {
+		size_t k = n < cap - 1 ? n : cap - 1;
+		memcpy(out, sig + start, k);
+		out[k] = '\0';
 	}
 	return n;
-}
-
-/* Start of the last component: after the last "::" or space at template
- * depth 0 (a space separates the return type). */
-static size_t last_component(const char *f, size_t n)
-{
-	int depth = 0;
-	size_t start = 0;
-	for (size_t i = 0; i < n; i++) {
-		char c = f[i];
-		if (c == '<' || c == '(')
-			depth++;
-		else if ((c == '>' || c == ')') && depth > 0)
-			depth--;
-		else if (depth == 0 && c == ' ')
-			start = i + 1;
-		else if (depth == 0 && c == ':' && i + 1 < n && f[i + 1] == ':')
-			start = i + 2;
-	}
-	return start;
 }
 
 char *dec_func_basename(const char *func, char *buf, size_t cap)
 {
-	if (!buf || cap == 0)
-		return buf;
-	buf[0] = '\0';
-	if (!func)
-		return buf;
-	size_t n = strlen(func);
-	size_t end = strip_template(func, name_end(func, n));
-	size_t start = last_component(func, end);
-	if (start >= end) {
-		start = 0;
-		end = n;
-	}
-	size_t len = end - start;
-	if (len >= cap)
-		len = cap - 1;
-	memcpy(buf, func + start, len);
-	buf[len] = '\0';
+	if (buf && cap)
+		dec_func_short(func, buf, cap);
 	return buf;
 }
 

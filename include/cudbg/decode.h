@@ -72,11 +72,17 @@ bool dec_u64_parse(const char *s, uint64_t *out);
 /* As dec_u64_parse for a non-negative int; `def` when not a number. */
 int dec_int_or(const char *s, int def);
 
-/* The bare name of a (demangled) function: return type, scope, template
- * arguments and parameters removed, so
+/* The bare name of a (demangled) function or kernel signature: return
+ * type, scope, template arguments and parameters removed, so
  * "void at::native::(anonymous namespace)::k<float>(float*, long)" gives
- * "k".  Writes at most cap-1 bytes and a NUL into buf; returns buf.  A
- * name it cannot take apart is copied as is. */
+ * "k"; gcc's " [with T = float]" and a member's " const" go too; a
+ * lambda's or functor's body is named with its class
+ * ("{lambda(int)#1}::operator()"), nvcc's device lambda whole.  A name
+ * it cannot take apart is kept whole; NULL is "".  Writes at most cap
+ * bytes, NUL ended (cap 0: nothing), and returns the whole name's
+ * length.  The one such function (the diagnosis, the screen, batch). */
+size_t dec_func_short(const char *func, char *buf, size_t cap);
+/* dec_func_short into buf (cap > 0), for use in an expression: buf. */
 char *dec_func_basename(const char *func, char *buf, size_t cap);
 
 /* True when `path` lies under a CUDA toolkit's include directory: a

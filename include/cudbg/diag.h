@@ -513,10 +513,6 @@ int diag_evaluate(struct diag *d, const struct diag_rules *rules,
 
 /* Helpers shared with the panes. */
 
-/* The unqualified kernel name of a signature or demangled name:
- * "void at::native::(anonymous namespace)::k<float>(float*, long)" -> "k".
- * Writes at most cap bytes (NUL ended); returns the length. */
-size_t diag_kernel_basename(const char *sig, char *out, size_t cap);
 /* Parses "(x,y,z)" (spaces allowed); returns 0 or DIAG_ESYNTAX. */
 int diag_parse_dim3(const char *s, struct diag_dim3 *out);
 /* Text for a built-in exception name ("Warp Illegal Address"), or NULL. */

@@ -1,6 +1,7 @@
 /* Fuzz target: the assertion-line parser and aggregator.  The first byte
  * picks a chunk size so line splitting is fuzzed with the content; every
  * entry is read back so each field is touched. */
+#include "cudbg/decode.h"
 #include "cudbg/assertline.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -44,6 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = len < sizeof buf - 1 ? len : sizeof buf - 1;
 	memcpy(buf, text, n);
 	buf[n] = '\0';
-	sum += diag_kernel_basename(buf, name, sizeof name);
+	sum += dec_func_short(buf, name, sizeof name);
 	return (int)(sum & 0);
 }

@@ -1,5 +1,6 @@
 /* Assertion-line parser and aggregator: both forms, chunking, thousands of
  * lines, bounds, and the T lines of every shared fixture. */
+#include "cudbg/decode.h"
 #include "cudbg/assertline.h"
 #include "tests/harness.h"
 
@@ -253,21 +254,21 @@ TEST(shared_fixture_T_lines)
 TEST(kernel_basename)
 {
 	char b[128];
-	diag_kernel_basename("void at::native::(anonymous namespace)::"
+	dec_func_short("void at::native::(anonymous namespace)::"
 			     "nll_loss_forward_reduce_cuda_kernel_2d<float, "
 			     "float, long>(float*, float*, float const*, long "
 			     "const*, float const*, bool, long, long, long, long)",
 			     b, sizeof b);
 	CHECK_STR(b, "nll_loss_forward_reduce_cuda_kernel_2d");
-	diag_kernel_basename("apply(Params, float*)", b, sizeof b);
+	dec_func_short("apply(Params, float*)", b, sizeof b);
 	CHECK_STR(b, "apply");
-	diag_kernel_basename("sum_next", b, sizeof b);
+	dec_func_short("sum_next", b, sizeof b);
 	CHECK_STR(b, "sum_next");
-	diag_kernel_basename("void ns::S<int>::run(int) const", b, sizeof b);
+	dec_func_short("void ns::S<int>::run(int) const", b, sizeof b);
 	CHECK_STR(b, "run");
-	diag_kernel_basename("((((", b, sizeof b);
+	dec_func_short("((((", b, sizeof b);
 	CHECK_STR(b, "((((");
-	CHECK_INT(diag_kernel_basename("abcdef", b, 4), 6);
+	CHECK_INT(dec_func_short("abcdef", b, 4), 6);
 	CHECK_STR(b, "abc");
 }
 
@@ -276,30 +277,30 @@ TEST(kernel_basename)
 TEST(kernel_basename_of_lambdas_and_templates)
 {
 	char b[128];
-	diag_kernel_basename("operator()", b, sizeof b);
+	dec_func_short("operator()", b, sizeof b);
 	CHECK_STR(b, "operator()");
-	diag_kernel_basename("main::{lambda(int)#1}::operator()(int) const", b,
+	dec_func_short("main::{lambda(int)#1}::operator()(int) const", b,
 			     sizeof b);
 	CHECK_STR(b, "{lambda(int)#1}::operator()");
-	diag_kernel_basename("Functor<float>::operator()(float*) const", b,
+	dec_func_short("Functor<float>::operator()(float*) const", b,
 			     sizeof b);
 	CHECK_STR(b, "Functor<float>::operator()");
-	diag_kernel_basename("void launch<main::{lambda(int)#1}>(main::"
+	dec_func_short("void launch<main::{lambda(int)#1}>(main::"
 			     "{lambda(int)#1})", b, sizeof b);
 	CHECK_STR(b, "launch");
-	diag_kernel_basename("void k<(int)2, float>(float*)", b, sizeof b);
+	dec_func_short("void k<(int)2, float>(float*)", b, sizeof b);
 	CHECK_STR(b, "k");
-	diag_kernel_basename("void k<(int)2>(const float *) [with T = float]",
+	dec_func_short("void k<(int)2>(const float *) [with T = float]",
 			     b, sizeof b);
 	CHECK_STR(b, "k");
-	diag_kernel_basename("cooperator(int)", b, sizeof b);
+	dec_func_short("cooperator(int)", b, sizeof b);
 	CHECK_STR(b, "cooperator");
 	/* nvcc's device lambda in an assertion line (lambda_assert, H200):
 	 * was "->auto" */
-	diag_kernel_basename("lambda [](float)->auto::operator()(float)->auto",
+	dec_func_short("lambda [](float)->auto::operator()(float)->auto",
 			     b, sizeof b);
 	CHECK_STR(b, "lambda [](float)->auto::operator()");
-	diag_kernel_basename("auto f(int)->int", b, sizeof b);
+	dec_func_short("auto f(int)->int", b, sizeof b);
 	CHECK_STR(b, "f");
 }
 

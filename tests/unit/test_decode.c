@@ -615,8 +615,10 @@ TEST(func_basename)
 				    sizeof b), "run");
 	CHECK_STR(dec_func_basename("void (anonymous namespace)::k(int)", b,
 				    sizeof b), "k");
+	/* a functor's body is named with its class (dec_func_short) */
 	CHECK_STR(dec_func_basename("std::function<void ()>::operator()() const",
-				    b, sizeof b), "operator()");
+				    b, sizeof b), "function<void ()>::operator()");
+	CHECK_INT(dec_func_short("void ns::k<float>(float*)", NULL, 0), 1);
 	CHECK_STR(dec_func_basename("??", b, sizeof b), "??");
 	CHECK_STR(dec_func_basename("", b, sizeof b), "");
 	CHECK_STR(dec_func_basename(NULL, b, sizeof b), "");
