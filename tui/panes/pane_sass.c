@@ -132,7 +132,9 @@ static void sass_fetch(struct pane *p, struct ui *ui)
 			follow_pc(s, f, ui->where.pc);
 		return;
 	}
-	if (f->pending || !ui->ctl)
+	/* one ask at a time: the answer is stored under the name asked
+	 * with, and the next ask follows it (sass_got) */
+	if (f->pending || !ui->ctl || s->want[0])
 		return;
 	f->pending = true;
 	s->ui = ui;
@@ -168,6 +170,8 @@ static void sass_got(void *ctx, const struct dbg_model *m, const char *err)
 		snprintf(msg, sizeof msg, "The debugger could not disassemble "
 			 "%s: %s", s->want, err);
 	sass_store(s, s->want, err ? NULL : m, err ? msg : NULL);
+	if (s->ui) /* the function on screen now, if another was asked */
+		sass_fetch(p, s->ui);
 }
 
 /* The model's disassembly (m NULL: the failure err) into func's cache
