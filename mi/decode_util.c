@@ -260,6 +260,18 @@ static size_t without_trailing_return(const char *sig, size_t end)
 	return end;
 }
 
+/* s[0..n) into out as far as cap allows, NUL ended (cap 0: nothing);
+ * returns n. */
+static size_t put_span(char *out, size_t cap, const char *s, size_t n)
+{
+	if (cap) {
+		size_t k = n < cap - 1 ? n : cap - 1;
+		memcpy(out, s, k);
+		out[k] = '\0';
+	}
+	return n;
+}
+
 size_t dec_func_short(const char *sig, char *out, size_t cap)
 {
 	if (!sig)
@@ -289,12 +301,7 @@ size_t dec_func_short(const char *sig, char *out, size_t cap)
 			if (i > 0)
 				end = (size_t)i;
 		}
-		if (cap) {
-			size_t k = end < cap - 1 ? end : cap - 1;
-			memcpy(out, sig, k);
-			out[k] = '\0';
-		}
-		return end;
+		return put_span(out, cap, sig, end);
 	}
 	/* Parameter list, then template arguments: the demangler prints
 	 * "ns::k<float, long>(float*, long)". */
@@ -315,13 +322,7 @@ size_t dec_func_short(const char *sig, char *out, size_t cap)
 		size_t start = end - 10;
 		if (start >= 2 && sig[start - 1] == ':' && sig[start - 2] == ':')
 			start = scope_start(sig, start);
-		size_t n = end - start;
-		if (cap) {
-			size_t k = n < cap - 1 ? n : cap - 1;
-			memcpy(out, sig + start, k);
-			out[k] = '\0';
-		}
-		return n;
+		return put_span(out, cap, sig + start, end - start);
 	}
 	if (end && sig[end - 1] == '>') {
 		long i = match_back(sig, end, '<', '>');
@@ -335,17 +336,9 @@ size_t dec_func_short(const char *sig, char *out, size_t cap)
 			break;
 		start--;
 	}
-	size_t n = end - start;
-	if (n == 0) { /* nothing sensible: keep the whole text */
-		start = 0;
-		n = strlen(sig);
-	}
-	if (cap) {
-		size_t k = n < cap - 1 ? n : cap - 1;
-		memcpy(out, sig + start, k);
-		out[k] = '\0';
-	}
-	return n;
+	if (start == end) /* nothing sensible: keep the whole text */
+		return put_span(out, cap, sig, strlen(sig));
+	return put_span(out, cap, sig + start, end - start);
 }
 
 char *dec_func_basename(const char *func, char *buf, size_t cap)
