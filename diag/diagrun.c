@@ -1149,11 +1149,12 @@ static bool has_account(const struct dbg_model *m, const struct diag_fault *f)
 	       f->flags[DIAG_F_SANITIZER_MISSING];
 }
 
-/* What a run's account starts from, for the session diag_run_new
- * opened and for each later one (diag_run_restart): the program and the
- * source directories (hints that name {program}, {command} or {script}
- * read the same as batch's), and a replay's pass: its text first (a
- * device assert's file:line is only there) and the findings read from it. */
+/* What a later session's account starts from (diag_run_restart), as
+ * diag_run_new began the first one (there between the loads these come
+ * from): the program and the source directories (hints that name
+ * {program}, {command} or {script} read the same as batch's), and a
+ * replay's pass: its text first (a device assert's file:line is only
+ * there) and the findings read from it. */
 static void account_start(struct diag_run *r, struct diag *d)
 {
 	if (r->argv)
