@@ -591,7 +591,10 @@ static void feed(void *ctx, struct diag *d)
 	struct glue *g = ctx;
 
 	glue_hang_feed(g, d);
-	diag_set_flag(d, DIAG_F_MEMCHECK_RAN, g->mc_ran);
+	/* (never cleared: a replay's account has it from the recording,
+	 * diag_run_new, and a pass that ran stays run) */
+	if (g->mc_ran)
+		diag_set_flag(d, DIAG_F_MEMCHECK_RAN, true);
 	diag_set_flag(d, DIAG_F_SANITIZER_MISSING, g->sanitizer_missing);
 	diag_set_pass_failed(d, g->pass_failed[0] ? g->pass_failed : NULL);
 	/* The report was parsed once (--sanitizer-report at the start, the
