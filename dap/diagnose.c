@@ -26,7 +26,8 @@ static void fault_summary(const struct diag_fault *f,
 {
 	char head[512];
 	size_t n = (size_t)snprintf(buf, cap, "%s",
-				    diag_fault_headline(f, head, sizeof head));
+				    diag_fault_headline(f, head, sizeof head,
+							 NULL));
 	if (f->kernel_short && n < cap)
 		n += (size_t)snprintf(buf + n, cap - n, " in %s", f->kernel_short);
 	else if (fr && fr->func && strcmp(fr->func, "??") != 0 && n < cap)

@@ -131,26 +131,37 @@ static const char *fault_tool_name(const struct diag_fault *f)
 }
 
 const char *diag_fault_headline(const struct diag_fault *f, char *buf,
-				size_t cap)
+				size_t cap, enum diag_headline_kind *which)
 {
 	const char *exc = f->exception_name ? f->exception_name
 					    : f->signal_meaning;
-	if (f->hang)
+	enum diag_headline_kind k;
+	if (f->hang) {
+		k = DIAG_HEAD_HANG;
 		diag_hang_headline(f->hang, buf, cap);
-	else if (f->kind == DIAG_FAULT_MEMCHECK && f->finding && f->finding->text)
+	} else if (f->kind == DIAG_FAULT_MEMCHECK && f->finding &&
+		   f->finding->text) {
 		/* before the signal: a sanitizer's coredump says SIGTRAP,
 		 * which is how the sanitizer stopped, not what went wrong */
+		k = DIAG_HEAD_FINDING;
 		snprintf(buf, cap, "memcheck: %s", f->finding->text);
-	else if (exc)
+	} else if (exc) {
+		k = DIAG_HEAD_EXCEPTION;
 		snprintf(buf, cap, "%s", exc);
-	else if (f->exited && f->exit_signal)
+	} else if (f->exited && f->exit_signal) {
+		k = DIAG_HEAD_KILLED;
 		snprintf(buf, cap, "The program was killed by %s", f->exit_signal);
-	else if (f->exited)
+	} else if (f->exited) {
+		k = DIAG_HEAD_EXITED;
 		snprintf(buf, cap, "The program exited with status %d%s",
 			 f->exit_code,
 			 f->kind == DIAG_FAULT_NONE ? ": no fault seen" : "");
-	else
+	} else {
+		k = DIAG_HEAD_CLASS;
 		snprintf(buf, cap, "%s", diag_fault_kind_name(f->kind));
+	}
+	if (which)
+		*which = k;
 	return buf;
 }
 

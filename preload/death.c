@@ -307,6 +307,20 @@ static bool cmd_matches_comm(const struct reap_peek *pk)
 	return false;
 }
 
+/* A child's end as its parent saw it: reaped.PID for a death
+ * (killed), reapexit.PID for an exit, unless the child wrote its own
+ * (death.PID, exit.PID) as it ended. */
+static void write_reaped(bool killed, long pid, int code, const char *cmd,
+			 size_t n)
+{
+	char own[1100];
+	end_path(own, sizeof own, killed ? "death" : "exit", pid);
+	if (access(own, F_OK) == 0)
+		return; /* its own report, written as it ended */
+	write_end_of(killed ? "reaped" : "reapexit", pid, code, (long)getpid(),
+		     cmd, n);
+}
+
 /* After the caller's wait: pid reaped with status st; writes its end
  * when it wrote none itself: reaped.PID for a death (SIGKILL, a fault),
  * under --job reapexit.PID for an exit (one by _exit():
@@ -320,10 +334,6 @@ static void reap_write_after(const struct reap_peek *pk, long pid, int st)
 	if (!job_dir[0] || (!killed && !WIFEXITED(st)) ||
 	    !end_worth_writing(killed, killed ? WTERMSIG(st) : 0))
 		return;
-	char own[1100];
-	end_path(own, sizeof own, killed ? "death" : "exit", pid);
-	if (access(own, F_OK) == 0)
-		return; /* its own report, written as it ended */
 	const char *cmd = "";
 	size_t n = 0;
 	if (pk->pid == pid && pk->cmd_len && cmd_matches_comm(pk)) {
@@ -333,9 +343,8 @@ static void reap_write_after(const struct reap_peek *pk, long pid, int st)
 		cmd = pk->comm;
 		n = pk->comm_len;
 	}
-	write_end_of(killed ? "reaped" : "reapexit", pid,
-		     killed ? WTERMSIG(st) : WEXITSTATUS(st), (long)getpid(),
-		     cmd, n);
+	write_reaped(killed, pid, killed ? WTERMSIG(st) : WEXITSTATUS(st), cmd,
+		     n);
 }
 
 static pid_t wait4_watched(pid_t pid, int *st, int opts, struct rusage *ru)
@@ -390,9 +399,8 @@ int waitid(idtype_t idt, id_t id, siginfo_t *si, int opts)
 	int r = call_waitid(idt, id, si, opts);
 	/* (WNOWAIT reaps nothing: the wait that reaps it writes it) */
 	if (r == 0 && si && si->si_pid > 0 && !(opts & WNOWAIT) &&
-	    (si->si_code == CLD_KILLED ||
-					       si->si_code == CLD_DUMPED ||
-					       si->si_code == CLD_EXITED)) {
+	    (si->si_code == CLD_KILLED || si->si_code == CLD_DUMPED ||
+	     si->si_code == CLD_EXITED)) {
 		int e = errno;
 		/* as a wait status: exited with si_status, or signalled */
 		reap_write_after(&pk, (long)si->si_pid,
@@ -433,19 +441,16 @@ static void system_write_death(const char *child_path, int sig,
 			       const char *cmd)
 {
 	long pid = read_pid_file(child_path);
-	char own[1100], c[900];
+	char c[900];
 	size_t k = 0;
 	if (pid <= 0)
-		return;
-	end_path(own, sizeof own, "death", pid);
-	if (access(own, F_OK) == 0)
 		return;
 	put_str(c, &k, sizeof c, "sh -c ");
 	put_str(c, &k, sizeof c, cmd);
 	for (size_t i = 0; i < k; i++) /* one line in the file */
 		if (c[i] == '\n' || c[i] == '\r')
 			c[i] = ' ';
-	write_end_of("reaped", pid, sig, (long)getpid(), c, k);
+	write_reaped(true, pid, sig, c, k);
 }
 
 int system(const char *cmd)

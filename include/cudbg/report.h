@@ -80,10 +80,15 @@ void diag_report_json_focus(struct jw *w, const char *key,
  * headline, the sanitizer finding ("memcheck: Invalid __global__ write
  * of size 4 bytes"), the exception or signal, how the program ended, else
  * the fault's class.  The Hints pane's headline and DAP's stop
- * description both start with it.  Returns buf. */
+ * description both start with it.  Returns buf; *which (may be NULL)
+ * says which of those it is. */
+enum diag_headline_kind {
+	DIAG_HEAD_HANG, DIAG_HEAD_FINDING, DIAG_HEAD_EXCEPTION,
+	DIAG_HEAD_KILLED, DIAG_HEAD_EXITED, DIAG_HEAD_CLASS,
+};
 struct diag_fault;
 const char *diag_fault_headline(const struct diag_fault *f, char *buf,
-				size_t cap);
+				size_t cap, enum diag_headline_kind *which);
 
 /* 0 no fault, 1 fault, 2 environment error (in->error set, or the fault
  * kind is DIAG_FAULT_ENVIRONMENT). */

@@ -1910,14 +1910,17 @@ TEST(fault_headline_per_case)
 	run_start(&r, "python3");
 	feed_log(r.d, "seed_py.mi.log");
 	run_finish(&r);
-	CHECK_STR(diag_fault_headline(r.f, head, sizeof head), "Warp Assert");
+	enum diag_headline_kind k;
+	CHECK_STR(diag_fault_headline(r.f, head, sizeof head, &k), "Warp Assert");
+	CHECK_INT(k, DIAG_HEAD_EXCEPTION);
 	run_free(&r);
 
 	run_start(&r, "./small_oob");
 	add_xml(r.d, "small_oob.sanitizer.xml");
 	run_finish(&r);
-	diag_fault_headline(r.f, head, sizeof head);
+	diag_fault_headline(r.f, head, sizeof head, &k);
 	CHECK_MSG(!strncmp(head, "memcheck: Invalid __global__ ", 29), "%s", head);
+	CHECK_INT(k, DIAG_HEAD_FINDING);
 	run_free(&r);
 
 	bool exited_seen = false;
@@ -1929,8 +1932,9 @@ TEST(fault_headline_per_case)
 		run_finish(&r);
 		if (r.f->exited && !r.f->exit_signal && r.f->exit_code == 0) {
 			exited_seen = true;
-			CHECK_STR(diag_fault_headline(r.f, head, sizeof head),
+			CHECK_STR(diag_fault_headline(r.f, head, sizeof head, &k),
 				  "The program exited with status 0: no fault seen");
+			CHECK_INT(k, DIAG_HEAD_EXITED);
 		}
 		run_free(&r);
 	}

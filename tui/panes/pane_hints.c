@@ -221,15 +221,10 @@ static void add_headline(struct hints_state *s, const struct diag_fault *f,
 		return;
 	}
 	char head[512], meaning[512] = "";
-	diag_fault_headline(f, head, sizeof head);
-	/* which of the headline's cases this is (diag_fault_headline) */
-	bool finding = f->kind == DIAG_FAULT_MEMCHECK && f->finding &&
-		       f->finding->text;
-	bool exc = !f->hang && !finding &&
-		   (f->exception_name || f->signal_meaning);
-	bool clean = !f->hang && !finding && !exc && f->exited &&
-		     !f->exit_signal && !f->exit_code;
-	if (exc && f->explanation)
+	enum diag_headline_kind k;
+	diag_fault_headline(f, head, sizeof head, &k);
+	bool clean = k == DIAG_HEAD_EXITED && !f->exit_code;
+	if (k == DIAG_HEAD_EXCEPTION && f->explanation)
 		first_sentence(f->explanation, meaning, sizeof meaning);
 	row_add(s, 1, clean ? good : bad, ACT_NONE, "%s%s%s", head,
 		meaning[0] ? ": " : "", meaning);
