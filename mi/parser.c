@@ -15,6 +15,7 @@
  */
 #include "cudbg/mi.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,11 +47,9 @@ static struct arena_block *arena_block_new(size_t cap)
 	return b;
 }
 
-static struct mi_node *arena_alloc(struct arena *a)
+static struct mi_node *arena_alloc_slow(struct arena *a)
 {
 	struct arena_block *b = a->cur;
-	if (b && b->used < b->cap)
-		return &b->nodes[b->used++];
 	/* Move to the next kept block, or grow by doubling. */
 	if (b && b->next) {
 		b = b->next;
@@ -68,6 +67,14 @@ static struct mi_node *arena_alloc(struct arena *a)
 	}
 	a->cur = b;
 	return &b->nodes[b->used++];
+}
+
+static inline struct mi_node *arena_alloc(struct arena *a)
+{
+	struct arena_block *b = a->cur;
+	if (b && b->used < b->cap)
+		return &b->nodes[b->used++];
+	return arena_alloc_slow(a);
 }
 
 /* Keeps the first block for the next line; frees blocks grown for a huge
@@ -192,8 +199,15 @@ static char *scan_quote_or_backslash(char *s)
 		uint64_t xq = w ^ q, xb = w ^ b;
 		uint64_t hit = ((xq - ones) & ~xq) | ((xb - ones) & ~xb) |
 			       ((w - ones) & ~w);
-		if (hit & highs)
+		/* the lowest flagged byte is always a true match (a borrow
+		 * only flags bytes above one), so it is the first */
+		if (hit & highs) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			return s + (__builtin_ctzll(hit & highs) >> 3);
+#else
 			break;
+#endif
+		}
 		s += 8;
 	}
 	while (*s != '"' && *s != '\\' && *s != '\0')
@@ -284,13 +298,49 @@ static int parse_value(struct cursor *c, struct mi_node *n, int depth);
 static int parse_result(struct cursor *c, struct mi_node *n, int depth)
 {
 	char *name = c->s;
-	while (is_name_char((unsigned char)*c->s))
-		c->s++;
-	if (c->s == name || *c->s != '=' || !put_nul(c, c->s))
+	char *at = name; /* a local: c->s would be stored at every byte */
+	while (is_name_char((unsigned char)*at))
+		at++;
+	c->s = at;
+	if (at == name || *at != '=' || !put_nul(c, at))
 		return fail(c, MI_ESYNTAX);
-	c->s++;
+	c->s = at + 1;
 	n->name = name;
 	return parse_value(c, n, depth);
+}
+
+/* The common cell, name="text" with no escape in the text, parsed in one
+ * run with the cursor in registers (a table's rows are little else).
+ * false, with nothing changed, for any other item: the general path then
+ * parses it and reports any error. */
+static bool parse_plain_cell(struct cursor *c, struct mi_node *n)
+{
+	char *name = c->s, *at = name;
+	while (is_name_char((unsigned char)*at))
+		at++;
+	if (at == name || at[0] != '=' || at[1] != '"')
+		return false;
+	char *text = at + 2;
+	char *q = scan_quote_or_backslash(text);
+	if (*q != '"' || q >= c->end)
+		return false;
+	struct undo *u = c->undo;
+	if (u) {
+		if (u->n + 2 > UNDO_MAX)
+			return false;
+		u->at[u->n] = at;
+		u->old[u->n++] = '=';
+		u->at[u->n] = q;
+		u->old[u->n++] = '"';
+	}
+	*at = '\0';
+	*q = '\0';
+	n->name = name;
+	n->kind = MI_NODE_STRING;
+	n->str = text;
+	n->len = (uint32_t)(q - text);
+	c->s = q + 1;
+	return true;
 }
 
 /* Parses items up to `close` into n's children.  List items may be bare
@@ -319,6 +369,8 @@ static int parse_items(struct cursor *c, struct mi_node *n, char close,
 		 * user's), against its own grammar */
 		if (ch == '"' || ch == '{' || ch == '[')
 			rc = parse_value(c, item, depth);
+		else if (parse_plain_cell(c, item))
+			rc = MI_OK;
 		else
 			rc = parse_result(c, item, depth);
 		if (rc != MI_OK)

@@ -211,6 +211,38 @@ TEST(bare_values_in_a_tuple)
 	free(d.buf);
 }
 
+/* A tuple's name="text" cells take a shorter path (parse_plain_cell):
+ * the cells beside it (an escape, a raw NUL, a bare value, a nested
+ * value) and its bad forms must read as the general parse reads them. */
+TEST(tuple_cells_of_every_form)
+{
+	struct dump d = parse_text(
+		"^done,r={a=\"1\",b=\"x\\\"y\",c=\"\",d={e=\"2\"},"
+		"f=[\"3\"],\"bare\",g-h.i=\"\\101\",j=\"(0,0,0)\"}\n");
+	CHECK_STR(d.buf, "0|0|0|done|r={a=s1:1,b=s3:x\"y,c=s0:,d={e=s1:2},"
+			 "f=[s1:3],s4:bare,g-h.i=s1:A,j=s7:(0,0,0)}\n");
+	free(d.buf);
+	static const char raw_nul[] = "^done,r={a=\"x\0y\",b=\"z\"}\n";
+	d = parse_chunks(raw_nul, sizeof raw_nul - 1, sizeof raw_nul, 0);
+	CHECK_MSG(d.errors == 0 && d.len > 0 && memchr(d.buf, 'z', d.len),
+		  "%zu errors", d.errors);
+	free(d.buf);
+	/* bad cells: a name with no '=', a name cut by a comma, a quote in
+	 * the name, a string never closed (found at the line's end); each
+	 * one error at its byte */
+	const char *bad[] = { "^done,r={a}\n", "^done,r={a,b=\"1\"}\n",
+			      "^done,r={a\"b=\"1\"}\n", "^done,r={a=\"1}\n" };
+	const size_t at[] = { 10, 10, 10, 14 };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		d = parse_text(bad[i]);
+		char want[32];
+		snprintf(want, sizeof want, "err%d@%zu", MI_ESYNTAX, at[i]);
+		CHECK_MSG(d.errors == 1 && strstr(d.buf, want),
+			  "case %zu: %s", i, d.buf);
+		free(d.buf);
+	}
+}
+
 TEST(malformed_lines_error_then_resync)
 {
 	const char *bad[] = {
