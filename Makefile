@@ -200,8 +200,14 @@ $(BUILD)/progs/host_fortify: PROG_FLAGS = -O1 -D_FORTIFY_SOURCE=2
 $(BUILD)/progs/%: tests/progs/%.cpp
 	@mkdir -p $(@D)
 	$(CXX) -O0 -g -o $@ $<
+# (a parent the death reporter cannot be loaded into: only the kernel's
+# process events see its worker's end; tests/sh/job_deaths.sh)
+$(BUILD)/progs/silent_reap_static: tests/progs/silent_reap.c
+	@mkdir -p $(@D)
+	$(CC) -O0 -g -static -o $@ $<
 PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c)) \
-	 $(patsubst tests/progs/%.cpp,$(BUILD)/progs/%,$(wildcard tests/progs/*.cpp))
+	 $(patsubst tests/progs/%.cpp,$(BUILD)/progs/%,$(wildcard tests/progs/*.cpp)) \
+	 $(BUILD)/progs/silent_reap_static
 
 # What the suite runs (the ASan build stops there); check-build adds the
 # benchmarks, so they keep compiling.

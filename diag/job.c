@@ -16,6 +16,7 @@
 #include "cudbg/base.h"
 #include "cudbg/hints.h"
 #include "cudbg/job.h"
+#include "cudbg/procev.h"
 #include "diag/internal.h"
 
 #include <dirent.h>
@@ -32,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define POLL_MS 50            /* /proc and core directory poll period */
+#define POLL_MS JOB_POLL_MS   /* /proc and core directory poll period */
 #define DEFAULT_GRACE_MS 10000
 #define KILL_AFTER_MS 3000    /* SIGTERM, then SIGKILL this much later */
 #define MAX_PROCS 4096
@@ -57,6 +58,8 @@ struct run {
 	int kill_stage;       /* 0 none, 1 SIGTERM sent, 2 SIGKILL sent */
 	double term_sent;
 	char exec_err[256];
+	int ev_fd;            /* the kernel's process events; -1 none */
+	bool ev_ours;         /* their pids are ours: the keeper's fork seen */
 };
 
 static double now_s(void)
@@ -98,6 +101,7 @@ void job_free(struct job *j)
 		remove_dir(j->core_dir);
 	free(j->core_dir);
 	free(j->command);
+	free(j->process_events_off);
 	free(j);
 }
 
@@ -1032,6 +1036,66 @@ static void poll_job_dir(struct run *r)
 	closedir(d);
 }
 
+/* One of the kernel's process events (diag/procev.c): a process of the
+ * job forked, exec'd or ended.  The end's status is the kernel's own, as
+ * a poll that catches the zombie reads it: seen even when the parent
+ * reaped it with no reporter loaded (a static binary, a cleared
+ * LD_PRELOAD) or by the raw system call, and for one that lived between
+ * two polls. */
+static void on_proc_event(void *ctx, const struct procev *e)
+{
+	struct run *r = ctx;
+	if (!r->ev_ours) {
+		/* the keeper's fork, in our own pid numbers: until then (and
+		 * in another pid namespace, never) a pid may be another's */
+		r->ev_ours = e->kind == PROCEV_FORK && e->pid == r->keeper &&
+			     e->ppid == (long)getpid();
+		return;
+	}
+	double t = now_s() - r->t0;
+	struct job_proc *p = find_proc(r->j, e->pid);
+	switch (e->kind) {
+	case PROCEV_FORK:
+		if (p || (e->ppid != r->keeper && !find_proc(r->j, e->ppid)))
+			return;
+		if (!(p = add_proc(r->j, e->pid, t)))
+			return;
+		p->ppid = e->ppid == r->keeper ? 0 : e->ppid;
+		read_identity(p);
+		/* gone already: a fork runs its parent's program until it
+		 * execs (an exec event then says otherwise) */
+		struct job_proc *parent = find_proc(r->j, e->ppid);
+		if (!p->cmdline && parent && parent->cmdline)
+			diag_strset(&p->cmdline, parent->cmdline);
+		break;
+	case PROCEV_EXEC:
+		if (p && p->state == JOB_RUNNING) {
+			char *before = p->cmdline;
+			p->cmdline = NULL;
+			read_identity(p);
+			/* gone before its new command line could be read: the
+			 * old one is no longer true, but the keeper's child
+			 * (the leader) exec'd the job's own command */
+			if (!p->cmdline && p->ppid == 0 && r->j->command)
+				diag_strset(&p->cmdline, r->j->command);
+			free(before);
+		}
+		break;
+	case PROCEV_EXIT:
+		if (p)
+			set_wait_status(p, e->status, t);
+		break;
+	}
+}
+
+static void read_proc_events(struct run *r)
+{
+	if (r->ev_fd >= 0 && procev_drain(r->ev_fd, on_proc_event, r) < 0) {
+		close(r->ev_fd);
+		r->ev_fd = -1;
+	}
+}
+
 static void run_loop(struct run *r)
 {
 	while (!r->keeper_done) {
@@ -1046,12 +1110,14 @@ static void run_loop(struct run *r)
 		    !pass_job_stderr(r))
 			close_err(r);
 		double t = now_s();
+		read_proc_events(r);
 		poll_procs(r);
 		poll_job_dir(r);
 		watch_fault(r, t - r->t0);
 		maybe_kill(r, t - r->t0);
 	}
 	/* the last words: statuses and cores written as the tree ended */
+	read_proc_events(r);
 	drain_job_stderr(r);
 	poll_job_dir(r);
 	for (size_t i = 0; i < r->j->nprocs; i++)
@@ -1091,12 +1157,18 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 	int efds[2] = { -1, -1 };
 	if (pipe2(efds, O_CLOEXEC) < 0)
 		efds[0] = efds[1] = -1;
+	/* listening before the keeper starts, so its fork is the first
+	 * event of ours (the proof that the events' pids are ours) */
+	char why[160] = "";
+	int ev_fd = procev_open(why, sizeof why);
 	fflush(NULL);
 	struct run r = { .j = j, .cfg = cfg, .status_fd = fds[0],
-			 .err_fd = efds[0], .t0 = now_s() };
+			 .err_fd = efds[0], .t0 = now_s(), .ev_fd = ev_fd };
 	r.keeper = fork();
 	if (r.keeper < 0) {
 		snprintf(err, cap, "cannot fork: %s", strerror(errno));
+		if (ev_fd >= 0)
+			close(ev_fd);
 		close(fds[0]);
 		close(fds[1]);
 		close_err(&r);
@@ -1109,6 +1181,8 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 		close(fds[0]);
 		if (efds[0] >= 0)
 			close(efds[0]);
+		if (ev_fd >= 0)
+			close(ev_fd);
 		keeper_main(argv, cfg, j->core_dir, fds[1], efds[1]);
 	}
 	close(fds[1]);
@@ -1117,6 +1191,16 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 	setpgid(r.keeper, r.keeper); /* also done by the keeper: no race */
 	r.tb = calloc(1, sizeof *r.tb); /* none: no tracebacks read */
 	run_loop(&r);
+	bool heard = r.ev_fd >= 0 && r.ev_ours; /* to the job's end */
+	if (r.ev_fd >= 0)
+		close(r.ev_fd);
+	if (!heard && !why[0])
+		snprintf(why, sizeof why, "%s", r.ev_ours
+			 ? "the socket failed during the job"
+			 : "their process numbers are not ours (another pid "
+			   "namespace)");
+	if (!heard)
+		j->process_events_off = strdup(why); /* (NULL: unsaid) */
 	free(r.tb);
 	close(fds[0]);
 	close_err(&r);

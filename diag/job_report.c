@@ -109,13 +109,17 @@ static size_t count_unseen(const struct job *j)
 	return n;
 }
 
+static void text_events_off(struct dbuf *b, const struct job *j);
+
 /* Processes whose end we did not see: "no process faulted" alone would
  * call them healthy, and one of them may be the one that died. */
 static void text_unseen(struct dbuf *b, const struct job *j)
 {
 	size_t n = count_unseen(j), shown = 0;
-	if (!n)
+	if (!n) {
+		text_events_off(b, j);
 		return;
+	}
 	dbuf_printf(b, "  unseen:      %zu process%s ended with %s status "
 		    "unseen (%s parent reaped %s first; a death by a signal "
 		    "there is not seen):", n, n == 1 ? "" : "es",
@@ -134,6 +138,22 @@ static void text_unseen(struct dbuf *b, const struct job *j)
 		shown++;
 	}
 	dbuf_puts(b, n > shown ? ", ...\n" : "\n");
+	text_events_off(b, j);
+}
+
+/* Without the kernel's process events a process its parent reaped with
+ * no reporter loaded is unseen, and one that lived less than a poll is
+ * not even listed: the table cannot be called complete. */
+static void text_events_off(struct dbuf *b, const struct job *j)
+{
+	if (!j->process_events_off)
+		return;
+	dbuf_puts(b, "  not heard:   the kernel's process events (");
+	put_esc(b, j->process_events_off);
+	dbuf_printf(b, "): a process reaped by a parent with no death "
+		    "reporter (a static binary, the raw wait system call) "
+		    "ends unseen, and one that lived under %d ms is not "
+		    "listed\n", JOB_POLL_MS);
 }
 
 static void text_head(struct dbuf *b, const struct job *j)
@@ -517,6 +537,8 @@ char *job_report_json(const struct job *j)
 	jw_fixed(&w, "seconds", j->secs, 3);
 	jw_bool(&w, "stopped_rest", j->stopped_rest);
 	jw_bool(&w, "stopped_early", j->timed_out);
+	if (j->command)
+		jw_str(&w, "process_events_off", j->process_events_off);
 	jw_arr(&w, "processes");
 	for (size_t i = 0; i < j->nprocs; i++)
 		json_proc(&w, j, i);

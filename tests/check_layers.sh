@@ -47,7 +47,7 @@ BEGIN {
 	# include/cudbg/X.h: the layer whose code offers it
 	split("decode leansym mi model session transcript", h, " ")
 	for (i in h) pub[h[i]] = "mi"
-	split("assertline diag diagrun hang hints job memcheck pymem pystack " \
+	split("assertline diag diagrun hang hints job memcheck procev pymem pystack " \
 	      "refault report sanitizer", h, " ")
 	for (i in h) pub[h[i]] = "diag"
 	pub["base"] = "base"

@@ -26,6 +26,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* How often a running job's /proc and core directory are read (ms). */
+#define JOB_POLL_MS 50
+
 enum job_state {
 	JOB_RUNNING,    /* still running when last seen */
 	JOB_EXITED,     /* exited; status holds the exit code */
@@ -154,6 +157,10 @@ struct job {
 	size_t ncolls;
 	struct job_rank_error rank_errors[8]; /* each rank's first traceback */
 	size_t nrank_errors;
+	/* why the kernel's process events (include/cudbg/procev.h) were not
+	 * heard, NULL when they were (or --core-dir): without them a
+	 * process reaped by a parent with no reporter ends unseen */
+	char *process_events_off;
 };
 
 struct job_config {

@@ -6,11 +6,14 @@
  * worker 1 is killed by SIGKILL, as the OOM killer kills (no handler can
  * report it: the parent's wait does); "exec-kill" the same from a shell
  * it exec'ed; "system-kill" a shell system() started (glibc waits for
- * it inside libc, past the wrapped wait calls). */
+ * it inside libc, past the wrapped wait calls).  A second argument
+ * "raw" reaps by the raw wait4 system call, past every libc wrapper;
+ * built -static (silent_reap_static) no library can be loaded at all. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,13 +37,16 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "fork";
 	if (strcmp(mode, "system-kill") == 0)
 		return system("kill -KILL $$") != 0; /* silently */
+	int raw = argc > 2 && strcmp(argv[2], "raw") == 0;
 	int failed = 0;
 	for (int i = 0; i < 3; i++) {
 		pid_t pid = fork();
 		if (pid == 0)
 			worker(i, mode);
 		int st;
-		if (pid > 0 && waitpid(pid, &st, 0) == pid &&
+		pid_t got = raw ? (pid_t)syscall(SYS_wait4, pid, &st, 0, NULL)
+				: waitpid(pid, &st, 0);
+		if (pid > 0 && got == pid &&
 		    !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
 			failed = 1; /* silently */
 	}

@@ -1,0 +1,156 @@
+/* The kernel's process events over the netlink process connector
+ * (include/cudbg/procev.h).  Facts used: a listener binds a
+ * NETLINK_CONNECTOR socket to the group CN_IDX_PROC and sends
+ * PROC_CN_MCAST_LISTEN; each event then comes as a netlink message
+ * holding a cn_msg whose data is a struct proc_event.  An exit's
+ * exit_code is the task's exit code, the same word wait() returns. */
+#include "cudbg/procev.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* The listen request: a netlink header, the connector's header and the
+ * operation, laid end to end as the connector reads them. */
+static int send_listen(int fd)
+{
+	enum proc_cn_mcast_op op = PROC_CN_MCAST_LISTEN;
+	union {
+		struct nlmsghdr align;
+		char b[NLMSG_HDRLEN + sizeof(struct cn_msg) + sizeof op];
+	} m;
+	memset(&m, 0, sizeof m);
+	struct nlmsghdr nl = { .nlmsg_len = sizeof m.b,
+			       .nlmsg_type = NLMSG_DONE,
+			       .nlmsg_pid = (unsigned)getpid() };
+	struct cn_msg cn;
+	memset(&cn, 0, sizeof cn);
+	cn.id.idx = CN_IDX_PROC;
+	cn.id.val = CN_VAL_PROC;
+	cn.len = sizeof op;
+	memcpy(m.b, &nl, sizeof nl);
+	memcpy(m.b + NLMSG_HDRLEN, &cn, sizeof cn);
+	memcpy(m.b + NLMSG_HDRLEN + sizeof cn, &op, sizeof op);
+	return send(fd, m.b, sizeof m.b, 0) == (ssize_t)sizeof m.b ? 0 : -1;
+}
+
+int procev_open(char *err, size_t cap)
+{
+	const char *off = getenv("CUDBG_NO_PROC_EVENTS");
+	if (off && strcmp(off, "1") == 0) {
+		snprintf(err, cap, "turned off by CUDBG_NO_PROC_EVENTS=1");
+		return -1;
+	}
+	int fd = socket(PF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			NETLINK_CONNECTOR);
+	if (fd < 0) {
+		snprintf(err, cap, "no process connector: %s", strerror(errno));
+		return -1;
+	}
+	/* room for a burst (a job's workers starting at once): events past
+	 * a full buffer are lost, and the poll of /proc still runs */
+	int rcv = 4 << 20;
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof rcv);
+	struct sockaddr_nl a = { .nl_family = AF_NETLINK,
+				 .nl_groups = CN_IDX_PROC };
+	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || send_listen(fd) < 0) {
+		snprintf(err, cap, "%s", errno == EPERM || errno == EACCES
+			 ? "they need CAP_NET_ADMIN (root)"
+			 : strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int hand_out(const struct proc_event *ev, procev_fn fn, void *ctx)
+{
+	struct procev e = { 0 };
+	switch (ev->what) {
+	case PROC_EVENT_FORK:
+		/* a thread is a fork whose child shares its parent's tgid */
+		if (ev->event_data.fork.child_pid != ev->event_data.fork.child_tgid)
+			return 0;
+		e.kind = PROCEV_FORK;
+		e.pid = ev->event_data.fork.child_tgid;
+		e.ppid = ev->event_data.fork.parent_tgid;
+		break;
+	case PROC_EVENT_EXEC:
+		e.kind = PROCEV_EXEC;
+		e.pid = ev->event_data.exec.process_tgid;
+		break;
+	case PROC_EVENT_EXIT:
+		/* a process ends with its leader thread's exit; another
+		 * thread's exit is not the process's end */
+		if (ev->event_data.exit.process_pid != ev->event_data.exit.process_tgid)
+			return 0;
+		e.kind = PROCEV_EXIT;
+		e.pid = ev->event_data.exit.process_tgid;
+		e.ppid = ev->event_data.exit.parent_tgid;
+		e.status = (int)ev->event_data.exit.exit_code;
+		break;
+	default:
+		return 0;
+	}
+	if (e.pid <= 0)
+		return 0;
+	fn(ctx, &e);
+	return 1;
+}
+
+int procev_parse(const void *buf, size_t len, procev_fn fn, void *ctx)
+{
+	int count = 0;
+	const char *at = buf, *end = at + len;
+	while ((size_t)(end - at) >= sizeof(struct nlmsghdr)) {
+		struct nlmsghdr h;
+		memcpy(&h, at, sizeof h);
+		if (h.nlmsg_len < sizeof h || h.nlmsg_len > (size_t)(end - at))
+			break;
+		size_t body = h.nlmsg_len - NLMSG_HDRLEN;
+		const char *data = at + NLMSG_HDRLEN;
+		struct cn_msg cn;
+		if (h.nlmsg_len >= NLMSG_HDRLEN && body >= sizeof cn) {
+			memcpy(&cn, data, sizeof cn);
+			struct proc_event ev;
+			if (cn.id.idx == CN_IDX_PROC && cn.id.val == CN_VAL_PROC &&
+			    cn.len >= sizeof ev && body - sizeof cn >= sizeof ev) {
+				memcpy(&ev, data + sizeof cn, sizeof ev);
+				count += hand_out(&ev, fn, ctx);
+			}
+		}
+		size_t step = NLMSG_ALIGN(h.nlmsg_len);
+		if (step > (size_t)(end - at))
+			break;
+		at += step;
+	}
+	return count;
+}
+
+int procev_drain(int fd, procev_fn fn, void *ctx)
+{
+	int count = 0;
+	for (;;) {
+		/* aligned as netlink messages are */
+		union { struct nlmsghdr h; char b[8192]; } buf;
+		ssize_t n = recv(fd, buf.b, sizeof buf.b, 0);
+		if (n > 0) {
+			count += procev_parse(buf.b, (size_t)n, fn, ctx);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ENOBUFS)
+			continue; /* some were lost; the rest are still good */
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return count;
+		return -1;
+	}
+}

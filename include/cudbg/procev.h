@@ -1,0 +1,53 @@
+/* The kernel's process events (the netlink process connector): every
+ * fork, exec and exit on the machine, each exit with its wait status.
+ * --job uses them to see the end of a process whose parent reaped it
+ * with no death reporter loaded (a static binary, a cleared LD_PRELOAD)
+ * or by the raw system call (docs/multiprocess.md).
+ *
+ * Code: diag/procev.c.
+ *
+ * Listening needs CAP_NET_ADMIN (root, as in most containers); without
+ * it procev_open() fails with a reason and the job runs as before.  Pids
+ * are the kernel's (the initial pid namespace): in a pid namespace of
+ * its own the frontend sees other numbers, so it refuses there too.
+ *
+ * Error convention (diag/): -1 with a one-line reason in err.  No
+ * allocation: the events are handed to the callback, which owns nothing
+ * of them past its return.
+ */
+#ifndef CUDBG_PROCEV_H
+#define CUDBG_PROCEV_H
+
+#include <stddef.h>
+
+enum procev_kind {
+	PROCEV_FORK, /* pid is a new process (not a thread); ppid forked it */
+	PROCEV_EXEC, /* pid exec'd: its command line changed */
+	PROCEV_EXIT, /* pid (a process's leader thread) ended; status set */
+};
+
+struct procev {
+	enum procev_kind kind;
+	long pid;
+	long ppid;  /* FORK: the parent; EXIT: the parent, 0 if not given */
+	int status; /* EXIT: as wait() gives it (WIFSIGNALED, WTERMSIG...) */
+};
+
+typedef void (*procev_fn)(void *ctx, const struct procev *e);
+
+/* A listening socket, non-blocking and close-on-exec, or -1 (err says
+ * why: no permission, no connector, another pid namespace).  The
+ * environment variable CUDBG_NO_PROC_EVENTS=1 refuses it on purpose (the
+ * tests of the path without it). */
+int procev_open(char *err, size_t cap);
+
+/* Reads every event queued on fd now and hands each to fn; returns the
+ * count, or -1 when the socket failed (events were lost when the
+ * socket's buffer overflowed: the count goes on from there). */
+int procev_drain(int fd, procev_fn fn, void *ctx);
+
+/* The events in one datagram of netlink messages; anything short or
+ * malformed is skipped.  Returns the count.  (Apart for the fuzzer.) */
+int procev_parse(const void *buf, size_t len, procev_fn fn, void *ctx);
+
+#endif
