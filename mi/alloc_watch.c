@@ -12,10 +12,15 @@
  * breakpoint trap per call and no round trip.
  *
  * Each dprintf prints one console line, a protocol of ours:
- *   cudbg-alloc a API OUT SIZE RET   an allocation: OUT is where the API
- *                                    writes the new pointer
- *   cudbg-alloc f API PTR 0 RET      a free of PTR
- * RET is the return address into the caller.  The new pointer itself is
+ *   cudbg-alloc a API OUT SIZE RET FP  an allocation: OUT is where the
+ *                                      API writes the new pointer
+ *   cudbg-alloc f API PTR 0 RET FP     a free of PTR
+ * RET is the return address into the caller; FP the same read through
+ * the frame pointer (0 when %rbp is no stack address near %rsp), for a
+ * function gdb entered past its whole prologue: one with line info, as
+ * cuda_runtime.h's cudaMalloc<T> in a -O0 program, where %rsp no longer
+ * points at RET.  The lookup asks gdb which of the two follows a call.
+ * (A recording made before FP has five fields.)  The new pointer itself is
  * not known at the call (it is written on return), so the lookup reads it
  * at the stop from OUT: the user's variable, which in a use after free
  * still holds the dangling pointer.  Only an exact match with a freed
@@ -54,12 +59,15 @@ static const struct alloc_api {
 #define N_APIS (sizeof apis / sizeof apis[0])
 
 /* The watch's budget: each call costs a breakpoint trap and gdb's MI
- * notices (0.7 ms a call with gdb 13 on the CI machine, tests/bench/
- * alloc_watch.sh), so a program that allocates in a loop would crawl.
- * When the log is full the dprintfs are deleted (gdb takes -break-delete
- * while the program runs) and later calls go unseen; the lookup then
- * claims nothing it cannot see. */
-#define ALLOC_LOG_MAX 2048u
+ * notices: 0.7 ms a call with gdb 13 on the CI machine (tests/bench/
+ * alloc_watch.sh), but 32 ms with cuda-gdb 13 on an H100 (run 30: 2508
+ * hits, 81.4 s against 0.9 s bare), so a program that allocates in a
+ * loop would crawl.  512 calls bound that at about 16 s (one cudaMalloc
+ * is up to three calls: cuda_runtime.h's typed wrapper, the runtime's
+ * function and the driver's).  When the log is full the dprintfs are
+ * deleted (gdb takes -break-delete while the program runs) and later
+ * calls go unseen; the lookup then claims nothing it cannot see. */
+#define ALLOC_LOG_MAX 512u
 
 /* How many allocations around the free the lookup reads back. */
 #define LOOKBACK 32u
@@ -68,6 +76,12 @@ static const struct alloc_api {
 #define RET_EXPR                                                          \
 	"(*(unsigned int*)($pc-4)==0xe5894855||"                          \
 	"*(unsigned int*)($pc-4)==0xec8b4855)?*(long*)($rsp+8):*(long*)$rsp"
+/* ...and through the frame pointer, read only where %rbp lies in the
+ * 64 KiB above %rsp (stack the thread has used: never a fault, which
+ * would stop the program without a word) */
+#define RET_FP_EXPR                                                       \
+	"((long)$rbp>(long)$rsp&&(long)$rbp-(long)$rsp<0x10000)?"         \
+	"*(long*)((long)$rbp+8):0"
 
 size_t alloc_watch_api_count(void)
 {
@@ -96,11 +110,11 @@ char *alloc_watch_command(size_t i)
 	char *cmd = NULL;
 	int n = a->free
 		? asprintf(&cmd, "-dprintf-insert -f %s \"" ALLOC_WATCH_LINE
-			   "f %s %%#lx 0 %%#lx\\n\" \"$rdi\" \"" RET_EXPR "\"",
-			   a->name, a->name)
+			   "f %s %%#lx 0 %%#lx %%#lx\\n\" \"$rdi\" \"" RET_EXPR
+			   "\" \"" RET_FP_EXPR "\"", a->name, a->name)
 		: asprintf(&cmd, "-dprintf-insert -f %s \"" ALLOC_WATCH_LINE
-			   "a %s %%#lx %%lu %%#lx\\n\" \"$rdi\" \"$rsi\" \""
-			   RET_EXPR "\"", a->name, a->name);
+			   "a %s %%#lx %%lu %%#lx %%#lx\\n\" \"$rdi\" \"$rsi\" \""
+			   RET_EXPR "\" \"" RET_FP_EXPR "\"", a->name, a->name);
 	return n < 0 ? NULL : cmd;
 }
 
@@ -118,16 +132,17 @@ static int api_index(const char *name, size_t len)
 static bool parse_event(const char *line, struct model_alloc_event *ev)
 {
 	char kind, name[40];
-	unsigned long long addr, size, ret;
-	if (sscanf(line, ALLOC_WATCH_LINE "%c %39s %llx %llu %llx", &kind,
-		   name, &addr, &size, &ret) != 5 ||
-	    (kind != 'a' && kind != 'f'))
+	unsigned long long addr, size, ret, ret_fp = 0;
+	int got = sscanf(line, ALLOC_WATCH_LINE "%c %39s %llx %llu %llx %llx",
+			 &kind, name, &addr, &size, &ret, &ret_fp);
+	if (got < 5 || (kind != 'a' && kind != 'f'))
 		return false;
 	int api = api_index(name, strlen(name));
 	if (api < 0 || apis[api].free != (kind == 'f'))
 		return false;
 	*ev = (struct model_alloc_event){ .addr = addr, .size = size,
-					  .ret = ret, .free = kind == 'f',
+					  .ret = ret, .ret_fp = ret_fp,
+					  .free = kind == 'f',
 					  .api = (unsigned char)api };
 	return true;
 }
@@ -211,6 +226,11 @@ void model_freed_clear(struct dbg_model *m)
 {
 	site_free(&m->freed.alloc);
 	site_free(&m->freed.free);
+	for (size_t s = 0; s < 2; s++)
+		for (size_t i = 0; i < m->freed.ntries[s]; i++) {
+			free(m->freed.tries[s][i].func);
+			free(m->freed.tries[s][i].file);
+		}
 	m->freed = (struct model_freed){ 0 };
 }
 
@@ -270,61 +290,118 @@ static bool answered_value(const struct session_reply *r, uint64_t *v)
 	return true;
 }
 
-/* The call's line: the instruction before its return address. */
-static void site_lined(struct dbg_ctl *c, struct ctl_op *op,
-		       const struct session_reply *r)
+/* Each site from its tries: the first that follows a call, the
+ * outermost; else the first gdb could place at all. */
+static void choose_sites(struct dbg_ctl *c)
+{
+	struct model_freed *f = &c->m.freed;
+	struct model_alloc_site *sites[2] = { &f->alloc, &f->free };
+	for (size_t s = 0; s < 2; s++) {
+		const struct model_site_try *pick = NULL;
+		for (size_t i = 0; i < f->ntries[s] && !pick; i++)
+			if (f->tries[s][i].call && f->tries[s][i].func)
+				pick = &f->tries[s][i];
+		for (size_t i = 0; i < f->ntries[s] && !pick; i++)
+			if (f->tries[s][i].func)
+				pick = &f->tries[s][i];
+		if (!pick && f->ntries[s])
+			pick = &f->tries[s][0];
+		if (!pick)
+			continue;
+		sites[s]->api = apis[pick->api].name;
+		sites[s]->ret = pick->ret;
+		sites[s]->func = pick->func ? strdup(pick->func) : NULL;
+		sites[s]->file = pick->file ? strdup(pick->file) : NULL;
+		sites[s]->line = pick->line;
+	}
+	lookup_done(c);
+}
+
+/* What gdb said of the instruction before one try's return address:
+ * its function and line, and whether it is a call (a return address
+ * read from the wrong slot follows none). */
+static void try_lined(struct dbg_ctl *c, struct ctl_op *op,
+		      const struct session_reply *r)
 {
 	struct model_freed *f = &c->m.freed;
 	if (stale(c))
 		return;
-	struct model_alloc_site *s = op->index ? &f->free : &f->alloc;
+	struct model_site_try *t =
+		&f->tries[op->index / MODEL_SITE_TRIES][op->index % MODEL_SITE_TRIES];
 	struct dec_disasm d = { 0 };
 	if (r->kind == SESSION_REPLY_DONE && r->rec &&
 	    dec_disasm_decode(r->rec->results, &d) == 0) {
 		const struct dec_insn *best = NULL;
 		for (size_t i = 0; i < d.n; i++)
-			if (d.v[i].addr < s->ret &&
+			if (d.v[i].addr < t->ret &&
 			    (!best || d.v[i].addr > best->addr))
 				best = &d.v[i];
 		if (best && best->func)
-			s->func = strdup(best->func);
+			t->func = strdup(best->func);
 		if (best && best->line > 0 && (best->fullname || best->file)) {
-			s->file = strdup(best->fullname ? best->fullname
+			t->file = strdup(best->fullname ? best->fullname
 							: best->file);
-			s->line = best->line;
+			t->line = best->line;
 		}
+		t->call = best && best->inst &&
+			  text_starts(best->inst, strlen(best->inst), "call");
 	}
 	dec_disasm_free(&d);
 	if (--f->pending == 0)
-		lookup_done(c);
+		choose_sites(c);
 }
 
 static void ask_lines(struct dbg_ctl *c)
 {
 	struct model_freed *f = &c->m.freed;
-	struct model_alloc_site *sites[2] = { &f->alloc, &f->free };
 	f->pending = 0;
-	for (size_t i = 0; i < 2; i++) {
-		/* (a live allocation has no free) */
-		struct ctl_op *op = sites[i]->ret ? ctl_op_new(c, site_lined, false)
-						  : NULL;
-		char cmd[96];
-		if (!op)
-			continue;
-		f->pending++;
-		op->index = i;
-		snprintf(cmd, sizeof cmd, "-data-disassemble %s-a 0x%" PRIx64
-			 " -- 1", host_opt(c), sites[i]->ret - 1);
-		ctl_send_op(c, op, 0, cmd);
-	}
+	for (size_t s = 0; s < 2; s++)
+		for (size_t i = 0; i < f->ntries[s]; i++) {
+			struct ctl_op *op = ctl_op_new(c, try_lined, false);
+			char cmd[96];
+			if (!op)
+				continue;
+			f->pending++;
+			op->index = s * MODEL_SITE_TRIES + i;
+			snprintf(cmd, sizeof cmd, "-data-disassemble %s-a 0x%"
+				 PRIx64 " -- 1", host_opt(c),
+				 f->tries[s][i].ret - 1);
+			ctl_send_op(c, op, 0, cmd);
+		}
 	if (f->pending == 0)
-		lookup_done(c);
+		choose_sites(c);
 }
 
-static void site_of(struct model_alloc_site *s, const struct model_alloc_event *e)
+/* One more return address to try for a site (each once). */
+static void add_try(struct model_freed *f, size_t site, uint64_t ret,
+		    unsigned char api)
 {
-	s->api = apis[e->api].name;
-	s->ret = e->ret;
+	if (!ret || f->ntries[site] == MODEL_SITE_TRIES)
+		return;
+	for (size_t i = 0; i < f->ntries[site]; i++)
+		if (f->tries[site][i].ret == ret)
+			return;
+	f->tries[site][f->ntries[site]++] =
+		(struct model_site_try){ .ret = ret, .api = api };
+}
+
+/* The events one call of the program made, ending at `last`: the API
+ * it called and each one that API called in turn, one after the other
+ * in the log, all of the same pointer (KEY: the pointer an allocation
+ * gave, read back; the pointer a free freed).  Each is tried, the
+ * outermost first, by its return address and then its frame pointer's. */
+static void add_tries(struct model_freed *f, size_t site, size_t last,
+		      const struct model_allocs *l, uint64_t key)
+{
+	bool is_free = l->ev[last].free;
+	size_t k = last;
+	while (k > 0 && l->ev[k - 1].free == is_free &&
+	       (is_free ? l->ev[k - 1].addr : l->ev[k - 1].ptr) == key)
+		k--;
+	for (; k <= last; k++) {
+		add_try(f, site, l->ev[k].ret, l->ev[k].api);
+		add_try(f, site, l->ev[k].ret_fp, l->ev[k].api);
+	}
 }
 
 /* All pointers read back: a freed allocation over addr and none given
@@ -337,13 +414,13 @@ static void pointers_read(struct dbg_ctl *c)
 		   f->addr - f->base < f->size &&
 		   !(f->live && f->live_ev > f->free_ev);
 	if (f->found) {
-		site_of(&f->alloc, &ev[f->alloc_ev]);
-		site_of(&f->free, &ev[f->free_ev]);
+		add_tries(f, 0, f->alloc_ev, &c->m.allocs, f->base);
+		add_tries(f, 1, f->free_ev, &c->m.allocs, ev[f->free_ev].addr);
 	} else if (f->live) {
 		f->in_live = true;
 		f->base = f->live_base;
 		f->size = ev[f->live_ev].size;
-		site_of(&f->alloc, &ev[f->live_ev]);
+		add_tries(f, 0, f->live_ev, &c->m.allocs, f->live_base);
 	} else {
 		lookup_done(c);
 		return;
@@ -358,10 +435,11 @@ static void pointer_read(struct dbg_ctl *c, struct ctl_op *op,
 	struct model_freed *f = &c->m.freed;
 	if (stale(c))
 		return;
-	const struct model_alloc_event *ev = &c->m.allocs.ev[op->index];
+	struct model_alloc_event *ev = &c->m.allocs.ev[op->index];
 	uint64_t freed = f->has_free ? c->m.allocs.ev[f->free_ev].addr : 0;
 	uint64_t p;
 	if (answered_value(r, &p) && p) {
+		ev->ptr = p;
 		if (f->has_free && op->index < f->free_ev && p == freed &&
 		    (!f->size || op->index > f->alloc_ev)) {
 			/* the latest allocation before the free that gave

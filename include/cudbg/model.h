@@ -175,6 +175,12 @@ struct model_alloc_event {
 			    * pointer freed */
 	uint64_t size;     /* an allocation: bytes asked */
 	uint64_t ret;      /* the return address into the API's caller */
+	uint64_t ret_fp;   /* the same read through the frame pointer, for a
+			    * function gdb entered past a whole prologue
+			    * (one with line info: cuda_runtime.h's
+			    * cudaMalloc<T>); 0 none */
+	uint64_t ptr;      /* an allocation: the pointer read back from
+			    * addr at the last lookup; 0 unread */
 	bool free;
 	unsigned char api; /* alloc_watch_api_name(api) */
 };
@@ -207,6 +213,18 @@ enum model_freed_state {
 
 /* Whether a bad address lies in device memory the program freed
  * (ctl_freed_lookup), cleared at each stop. */
+/* A return address the lookup may name a site by, and what gdb said of
+ * the instruction before it. */
+struct model_site_try {
+	uint64_t ret;
+	unsigned char api;
+	bool call;         /* that instruction is a call */
+	char *func, *file;
+	int line;
+};
+
+#define MODEL_SITE_TRIES 8
+
 struct model_freed {
 	enum model_freed_state state;
 	bool found;        /* addr lies in [base, base + size), freed */
@@ -222,6 +240,12 @@ struct model_freed {
 	bool live;         /* an allocation not freed covers addr */
 	size_t live_ev;    /* the latest such */
 	uint64_t live_base;
+	/* each site's return addresses, the outermost call first: one
+	 * allocation is seen by every API it passes through (cudaMalloc<T>,
+	 * cudaMalloc, cuMemAlloc_v2), and only the outermost was called
+	 * by the program */
+	struct model_site_try tries[2][MODEL_SITE_TRIES];
+	size_t ntries[2];
 };
 
 enum model_table {

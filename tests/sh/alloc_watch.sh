@@ -6,7 +6,9 @@
 # %rsp,%rbp", and without).  A use after free names the allocation and
 # the free with their lines, in the text, the hint and the JSON, and the
 # same from a replay of the session's recording; a wild pointer or a
-# session without the watch claims nothing.
+# session without the watch claims nothing; and through a runtime's
+# layers (a typed C++ wrapper, the runtime, the driver) the program's own
+# call is named.
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
@@ -134,5 +136,34 @@ elif ! grep -q 'allocation watch stopped after its' "$tmp/late.txt"; then
 	fail budget-claim "no word that the watch was cut: $(grep -m1 '^\[1\]' "$tmp/late.txt")"
 else
 	pass budget-claim
+fi
+# 7. The layers of a real runtime: C++'s typed cudaMalloc<T> wrapper
+#    (line info, -O0: gdb enters it past its whole prologue) over the
+#    runtime's cudaMalloc over its internal function over the driver's
+#    cuMemAlloc_v2.  Each is watched; the sites named are the program's
+#    own calls (the outermost), at its lines, live and in the replay.
+CXX=${CXX:-c++}
+mkdir -p "$tmp/layered"
+if $CC -O2 -fomit-frame-pointer -DLAYERED -fPIC -shared \
+	-o "$tmp/layered/libcudart_stub.so" "$D/fake_cudart.c" &&
+   $CXX -O0 -g -o "$tmp/layered/uaf_tmpl" "$D/uaf_tmpl.cpp" \
+	-L"$tmp/layered" -lcudart_stub -Wl,-rpath,"$tmp/layered"; then
+	t_alloc=$(grep -n MARK_ALLOC "$D/uaf_tmpl.cpp" | cut -d: -f1)
+	t_free=$(grep -n MARK_FREE "$D/uaf_tmpl.cpp" | cut -d: -f1)
+	(cd "$tmp" && timeout 60 "$BIN" --batch --debugger gdb --alloc-watch \
+		--record "$tmp/layered.mi.log" layered/uaf_tmpl) \
+		>"$tmp/layered.txt" 2>&1 </dev/null
+	(cd "$tmp" && timeout 60 "$BIN" --batch --replay "$tmp/layered.mi.log") \
+		>"$tmp/layered.replay.txt" 2>&1 </dev/null
+	for f in layered layered.replay; do
+		if grep -q "^      - Allocated: $D/uaf_tmpl\.cpp:$t_alloc (cudaMalloc), 1048576 bytes" "$tmp/$f.txt" &&
+		   grep -q "^      - Freed: $D/uaf_tmpl\.cpp:$t_free (cudaFree)$" "$tmp/$f.txt"; then
+			pass "$f-outermost"
+		else
+			fail "$f-outermost" "not the program's own calls: $(grep 'Allocated\|Freed' "$tmp/$f.txt")"
+		fi
+	done
+else
+	fail layered-build "the layered test program did not build"
 fi
 exit $fails
