@@ -3,6 +3,7 @@
 #include "cudbg/assertline.h"
 #include "cudbg/hints.h"
 #include "cudbg/model.h"
+#include "cudbg/procev.h"
 #include "cudbg/pystack.h"
 #include "cudbg/report.h"
 #include "cudbg/sanitizer.h"
@@ -39,6 +40,9 @@ struct diag_run {
 	const char *debugger;
 	bool keep_temp;
 	const char *child_dir; /* diag_run_config.child_dir (borrowed) */
+	struct child_events *child_ev; /* the kernel's word on the program's
+					* descendants; NULL unheard */
+	char *argv_line;       /* the program's command line, for them */
 	/* The deaths already in the account's recording (noted once each),
 	 * and a replay's recorded ones ("PID SIGNAL COMMAND" lines). */
 	long noted_deaths[32];
@@ -364,6 +368,12 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 	r->debugger = c->debugger;
 	r->keep_temp = c->keep_temp;
 	r->child_dir = c->child_dir;
+	/* the children's deaths the reporter cannot see (a static parent,
+	 * the raw wait4): from the kernel, where it lets us listen */
+	if (c->child_dir && !c->replay) {
+		char why[160];
+		r->child_ev = child_events_open(why, sizeof why);
+	}
 	r->can_rerun = c->can_rerun && c->argv && c->argv[0];
 	r->labels = c->action_labels;
 	/* A replay does not know its program: it asks as the recording did
@@ -417,6 +427,8 @@ void diag_run_free(struct diag_run *r)
 	diag_rules_free(r->rules);
 	diag_memcheck_free(r->mc);
 	diag_free(r->d);
+	child_events_free(r->child_ev);
+	free(r->argv_line);
 	free(r->replay_deaths);
 	diag_recorded_program_free(r->recorded_argv);
 	diag_san_free(r->text_san); /* lent to r->d: after it */
@@ -989,6 +1001,36 @@ static void note_child_death(struct diag_run *r, struct session *s,
 	diag_child_death_note(s, e->pid, e->code, e->cmd);
 }
 
+struct heard {
+	struct diag_run *r;
+	struct session *s;
+};
+
+/* A descendant the kernel saw die of a signal: as the reporter's file
+ * would have said it (its own file, read first, wins). */
+static void heard_death(void *ctx, long pid, int sig, const char *cmd)
+{
+	struct heard *h = ctx;
+	struct diag_end_file e = { .pid = pid, .code = sig, .death = true };
+	snprintf(e.cmd, sizeof e.cmd, "%s", cmd);
+	diag_add_child_death(h->r->d, pid, sig, cmd);
+	note_child_death(h->r, h->s, &e);
+}
+
+static const char *program_line(struct diag_run *r)
+{
+	if (!r->argv_line && r->argv) {
+		struct dbuf b = { 0 };
+		for (size_t i = 0; r->argv[i]; i++) {
+			if (i)
+				dbuf_putc(&b, ' ');
+			dbuf_puts(&b, r->argv[i]);
+		}
+		r->argv_line = dbuf_take(&b);
+	}
+	return r->argv_line;
+}
+
 void diag_run_read_child_deaths(struct diag_run *r, struct session *s)
 {
 	if (r->replay_deaths) {
@@ -1008,6 +1050,8 @@ void diag_run_read_child_deaths(struct diag_run *r, struct session *s)
 			note_child_death(r, s, &e);
 		}
 	closedir(dir);
+	struct heard h = { .r = r, .s = s };
+	child_events_read(r->child_ev, self, program_line(r), heard_death, &h);
 }
 
 int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)

@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <linux/netlink.h>
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The listen request: a netlink header, the connector's header and the
@@ -153,4 +156,173 @@ int procev_drain(int fd, procev_fn fn, void *ctx)
 			return count;
 		return -1;
 	}
+}
+
+/* ---- a live session's descendants ---- */
+
+#define CHILD_MAX 512
+
+struct child {
+	long pid;
+	char *cmd; /* NULL: not read */
+};
+
+struct child_events {
+	int fd;
+	long root;   /* the program whose descendants are followed */
+	struct child kids[CHILD_MAX];
+	size_t n;
+	/* while reading: */
+	const char *root_cmd;
+	child_death_fn fn;
+	void *ctx;
+	bool probe_seen;
+	long probe;
+};
+
+static struct child *find_kid(struct child_events *ce, long pid)
+{
+	for (size_t i = 0; i < ce->n; i++)
+		if (ce->kids[i].pid == pid)
+			return &ce->kids[i];
+	return NULL;
+}
+
+static char *read_cmdline(long pid)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	while (n > 0 && buf[n - 1] == ' ')
+		n--;
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
+static void on_child_event(void *ctx, const struct procev *e)
+{
+	struct child_events *ce = ctx;
+	if (ce->probe && e->kind == PROCEV_FORK && e->pid == ce->probe &&
+	    e->ppid == (long)getpid()) {
+		ce->probe_seen = true;
+		return;
+	}
+	if (ce->root <= 0)
+		return;
+	struct child *k = find_kid(ce, e->pid);
+	switch (e->kind) {
+	case PROCEV_FORK: {
+		const struct child *parent = find_kid(ce, e->ppid);
+		if (k || (e->ppid != ce->root && !parent) || ce->n == CHILD_MAX)
+			return;
+		/* a fork runs its parent's program until it execs */
+		const char *cmd = e->ppid == ce->root ? ce->root_cmd
+			: parent->cmd;
+		ce->kids[ce->n++] = (struct child){
+			.pid = e->pid, .cmd = cmd ? strdup(cmd) : NULL };
+		break;
+	}
+	case PROCEV_EXEC:
+		if (k) {
+			free(k->cmd);
+			k->cmd = read_cmdline(k->pid);
+		}
+		break;
+	case PROCEV_EXIT:
+		if (k && WIFSIGNALED(e->status))
+			ce->fn(ce->ctx, k->pid, WTERMSIG(e->status),
+			       k->cmd ? k->cmd : "");
+		if (k) { /* its pid may be another's next */
+			free(k->cmd);
+			*k = ce->kids[--ce->n];
+		}
+		break;
+	}
+}
+
+static void no_death(void *ctx, long pid, int sig, const char *cmd)
+{
+	(void)ctx, (void)pid, (void)sig, (void)cmd;
+}
+
+struct child_events *child_events_open(char *err, size_t cap)
+{
+	int fd = procev_open(err, cap);
+	if (fd < 0)
+		return NULL;
+	struct child_events *ce = calloc(1, sizeof *ce);
+	if (!ce) {
+		close(fd);
+		snprintf(err, cap, "out of memory");
+		return NULL;
+	}
+	ce->fd = fd;
+	ce->fn = no_death;
+	/* a fork of our own, heard with our pids, or the pids are another
+	 * namespace's and nothing they say can be put on our processes */
+	pid_t probe = fork();
+	if (probe == 0)
+		_exit(0);
+	if (probe > 0) {
+		ce->probe = probe;
+		waitpid(probe, NULL, 0);
+		for (int i = 0; i < 20 && !ce->probe_seen; i++) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+			poll(&p, 1, 10);
+			procev_drain(fd, on_child_event, ce);
+		}
+	}
+	if (!ce->probe_seen) {
+		if (probe < 0)
+			snprintf(err, cap, "cannot fork: %s", strerror(errno));
+		else
+			snprintf(err, cap, "their process numbers are not ours "
+				 "(another pid namespace)");
+		child_events_free(ce);
+		return NULL;
+	}
+	ce->probe = 0;
+	return ce;
+}
+
+void child_events_read(struct child_events *ce, long root, const char *root_cmd,
+		       child_death_fn fn, void *ctx)
+{
+	if (!ce || ce->fd < 0 || root <= 0)
+		return;
+	if (root != ce->root) { /* a new run: another program */
+		for (size_t i = 0; i < ce->n; i++)
+			free(ce->kids[i].cmd);
+		ce->n = 0;
+		ce->root = root;
+	}
+	ce->root_cmd = root_cmd;
+	ce->fn = fn;
+	ce->ctx = ctx;
+	if (procev_drain(ce->fd, on_child_event, ce) < 0) {
+		close(ce->fd);
+		ce->fd = -1;
+	}
+	ce->fn = no_death;
+	ce->root_cmd = NULL;
+}
+
+void child_events_free(struct child_events *ce)
+{
+	if (!ce)
+		return;
+	if (ce->fd >= 0)
+		close(ce->fd);
+	for (size_t i = 0; i < ce->n; i++)
+		free(ce->kids[i].cmd);
+	free(ce);
 }

@@ -50,4 +50,24 @@ int procev_drain(int fd, procev_fn fn, void *ctx);
  * malformed is skipped.  Returns the count.  (Apart for the fuzzer.) */
 int procev_parse(const void *buf, size_t len, procev_fn fn, void *ctx);
 
+/* ---- a live session's descendants (diag/procev.c) ----
+ *
+ * The default live mode's other way to see a child's death (beside the
+ * death reporter's files): every process descended from the program,
+ * and the signal each died of.  child_events_open() listens and proves
+ * the events' pids are ours (a fork of its own, heard); NULL when not
+ * (why in err).  child_events_read() hands out, once each, every
+ * descendant of ROOT (the program's pid) that ended by a signal since
+ * the last read, with its command line: ROOT_CMD for a fork that did not
+ * exec, what /proc held after an exec, "" when it ended first.  The
+ * caller owns the struct (child_events_free). */
+struct child_events;
+
+typedef void (*child_death_fn)(void *ctx, long pid, int sig, const char *cmd);
+
+struct child_events *child_events_open(char *err, size_t cap);
+void child_events_read(struct child_events *ce, long root, const char *root_cmd,
+		       child_death_fn fn, void *ctx);
+void child_events_free(struct child_events *ce);
+
 #endif

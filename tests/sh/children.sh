@@ -5,7 +5,9 @@
 # word.  The death reporter (preload/death.c) in the program's
 # environment writes each death; the report names the worker (pid,
 # command, signal), first among the hints, in the text and the JSON; the
-# program itself is no child of its own; a clean run names none.
+# program itself is no child of its own; a clean run names none; and
+# past the reporter (a static parent, the raw wait4) the kernel's process
+# events name the worker.
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
@@ -94,5 +96,42 @@ elif ! cmp -s "$tmp/live.hints" "$tmp/replay.hints"; then
 	fail replay "the replay's report differs: $(diff "$tmp/live.hints" "$tmp/replay.hints" | head -4)"
 else
 	pass replay
+fi
+# A parent no reporter can be loaded into (static), or one that reaps by
+# the raw wait4: its worker's death is the kernel's process events' to
+# see (diag/procev.c), where this machine lets us listen; without them
+# (CUDBG_NO_PROC_EVENTS=1, as a user without CAP_NET_ADMIN) nothing is
+# claimed.  Each is named with its command line (a fork's is its
+# parent's; an exec'ed shell's is what /proc held, if it lived so long).
+STATIC=${CUDBG_BUILD:-$ROOT/build}/progs/silent_reap_static
+timeout 60 "$BIN" --batch --debugger gdb "$STATIC" fork >"$tmp/sfork.txt" 2>&1 </dev/null
+timeout 60 "$BIN" --batch --debugger gdb "$STATIC" kill >"$tmp/skill.txt" 2>&1 </dev/null
+timeout 60 "$BIN" --batch --debugger gdb "$PROG" exec raw >"$tmp/raw.txt" 2>&1 </dev/null
+CUDBG_NO_PROC_EVENTS=1 timeout 60 "$BIN" --batch --debugger gdb "$STATIC" fork \
+	>"$tmp/soff.txt" 2>&1 </dev/null
+if ! timeout 60 "$BIN" --batch --job "$STATIC" kill 2>&1 | grep -q '^  not heard: '; then
+	if ! grep -q '^\[1\] A process the program started died of SIGSEGV.*(job-child-died)$' "$tmp/sfork.txt" ||
+	   ! tr '\n' ' ' <"$tmp/sfork.txt" | grep -q 'died of SIGSEGV: pid [0-9]* *(.*/progs/silent_reap_static fork)'; then
+		fail static-fork "$(grep -m1 -A1 'A process the program' "$tmp/sfork.txt")"
+	else
+		pass static-fork
+	fi
+	if ! grep -q '^\[1\] A process the program started was killed by SIGKILL.*(job-child-killed)$' "$tmp/skill.txt"; then
+		fail static-kill "$(grep -m1 '^\[1\]' "$tmp/skill.txt")"
+	else
+		pass static-kill
+	fi
+	if ! grep -q '^\[1\] A process the program started died of SIGSEGV.*(job-child-died)$' "$tmp/raw.txt"; then
+		fail raw-wait "$(grep -m1 '^\[1\]' "$tmp/raw.txt")"
+	else
+		pass raw-wait
+	fi
+else
+	echo "note: the kernel's process events are not heard here: the static and raw cases are checked without them only"
+fi
+if grep -q 'A process the program started\|(job-child-' "$tmp/soff.txt"; then
+	fail static-unheard "a death claimed without the events: $(grep -m1 'A process' "$tmp/soff.txt")"
+else
+	pass static-unheard
 fi
 exit $fails
