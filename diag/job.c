@@ -237,6 +237,7 @@ static void read_identity(struct job_proc *p)
 		if (changed) {
 			free(p->cmdline);
 			p->cmdline = joined;
+			p->cmd_inherited = false;
 			joined = NULL;
 			snprintf(path, sizeof path, "/proc/%ld/environ", p->pid);
 			char *env = diag_read_small_file(path, 1 << 20, &len);
@@ -1066,20 +1067,30 @@ static void on_proc_event(void *ctx, const struct procev *e)
 		 * execs (an exec event then says otherwise) */
 		struct job_proc *parent = find_proc(r->j, e->ppid);
 		if (!p->cmdline && parent && parent->cmdline)
-			diag_strset(&p->cmdline, parent->cmdline);
+			p->cmd_inherited = diag_strset(&p->cmdline,
+						       parent->cmdline);
 		break;
 	case PROCEV_EXEC:
-		if (p && p->state == JOB_RUNNING) {
-			char *before = p->cmdline;
-			p->cmdline = NULL;
-			read_identity(p);
-			/* gone before its new command line could be read: the
-			 * old one is no longer true, but the keeper's child
-			 * (the leader) exec'd the job's own command */
-			if (!p->cmdline && p->ppid == 0 && r->j->command)
-				diag_strset(&p->cmdline, r->j->command);
+		if (!p)
+			break;
+		char *before = p->cmdline;
+		p->cmdline = NULL;
+		read_identity(p);
+		if (p->cmdline) {
 			free(before);
+		} else if (p->ppid == 0 && r->j->command) {
+			/* the keeper's child (the leader) exec'd the job's own
+			 * command */
+			free(before);
+			diag_strset(&p->cmdline, r->j->command);
+		} else if (p->cmd_inherited) {
+			/* gone before its new command line could be read:
+			 * its parent's is no longer true */
+			free(before);
+		} else {
+			p->cmdline = before; /* read after the exec by a poll */
 		}
+		p->cmd_inherited = false;
 		break;
 	case PROCEV_EXIT:
 		if (p)

@@ -59,6 +59,9 @@ struct job_proc {
 	long pid;
 	long ppid;            /* 0 when unknown */
 	char *cmdline;        /* argv joined by spaces, NULL when unknown */
+	bool cmd_inherited;      /* cmdline is its parent's, copied at its
+				  * fork (the kernel's events): untrue once
+				  * it execs */
 	char *exe;            /* /proc/PID/exe, NULL when unknown */
 	char *rank;           /* the rank's value, NULL when none */
 	const char *rank_var; /* RANK, OMPI_COMM_WORLD_RANK, PMI_RANK,

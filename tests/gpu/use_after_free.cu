@@ -24,10 +24,10 @@ __global__ void finish_stats(const float *stats, size_t n, float *mean) {
 int main() {
     const size_t n = 64u << 20; // 64 Mi floats
     float *stats, *mean;
-    cudaMalloc(&stats, n * sizeof(float));
+    cudaMalloc(&stats, n * sizeof(float)); // fault
     cudaMalloc(&mean, sizeof(float));
     fill_stats<<<(unsigned)((n + 255) / 256), 256>>>(stats, n);
-    cudaFree(stats); // freed too early: finish_stats still needs it
+    cudaFree(stats); /* freed too early: finish_stats needs it */ // fault
     finish_stats<<<1, 1>>>(stats, n, mean);
     cudaError_t e = cudaDeviceSynchronize();
     printf("sync: %s\n", cudaGetErrorString(e));
