@@ -5,6 +5,8 @@
  * holding a cn_msg whose data is a struct proc_event.  An exit's
  * exit_code is the task's exit code, the same word wait() returns. */
 #include "cudbg/procev.h"
+#include "cudbg/job.h"
+#include "diag/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -188,24 +190,16 @@ static struct child *find_kid(struct child_events *ce, long pid)
 	return NULL;
 }
 
+/* Its command line as /proc holds it now, NULL when it is gone. */
 static char *read_cmdline(long pid)
 {
-	char path[64], buf[4096];
+	char path[64];
+	size_t len;
 	snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return NULL;
-	for (ssize_t i = 0; i < n; i++)
-		if (buf[i] == '\0')
-			buf[i] = ' ';
-	while (n > 0 && buf[n - 1] == ' ')
-		n--;
-	buf[n] = '\0';
-	return strdup(buf);
+	char *raw = diag_read_small_file(path, 16384, &len);
+	char *joined = raw && len > 0 ? job_join_cmdline(raw, len) : NULL;
+	free(raw);
+	return joined;
 }
 
 static void on_child_event(void *ctx, const struct procev *e)
