@@ -329,6 +329,20 @@ static void timing_print(const double t[T_COUNT], bool core)
 	fprintf(stderr, " core=%d\n", core ? 1 : 0);
 }
 
+/* The steps after the stop, each's seconds (the same switch). */
+static void timing_print_after(const struct diag_run *dr)
+{
+	const char *v = getenv("CUDBG_TIMING");
+	if (!v || !*v || strcmp(v, "0") == 0 || !dr)
+		return;
+	struct diag_run_times rt;
+	diag_run_get_times(dr, &rt);
+	fprintf(stderr, "cudbg-tui after-stop:");
+	for (int i = 0; i < DIAG_AFTER_COUNT; i++)
+		fprintf(stderr, " %s=%.3f", diag_after_step_name(i), rt.after[i]);
+	fputc('\n', stderr);
+}
+
 static void timing_from_run(double t[T_COUNT], const struct diag_run *dr)
 {
 	struct diag_run_times rt;
@@ -757,6 +771,7 @@ int batch_main(const struct cudbg_options *o)
 				: job_report_text(o->job_table);
 	say_kept(o, dr);
 	timing_from_run(t, dr);
+	timing_print_after(dr);
 	diag_run_free(dr);
 	if (r.error)
 		text_write_line(stderr, "cudbg-tui: ", r.error);

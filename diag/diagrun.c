@@ -1054,10 +1054,28 @@ void diag_run_read_child_deaths(struct diag_run *r, struct session *s)
 	child_events_read(r->child_ev, self, program_line(r), heard_death, &h);
 }
 
+const char *diag_after_step_name(enum diag_after_step s)
+{
+	static const char *const names[DIAG_AFTER_COUNT] = {
+		"late_symbols", "lanes", "freed", "host_stack", "values",
+		"pystack", "children",
+	};
+	return s < DIAG_AFTER_COUNT ? names[s] : "?";
+}
+
+/* Adds the time since *t0 to the step's and restarts the clock. */
+static void step_done(struct diag_run *r, enum diag_after_step s, double *t0)
+{
+	double now = mono_now();
+	r->times.after[s] += now - *t0;
+	*t0 = now;
+}
+
 int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
 	if (timeout_ms < 0)
 		timeout_ms = 600000;
+	double t0 = mono_now();
 	/* A lazy session reads torch's CUDA library now: without it the host
 	 * stack stops short of the ATen operator's frames (8 s on the H200;
 	 * the screen reads it after the Python line instead). */
@@ -1065,6 +1083,7 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 		ctl_run_until(c, settled, c, timeout_ms < 60000 ? timeout_ms : 60000);
 	if (c)
 		diag_feed_model(r->d, ctl_model(c));
+	step_done(r, DIAG_AFTER_LATE_SYMBOLS, &t0);
 	const struct diag_fault *f = diag_analyze(r->d);
 	if (c && f->flags[DIAG_F_DEVICE_STOP]) {
 		int t = timeout_ms < 10000 ? timeout_ms : 10000;
@@ -1085,25 +1104,32 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 			    ctl_focus_lane(c, lane) > 0)
 				ctl_run_until(c, settled, c, t);
 			diag_feed_model(r->d, ctl_model(c));
+			step_done(r, DIAG_AFTER_LANES, &t0);
 		}
 		/* a bad address in freed memory: the free that made it so */
 		if (diag_run_freed_lookup(r, c) == 0) {
 			ctl_run_until(c, freed_settled, c, t);
 			diag_feed_model(r->d, ctl_model(c));
 		}
+		step_done(r, DIAG_AFTER_FREED, &t0);
 		if (!f->flags[DIAG_F_COREDUMP])
 			read_host_stack(r, c, t);
+		step_done(r, DIAG_AFTER_HOST_STACK, &t0);
 		read_values(r, c, t);
+		step_done(r, DIAG_AFTER_VALUES, &t0);
 	}
 	if (c && !f->flags[DIAG_F_DEVICE_STOP] &&
 	    diag_run_freed_lookup(r, c) == 0) {
 		ctl_run_until(c, freed_settled, c,
 			      timeout_ms < 10000 ? timeout_ms : 10000);
 		diag_feed_model(r->d, ctl_model(c));
+		step_done(r, DIAG_AFTER_FREED, &t0);
 	}
 	if (c)
 		read_pystack(r, c, timeout_ms < 10000 ? timeout_ms : 10000);
+	step_done(r, DIAG_AFTER_PYSTACK, &t0);
 	diag_run_read_child_deaths(r, c ? ctl_session(c) : NULL);
+	step_done(r, DIAG_AFTER_CHILDREN, &t0);
 	if (diag_run_auto_pass(r, c ? session_caps(ctl_session(c)) : NULL)) {
 		int rc = run_memcheck(r, NULL, timeout_ms);
 		if (rc < 0)

@@ -61,13 +61,15 @@ static const struct alloc_api {
 /* The watch's budget: each call costs a breakpoint trap and gdb's MI
  * notices: 0.7 ms a call with gdb 13 on the CI machine (tests/bench/
  * alloc_watch.sh), but 32 ms with cuda-gdb 13 on an H100 (run 30: 2508
- * hits, 81.4 s against 0.9 s bare), so a program that allocates in a
- * loop would crawl.  512 calls bound that at about 16 s (one cudaMalloc
- * is up to three calls: cuda_runtime.h's typed wrapper, the runtime's
- * function and the driver's).  When the log is full the dprintfs are
+ * hits, 81.4 s against 0.9 s bare; run 31: our own run of 100 pairs
+ * took 18.7 s against 1.0 s unwatched, the budget of 512 spent), so a
+ * program that allocates in a loop would crawl.  128 calls bound that at
+ * about 4 s (one cudaMalloc is up to three calls: cuda_runtime.h's typed
+ * wrapper, the runtime's function and the driver's; a free two), some
+ * 25 allocations and frees: every corpus program uses 3 to 15.  When the log is full the dprintfs are
  * deleted (gdb takes -break-delete while the program runs) and later
  * calls go unseen; the lookup then claims nothing it cannot see. */
-#define ALLOC_LOG_MAX 512u
+#define ALLOC_LOG_MAX 128u
 
 /* How many allocations around the free the lookup reads back. */
 #define LOOKBACK 32u

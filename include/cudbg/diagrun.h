@@ -154,12 +154,28 @@ bool diag_run_can_rerun(const struct diag_run *r);
 
 /* When things happened, in seconds on CLOCK_MONOTONIC (0: not at all):
  * for the phase timings batch mode prints with CUDBG_TIMING=1. */
+/* The steps of diag_run_after, each's seconds (0: not taken). */
+enum diag_after_step {
+	DIAG_AFTER_LATE_SYMBOLS, /* torch's CUDA library read at the stop */
+	DIAG_AFTER_LANES,        /* the lanes table, the culprit search */
+	DIAG_AFTER_FREED,        /* the allocation watch's lookup */
+	DIAG_AFTER_HOST_STACK,
+	DIAG_AFTER_VALUES,
+	DIAG_AFTER_PYSTACK,
+	DIAG_AFTER_CHILDREN,
+	DIAG_AFTER_COUNT
+};
+
 struct diag_run_times {
 	double pass_start, pass_end; /* the memcheck pass */
 	double debugger_ready;       /* the first debugger of the hooks
 				      * (diag_run_hooks) answered its start
 				      * sequence */
+	double after[DIAG_AFTER_COUNT];
 };
+
+/* The step's name in CUDBG_TIMING's line ("late_symbols", ...). */
+const char *diag_after_step_name(enum diag_after_step s);
 void diag_run_get_times(const struct diag_run *r, struct diag_run_times *t);
 
 /* After the live run stopped or ended (c may be NULL): reads the values
