@@ -10,11 +10,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <linux/netlink.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,10 +59,13 @@ int procev_open(char *err, size_t cap)
 		snprintf(err, cap, "no process connector: %s", strerror(errno));
 		return -1;
 	}
-	/* room for a burst (a job's workers starting at once): events past
-	 * a full buffer are lost, and the poll of /proc still runs */
-	int rcv = 4 << 20;
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof rcv);
+	/* room for every process of a busy machine between two reads (the
+	 * live mode reads at stops only): events past a full buffer are
+	 * lost.  SO_RCVBUF is capped by net.core.rmem_max (208 KiB, some
+	 * 270 events); the capability listening needs lifts the cap. */
+	int rcv = 16 << 20;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcv, sizeof rcv) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof rcv);
 	struct sockaddr_nl a = { .nl_family = AF_NETLINK,
 				 .nl_groups = CN_IDX_PROC };
 	if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || send_listen(fd) < 0) {
@@ -205,9 +208,9 @@ static char *read_cmdline(long pid)
 static void on_child_event(void *ctx, const struct procev *e)
 {
 	struct child_events *ce = ctx;
-	if (ce->probe && e->kind == PROCEV_FORK && e->pid == ce->probe &&
-	    e->ppid == (long)getpid()) {
-		ce->probe_seen = true;
+	if (!ce->probe_seen) {
+		ce->probe_seen = e->kind == PROCEV_FORK && e->pid == ce->probe &&
+				 e->ppid == (long)getpid();
 		return;
 	}
 	if (ce->root <= 0)
@@ -261,30 +264,24 @@ struct child_events *child_events_open(char *err, size_t cap)
 	}
 	ce->fd = fd;
 	ce->fn = no_death;
-	/* a fork of our own, heard with our pids, or the pids are another
-	 * namespace's and nothing they say can be put on our processes */
-	pid_t probe = fork();
-	if (probe == 0)
-		_exit(0);
-	if (probe > 0) {
-		ce->probe = probe;
-		waitpid(probe, NULL, 0);
-		for (int i = 0; i < 20 && !ce->probe_seen; i++) {
-			struct pollfd p = { .fd = fd, .events = POLLIN };
-			poll(&p, 1, 10);
-			procev_drain(fd, on_child_event, ce);
-		}
-	}
-	if (!ce->probe_seen) {
-		if (probe < 0)
-			snprintf(err, cap, "cannot fork: %s", strerror(errno));
-		else
-			snprintf(err, cap, "their process numbers are not ours "
-				 "(another pid namespace)");
+	/* a fork of our own, heard with our pids before any other event is
+	 * trusted (on_child_event): else the pids are another namespace's
+	 * and nothing they say can be put on our processes.  Not waited
+	 * for: it is in the queue long before the program's first fork. */
+	/* (spawned, not forked: a fork of ours would carry a copy of our
+	 * memory to its exit, which valgrind calls leaked) */
+	pid_t probe;
+	char name[] = "true";
+	char *const argv[] = { name, NULL };
+	char *const envp[] = { NULL };
+	int rc = posix_spawn(&probe, "/bin/true", NULL, NULL, argv, envp);
+	if (rc != 0) {
+		snprintf(err, cap, "cannot start /bin/true: %s", strerror(rc));
 		child_events_free(ce);
 		return NULL;
 	}
-	ce->probe = 0;
+	ce->probe = probe;
+	waitpid(probe, NULL, 0);
 	return ce;
 }
 

@@ -54,9 +54,11 @@ int procev_parse(const void *buf, size_t len, procev_fn fn, void *ctx);
  *
  * The default live mode's other way to see a child's death (beside the
  * death reporter's files): every process descended from the program,
- * and the signal each died of.  child_events_open() listens and proves
- * the events' pids are ours (a fork of its own, heard); NULL when not
- * (why in err).  child_events_read() hands out, once each, every
+ * and the signal each died of.  child_events_open() listens and forks
+ * once itself: no event is trusted before that fork's is heard with our
+ * pids (in another pid namespace it never is, and nothing is claimed);
+ * NULL when it cannot listen (why in err).  Open it before the program
+ * starts.  child_events_read() hands out, once each, every
  * descendant of ROOT (the program's pid) that ended by a signal since
  * the last read, with its command line: ROOT_CMD for a fork that did not
  * exec, what /proc held after an exec, "" when it ended first.  The
