@@ -1051,7 +1051,11 @@ void diag_run_read_child_deaths(struct diag_run *r, struct session *s)
 		}
 	closedir(dir);
 	struct heard h = { .r = r, .s = s };
-	child_events_read(r->child_ev, self, program_line(r), heard_death, &h);
+	/* (the announced pid: a program that ended before the session could
+	 * check it has none of its own, and its children died first) */
+	child_events_read(r->child_ev, s ? session_announced_pid(s) : 0,
+			  s ? session_debugger_pid(s) : 0, program_line(r),
+			  heard_death, &h);
 }
 
 const char *diag_after_step_name(enum diag_after_step s)

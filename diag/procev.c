@@ -175,6 +175,8 @@ struct child {
 struct child_events {
 	int fd;
 	long root;   /* the program whose descendants are followed */
+	long debugger;  /* its debugger, whose fork of it proves root */
+	bool root_seen; /* that fork was heard */
 	struct child kids[CHILD_MAX];
 	size_t n;
 	/* while reading: */
@@ -215,6 +217,11 @@ static void on_child_event(void *ctx, const struct procev *e)
 	}
 	if (ce->root <= 0)
 		return;
+	if (!ce->root_seen) {
+		ce->root_seen = e->kind == PROCEV_FORK && e->pid == ce->root &&
+				e->ppid == ce->debugger;
+		return;
+	}
 	struct child *k = find_kid(ce, e->pid);
 	switch (e->kind) {
 	case PROCEV_FORK: {
@@ -285,16 +292,20 @@ struct child_events *child_events_open(char *err, size_t cap)
 	return ce;
 }
 
-void child_events_read(struct child_events *ce, long root, const char *root_cmd,
-		       child_death_fn fn, void *ctx)
+void child_events_read(struct child_events *ce, long root, long debugger,
+		       const char *root_cmd, child_death_fn fn, void *ctx)
 {
-	if (!ce || ce->fd < 0 || root <= 0)
+	/* (nothing drained before the program is known: its fork, still
+	 * queued, is what proves it) */
+	if (!ce || ce->fd < 0 || root <= 0 || debugger <= 0)
 		return;
 	if (root != ce->root) { /* a new run: another program */
 		for (size_t i = 0; i < ce->n; i++)
 			free(ce->kids[i].cmd);
 		ce->n = 0;
 		ce->root = root;
+		ce->debugger = debugger;
+		ce->root_seen = false;
 	}
 	ce->root_cmd = root_cmd;
 	ce->fn = fn;

@@ -519,6 +519,7 @@ static void note_started_program(struct session *s, const char *text)
 		return;
 	}
 	s->inferior_pid = pid;
+	s->announced_pid = pid;
 	if (s->backend != SESSION_LAUNCH)
 		return;
 	if (!proc_is_descendant(pid, s->child.pid)) {
@@ -874,6 +875,10 @@ pid_t session_debugger_pid(const struct session *s) { return s->child.pid; }
 pid_t session_program_pid(const struct session *s)
 {
 	return s->backend == SESSION_LAUNCH ? s->program_pid : 0;
+}
+pid_t session_announced_pid(const struct session *s)
+{
+	return s->backend == SESSION_LAUNCH ? (pid_t)s->announced_pid : 0;
 }
 const char *session_error(const struct session *s) { return s->error; }
 

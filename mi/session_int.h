@@ -100,6 +100,8 @@ struct session {
 	bool running;
 	unsigned stops;
 	long inferior_pid;     /* from =thread-group-started, 0 when none */
+	long announced_pid;    /* the same, kept after the program ended
+				* (0: none announced yet); never signalled */
 	pid_t program_pid;     /* LAUNCH: the last program started (0: none),
 				* kept after it ends: gdb makes it the leader
 				* of a session of its own, and all of that

@@ -59,7 +59,9 @@ int procev_parse(const void *buf, size_t len, procev_fn fn, void *ctx);
  * pids (in another pid namespace it never is, and nothing is claimed);
  * NULL when it cannot listen (why in err).  Open it before the program
  * starts.  child_events_read() hands out, once each, every
- * descendant of ROOT (the program's pid) that ended by a signal since
+ * descendant of ROOT (the program's pid, as its debugger announced it:
+ * trusted once ROOT's own fork is heard from DEBUGGER, the debugger's
+ * pid, which starts it) that ended by a signal since
  * the last read, with its command line: ROOT_CMD for a fork that did not
  * exec, what /proc held after an exec, "" when it ended first.  The
  * caller owns the struct (child_events_free). */
@@ -68,8 +70,8 @@ struct child_events;
 typedef void (*child_death_fn)(void *ctx, long pid, int sig, const char *cmd);
 
 struct child_events *child_events_open(char *err, size_t cap);
-void child_events_read(struct child_events *ce, long root, const char *root_cmd,
-		       child_death_fn fn, void *ctx);
+void child_events_read(struct child_events *ce, long root, long debugger,
+		       const char *root_cmd, child_death_fn fn, void *ctx);
 void child_events_free(struct child_events *ce);
 
 #endif

@@ -412,6 +412,10 @@ pid_t session_debugger_pid(const struct session *s);
  * the leader of its own session and process group, which outlive it in
  * its children.  For a crash handler that must take them down too. */
 pid_t session_program_pid(const struct session *s);
+/* LAUNCH: the pid the debugger last said it started, even when that
+ * program ended before it could be checked (0: none).  The debugger's
+ * word only: to compare with, never to signal. */
+pid_t session_announced_pid(const struct session *s);
 const char *session_error(const struct session *s); /* last error text */
 /* Why the --record file stopped being written ("writing the recording
  * FILE failed (No space left on device); recording stopped"), or NULL
