@@ -69,6 +69,15 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The clock of the kernel's process events' timestamps. */
+static unsigned long long mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull +
+	       (unsigned long long)ts.tv_nsec;
+}
+
 static void proc_clear(struct job_proc *p)
 {
 	for (size_t i = 0; i < p->npy; i++) {
@@ -234,6 +243,8 @@ static void read_identity(struct job_proc *p)
 		}
 		bool changed = joined && (!p->cmdline ||
 					  strcmp(joined, p->cmdline) != 0);
+		if (joined)
+			p->cmd_read_ns = mono_ns();
 		if (changed) {
 			free(p->cmdline);
 			p->cmdline = joined;
@@ -1074,22 +1085,22 @@ static void on_proc_event(void *ctx, const struct procev *e)
 		if (!p)
 			break;
 		char *before = p->cmdline;
+		bool read_after = p->cmd_read_ns > e->ns;
 		p->cmdline = NULL;
 		read_identity(p);
 		if (p->cmdline) {
 			free(before);
-		} else if (p->ppid == 0 && r->j->command) {
-			/* the keeper's child (the leader) exec'd the job's own
-			 * command */
-			free(before);
-			diag_strset(&p->cmdline, r->j->command);
-		} else if (p->cmd_inherited) {
-			/* gone before its new command line could be read:
-			 * its parent's is no longer true */
-			free(before);
+		} else if (before && read_after && !p->cmd_inherited) {
+			p->cmdline = before; /* a poll read it after the exec */
 		} else {
-			p->cmdline = before; /* read after the exec by a poll */
+			/* gone before its new command line could be read: the
+			 * old one is no longer true; but the leader's first
+			 * exec is of the job's own command */
+			free(before);
+			if (p->ppid == 0 && !p->exec_heard && r->j->command)
+				diag_strset(&p->cmdline, r->j->command);
 		}
+		p->exec_heard = true;
 		p->cmd_inherited = false;
 		break;
 	case PROCEV_EXIT:

@@ -109,6 +109,7 @@ static int hand_out(const struct proc_event *ev, procev_fn fn, void *ctx)
 	}
 	if (e.pid <= 0)
 		return 0;
+	e.ns = ev->timestamp_ns;
 	fn(ctx, &e);
 	return 1;
 }

@@ -62,6 +62,9 @@ struct job_proc {
 	bool cmd_inherited;      /* cmdline is its parent's, copied at its
 				  * fork (the kernel's events): untrue once
 				  * it execs */
+	bool exec_heard;         /* an exec of it was heard (the events) */
+	unsigned long long cmd_read_ns; /* when cmdline was last read from
+					 * /proc (CLOCK_MONOTONIC ns), 0 never */
 	char *exe;            /* /proc/PID/exe, NULL when unknown */
 	char *rank;           /* the rank's value, NULL when none */
 	const char *rank_var; /* RANK, OMPI_COMM_WORLD_RANK, PMI_RANK,

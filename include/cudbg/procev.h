@@ -31,6 +31,7 @@ struct procev {
 	long pid;
 	long ppid;  /* FORK: the parent; EXIT: the parent, 0 if not given */
 	int status; /* EXIT: as wait() gives it (WIFSIGNALED, WTERMSIG...) */
+	unsigned long long ns; /* when, CLOCK_MONOTONIC in ns */
 };
 
 typedef void (*procev_fn)(void *ctx, const struct procev *e);

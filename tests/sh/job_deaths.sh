@@ -98,6 +98,18 @@ else
 	check_not raw-not-unheard 'not heard:'
 	timeout 60 "$BIN" --json --job "$BUILD/progs/silent_reap_static" kill >"$out" 2>&1
 	check events-json '"process_events_off": ?null'
+	# a launcher that runs helpers, then execs the program: the leader
+	# and its workers are named by what it became, never by the script
+	# ("-" when it ended before /proc could be read: a few ms here)
+	printf '#!/bin/sh\nb=$(basename "$0")\nexec "%s" fork\n' \
+		"$BUILD/progs/silent_reap_static" >"${TMPDIR:-/tmp}/job_exec_$$.sh"
+	chmod +x "${TMPDIR:-/tmp}/job_exec_$$.sh"
+	timeout 60 "$BIN" --batch --job "${TMPDIR:-/tmp}/job_exec_$$.sh" >"$out" 2>&1
+	rm -f "${TMPDIR:-/tmp}/job_exec_$$.sh"
+	check exec-leader '^    [0-9]+ +- +- +exited 1 +(-|[^ ]*/progs/silent_reap_static fork)$'
+	check exec-worker '^  > [0-9]+ +[0-9]+ +- +killed by SIGSEGV +(-|[^ ]*/progs/silent_reap_static fork)$'
+	check exec-helper '^    [0-9]+ +[0-9]+ +- +exited 0 +basename '
+	check_not exec-not-script '(exited 0|SIGSEGV) +[^ ]*job_exec_[0-9]+\.sh$'
 fi
 CUDBG_NO_PROC_EVENTS=1 timeout 60 "$BIN" --batch --job "$BUILD/progs/silent_reap_static" kill >"$out" 2>&1
 check events-off-said '^  not heard: +the kernel.s process events \(turned off by CUDBG_NO_PROC_EVENTS=1\): .* one that lived under 50 ms is not listed$'
