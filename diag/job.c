@@ -1060,8 +1060,7 @@ static void on_proc_event(void *ctx, const struct procev *e)
 	if (!r->ev_ours) {
 		/* the keeper's fork, in our own pid numbers: until then (and
 		 * in another pid namespace, never) a pid may be another's */
-		r->ev_ours = e->kind == PROCEV_FORK && e->pid == r->keeper &&
-			     e->ppid == (long)getpid();
+		r->ev_ours = procev_is_fork_of(e, r->keeper, (long)getpid());
 		return;
 	}
 	double t = now_s() - r->t0;

@@ -78,6 +78,11 @@ int procev_open(char *err, size_t cap)
 	return fd;
 }
 
+bool procev_is_fork_of(const struct procev *e, long pid, long parent)
+{
+	return e->kind == PROCEV_FORK && e->pid == pid && e->ppid == parent;
+}
+
 static int hand_out(const struct proc_event *ev, procev_fn fn, void *ctx)
 {
 	struct procev e = { 0 };
@@ -212,15 +217,13 @@ static void on_child_event(void *ctx, const struct procev *e)
 {
 	struct child_events *ce = ctx;
 	if (!ce->probe_seen) {
-		ce->probe_seen = e->kind == PROCEV_FORK && e->pid == ce->probe &&
-				 e->ppid == (long)getpid();
+		ce->probe_seen = procev_is_fork_of(e, ce->probe, (long)getpid());
 		return;
 	}
 	if (ce->root <= 0)
 		return;
 	if (!ce->root_seen) {
-		ce->root_seen = e->kind == PROCEV_FORK && e->pid == ce->root &&
-				e->ppid == ce->debugger;
+		ce->root_seen = procev_is_fork_of(e, ce->root, ce->debugger);
 		return;
 	}
 	struct child *k = find_kid(ce, e->pid);

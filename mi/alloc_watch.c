@@ -66,9 +66,10 @@ static const struct alloc_api {
  * program that allocates in a loop would crawl.  128 calls bound that at
  * about 4 s (one cudaMalloc is up to three calls: cuda_runtime.h's typed
  * wrapper, the runtime's function and the driver's; a free two), some
- * 25 allocations and frees: every corpus program uses 3 to 15.  When the log is full the dprintfs are
- * deleted (gdb takes -break-delete while the program runs) and later
- * calls go unseen; the lookup then claims nothing it cannot see. */
+ * 25 allocations and frees: every corpus program uses 3 to 15.  When
+ * the log is full the dprintfs are deleted (gdb takes -break-delete
+ * while the program runs) and later calls go unseen; the lookup then
+ * claims nothing it cannot see. */
 #define ALLOC_LOG_MAX 128u
 
 /* How many allocations around the free the lookup reads back. */
@@ -299,7 +300,7 @@ static void choose_sites(struct dbg_ctl *c)
 	struct model_freed *f = &c->m.freed;
 	struct model_alloc_site *sites[2] = { &f->alloc, &f->free };
 	for (size_t s = 0; s < 2; s++) {
-		const struct model_site_try *pick = NULL;
+		struct model_site_try *pick = NULL;
 		for (size_t i = 0; i < f->ntries[s] && !pick; i++)
 			if (f->tries[s][i].call && f->tries[s][i].func)
 				pick = &f->tries[s][i];
@@ -310,11 +311,13 @@ static void choose_sites(struct dbg_ctl *c)
 			pick = &f->tries[s][0];
 		if (!pick)
 			continue;
+		/* (the site takes the try's strings) */
 		sites[s]->api = apis[pick->api].name;
 		sites[s]->ret = pick->ret;
-		sites[s]->func = pick->func ? strdup(pick->func) : NULL;
-		sites[s]->file = pick->file ? strdup(pick->file) : NULL;
+		sites[s]->func = pick->func;
+		sites[s]->file = pick->file;
 		sites[s]->line = pick->line;
+		pick->func = pick->file = NULL;
 	}
 	lookup_done(c);
 }

@@ -18,6 +18,7 @@
 #ifndef CUDBG_PROCEV_H
 #define CUDBG_PROCEV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum procev_kind {
@@ -35,6 +36,10 @@ struct procev {
 };
 
 typedef void (*procev_fn)(void *ctx, const struct procev *e);
+
+/* Whether e is PARENT's fork of PID: the proof, heard, that the events'
+ * pids are ours (a process we know we started). */
+bool procev_is_fork_of(const struct procev *e, long pid, long parent);
 
 /* A listening socket, non-blocking and close-on-exec, or -1 (err says
  * why: no permission, no connector, another pid namespace).  The
