@@ -186,14 +186,20 @@ static bool fault_signal(int sig)
 	       sig == SIGFPE || sig == SIGABRT;
 }
 
-static void set_wait_status(struct job_proc *p, int st, double t)
+/* The process's end from its wait status (the keeper's wait, a zombie
+ * read in /proc) or, with `from_events`, a thread's end heard in the
+ * kernel's events.  The kernel's word replaces the process's own report
+ * of it; a wait's replaces a thread's (a process ends with its last
+ * thread: a main() that called pthread_exit ends its thread with status
+ * 0 while the others run on), and a later thread's an earlier's. */
+static void set_status(struct job_proc *p, int st, double t, bool from_events)
 {
-	/* (the kernel's word replaces the process's own report of it) */
 	if ((p->state == JOB_EXITED || p->state == JOB_SIGNALLED) &&
-	    !p->death_from_report)
+	    !p->death_from_report && !p->status_from_events)
 		return;
 	p->death_from_report = false;
 	p->death_by = NULL;
+	p->status_from_events = from_events;
 	if (WIFEXITED(st)) {
 		p->state = JOB_EXITED;
 		p->status = WEXITSTATUS(st);
@@ -203,8 +209,13 @@ static void set_wait_status(struct job_proc *p, int st, double t)
 	} else {
 		return;
 	}
-	if (!p->end_s)
+	if (!p->end_s || from_events)
 		p->end_s = t;
+}
+
+static void set_wait_status(struct job_proc *p, int st, double t)
+{
+	set_status(p, st, t, false);
 }
 
 /* What /proc/PID holds that the table wants: read once when first seen
@@ -366,7 +377,7 @@ static void poll_procs(struct run *r)
 			p->ppid = all[i].ppid;
 		if (!p->start)
 			p->start = all[i].st.starttime;
-		if (all[i].st.state == 'Z') {
+		if (all[i].st.state == 'Z' && all[i].st.threads <= 1) {
 			if (all[i].st.exit_code >= 0)
 				set_wait_status(p, all[i].st.exit_code, t);
 		} else if (p->state == JOB_RUNNING) {
@@ -377,7 +388,8 @@ static void poll_procs(struct run *r)
 		struct job_proc *p = &r->j->procs[i];
 		bool live = false;
 		for (size_t k = 0; k < n && !live; k++)
-			live = all[k].pid == p->pid && all[k].st.state != 'Z';
+			live = all[k].pid == p->pid &&
+			       (all[k].st.state != 'Z' || all[k].st.threads > 1);
 		if (!live && p->state == JOB_RUNNING) {
 			p->state = JOB_ENDED;
 			p->end_s = t;
@@ -1104,7 +1116,7 @@ static void on_proc_event(void *ctx, const struct procev *e)
 		break;
 	case PROCEV_EXIT:
 		if (p)
-			set_wait_status(p, e->status, t);
+			set_status(p, e->status, t, true);
 		break;
 	}
 }

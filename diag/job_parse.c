@@ -45,6 +45,8 @@ int job_parse_stat(const char *buf, size_t len, struct job_stat *out)
 			char *e;
 			out->ppid = strtol(num, &e, 10);
 			have_ppid = e != num && *e == '\0';
+		} else if (field == 20) {
+			out->threads = strtol(num, NULL, 10);
 		} else if (field == 22) {
 			out->starttime = strtoull(num, NULL, 10);
 		} else if (field == 52) {

@@ -100,10 +100,9 @@ static int hand_out(const struct proc_event *ev, procev_fn fn, void *ctx)
 		e.pid = ev->event_data.exec.process_tgid;
 		break;
 	case PROC_EVENT_EXIT:
-		/* a process ends with its leader thread's exit; another
-		 * thread's exit is not the process's end */
-		if (ev->event_data.exit.process_pid != ev->event_data.exit.process_tgid)
-			return 0;
+		/* every thread's: a process ends with its last thread, which
+		 * need not be its leader (a main() that called pthread_exit
+		 * ends with status 0 while its threads run on) */
 		e.kind = PROCEV_EXIT;
 		e.pid = ev->event_data.exit.process_tgid;
 		e.ppid = ev->event_data.exit.parent_tgid;
@@ -230,7 +229,11 @@ static void on_child_event(void *ctx, const struct procev *e)
 	switch (e->kind) {
 	case PROCEV_FORK: {
 		const struct child *parent = find_kid(ce, e->ppid);
-		if (k || (e->ppid != ce->root && !parent) || ce->n == CHILD_MAX)
+		if (k) { /* its pid taken again: that one ended unseen */
+			free(k->cmd);
+			*k = ce->kids[--ce->n];
+		}
+		if ((e->ppid != ce->root && !parent) || ce->n == CHILD_MAX)
 			return;
 		/* a fork runs its parent's program until it execs */
 		const char *cmd = e->ppid == ce->root ? ce->root_cmd
@@ -246,10 +249,11 @@ static void on_child_event(void *ctx, const struct procev *e)
 		}
 		break;
 	case PROCEV_EXIT:
-		if (k && WIFSIGNALED(e->status))
+		/* a death by a signal ends the whole process: said once (a
+		 * later fork of the same pid is another process, below) */
+		if (k && WIFSIGNALED(e->status)) {
 			ce->fn(ce->ctx, k->pid, WTERMSIG(e->status),
 			       k->cmd ? k->cmd : "");
-		if (k) { /* its pid may be another's next */
 			free(k->cmd);
 			*k = ce->kids[--ce->n];
 		}

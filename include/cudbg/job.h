@@ -63,6 +63,9 @@ struct job_proc {
 				  * fork (the kernel's events): untrue once
 				  * it execs */
 	bool exec_heard;         /* an exec of it was heard (the events) */
+	bool status_from_events; /* state/status are a thread's end heard
+				  * in the events: a later thread's end
+				  * replaces them */
 	unsigned long long cmd_read_ns; /* when cmdline was last read from
 					 * /proc (CLOCK_MONOTONIC ns), 0 never */
 	char *exe;            /* /proc/PID/exe, NULL when unknown */
@@ -269,6 +272,9 @@ struct job_stat {
 	char state;           /* R, S, Z... */
 	int exit_code;        /* field 52: a zombie's wait status, -1 */
 	unsigned long long starttime;
+	long threads;         /* field 20; a zombie leader whose other
+			       * threads run on counts them (more than 1):
+			       * its process has not ended */
 };
 int job_parse_stat(const char *buf, size_t len, struct job_stat *out);
 /* Fills p->rank, rank_var and local_rank from an environ block (NUL

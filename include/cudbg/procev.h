@@ -24,7 +24,9 @@
 enum procev_kind {
 	PROCEV_FORK, /* pid is a new process (not a thread); ppid forked it */
 	PROCEV_EXEC, /* pid exec'd: its command line changed */
-	PROCEV_EXIT, /* pid (a process's leader thread) ended; status set */
+	PROCEV_EXIT, /* a thread of process pid ended, with status: the
+		      * process's end is its last thread's (a group exit
+		      * gives every thread the same status) */
 };
 
 struct procev {

@@ -8,7 +8,10 @@
  * it exec'ed; "system-kill" a shell system() started (glibc waits for
  * it inside libc, past the wrapped wait calls).  A second argument
  * "raw" reaps by the raw wait4 system call, past every libc wrapper;
+ * with "thread" worker 1's main thread calls pthread_exit (status 0)
+ * and the thread it started dies of SIGSEGV 0.3 s later;
  * built -static (silent_reap_static) no library can be loaded at all. */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +20,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+static void *late_crash(void *arg)
+{
+	(void)arg;
+	usleep(300000);
+	raise(SIGSEGV);
+	return NULL;
+}
+
 static void worker(int i, const char *mode)
 {
+	if (i == 1 && strcmp(mode, "thread") == 0) {
+		pthread_t t;
+		pthread_create(&t, NULL, late_crash, NULL);
+		pthread_exit(NULL); /* the leader ends, the process runs on */
+	}
 	if (i == 1 && strcmp(mode, "exec") == 0)
 		execl("/bin/sh", "sh", "-c", "kill -SEGV $$", (char *)NULL);
 	if (i == 1 && strcmp(mode, "exec-kill") == 0)

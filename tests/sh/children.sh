@@ -121,6 +121,13 @@ if ! timeout 60 "$BIN" --batch --job "$STATIC" kill 2>&1 | grep -q '^  not heard
 	else
 		pass static-kill
 	fi
+	timeout 60 "$BIN" --batch --debugger gdb "$STATIC" thread >"$tmp/sthread.txt" 2>&1 </dev/null
+	# (its main() called pthread_exit: the thread left dies of SIGSEGV)
+	if ! grep -q '^\[1\] A process the program started died of SIGSEGV.*(job-child-died)$' "$tmp/sthread.txt"; then
+		fail static-thread "$(grep -m1 '^\[1\]' "$tmp/sthread.txt")"
+	else
+		pass static-thread
+	fi
 	if ! grep -q '^\[1\] A process the program started died of SIGSEGV.*(job-child-died)$' "$tmp/raw.txt"; then
 		fail raw-wait "$(grep -m1 '^\[1\]' "$tmp/raw.txt")"
 	else

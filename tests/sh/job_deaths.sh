@@ -98,6 +98,9 @@ else
 	check_not raw-not-unheard 'not heard:'
 	timeout 60 "$BIN" --json --job "$BUILD/progs/silent_reap_static" kill >"$out" 2>&1
 	check events-json '"process_events_off": ?null'
+	timeout 60 "$BIN" --batch --job "$BUILD/progs/silent_reap_static" thread >"$out" 2>&1
+	check thread-exit-heard '^  > [0-9]+ +[0-9]+ +- +killed by SIGSEGV +[^ ]*/progs/silent_reap_static thread$'
+	check thread-exit-heard-count '^ +4 processes, 1 faulted, [0-9.]+ s$'
 	# a launcher that runs helpers, then execs the program: the leader
 	# and its workers are named by what it became, never by the script
 	# ("-" when it ended before /proc could be read: a few ms here)
@@ -111,6 +114,12 @@ else
 	check exec-helper '^    [0-9]+ +[0-9]+ +- +exited 0 +basename '
 	check_not exec-not-script '(exited 0|SIGSEGV) +[^ ]*job_exec_[0-9]+\.sh$'
 fi
+# a worker whose main() calls pthread_exit (its leader thread ends with
+# status 0, a zombie) while the thread it started dies of SIGSEGV: the
+# process's end is its last thread's, never "exited 0", heard or not
+CUDBG_NO_PROC_EVENTS=1 timeout 60 "$BIN" --batch --job "$BUILD/progs/silent_reap" thread >"$out" 2>&1
+check thread-exit-report '^  > [0-9]+ +[0-9]+ +- +killed by SIGSEGV'
+check thread-exit-count '^ +4 processes, 1 faulted, [0-9.]+ s$'
 CUDBG_NO_PROC_EVENTS=1 timeout 60 "$BIN" --batch --job "$BUILD/progs/silent_reap_static" kill >"$out" 2>&1
 check events-off-said '^  not heard: +the kernel.s process events \(turned off by CUDBG_NO_PROC_EVENTS=1\): .* one that lived under 50 ms is not listed$'
 CUDBG_NO_PROC_EVENTS=1 timeout 60 "$BIN" --json --job "$BUILD/progs/silent_reap_static" kill >"$out" 2>&1

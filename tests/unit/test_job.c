@@ -37,6 +37,14 @@ TEST(stat_fields_after_the_last_paren)
 	CHECK_INT(st.state, 'Z');
 	CHECK_INT((int)st.starttime, 4242);
 	CHECK_INT(st.exit_code, 139);
+	/* field 20: a zombie leader counts the threads still running */
+	CHECK_INT((int)st.threads, 1);
+	char *t20 = strstr(buf, " 20 0 1 0 4242");
+	CHECK(t20 != NULL);
+	if (t20)
+		t20[6] = '3';
+	CHECK_INT(job_parse_stat(buf, strlen(buf), &st), 0);
+	CHECK_INT((int)st.threads, 3);
 	/* an old kernel's shorter line: no exit code */
 	const char *old = "5 (x) S 1 5 5 0";
 	CHECK_INT(job_parse_stat(old, strlen(old), &st), 0);

@@ -97,18 +97,29 @@ TEST(fork_exec_exit_read_back)
 	CHECK(WIFEXITED(s.ev[3].status) && WEXITSTATUS(s.ev[3].status) == 3);
 }
 
-TEST(threads_and_foreign_messages_are_no_process_events)
+/* A thread's start is no fork of a process; a thread's end is handed
+ * out as its process's (the last one's status is the process's: a
+ * main() that called pthread_exit ends its own thread with 0). */
+TEST(threads_and_foreign_messages)
 {
 	char buf[2048];
 	size_t len = 0;
 	struct proc_event e = fork_ev(100, 105, 100); /* a new thread */
 	put_event(buf, &len, &e, CN_IDX_PROC);
-	e = exit_ev(105, 100, 0, 1); /* a thread's end, not the process's */
+	e = exit_ev(100, 100, 0, 1); /* the leader's pthread_exit */
+	put_event(buf, &len, &e, CN_IDX_PROC);
+	e = exit_ev(105, 100, SIGSEGV, 1); /* then its thread's death */
 	put_event(buf, &len, &e, CN_IDX_PROC);
 	e = exit_ev(107, 107, 0, 1);
 	put_event(buf, &len, &e, CN_IDX_PROC + 1); /* another connector's */
 	struct seen s = { .n = 0 };
-	CHECK_INT(procev_parse(buf, len, take, &s), 0);
+	CHECK_INT(procev_parse(buf, len, take, &s), 2);
+	CHECK_INT(s.ev[0].kind, PROCEV_EXIT);
+	CHECK_INT(s.ev[0].pid, 100);
+	CHECK_INT(s.ev[0].status, 0);
+	CHECK_INT(s.ev[1].pid, 100);
+	CHECK(WIFSIGNALED(s.ev[1].status) && WTERMSIG(s.ev[1].status) == SIGSEGV);
+	s.n = 0;
 	/* a message cut short, and a length past the datagram */
 	len = 0;
 	e = exit_ev(108, 108, 0, 1);
