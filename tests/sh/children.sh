@@ -104,6 +104,14 @@ fi
 # claimed.  Each is named with its command line (a fork's is its
 # parent's; an exec'ed shell's is what /proc held, if it lived so long).
 STATIC=${CUDBG_BUILD:-$ROOT/build}/progs/silent_reap_static
+# first_hint NAME FILE PATTERN: the report's first hint matches PATTERN
+first_hint() {
+	if grep -q "^\[1\] $3" "$2"; then
+		pass "$1"
+	else
+		fail "$1" "$(grep -m1 '^\[1\]' "$2")"
+	fi
+}
 timeout 60 "$BIN" --batch --debugger gdb "$STATIC" fork >"$tmp/sfork.txt" 2>&1 </dev/null
 timeout 60 "$BIN" --batch --debugger gdb "$STATIC" kill >"$tmp/skill.txt" 2>&1 </dev/null
 timeout 60 "$BIN" --batch --debugger gdb "$PROG" exec raw >"$tmp/raw.txt" 2>&1 </dev/null
@@ -116,23 +124,14 @@ if ! timeout 60 "$BIN" --batch --job "$STATIC" kill 2>&1 | grep -q '^  not heard
 	else
 		pass static-fork
 	fi
-	if ! grep -q '^\[1\] A process the program started was killed by SIGKILL.*(job-child-killed)$' "$tmp/skill.txt"; then
-		fail static-kill "$(grep -m1 '^\[1\]' "$tmp/skill.txt")"
-	else
-		pass static-kill
-	fi
+	first_hint static-kill "$tmp/skill.txt" \
+		'A process the program started was killed by SIGKILL.*(job-child-killed)$'
 	timeout 60 "$BIN" --batch --debugger gdb "$STATIC" thread >"$tmp/sthread.txt" 2>&1 </dev/null
 	# (its main() called pthread_exit: the thread left dies of SIGSEGV)
-	if ! grep -q '^\[1\] A process the program started died of SIGSEGV.*(job-child-died)$' "$tmp/sthread.txt"; then
-		fail static-thread "$(grep -m1 '^\[1\]' "$tmp/sthread.txt")"
-	else
-		pass static-thread
-	fi
-	if ! grep -q '^\[1\] A process the program started died of SIGSEGV.*(job-child-died)$' "$tmp/raw.txt"; then
-		fail raw-wait "$(grep -m1 '^\[1\]' "$tmp/raw.txt")"
-	else
-		pass raw-wait
-	fi
+	first_hint static-thread "$tmp/sthread.txt" \
+		'A process the program started died of SIGSEGV.*(job-child-died)$'
+	first_hint raw-wait "$tmp/raw.txt" \
+		'A process the program started died of SIGSEGV.*(job-child-died)$'
 else
 	echo "note: the kernel's process events are not heard here: the static and raw cases are checked without them only"
 fi
