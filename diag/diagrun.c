@@ -1019,15 +1019,8 @@ static void heard_death(void *ctx, long pid, int sig, const char *cmd)
 
 static const char *program_line(struct diag_run *r)
 {
-	if (!r->argv_line && r->argv) {
-		struct dbuf b = { 0 };
-		for (size_t i = 0; r->argv[i]; i++) {
-			if (i)
-				dbuf_putc(&b, ' ');
-			dbuf_puts(&b, r->argv[i]);
-		}
-		r->argv_line = dbuf_take(&b);
-	}
+	if (!r->argv_line && r->argv)
+		r->argv_line = diag_join_argv(r->argv);
 	return r->argv_line;
 }
 

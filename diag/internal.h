@@ -14,6 +14,8 @@ char *diag_strdup(const char *s);               /* NULL in, NULL out */
 char *diag_strndup(const char *s, size_t n);
 /* Replaces *dst with a copy of s; returns false when out of memory. */
 bool diag_strset(char **dst, const char *s);
+/* argv joined by single spaces (malloc'd; NULL when out of memory). */
+char *diag_join_argv(char *const argv[]);
 
 /* Case-insensitive glob: '*' any run, '?' one byte, "\*" a literal. */
 bool diag_glob_match(const char *pat, const char *s);

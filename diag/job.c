@@ -607,17 +607,6 @@ static _Noreturn void keeper_main(char *const argv[], const struct job_config *c
 
 /* ---- the run ---- */
 
-static char *join_argv(char *const argv[])
-{
-	struct dbuf b = {0};
-	for (size_t i = 0; argv[i]; i++) {
-		if (i)
-			dbuf_putc(&b, ' ');
-		dbuf_puts(&b, argv[i]);
-	}
-	return dbuf_take(&b);
-}
-
 static int make_dir(struct job *j, const struct job_config *cfg, char *err,
 		    size_t cap)
 {
@@ -1168,7 +1157,7 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 		return NULL;
 	}
 	struct job *j = calloc(1, sizeof *j);
-	if (!j || make_dir(j, cfg, err, cap) < 0 || !(j->command = join_argv(argv))) {
+	if (!j || make_dir(j, cfg, err, cap) < 0 || !(j->command = diag_join_argv(argv))) {
 		if (j && !err[0])
 			snprintf(err, cap, "out of memory");
 		job_free(j);

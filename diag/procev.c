@@ -192,6 +192,13 @@ struct child_events {
 	long probe;
 };
 
+/* (the last entry takes its place) */
+static void drop_kid(struct child_events *ce, struct child *k)
+{
+	free(k->cmd);
+	*k = ce->kids[--ce->n];
+}
+
 static struct child *find_kid(struct child_events *ce, long pid)
 {
 	for (size_t i = 0; i < ce->n; i++)
@@ -228,11 +235,10 @@ static void on_child_event(void *ctx, const struct procev *e)
 	struct child *k = find_kid(ce, e->pid);
 	switch (e->kind) {
 	case PROCEV_FORK: {
+		if (k) /* its pid taken again: that one ended unseen */
+			drop_kid(ce, k);
+		/* (after the drop, which may have moved it) */
 		const struct child *parent = find_kid(ce, e->ppid);
-		if (k) { /* its pid taken again: that one ended unseen */
-			free(k->cmd);
-			*k = ce->kids[--ce->n];
-		}
 		if ((e->ppid != ce->root && !parent) || ce->n == CHILD_MAX)
 			return;
 		/* a fork runs its parent's program until it execs */
@@ -254,8 +260,7 @@ static void on_child_event(void *ctx, const struct procev *e)
 		if (k && WIFSIGNALED(e->status)) {
 			ce->fn(ce->ctx, k->pid, WTERMSIG(e->status),
 			       k->cmd ? k->cmd : "");
-			free(k->cmd);
-			*k = ce->kids[--ce->n];
+			drop_kid(ce, k);
 		}
 		break;
 	}

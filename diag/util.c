@@ -31,6 +31,17 @@ char *diag_strndup(const char *s, size_t n)
 	return d;
 }
 
+char *diag_join_argv(char *const argv[])
+{
+	struct dbuf b = {0};
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			dbuf_putc(&b, ' ');
+		dbuf_puts(&b, argv[i]);
+	}
+	return dbuf_take(&b);
+}
+
 bool diag_strset(char **dst, const char *s)
 {
 	char *c = NULL;
