@@ -306,6 +306,12 @@ static double mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static bool timing_on(void)
+{
+	const char *v = getenv("CUDBG_TIMING");
+	return v && *v && strcmp(v, "0") != 0;
+}
+
 /* One line, seconds since batch mode began ("-": did not happen);
  * pass_start..pass_end is the memcheck pass, ready the debugger's
  * start sequence answered, stop the program's stop (or the core) shown,
@@ -316,8 +322,7 @@ static void timing_print(const double t[T_COUNT], bool core)
 		"start", "debugger_started", "pass_start", "pass_end",
 		"debugger_ready", "stop", "diagnosis", "report", "end",
 	};
-	const char *v = getenv("CUDBG_TIMING");
-	if (!v || !*v || strcmp(v, "0") == 0)
+	if (!timing_on())
 		return;
 	fprintf(stderr, "cudbg-tui timing:");
 	for (int i = 1; i < T_COUNT; i++) {
@@ -332,8 +337,7 @@ static void timing_print(const double t[T_COUNT], bool core)
 /* The steps after the stop, each's seconds (the same switch). */
 static void timing_print_after(const struct diag_run *dr)
 {
-	const char *v = getenv("CUDBG_TIMING");
-	if (!v || !*v || strcmp(v, "0") == 0 || !dr)
+	if (!timing_on() || !dr)
 		return;
 	struct diag_run_times rt;
 	diag_run_get_times(dr, &rt);
