@@ -156,8 +156,13 @@ if $CC -O2 -fomit-frame-pointer -DLAYERED -fPIC -shared \
 	(cd "$tmp" && timeout 60 "$BIN" --batch --replay "$tmp/layered.mi.log") \
 		>"$tmp/layered.replay.txt" 2>&1 </dev/null
 	for f in layered layered.replay; do
-		if grep -q "^      - Allocated: $D/uaf_tmpl\.cpp:$t_alloc (cudaMalloc), 1048576 bytes" "$tmp/$f.txt" &&
-		   grep -q "^      - Freed: $D/uaf_tmpl\.cpp:$t_free (cudaFree)$" "$tmp/$f.txt"; then
+		# The batch report wraps at 100 columns, and $D's length is the
+		# checkout's: join each continuation line to the line it continues.
+		awk '/^        [^ -]/ { sub(/^ +/, " "); printf "%s", $0; next }
+		     NR > 1 { print "" } { printf "%s", $0 } END { print "" }' \
+			"$tmp/$f.txt" >"$tmp/$f.joined"
+		if grep -q "^      - Allocated: $D/uaf_tmpl\.cpp:$t_alloc (cudaMalloc), 1048576 bytes" "$tmp/$f.joined" &&
+		   grep -q "^      - Freed: $D/uaf_tmpl\.cpp:$t_free (cudaFree)$" "$tmp/$f.joined"; then
 			pass "$f-outermost"
 		else
 			fail "$f-outermost" "not the program's own calls: $(grep 'Allocated\|Freed' "$tmp/$f.txt")"
