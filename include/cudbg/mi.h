@@ -128,6 +128,10 @@ void mi_parser_set_stream(struct mi_parser *p, size_t threshold,
  * MI_REC_ERROR with MI_ETOOBIG (0 = no limit, the default). */
 void mi_parser_set_max_line(struct mi_parser *p, size_t max);
 
+/* Bytes of node memory the parser keeps between lines: its first block,
+ * and the blocks a big line grew while lines that big keep coming. */
+size_t mi_parser_kept_bytes(const struct mi_parser *p);
+
 /* Pushes `len` bytes.  Every complete line in them is parsed and handed to
  * the callback.  Bytes of an unfinished line are copied once into the
  * parser's line buffer and never scanned again.  Returns MI_OK or

@@ -312,6 +312,38 @@ TEST(max_line_limit_drops_and_resyncs)
 	free(d.buf);
 }
 
+/* A table of `rows` rows of three cells, as one tree-mode line. */
+static void push_table(struct mi_parser *p, int rows)
+{
+	mi_parser_push(p, "^done,t={body=[", 15);
+	for (int i = 0; i < rows; i++) {
+		char row[64];
+		int n = snprintf(row, sizeof row, "%s{a=\"%d\",b=\"x\",c=\"y\"}",
+				 i ? "," : "", i);
+		mi_parser_push(p, row, (size_t)n);
+	}
+	mi_parser_push(p, "]}\n", 3);
+}
+
+TEST(big_line_memory_kept_only_while_big_lines_come)
+{
+	struct dump d = { 0 };
+	struct mi_parser *p = mi_parser_new(dump_record, &d);
+	mi_parser_push(p, "^done,x=\"1\"\n", 12);
+	size_t small = mi_parser_kept_bytes(p);
+	CHECK(small > 0);
+	push_table(p, 100000); /* 400k nodes */
+	size_t big = mi_parser_kept_bytes(p);
+	CHECK(big >= 400000 * sizeof(struct mi_node));
+	push_table(p, 100000); /* the same again: reused, not grown */
+	CHECK(mi_parser_kept_bytes(p) == big);
+	mi_parser_push(p, "^done,x=\"1\"\n", 12);
+	CHECK(mi_parser_kept_bytes(p) == small);
+	CHECK_INT(d.errors, 0);
+	mi_parser_free(p);
+	free(d.buf);
+}
+
 TEST(nul_bytes_and_binary_garbage_never_crash)
 {
 	char text[512];
