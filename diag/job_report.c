@@ -378,6 +378,139 @@ static void text_collectives(struct dbuf *b, const struct job *j)
 		text_collective(b, &j->colls[i]);
 }
 
+static long proc_index(const struct job *j, long pid)
+{
+	for (size_t i = 0; i < j->nprocs; i++)
+		if (j->procs[i].pid == pid)
+			return (long)i;
+	return -1;
+}
+
+/* A helper a launcher ran (pyenv's shim runs some thirty, a shell script
+ * its uname and date): it exited within HELPER_S of its start with no
+ * fault, no coredump, no rank, no stack printed, and is not the command
+ * itself; with status 0, or with a failure its parent, such a helper
+ * too, went on past to status 0 (`readlink x || ...`).  Its row says
+ * nothing about the failure.  A death by a signal is never one. */
+#define HELPER_S 1.0
+static bool quiet_exit(const struct job *j, const struct job_proc *p)
+{
+	return p->pid != j->leader && p->state == JOB_EXITED && !p->faulted &&
+	       !p->core && !p->rank && !p->local_rank && !p->npy &&
+	       p->end_s > 0 && p->end_s - p->seen_s < HELPER_S;
+}
+
+static bool short_helper(const struct job *j, size_t i)
+{
+	const struct job_proc *p = &j->procs[i];
+	if ((int)i == j->faulting || !quiet_exit(j, p))
+		return false;
+	if (p->status == 0)
+		return true;
+	long up = proc_index(j, p->ppid);
+	return up >= 0 && up != j->faulting &&
+	       quiet_exit(j, &j->procs[up]) && j->procs[up].status == 0;
+}
+
+/* hide[i]: the row of a short helper none of the shown rows descends
+ * from (a parent's row stays, so every PPID shown is in the table).
+ * Returns how many are hidden; NULL when the table is short enough to
+ * read whole or memory ran out. */
+#define TABLE_WHOLE 16
+static bool *helpers_to_hide(const struct job *j, size_t *hidden)
+{
+	*hidden = 0;
+	if (j->nprocs <= TABLE_WHOLE)
+		return NULL;
+	bool *hide = calloc(j->nprocs, sizeof *hide);
+	if (!hide)
+		return NULL;
+	for (size_t i = 0; i < j->nprocs; i++)
+		hide[i] = short_helper(j, i);
+	for (size_t i = 0; i < j->nprocs; i++) {
+		if (hide[i])
+			continue;
+		long at = proc_index(j, j->procs[i].ppid);
+		for (size_t steps = 0; at >= 0 && steps < j->nprocs; steps++) {
+			hide[at] = false;
+			at = proc_index(j, j->procs[at].ppid);
+		}
+	}
+	for (size_t i = 0; i < j->nprocs; i++)
+		*hidden += hide[i];
+	return hide;
+}
+
+/* The first word's base name: "bash", "cat", "uname". */
+static size_t program_name(const char *cmd, const char **at)
+{
+	if (!cmd) {
+		*at = "-";
+		return 1;
+	}
+	size_t n = strcspn(cmd, " ");
+	const char *base = cmd;
+	for (const char *c = cmd; c < cmd + n; c++)
+		if (*c == '/' && c + 1 < cmd + n)
+			base = c + 1;
+	*at = base;
+	return (size_t)(cmd + n - base);
+}
+
+/* The hidden helpers' program names, most run first (ties in the
+ * order first run). */
+struct helper_name {
+	const char *at;
+	size_t len, count;
+};
+
+static size_t helper_names(const struct job *j, const bool *hide,
+			   struct helper_name *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < j->nprocs; i++) {
+		if (!hide[i])
+			continue;
+		const char *name;
+		size_t len = program_name(j->procs[i].cmdline, &name), k = 0;
+		while (k < n && !(out[k].len == len &&
+				  memcmp(out[k].at, name, len) == 0))
+			k++;
+		if (k < n)
+			out[k].count++;
+		else if (n < cap)
+			out[n++] = (struct helper_name){ name, len, 1 };
+	}
+	for (size_t i = 1; i < n; i++) /* insertion sort: stable */
+		for (size_t k = i; k > 0 && out[k].count > out[k - 1].count; k--) {
+			struct helper_name t = out[k];
+			out[k] = out[k - 1];
+			out[k - 1] = t;
+		}
+	return n;
+}
+
+/* "    (and 45 short helpers, each ended within 1 s with status 0 or a
+ * failure its parent went past: bash 31, env 6, cat 3, uname, ...;
+ * --json lists every process)" */
+static void text_hidden(struct dbuf *b, const struct job *j, const bool *hide,
+			size_t hidden)
+{
+	dbuf_printf(b, "    (and %zu short helper%s, each ended within %.0f s "
+		    "with status 0 or a failure its parent went past:", hidden,
+		    hidden == 1 ? "" : "s", HELPER_S);
+	struct helper_name names[64];
+	size_t n = helper_names(j, hide, names, 64);
+	for (size_t i = 0; i < n && i < 6; i++) {
+		dbuf_puts(b, i ? ", " : " ");
+		text_escape(b, names[i].at, names[i].len, 0);
+		if (names[i].count > 1)
+			dbuf_printf(b, " %zu", names[i].count);
+	}
+	dbuf_puts(b, n > 6 ? ", ...; " : "; ");
+	dbuf_puts(b, "--json lists every process)\n");
+}
+
 char *job_report_text(const struct job *j)
 {
 	struct dbuf b = {0};
@@ -385,8 +518,14 @@ char *job_report_text(const struct job *j)
 	int sw = state_width(j);
 	dbuf_printf(&b, "processes:\n    PID     PPID    RANK  %-*s CORE "
 		    "COMMAND\n", sw, "STATE");
+	size_t hidden;
+	bool *hide = helpers_to_hide(j, &hidden);
 	for (size_t i = 0; i < j->nprocs; i++)
-		text_row(&b, j, i, sw);
+		if (!hide || !hide[i])
+			text_row(&b, j, i, sw);
+	if (hidden)
+		text_hidden(&b, j, hide, hidden);
+	free(hide);
 	const struct job_proc *f = job_faulting(j);
 	if (j->nprocs > 1 && f)
 		dbuf_puts(&b, f->core ? "  ('>' marks the faulting process; the "
