@@ -111,7 +111,7 @@ else
 	rm -f "${TMPDIR:-/tmp}/job_exec_$$.sh"
 	check exec-leader '^    [0-9]+ +- +- +exited 1 +(-|[^ ]*/progs/silent_reap_static fork)$'
 	check exec-worker '^  > [0-9]+ +[0-9]+ +- +killed by SIGSEGV +(-|[^ ]*/progs/silent_reap_static fork)$'
-	check exec-helper '^    [0-9]+ +[0-9]+ +- +exited 0 +basename '
+	check exec-helper '^    [0-9]+ +[0-9]+ +- +exited 0 +(-|basename )'
 	check_not exec-not-script '(exited 0|SIGSEGV) +[^ ]*job_exec_[0-9]+\.sh$'
 	# a launcher that runs many short helpers (as pyenv's shim does),
 	# one of them failing under a parent that goes past it: their rows
@@ -125,15 +125,17 @@ exec "%s" fork
 		"$BUILD/progs/silent_reap_static" >"$sh_"
 	chmod +x "$sh_"
 	timeout 60 "$BIN" --batch --job "$sh_" >"$out" 2>&1
-	check helpers-folded '^    \(and 2[2-9] short helpers, each ended within 1 s with status 0 or a failure its parent went past: true 20, .*--json lists every process\)$'
+	# (a command is "-" where the helper ended before /proc was read:
+	# a loaded machine; the fold counts it all the same)
+	check helpers-folded '^    \(and 2[2-9] short helpers, each ended within 1 s with status 0 or a failure its parent went past: (true|-) [0-9]+, .*--json lists every process\)$'
 	check_not helpers-rows-hidden 'exited 0 +/bin/true$'
 	check_not helpers-failure-hidden 'exited 1 +[^ ]*readlink'
 	check helpers-worker-shown '^  > [0-9]+ +[0-9]+ +- +killed by SIGSEGV'
 	timeout 60 "$BIN" --json --job "$sh_" >"$out" 2>&1
 	rm -f "$sh_"
-	n=$(grep -o '"/bin/true"' "$out" | wc -l)
-	if [ "$n" -eq 20 ]; then echo "PASS $SUITE/helpers-json-all"; else
-		echo "FAIL $SUITE/helpers-json-all: $n of the 20 helpers in the JSON"; fi
+	n=$(python3 -c 'import json, sys; t = open(sys.argv[1]).read(); print(len(json.loads(t[t.index("{"):])["job"]["processes"]))' "$out" 2>/dev/null)
+	if [ "${n:-0}" -ge 24 ]; then echo "PASS $SUITE/helpers-json-all"; else
+		echo "FAIL $SUITE/helpers-json-all: ${n:-no} processes in the JSON, not the 24 run"; fi
 fi
 # a worker whose main() calls pthread_exit (its leader thread ends with
 # status 0, a zombie) while the thread it started dies of SIGSEGV: the
