@@ -641,6 +641,9 @@ static void set_derived_flags(struct diag *d)
 	fl[DIAG_F_CUDA_ERROR_OUTPUT] |= d->error_line != NULL;
 	fl[DIAG_F_PYTHON_HOST_ERROR] |= f->py_exception != NULL &&
 					!d->error_line;
+	fl[DIAG_F_PYTHON_NOT_STARTED] |= f->py_start_error != NULL &&
+					 !d->error_line && d->exited &&
+					 (d->exit_signalled || d->exit_code != 0);
 	fl[DIAG_F_NO_DEVICE_STOP] |= d->exit_live && !d->device_stop_seen;
 	/* only where gdb reported the libraries (a static binary reports
 	 * none: then nothing is known), and for a program that started no
@@ -1248,6 +1251,19 @@ static void pick_host_exception(struct diag *d)
 		diag_python_of_stack(d, tb, &f->python);
 }
 
+/* "/usr/bin/python3: No module named nosuchmod": the interpreter ran
+ * none of the script (pytest missing from a pyenv's python, a mistyped
+ * path): a host failure before any GPU work, with no traceback. */
+static void pick_start_error(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	/* (a CUDA library loaded: something ran, a child's interpreter may
+	 * have printed it) */
+	if (!f->py_exception && !d->device_stop_seen &&
+	    !(d->libs_seen && d->cuda_loaded))
+		f->py_start_error = diag_pytrace_start_error(&d->pytrace);
+}
+
 const struct diag_fault *diag_analyze(struct diag *d)
 {
 	diag_fault_reset(d);
@@ -1295,6 +1311,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	if (d->have_pystack)
 		diag_python_of_stack(d, &d->pystack, &f->python);
 	pick_host_exception(d);
+	pick_start_error(d);
 	f->pystack = d->have_pystack ? &d->pystack : NULL;
 	f->pystack_why = d->pystack_why;
 	output_tail(d, f);

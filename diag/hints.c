@@ -216,6 +216,7 @@ static bool ph_python(const struct diag_fault *f, const char *p, size_t n,
 	if (eq(p, n, "rerun"))
 		return !py->found && put_str(b, f->script);
 	if (eq(p, n, "exception")) return put_str(b, f->py_exception);
+	if (eq(p, n, "start_error")) return put_str(b, f->py_start_error);
 	if (!py->found)
 		return false;
 	if (eq(p, n, "line"))

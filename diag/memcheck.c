@@ -98,13 +98,15 @@ bool diag_memcheck_wanted(enum diag_memcheck_policy p,
 	 * Python exception that is no CUDA error: its traceback is the
 	 * explanation, and compute-sanitizer would only run the program
 	 * again to find nothing (issue 29 item 2: a Numba import error got a
-	 * memcheck pass and "san-clean"). */
+	 * memcheck pass and "san-clean"); nor an interpreter that ran none
+	 * of the script ("No module named pytest"). */
 	/* Nor a program that loaded no CUDA library: nothing of it ran on a
 	 * GPU, so the pass has nothing to check.  Nor one killed by SIGKILL
 	 * (the OOM killer, a scheduler), nor one whose GPU memory ran out:
 	 * the pass would run it to the same end. */
 	return f->flags[DIAG_F_EXITED] && !f->flags[DIAG_F_DEVICE_STOP] &&
 	       !f->flags[DIAG_F_PYTHON_HOST_ERROR] &&
+	       !f->flags[DIAG_F_PYTHON_NOT_STARTED] &&
 	       !f->flags[DIAG_F_NO_CUDA_LIBRARY] &&
 	       !f->flags[DIAG_F_EXIT_SIGKILL] &&
 	       !f->flags[DIAG_F_CUDA_OOM] &&

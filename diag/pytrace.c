@@ -33,6 +33,15 @@
  * its exception "ExceptionType: " and the first "E" line.  The first
  * failing test stands: a sticky CUDA error fails every test after the
  * one that caused it.
+ * A script that does not compile prints no head: its error's location
+ * ("  File "x.py", line 2", with no function), the source and a caret,
+ * then "SyntaxError: ..." (IndentationError, TabError); inside a block
+ * (an import of a module that does not compile) the same location is
+ * the innermost frame.  Where the interpreter runs none of the script
+ * it says so in one line after its own path ("/usr/bin/python3: No
+ * module named X", "...: can't open file 'X': [Errno 2] ...", "...:
+ * Error while finding module specification for 'X' (...)"): kept as
+ * the start error.
  * Lines come one at a time from the output's line splitter
  * (diag/assertline.c), so the reader keeps its state between them. */
 #include "diag/state.h"
@@ -79,6 +88,65 @@ bool diag_py_file_line(const char *l, size_t n, struct diag_py_file_ref *out)
 	return true;
 }
 
+/* "  File "x.py", line 2" and nothing after: a syntax error's location
+ * (its function is the module being compiled). */
+static bool syntax_location(const char *l, size_t n,
+			    struct diag_py_file_ref *out)
+{
+	static const char head[] = "  File \"";
+	while (n && (l[n - 1] == '\r' || l[n - 1] == ' '))
+		n--;
+	if (n < sizeof head || memcmp(l, head, sizeof head - 1) != 0)
+		return false;
+	const char *end = l + n, *c = end;
+	while (c > l && isdigit((unsigned char)c[-1]))
+		c--;
+	if (c == end || end - c > 9 || c - l < (long)sizeof head + 8 ||
+	    memcmp(c - 8, "\", line ", 8) != 0)
+		return false;
+	out->file = l + sizeof head - 1;
+	out->file_len = (size_t)(c - 8 - out->file);
+	out->line = atoi(c);
+	out->func = "<module>";
+	out->func_len = 8;
+	return out->file_len > 0;
+}
+
+static bool syntax_error_line(const char *l, size_t n)
+{
+	return text_starts(l, n, "SyntaxError") ||
+	       text_starts(l, n, "IndentationError") ||
+	       text_starts(l, n, "TabError");
+}
+
+/* "/usr/bin/python3: No module named X" and its kin: the text after the
+ * interpreter's path (whose base name begins "python"), or NULL. */
+static const char *start_error_text(const char *l, size_t n, size_t *len)
+{
+	static const char *const says[] = {
+		": No module named ", ": can't open file ",
+		": Error while finding module specification for ",
+	};
+	if (!n || l[0] == ' ')
+		return NULL;
+	for (size_t i = 0; i < sizeof says / sizeof says[0]; i++) {
+		const char *at = memmem(l, n, says[i], strlen(says[i]));
+		if (!at)
+			continue;
+		const char *base = at;
+		while (base > l && base[-1] != '/')
+			base--;
+		if (memchr(l, ' ', (size_t)(at - l)) ||
+		    (size_t)(at - base) < 6 || memcmp(base, "python", 6) != 0)
+			return NULL;
+		*len = (size_t)(l + n - at - 2);
+		while (*len && at[2 + *len - 1] == '\r')
+			(*len)--;
+		return at + 2;
+	}
+	return NULL;
+}
+
 static void frames_free(struct diag_pyf *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -96,6 +164,7 @@ static void block_drop(struct diag_pytrace *t)
 	t->n = t->cap = 0;
 	t->reading = false;
 	t->want_source = false;
+	t->block_syntax = false;
 }
 
 void diag_pytrace_free(struct diag_pytrace *t)
@@ -107,6 +176,7 @@ void diag_pytrace_free(struct diag_pytrace *t)
 	free(t->exception);
 	diag_pystack_free(&t->remote);
 	free(t->remote_exception);
+	free(t->start_error);
 	memset(t, 0, sizeof *t);
 }
 
@@ -392,10 +462,24 @@ void diag_pytrace_line(struct diag_pytrace *t, const char *l, size_t n)
 		t->remote_next = true;
 		return;
 	}
+	struct diag_py_file_ref r;
+	if (!t->reading && syntax_location(l, n, &r)) {
+		block_drop(t);
+		t->reading = t->block_syntax = true;
+		t->block_remote = t->block_original = false;
+		add_frame(t, &r);
+		return;
+	}
+	size_t sl;
+	const char *se = t->reading ? NULL : start_error_text(l, n, &sl);
+	if (se) {
+		free(t->start_error);
+		t->start_error = diag_strndup(se, sl > 300 ? 300 : sl);
+		return;
+	}
 	if (!t->reading)
 		return;
-	struct diag_py_file_ref r;
-	if (diag_py_file_line(l, n, &r)) {
+	if (diag_py_file_line(l, n, &r) || syntax_location(l, n, &r)) {
 		add_frame(t, &r);
 		return;
 	}
@@ -414,7 +498,17 @@ void diag_pytrace_line(struct diag_pytrace *t, const char *l, size_t n)
 	}
 	if (!n || (n == 1 && l[0] == '\r'))
 		return;
+	if (t->block_syntax && !syntax_error_line(l, n)) {
+		block_drop(t); /* a location line that was not a syntax error's */
+		return;
+	}
+	t->block_syntax = false;
 	block_end(t, l, n);
+}
+
+const char *diag_pytrace_start_error(const struct diag_pytrace *t)
+{
+	return t->start_error;
 }
 
 const struct diag_pystack *diag_pytrace_stack(const struct diag_pytrace *t)

@@ -371,6 +371,8 @@ static void t_exit(struct dbuf *b, const struct diag_fault *f)
 	t_field(b, "error", f->error_line);
 	/* a Python exception that is no CUDA error (python-host-error) */
 	t_field(b, "raised", f->py_exception);
+	/* the interpreter ran none of the script (python-not-started) */
+	t_field(b, "not run", f->py_start_error);
 	t_field(b, "coredump", f->core_path);
 }
 
@@ -1164,6 +1166,7 @@ static void j_rest(struct jw *w, const struct diag_fault *f)
 	}
 	jw_str(w, "error_line", f->error_line);
 	jw_str(w, "python_exception", f->py_exception);
+	jw_str(w, "python_start_error", f->py_start_error);
 	j_freed(w, &f->freed);
 	jw_arr(w, "child_deaths");
 	for (size_t i = 0; i < f->n_child_deaths; i++) {

@@ -43,7 +43,7 @@ static const char *const placeholders[] = {
 	"san.hazard", "san.hazards", "san.direction2", "san.location2",
 	"python.line", "python.file", "python.func", "python.source",
 	"python.call", "python.call_func", "python.call_source",
-	"python.exception",
+	"python.exception", "python.start_error",
 	"python.value", "python.rerun",
 	"ptr.var", "ptr.value", "ptr.address", "ptr.offset",
 	"ovf.var", "ovf.value", "ovf.type", "ovf.line",

@@ -36,6 +36,14 @@ struct diag_pytrace {
 	char pytest_func[128];     /* the entry's "def NAME(" */
 	struct diag_pystack remote;
 	char *remote_exception;
+	/* the block was begun by a syntax error's location line (a script
+	 * that does not compile prints no "Traceback" head): it stands only
+	 * if it ends in a SyntaxError (IndentationError, TabError) line */
+	bool block_syntax;
+	/* the interpreter's own word that it ran none of the script: "No
+	 * module named X", "can't open file 'X': [Errno 2] ...", after the
+	 * interpreter's path; NULL when none */
+	char *start_error;
 };
 
 /* A device fault stop as the debugger reported it (live *stopped, or the
@@ -207,5 +215,8 @@ void diag_pytrace_line(struct diag_pytrace *t, const char *l, size_t n);
 void diag_pytrace_free(struct diag_pytrace *t);
 const struct diag_pystack *diag_pytrace_stack(const struct diag_pytrace *t);
 const char *diag_pytrace_exception(const struct diag_pytrace *t);
+/* The interpreter's one line saying it ran none of the script (after its
+ * path: "No module named X", "can't open file ..."), or NULL. */
+const char *diag_pytrace_start_error(const struct diag_pytrace *t);
 
 #endif

@@ -110,6 +110,7 @@ struct diag_dim3 {
 	X(CONTINUED_PAST_FAULT, "continued-past-fault", "the program was resumed after a device fault") \
 	X(CUDA_ERROR_OUTPUT, "cuda-error-output", "a CUDA error message on the program's terminal") \
 	X(PYTHON_HOST_ERROR, "python-host-error", "the program ended with a Python exception that is no CUDA error, and printed none") \
+	X(PYTHON_NOT_STARTED, "python-not-started", "the Python interpreter ran none of the script and said why in one line (no module of that name, a file it cannot open), with no CUDA error") \
 	X(NO_DEVICE_STOP, "no-device-stop", "a live run ended without a device stop") \
 	X(NO_CUDA_LIBRARY, "no-cuda-library", "a live run ended having loaded no CUDA library (libcuda, libcudart) and started no other process: it made no CUDA call") \
 	X(LAUNCH_BLOCKING, "launch-blocking", "CUDA_LAUNCH_BLOCKING=1 was set") \
@@ -325,6 +326,11 @@ struct diag_fault {
 	 * printed, when it is no CUDA error (a host failure): "RuntimeError:
 	 * expected mat1 and mat2 to have the same dtype, ...".  Borrowed. */
 	const char *py_exception;
+	/* The interpreter's word that it ran none of the script, after its
+	 * path: "No module named pytest", "can't open file 'x.py': [Errno
+	 * 2] No such file or directory".  Borrowed; NULL when none or when
+	 * a traceback was printed after it. */
+	const char *py_start_error;
 	/* The live run's last output lines, oldest first (each cut at
 	 * DIAG_TAIL_WIDTH bytes, untrusted), and how many lines it printed
 	 * in all.  Borrowed. */

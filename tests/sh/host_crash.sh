@@ -129,6 +129,38 @@ else
 	echo "SKIP host_crash/pytest: no pytest for $PY (apt-get install python3-pytest)"
 fi
 
+# Python ran none of the script: a module -m cannot find (pytest missing
+# from the interpreter that ran), a path it cannot open.  A host failure
+# before any GPU work, said in the interpreter's one line: never "failed
+# without a device error" with a memcheck pass to run.  A script that
+# does not compile prints no "Traceback" head: its error's line is the
+# report's, raised SyntaxError; the same for a module it imports.
+run "$PY" -m cudbg_no_such_module_x
+check not-started-line "^  not run +No module named cudbg_no_such_module_x$"
+check not-started-hint '^\[1\] Python ran none of your script: No module named cudbg_no_such_module_x  \(python-not-started\)$'
+check_not not-started-no-memcheck '\[memcheck\]|exit-failed|san-clean'
+run "$PY" "$tmp/no_such_script.py"
+# (the line wraps at the report's width: its head only)
+check not-opened-line "^  not run +can't open file '[^']*no_such_script\.py': \[Errno 2\]"
+printf 'import os\n\ndef f(:\n    pass\n' >"$tmp/syn.py"
+run "$PY" "$tmp/syn.py"
+check syntax-line '^  python +.*syn\.py:3 in <module>: def f\(:$'
+check syntax-raised '^  raised +SyntaxError: '
+check syntax-hint '\(python-host-error\)$'
+printf 'import syn\n' >"$tmp/imports_syn.py"
+run "$PY" "$tmp/imports_syn.py"
+check syntax-import-line '^  python +.*syn\.py:3 in <module>: def f\(:$'
+check syntax-import-from '^  run from +.*imports_syn\.py:1 in <module>: import syn$'
+timeout 60 "$BIN" --batch --json --debugger gdb "$PY" -m cudbg_no_such_module_x \
+	>"$tmp/j" 2>/dev/null </dev/null
+if python3 - "$tmp/j" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["diagnosis"]
+assert d["python_start_error"] == "No module named cudbg_no_such_module_x", d["python_start_error"]
+assert "python-not-started" in d["facts"], d["facts"]
+PY
+then echo "PASS host_crash/not-started-json"; else echo "FAIL host_crash/not-started-json"; fi
+
 # JSON: the facts and the location
 timeout 60 "$BIN" --batch --json --debugger gdb "$BUILD/progs/host_crash" assert \
 	>"$tmp/j" 2>/dev/null </dev/null

@@ -1603,6 +1603,69 @@ TEST(hydra_short_traceback_asks_for_the_whole)
  * lines, read in pieces as the output comes; a chained exception's
  * first block, 3.11's carets and the library's frames are not its line.
  * A traceback of a CUDA error is no host error. */
+/* Output in chunks of 5 bytes, then the exit. */
+static void feed_and_exit(struct run *r, const char *out, int code)
+{
+	size_t n = strlen(out);
+	for (size_t i = 0; i < n; i += 5)
+		diag_on_program_output(r->d, out + i, n - i < 5 ? n - i : 5);
+	diag_on_exit(r->d, false, code);
+	run_finish(r);
+}
+
+TEST(python_start_error_and_syntax_error_are_host_failures)
+{
+	struct run r;
+	run_start(&r, "python3");
+	feed_and_exit(&r, "/opt/venv/bin/python3.12: No module named pytest\n", 1);
+	CHECK(r.f->flags[DIAG_F_PYTHON_NOT_STARTED]);
+	CHECK_STR(r.f->py_start_error, "No module named pytest");
+	CHECK(has_hint(&r, "python-not-started"));
+	CHECK(!has_hint(&r, "exit-failed"));
+	run_free(&r);
+
+	/* the program's own words in that shape, from no interpreter */
+	run_start(&r, "python3");
+	feed_and_exit(&r, "loader: No module named pytest\n"
+			  "  /usr/bin/python3: No module named x\n", 1);
+	CHECK(!r.f->flags[DIAG_F_PYTHON_NOT_STARTED]);
+	CHECK(r.f->py_start_error == NULL);
+	run_free(&r);
+
+	/* a traceback after it: the exception is what ended the run */
+	run_start(&r, "python3");
+	feed_and_exit(&r, "/usr/bin/python3: No module named helper\n"
+			  "Traceback (most recent call last):\n"
+			  "  File \"/s/t.py\", line 4, in <module>\n"
+			  "    run()\n"
+			  "KeyError: 'x'\n", 1);
+	CHECK(r.f->py_start_error == NULL);
+	CHECK_STR(r.f->py_exception, "KeyError: 'x'");
+	run_free(&r);
+
+	/* a script that does not compile: no head, its error's line */
+	run_start(&r, "python3");
+	feed_and_exit(&r, "  File \"/s/syn.py\", line 7\n"
+			  "    def f(:\n"
+			  "          ^\n"
+			  "SyntaxError: invalid syntax\n", 1);
+	CHECK_STR(r.f->py_exception, "SyntaxError: invalid syntax");
+	CHECK(r.f->python.found);
+	CHECK_STR(r.f->python.call.file, "/s/syn.py");
+	CHECK_INT(r.f->python.call.line, 7);
+	CHECK_STR(r.f->python.call.source, "def f(:");
+	run_free(&r);
+
+	/* a location line that no syntax error follows is no traceback */
+	run_start(&r, "python3");
+	feed_and_exit(&r, "  File \"/s/x.py\", line 3\n"
+			  "    print(1)\n"
+			  "epoch 3 done\n", 1);
+	CHECK(r.f->py_exception == NULL);
+	CHECK(!r.f->python.found);
+	run_free(&r);
+}
+
 TEST(python_host_error_from_the_last_traceback)
 {
 	static const char out[] =

@@ -103,6 +103,7 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 		{S("main"), S("/s/a.py"), 9, S("loss(x)")}};
 	f->py_exception = "RuntimeError: expected mat1 and mat2 to have the "
 			  "same dtype";
+	f->py_start_error = "No module named pytest";
 	x->e = (struct diag_assert_entry){.file = S("k.cu"), .line = 7,
 					  .kernel = S("void k(int*)"),
 					  .kernel_short = S("k"), .expr = S("x"),
