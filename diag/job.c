@@ -17,6 +17,7 @@
 #include "cudbg/hints.h"
 #include "cudbg/job.h"
 #include "cudbg/procev.h"
+#include "cudbg/session.h"
 #include "diag/internal.h"
 
 #include <dirent.h>
@@ -1231,7 +1232,9 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 		;
 	j->secs = now_s() - r.t0;
 	if (r.exec_err[0]) {
-		snprintf(err, cap, "cannot run %s: %s", argv[0], r.exec_err);
+		if (session_check_interpreter(argv, err, cap) == 0)
+			snprintf(err, cap, "cannot run %s: %s", argv[0],
+				 r.exec_err);
 		job_free(j);
 		return NULL;
 	}

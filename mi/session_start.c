@@ -664,16 +664,41 @@ static int check_program(const char *prog, char *err, size_t cap)
 	return SESSION_ENOTFOUND;
 }
 
+/* (gdb says only "No executable file specified" for such a script:
+ * issue 29 item 3) */
+int session_check_interpreter(char *const *argv, char *err, size_t cap)
+{
+	char **v = spawn_resolve_scripts(argv);
+	if (!v)
+		return 0; /* out of memory: the start says so */
+	int rc = 0;
+	char *found = strcmp(v[0], argv[0]) != 0 ? spawn_which(v[0]) : NULL;
+	if (strcmp(v[0], argv[0]) != 0 && !found) {
+		size_t n = strlen(argv[0]);
+		bool py = n > 3 && strcmp(argv[0] + n - 3, ".py") == 0;
+		snprintf(err, cap, "program '%s' names the interpreter '%s' in "
+			 "its #! line, and that is not an executable file: fix "
+			 "the line, or put an interpreter before it (%s %s)",
+			 argv[0], v[0], py ? "python3" : "bash", argv[0]);
+		rc = SESSION_ENOTFOUND;
+	}
+	free(found);
+	spawn_argv_free(v);
+	return rc;
+}
+
 static int check_config(const struct session_config *c, char *err,
 			size_t cap)
 {
+	int rc;
 	switch (c->backend) {
 	case SESSION_LAUNCH:
 		if (!c->argv || !c->argv[0] || !*c->argv[0]) {
 			snprintf(err, cap, "no program to launch");
 			return SESSION_EINVAL;
 		}
-		return check_program(c->argv[0], err, cap);
+		rc = check_program(c->argv[0], err, cap);
+		return rc ? rc : session_check_interpreter(c->argv, err, cap);
 	case SESSION_ATTACH:
 		if (c->pid <= 0 || (kill((pid_t)c->pid, 0) < 0 &&
 				    errno == ESRCH)) {

@@ -429,4 +429,11 @@ const char *session_backend_name(enum session_backend b);
  * memory.  For logs and tests that compare record streams. */
 char *session_format_record(const struct mi_record *rec, size_t *len);
 
+/* A program that is a script whose #! line (or its interpreter's, to
+ * binfmt_script's depth) names an interpreter that is not an executable
+ * file: the kernel would refuse it with ENOENT although the script is
+ * there.  SESSION_ENOTFOUND with a one-line error in err naming both,
+ * else 0. */
+int session_check_interpreter(char *const *argv, char *err, size_t cap);
+
 #endif

@@ -137,6 +137,16 @@ exec "%s" fork
 	if [ "${n:-0}" -ge 24 ]; then echo "PASS $SUITE/helpers-json-all"; else
 		echo "FAIL $SUITE/helpers-json-all: ${n:-no} processes in the JSON, not the 24 run"; fi
 fi
+# a launcher script whose #! interpreter is not there: one line naming
+# both, never "cannot run X: No such file or directory" of a file that is
+bad_=${TMPDIR:-/tmp}/job_badbang_$$.sh
+printf '#!/nonexistent/interp\necho hi\n' >"$bad_"
+chmod +x "$bad_"
+timeout 60 "$BIN" --batch --job "$bad_" >"$out" 2>&1
+rm -f "$bad_"
+check bad-interpreter "^cudbg-tui: program '[^']*job_badbang_[0-9]+\.sh' names the interpreter '/nonexistent/interp' in its #! line"
+check_not bad-interpreter-not-enoent 'No such file or directory'
+
 # a worker whose main() calls pthread_exit (its leader thread ends with
 # status 0, a zombie) while the thread it started dies of SIGSEGV: the
 # process's end is its last thread's, never "exited 0", heard or not

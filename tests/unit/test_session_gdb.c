@@ -442,6 +442,21 @@ TEST(missing_program_is_a_clear_error)
 	expect_new_fails(&cfg, "is not executable: run it with its "
 			 "interpreter (cudbg-tui python3 /tmp/cudbg-script-");
 	unlink(py);
+	/* a script whose #! interpreter is not there: named, never gdb's
+	 * "No executable file specified" */
+	char sh[] = "/tmp/cudbg-script-XXXXXX.sh";
+	fd = mkstemps(sh, 3);
+	CHECK(fd >= 0);
+	static const char bang[] = "#!/nonexistent/interp -x\necho hi\n";
+	CHECK(write(fd, bang, sizeof bang - 1) == (ssize_t)(sizeof bang - 1));
+	fchmod(fd, 0755);
+	close(fd);
+	argv[0] = sh;
+	expect_new_fails(&cfg, "names the interpreter '/nonexistent/interp' "
+			 "in its #! line, and that is not an executable file: "
+			 "fix the line, or put an interpreter before it (bash "
+			 "/tmp/cudbg-script-");
+	unlink(sh);
 	argv[0] = (char *)(uintptr_t)"/tmp";
 	expect_new_fails(&cfg, "program '/tmp' is a directory");
 	struct session_config core = { .backend = SESSION_CORE,
