@@ -137,7 +137,7 @@ fi
 # report's, raised SyntaxError; the same for a module it imports.
 run "$PY" -m cudbg_no_such_module_x
 check not-started-line "^  not run +No module named cudbg_no_such_module_x$"
-check not-started-hint '^\[1\] Python ran none of your script: No module named cudbg_no_such_module_x  \(python-not-started\)$'
+check not-started-hint '^\[1\] Python could not start the script: No module named cudbg_no_such_module_x  \(python-not-started\)$'
 check_not not-started-no-memcheck '\[memcheck\]|exit-failed|san-clean'
 run "$PY" "$tmp/no_such_script.py"
 # (the line wraps at the report's width: its head only)
