@@ -1157,6 +1157,10 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 		snprintf(err, cap, "--job needs a command to run");
 		return NULL;
 	}
+	/* a script whose #! interpreter is not there: said before anything
+	 * starts (the exec's ENOENT would name the script, which is) */
+	if (session_check_interpreter(argv, err, cap) != 0)
+		return NULL;
 	struct job *j = calloc(1, sizeof *j);
 	if (!j || make_dir(j, cfg, err, cap) < 0 || !(j->command = diag_join_argv(argv))) {
 		if (j && !err[0])
@@ -1232,9 +1236,7 @@ struct job *job_run(char *const argv[], const struct job_config *cfg,
 		;
 	j->secs = now_s() - r.t0;
 	if (r.exec_err[0]) {
-		if (session_check_interpreter(argv, err, cap) == 0)
-			snprintf(err, cap, "cannot run %s: %s", argv[0],
-				 r.exec_err);
+		snprintf(err, cap, "cannot run %s: %s", argv[0], r.exec_err);
 		job_free(j);
 		return NULL;
 	}

@@ -106,7 +106,10 @@ static bool syntax_location(const char *l, size_t n,
 		return false;
 	out->file = l + sizeof head - 1;
 	out->file_len = (size_t)(c - 8 - out->file);
-	out->line = atoi(c);
+	int line = 0; /* (the line is no C string: no atoi) */
+	for (const char *d = c; d < end; d++)
+		line = line * 10 + (*d - '0');
+	out->line = line;
 	out->func = "<module>";
 	out->func_len = 8;
 	return out->file_len > 0;
