@@ -20,14 +20,8 @@ FIX=${CUDBG_FIXTURES:-$ROOT/tests/shared/fixtures}
 BENCH=$ROOT/build/bench/bench_parser
 [ -x "$BENCH" ] || { echo "mi_peers: make bench first"; exit 2; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-zcat "$FIX/big_grid.mi.log.gz" |
-	awk 'index($0, "< ^done,CoalescedInfoCudaThreadsTable") { sub(/^ *[0-9.]+ < /, ""); print > "'"$tmp"'/threads.mi" }
-	     index($0, "< ^done,UncoalescedInfoCudaThreadsTable") { sub(/^ *[0-9.]+ < /, ""); print > "'"$tmp"'/uncoalesced.mi" }'
-python3 - "$tmp/memory.mi" <<'PY'
-import sys
-hexs = "".join("%02x" % (i * 37 % 256) for i in range(5 * 1024 * 1024))
-open(sys.argv[1], "w").write('^done,memory=[{begin="0x7ffdd3e00000",offset="0x0000000000000000",end="0x7ffdd4300000",contents="%s"}]\n' % hexs)
-PY
+. "$ROOT/tests/bench/lib/big_records.sh"
+big_records "$tmp"
 peer_gdbwire() { # file
 	[ -n "${GDBWIRE_SRC:-}" ] || { echo "gdbwire -"; return; }
 	if [ ! -x "$tmp/gdbwire" ]; then

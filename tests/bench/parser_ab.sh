@@ -10,14 +10,8 @@ old=$1 new=$2 rounds=${3:-4}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FIX=${CUDBG_FIXTURES:-$ROOT/tests/shared/fixtures}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-zcat "$FIX/big_grid.mi.log.gz" |
-	awk 'index($0, "< ^done,CoalescedInfoCudaThreadsTable") { sub(/^ *[0-9.]+ < /, ""); print > "'"$tmp"'/threads.mi" }
-	     index($0, "< ^done,UncoalescedInfoCudaThreadsTable") { sub(/^ *[0-9.]+ < /, ""); print > "'"$tmp"'/uncoalesced.mi" }'
-python3 - "$tmp/memory.mi" <<'PY'
-import sys
-hexs = "".join("%02x" % (i * 37 % 256) for i in range(5 * 1024 * 1024))
-open(sys.argv[1], "w").write('^done,memory=[{begin="0x7ffdd3e00000",offset="0x0000000000000000",end="0x7ffdd4300000",contents="%s"}]\n' % hexs)
-PY
+. "$ROOT/tests/bench/lib/big_records.sh"
+big_records "$tmp"
 for input in "threads --stream" "uncoalesced --stream" "threads --line" \
 	     "uncoalesced --line" "memory --line"; do
 	set -- $input
