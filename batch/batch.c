@@ -762,8 +762,10 @@ int batch_main(const struct cudbg_options *o)
 		 * is none: add_diagnosis) */
 		r.state = "report";
 	}
-	if (!batch_signalled)
+	if (!batch_signalled) {
+		diag_run_set_final_stop(dr);
 		diag_run_after(dr, c, timeout_ms);
+	}
 	else /* the stop or exit so far, without reading more */
 		diag_run_fault(dr, ctl_model(c));
 	t[T_DIAG] = mono_now();

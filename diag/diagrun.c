@@ -51,6 +51,7 @@ struct diag_run {
 	char **recorded_argv;       /* a replay's program, from its notes */
 	bool can_rerun;             /* a launch: the pass can run the program */
 	bool pystack;               /* ask a Python program for its stack */
+	bool final_stop;            /* the session ends after the report */
 	bool py_probe;              /* any other program: read its memory
 				     * for a Python runtime (a launcher that
 				     * exec'd python) */
@@ -500,6 +501,11 @@ const char *diag_run_temp_dir(const struct diag_run *r)
 {
 	const char *d = r->mc ? diag_memcheck_dir(r->mc) : NULL;
 	return d && *d ? d : NULL;
+}
+
+void diag_run_set_final_stop(struct diag_run *r)
+{
+	r->final_stop = true;
 }
 
 void diag_run_set_error(struct diag_run *r, const char *error)
@@ -958,7 +964,7 @@ static void read_pystack(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 		     ? f->asserts[0]->expr : "", f->kernel ? f->kernel : "") < 0)
 		what = NULL;
 	diag_pystack_fetch(r->d, c, timeout_ms < 5000 ? timeout_ms : 5000,
-			   what, diag_run_value_kind(r));
+			   what, diag_run_value_kind(r), r->final_stop);
 	free(what);
 }
 

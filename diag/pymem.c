@@ -16,6 +16,7 @@
  * cannot be at 0 means "not in this version". */
 struct layout {
 	unsigned minor;
+	uint32_t rt_initialized;    /* _PyRuntime.initialized (an int) */
 	uint32_t rt_interp_head;    /* _PyRuntime.interpreters.head */
 	uint32_t is_threads_head;   /* interp->threads.head (tstate_head) */
 	uint32_t ts_next;           /* tstate->next */
@@ -37,28 +38,28 @@ struct layout {
 };
 
 static const struct layout layouts[] = {
-	{ .minor = 10, .rt_interp_head = 32, .is_threads_head = 8,
+	{ .minor = 10, .rt_initialized = 12, .rt_interp_head = 32, .is_threads_head = 8,
 	  .ts_next = 8, .ts_thread_id = 176, .ts_native_id = 0,
 	  .ts_frame = 24, .cf_current = -1, .fr_code = 32,
 	  .fr_previous = 24, .fr_instr = 0, .fr_lasti = 96, .fr_owner = 0,
 	  .cstack_owner = -1, .co_filename = 104, .co_name = 112,
 	  .co_firstlineno = 40, .co_linetable = 120, .co_code = 0,
 	  .str_ascii_data = 48, .str_compact_data = 72 },
-	{ .minor = 11, .rt_interp_head = 40, .is_threads_head = 16,
+	{ .minor = 11, .rt_initialized = 16, .rt_interp_head = 40, .is_threads_head = 16,
 	  .ts_next = 8, .ts_thread_id = 152, .ts_native_id = 160,
 	  .ts_frame = 56, .cf_current = 8, .fr_code = 32,
 	  .fr_previous = 48, .fr_instr = 56, .fr_lasti = 0, .fr_owner = 69,
 	  .cstack_owner = -1, .co_filename = 112, .co_name = 120,
 	  .co_firstlineno = 72, .co_linetable = 136, .co_code = 184,
 	  .str_ascii_data = 48, .str_compact_data = 72 },
-	{ .minor = 12, .rt_interp_head = 40, .is_threads_head = 72,
+	{ .minor = 12, .rt_initialized = 16, .rt_interp_head = 40, .is_threads_head = 72,
 	  .ts_next = 8, .ts_thread_id = 136, .ts_native_id = 144,
 	  .ts_frame = 56, .cf_current = 0, .fr_code = 0,
 	  .fr_previous = 8, .fr_instr = 56, .fr_lasti = 0, .fr_owner = 70,
 	  .cstack_owner = 3, .co_filename = 112, .co_name = 120,
 	  .co_firstlineno = 68, .co_linetable = 136, .co_code = 192,
 	  .str_ascii_data = 40, .str_compact_data = 56 },
-	{ .minor = 13, .rt_interp_head = 632, .is_threads_head = 7344,
+	{ .minor = 13, .rt_initialized = 600, .rt_interp_head = 632, .is_threads_head = 7344,
 	  .ts_next = 8, .ts_thread_id = 152, .ts_native_id = 160,
 	  .ts_frame = 72, .cf_current = -1, .fr_code = 0,
 	  .fr_previous = 8, .fr_instr = 56, .fr_lasti = 0, .fr_owner = 70,
@@ -89,6 +90,12 @@ static const struct layout *layout_of(unsigned version)
 bool diag_pymem_supported(unsigned version)
 {
 	return layout_of(version) != NULL;
+}
+
+long diag_pymem_initialized_offset(unsigned version)
+{
+	const struct layout *l = layout_of(version);
+	return l ? (long)l->rt_initialized : -1;
 }
 
 /* ---- reading, through a small cache: one debugger round trip reads a

@@ -106,6 +106,10 @@ void diag_run_set_cancel(struct diag_run *r, const volatile sig_atomic_t *flag);
  * fault found, says the diagnosis is incomplete instead of "no fault
  * found".  Borrowed until the next report; NULL clears it. */
 void diag_run_set_error(struct diag_run *r, const char *error);
+/* The session ends after diag_run_after's report (batch): what it calls
+ * into the program for need not be undone (the Python stack's buffer
+ * is left to the program's end: one call fewer). */
+void diag_run_set_final_stop(struct diag_run *r);
 
 /* Called about ten times a second while the pass runs (before or after
  * the debugger run), with what runs ("the memcheck pass", "the racecheck

@@ -47,6 +47,9 @@ struct diag_pymem_thread {
 
 /* Whether the layout of this version is known (3.10 to 3.13). */
 bool diag_pymem_supported(unsigned version);
+/* Where _PyRuntime.initialized (what Py_IsInitialized() returns, an
+ * int) lies in _PyRuntime for that version; -1 when not known. */
+long diag_pymem_initialized_offset(unsigned version);
 
 /* Reads the stack.  Returns 0 with out filled (frames only, innermost
  * first; file, function and line of each), or -1 with why saying what

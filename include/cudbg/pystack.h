@@ -121,9 +121,11 @@ struct dbg_ctl;
  * range assert, reads the operator's tensor and hands d the bad value
  * (diag_set_bad_value).  Each call is bounded by timeout_ms (<= 0: 5 s)
  * and interrupted past it.  Never on a coredump (d is told why).
+ * final_stop: the session ends after this stop (see final_stop below).
  * Returns 1 when the stack was had, 0 when not (d knows why). */
 int diag_pystack_fetch(struct diag *d, struct dbg_ctl *c, int timeout_ms,
-		       const char *assertion, enum diag_pybad_kind kind);
+		       const char *assertion, enum diag_pybad_kind kind,
+		       bool final_stop);
 
 /* The same without a diagnosis (the screen keeps it per stop): out gets
  * the stack (have), the bad value's sentence (bad, "" when none) and why
@@ -146,11 +148,16 @@ struct diag_pystack_result {
 	/* in: the kind of bad value to read (the matching rule's `value`,
 	 * diag_hints_value); NONE: none */
 	enum diag_pybad_kind kind;
+	/* in: the session ends after this stop (batch): the buffer the
+	 * script wrote into is left to the program's end, one call into it
+	 * fewer (each costs cuda-gdb about 35 ms) */
+	bool final_stop;
 	bool value_pending; /* no_wait: the bad value is still to be read */
 	bool device;        /* asked at a device stop */
 	struct diag_pystack ps;
 	bool have;
-	bool interpreter;   /* Py_IsInitialized() answered 1: a Python program */
+	bool interpreter;   /* the interpreter is running (_PyRuntime's flag
+			     * or Py_IsInitialized()): a Python program */
 	char why[256];
 	char bad[400];
 };

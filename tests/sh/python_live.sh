@@ -74,6 +74,37 @@ if grep -q "could not call into the program: Couldn't write extended" "$out"; th
 	exit 0
 fi
 check live-line '^  python     .*tests/progs/py_crash.py:41 in train_step'
+# Fewer calls into the program (each costs cuda-gdb ~35 ms): whether the
+# interpreter runs is read from _PyRuntime's flag, not asked with
+# Py_IsInitialized(), and batch, whose session ends after the report,
+# leaves the script's buffer to the program's end (no PyMem_RawFree);
+# the recording replays to the same line.  With each pyenv python of
+# 3.10 to 3.13 too, where there is one (their layouts differ).
+rec_=$(mktemp -u)
+for py_ in "$PY" /root/.pyenv/versions/3.1[0-3].*/bin/python3; do
+	[ -x "$py_" ] || continue
+	v_=$("$py_" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+	[ "$py_" = "$PY" ] && v_=system
+	rm -f "$rec_"
+	timeout 90 "$BIN" --batch --debugger gdb --record "$rec_" "$py_" \
+		tests/progs/py_crash.py >"$out" 2>&1 </dev/null
+	if ! grep -q '^  python     .*tests/progs/py_crash.py:41 in train_step' "$out"; then
+		echo "FAIL pystack/fewer-calls-$v_: no script line: $(grep -m1 '^  python' "$out")"
+	elif grep -q 'Py_IsInitialized()\|PyMem_RawFree' "$rec_"; then
+		echo "FAIL pystack/fewer-calls-$v_: $(grep -o 'Py_IsInitialized()\|PyMem_RawFree' "$rec_" | head -2 | tr '\n' ' ')called"
+	elif ! grep -q '"(long)&_PyRuntime"' "$rec_"; then
+		echo "FAIL pystack/fewer-calls-$v_: _PyRuntime not read"
+	else
+		timeout 60 "$BIN" --batch --replay "$rec_" >"$out" 2>&1 </dev/null
+		if grep -q '^  python     .*tests/progs/py_crash.py:41 in train_step' "$out"; then
+			echo "PASS pystack/fewer-calls-$v_"
+		else
+			echo "FAIL pystack/fewer-calls-$v_: the replay has no script line"
+		fi
+	fi
+done
+rm -f "$rec_"
+timeout 90 "$BIN" --batch --debugger gdb "$PY" tests/progs/py_crash.py >"$out" 2>&1
 check live-run-from '^  run from   .*tests/progs/py_crash.py:60 in <module>'
 check live-value '^  value      labels\[5\] = 4, the model has 4 classes'
 check live-stack '^Python stack \(innermost first\):$'

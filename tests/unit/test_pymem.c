@@ -290,6 +290,19 @@ TEST(corruption_is_an_error_not_a_frame)
 	CHECK(diag_pymem_supported(0x030a0df0));
 }
 
+/* _PyRuntime.initialized as tests/data/pylines/offsets.c printed it with
+ * each version's headers (and gdb read it from their debug information). */
+TEST(initialized_flag_offsets)
+{
+	CHECK_INT(diag_pymem_initialized_offset(0x030a0df0), 12);
+	CHECK_INT(diag_pymem_initialized_offset(0x030b07f0), 16);
+	CHECK_INT(diag_pymem_initialized_offset(0x030c01f0), 16);
+	CHECK_INT(diag_pymem_initialized_offset(0x030d00f0), 600);
+	CHECK_INT(diag_pymem_initialized_offset(0x030900f0), -1);
+	CHECK_INT(diag_pymem_initialized_offset(0x030e0000), -1);
+	CHECK_INT(diag_pymem_initialized_offset(0x020712f0), -1);
+}
+
 TEST(reads_are_few)
 {
 	build(&img);

@@ -18,6 +18,7 @@
 #endif
 #include "internal/pycore_code.h"
 int main(void){
+printf("runtime.initialized %zu\n", offsetof(_PyRuntimeState, initialized));
 printf("runtime.interpreters.head %zu\n", offsetof(_PyRuntimeState, interpreters.head));
 #if PY_VERSION_HEX >= 0x030B0000
 printf("interp.threads.head %zu\n", offsetof(PyInterpreterState, threads.head));
