@@ -71,21 +71,35 @@ static const char *const script_lines[] = {
 	"        pass",
 };
 
-char *diag_pystack_call_expr(uint64_t addr, size_t cap)
+char *diag_pystack_script(uint64_t addr, size_t cap)
 {
 	struct dbuf b = {0};
-	dbuf_puts(&b, "(int)PyRun_SimpleString(\"");
 	for (size_t i = 0; i < sizeof script_lines / sizeof script_lines[0]; i++) {
-		for (const char *p = script_lines[i]; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				dbuf_putc(&b, '\\');
-			dbuf_putc(&b, *p);
-		}
-		dbuf_puts(&b, "\\n");
+		dbuf_puts(&b, script_lines[i]);
+		dbuf_putc(&b, '\n');
 	}
-	dbuf_printf(&b, "_cudbg_tui_pystack(%llu, %zu)\\n"
-		    "del _cudbg_tui_pystack\\n\")",
-		    (unsigned long long)addr, cap);
+	dbuf_printf(&b, "_cudbg_tui_pystack(%llu, %zu)\n"
+		    "del _cudbg_tui_pystack\n", (unsigned long long)addr, cap);
+	return dbuf_take(&b);
+}
+
+char *diag_pystack_call_expr(uint64_t addr, size_t cap)
+{
+	char *script = diag_pystack_script(addr, cap);
+	if (!script)
+		return NULL;
+	struct dbuf b = {0};
+	dbuf_puts(&b, "(int)PyRun_SimpleString(\"");
+	for (const char *p = script; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			dbuf_putc(&b, '\\');
+		if (*p == '\n')
+			dbuf_puts(&b, "\\n");
+		else
+			dbuf_putc(&b, *p);
+	}
+	dbuf_puts(&b, "\")");
+	free(script);
 	return dbuf_take(&b);
 }
 

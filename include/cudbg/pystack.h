@@ -95,6 +95,10 @@ int diag_pystack_parse(const char *text, size_t len, struct diag_pystack *out);
  * (NULL: out of memory).  The same addr gives the same text (replays
  * compare commands). */
 char *diag_pystack_call_expr(uint64_t addr, size_t cap);
+/* The script itself, as the interpreter runs it (lines ended by '\n'):
+ * what the program's buffer holds where it is run from there.
+ * malloc'd, NULL when out of memory. */
+char *diag_pystack_script(uint64_t addr, size_t cap);
 
 /* The innermost frame of the user's own code (not the installation's),
  * or -1. */

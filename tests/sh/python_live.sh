@@ -76,8 +76,10 @@ fi
 check live-line '^  python     .*tests/progs/py_crash.py:41 in train_step'
 # Fewer calls into the program (each costs cuda-gdb ~35 ms): whether the
 # interpreter runs is read from _PyRuntime's flag, not asked with
-# Py_IsInitialized(), and batch, whose session ends after the report,
-# leaves the script's buffer to the program's end (no PyMem_RawFree);
+# Py_IsInitialized(); the script is written into the buffer and run from
+# there (a literal costs gdb a call to malloc); and batch, whose session
+# ends after the report, leaves the buffer to the program's end (no
+# PyMem_RawFree);
 # the recording replays to the same line.  With each pyenv python of
 # 3.10 to 3.13 too, where there is one (their layouts differ).
 rec_=$(mktemp -u)
@@ -94,6 +96,8 @@ for py_ in "$PY" /root/.pyenv/versions/3.1[0-3].*/bin/python3; do
 		echo "FAIL pystack/fewer-calls-$v_: $(grep -o 'Py_IsInitialized()\|PyMem_RawFree' "$rec_" | head -2 | tr '\n' ' ')called"
 	elif ! grep -q '"(long)&_PyRuntime"' "$rec_"; then
 		echo "FAIL pystack/fewer-calls-$v_: _PyRuntime not read"
+	elif ! grep -q 'PyRun_SimpleString((const char \*)[0-9]*)"$' "$rec_"; then
+		echo "FAIL pystack/fewer-calls-$v_: the script passed as a literal (gdb calls malloc for it)"
 	else
 		timeout 60 "$BIN" --batch --replay "$rec_" >"$out" 2>&1 </dev/null
 		if grep -q '^  python     .*tests/progs/py_crash.py:41 in train_step' "$out"; then
