@@ -395,6 +395,29 @@ static bool host_crash(const struct diag *d)
 		d->fault.kind == DIAG_FAULT_CUDA_ERROR);
 }
 
+/* The frame right above level, when it is the program's own (a line, no
+ * library's source): where the crashing function was called from. */
+static void host_caller(struct diag *d, int level)
+{
+	struct diag_fault *f = &d->fault;
+	for (size_t i = 0; i < d->n_host_frames; i++) {
+		struct diag_frame *fr = &d->host_frames[i];
+		if (fr->level != level + 1)
+			continue;
+		if (fr->device || !fr->file || !fr->line ||
+		    diag_frame_library_source(fr))
+			return;
+		f->caller = (struct diag_loc){ .source = DIAG_LOC_FRAME,
+					       .file = fr->file,
+					       .fullname = fr->fullname,
+					       .line = fr->line,
+					       .func = fr->func };
+		f->caller.text = diag_keep(d, diag_read_source_line(
+			d, fr->fullname ? fr->fullname : fr->file, fr->line));
+		return;
+	}
+}
+
 /* A CPU crash (a host signal, no device stop): the innermost host frame
  * with a line, and that line's text, as `gdb -batch -ex run -ex bt`
  * would show them (issue 31 item 4). */
@@ -424,6 +447,7 @@ static bool host_where(struct diag *d)
 			  fr->func);
 		f->where.text = diag_keep(d, diag_read_source_line(
 			d, fr->fullname ? fr->fullname : fr->file, fr->line));
+		host_caller(d, fr->level);
 		return true;
 	}
 	return false;

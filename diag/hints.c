@@ -374,6 +374,14 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 		return put_int(b, f->where.line, f->where.line > 0);
 	if (eq(p, n, "func")) return put_str(b, f->where.func);
 	if (eq(p, n, "location.source")) return put_str(b, f->where.text);
+	/* the frame that called location's, the program's own too */
+	if (eq(p, n, "caller")) {
+		if (!f->caller.func || !put_str(b, f->caller.func))
+			return false;
+		dbuf_puts(b, " at ");
+		return put_loc(b, f->caller.file, f->caller.line);
+	}
+	if (eq(p, n, "caller.source")) return put_str(b, f->caller.text);
 	if (eq(p, n, "pc.error")) return put_hex(b, f->error_pc, f->has_error_pc);
 	if (eq(p, n, "pc.stop")) return put_hex(b, f->stop_pc, f->has_stop_pc);
 	if (eq(p, n, "op")) return put_str(b, f->op);

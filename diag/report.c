@@ -200,6 +200,13 @@ static void t_summary(struct dbuf *b, const struct diag_fault *f,
 		t_field(b, "location", line);
 		t_field(b, "source", f->where.text);
 	}
+	if (f->caller.file && f->caller.func) {
+		snprintf(line, sizeof line, "%s at %s:%u%s%s", f->caller.func,
+			 f->caller.file, f->caller.line,
+			 f->caller.text ? ": " : "",
+			 f->caller.text ? f->caller.text : "");
+		t_field(b, "caller", line);
+	}
 }
 
 static void t_focus(struct dbuf *b, const struct diag_fault *f)
@@ -862,6 +869,25 @@ void diag_report_json_focus(struct jw *w, const char *key,
 	jw_end(w);
 }
 
+/* location.called_from: the caller of a CPU crash's frame, or null. */
+static void j_caller(struct jw *w, const struct diag_loc *c)
+{
+	if (!c->file || !c->func) {
+		jw_null(w, "called_from");
+		return;
+	}
+	jw_obj(w, "called_from");
+	jw_str(w, "function", c->func);
+	jw_str(w, "file", c->file);
+	jw_str(w, "fullname", c->fullname);
+	jw_int_or_null(w, "line", c->line, c->line > 0);
+	if (c->text)
+		jw_text(w, "text", c->text, strlen(c->text));
+	else
+		jw_null(w, "text");
+	jw_end(w);
+}
+
 static void j_frames(struct jw *w, const char *key, const struct diag_frame *v,
 		     size_t n)
 {
@@ -1300,6 +1326,7 @@ char *diag_report_json(const struct diag_report_in *in)
 			jw_text(&w, "text", f->where.text, strlen(f->where.text));
 		else
 			jw_null(&w, "text");
+		j_caller(&w, &f->caller);
 		jw_end(&w);
 		diag_report_json_focus(&w, "focus", &f->focus);
 		jw_obj(&w, "pc");

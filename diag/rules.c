@@ -30,7 +30,7 @@ static const char *const placeholders[] = {
 	"exception.message", "exception.scope",
 	"kernel", "kernel.full",
 	"block", "thread", "lane", "warp", "sm", "device", "grid",
-	"location", "location.source", "file", "line", "func",
+	"location", "location.source", "caller", "caller.source", "file", "line", "func",
 	"pc.error", "pc.stop",
 	"assert.expr", "assert.file", "assert.line", "assert.location",
 	"assert.kernel", "assert.count", "assert.total", "assert.blocks",

@@ -295,6 +295,10 @@ struct diag_fault {
 	const char *sync_call;  /* the warp-synchronous intrinsic the device
 				 * stop is in ("__syncwarp"), or NULL */
 	struct diag_loc where;
+	/* At a CPU crash, the frame that called where's, when it is the
+	 * program's own too (a double free's second free is the caller's
+	 * line, not the wrapper's that called free); file NULL when none. */
+	struct diag_loc caller;
 	struct diag_frame *frames; /* device stack, innermost first */
 	size_t n_frames;
 	struct diag_frame *host_frames; /* the launching host stack */

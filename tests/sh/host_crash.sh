@@ -29,6 +29,9 @@ check assert-where "^  location +tests/progs/host_crash\\.c:$(line_of MARK_ASSER
 check assert-value '^  n = 21$'
 check assert-hint '^\[1\] A host assert\(\) failed in check_rows  \(host-assert\)$'
 check assert-stop '^stop: +SIGABRT \(Aborted\) in check_rows$'
+# the frame that called it, the program's own: the line to read next
+check assert-caller "^  caller +main at tests/progs/host_crash\\.c:$(line_of 'return check_rows(' $C): return check_rows\\(argc \\+ 19\\);$"
+check assert-caller-evidence "^      - \\.\\.\\. called from main at tests/progs/host_crash\\.c:$(line_of 'return check_rows(' $C): return check_rows"
 # frame 0's values (pthread_kill's) are not the user's
 check_not assert-no-libc-values '^  (signo|tid|threadid) = '
 check_not assert-no-libc-where '^  location +\./nptl/'
@@ -50,6 +53,7 @@ check smash-hint '^\[1\] A local array of fill_header was written past its end \
 run "$BUILD/progs/host_crash" twice
 check twice-where "^  location +tests/progs/host_crash\\.c:$(line_of MARK_TWICE $C) "
 check twice-hint '^\[1\] The allocator found the heap corrupt in release \(a double free or an overrun\)  \(host-heap-corrupt\)$'
+check twice-caller "^  caller +main at tests/progs/host_crash\\.c:$(line_of 'release(malloc(32))' $C): release\\(malloc\\(32\\)\\);$"
 # glibc's abort is under free, not the program's own call
 check_not twice-not-abort '\(host-abort\)'
 
@@ -169,6 +173,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))["diagnosis"]
 assert "host-assert" in d["facts"] and "host-abort" not in d["facts"], d["facts"]
 assert d["location"]["line"] == int(sys.argv[2]), d["location"]
+c = d["location"]["called_from"]
+assert c["function"] == "main" and c["text"].startswith("return check_rows("), c
 PY
 then echo "PASS host_crash/json"; else echo "FAIL host_crash/json: facts or location"; fi
 
