@@ -395,14 +395,29 @@ static bool host_crash(const struct diag *d)
 		d->fault.kind == DIAG_FAULT_CUDA_ERROR);
 }
 
-/* The frame right above level, when it is the program's own (a line, no
- * library's source): where the crashing function was called from. */
-static void host_caller(struct diag *d, int level)
+/* A recursion that fills this many listed frames, in a stack this deep,
+ * is runaway (gdb lists a deep stack's innermost and outermost frames
+ * only; a stack of 8 MiB holds some 30,000 small frames). */
+enum { RUNAWAY_FRAMES = 64, RUNAWAY_DEPTH = 1000 };
+
+/* The frame that called the one at list position at, when it is the
+ * program's own (a line, no library's source): where the crashing
+ * function was called from.  A recursion's own frames are passed over:
+ * the caller of a runaway one (f->recursion_depth set) is where it
+ * began, across the frames gdb did not list; of a short one, the frame
+ * right above it. */
+static void host_caller(struct diag *d, size_t at)
 {
 	struct diag_fault *f = &d->fault;
-	for (size_t i = 0; i < d->n_host_frames; i++) {
+	const struct diag_frame *self = &d->host_frames[at];
+	int level = self->level;
+	for (size_t i = at + 1; i < d->n_host_frames; i++) {
 		struct diag_frame *fr = &d->host_frames[i];
-		if (fr->level != level + 1)
+		bool gap = fr->level != level + 1;
+		level = fr->level;
+		if (gap && !f->recursion_depth)
+			return;
+		if (fr->func && self->func && strcmp(fr->func, self->func) == 0)
 			continue;
 		if (fr->device || !fr->file || !fr->line ||
 		    diag_frame_library_source(fr))
@@ -416,6 +431,29 @@ static void host_caller(struct diag *d, int level)
 			d, fr->fullname ? fr->fullname : fr->file, fr->line));
 		return;
 	}
+}
+
+/* A runaway recursion at a CPU crash: the crashing frame's function fills
+ * the first RUNAWAY_FRAMES listed frames from it, and the stack is
+ * RUNAWAY_DEPTH frames deep or more (the SIGSEGV of a stack that ran
+ * into its guard page).  Sets recursion_func and recursion_depth (the stack's
+ * whole depth, from its outermost listed level). */
+static void host_recursion(struct diag *d, size_t at)
+{
+	struct diag_fault *f = &d->fault;
+	const struct diag_frame *self = &d->host_frames[at];
+	if (!self->func || d->n_host_frames < at + RUNAWAY_FRAMES)
+		return;
+	for (size_t i = at; i < at + RUNAWAY_FRAMES; i++) {
+		const char *fn = d->host_frames[i].func;
+		if (!fn || strcmp(fn, self->func) != 0)
+			return;
+	}
+	int depth = d->host_frames[d->n_host_frames - 1].level + 1;
+	if (depth < RUNAWAY_DEPTH)
+		return;
+	f->recursion_func = self->func;
+	f->recursion_depth = depth;
 }
 
 /* A CPU crash (a host signal, no device stop): the innermost host frame
@@ -447,7 +485,8 @@ static bool host_where(struct diag *d)
 			  fr->func);
 		f->where.text = diag_keep(d, diag_read_source_line(
 			d, fr->fullname ? fr->fullname : fr->file, fr->line));
-		host_caller(d, fr->level);
+		host_recursion(d, i % d->n_host_frames);
+		host_caller(d, i % d->n_host_frames);
 		return true;
 	}
 	return false;
@@ -979,6 +1018,8 @@ static void host_crash_analysis(struct diag *d)
 	f->flags[DIAG_F_HOST_FORTIFY] = !named && !smash && fortify;
 	named |= smash || fortify;
 	f->flags[DIAG_F_HOST_HEAP_CORRUPT] = !named && heap;
+	f->flags[DIAG_F_HOST_RECURSION] = !named && !heap &&
+					  f->recursion_depth > 0;
 	f->flags[DIAG_F_HOST_ABORT] = !named && !heap && entry &&
 				      (strcmp(entry, "abort") == 0 ||
 				       strcmp(entry, "__GI_abort") == 0);

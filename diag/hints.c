@@ -382,6 +382,9 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 		return put_loc(b, f->caller.file, f->caller.line);
 	}
 	if (eq(p, n, "caller.source")) return put_str(b, f->caller.text);
+	if (eq(p, n, "recursion.func")) return put_str(b, f->recursion_func);
+	if (eq(p, n, "recursion.depth"))
+		return put_int(b, f->recursion_depth, f->recursion_depth > 0);
 	if (eq(p, n, "pc.error")) return put_hex(b, f->error_pc, f->has_error_pc);
 	if (eq(p, n, "pc.stop")) return put_hex(b, f->stop_pc, f->has_stop_pc);
 	if (eq(p, n, "op")) return put_str(b, f->op);

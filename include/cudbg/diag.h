@@ -72,6 +72,7 @@ struct diag_dim3 {
 	X(HOST_ABORT, "host-abort", "a CPU crash came from abort() the program called itself (an error check that gives up), no assert() and no uncaught exception") \
 	X(HOST_STACK_SMASH, "host-stack-smash", "a CPU crash came from the stack protector: the program's function returned with its canary overwritten (__stack_chk_fail), a local array written past its end") \
 	X(HOST_FORTIFY, "host-fortify", "a CPU crash came from a _FORTIFY_SOURCE check the program called (__memcpy_chk ...): a copy longer than its destination") \
+	X(HOST_RECURSION, "host-recursion", "a CPU crash in a runaway recursion: the crashing function fills the listed stack from its frame, thousands of frames deep (the stack ran out)") \
 	X(HOST_HEAP_CORRUPT, "host-heap-corrupt", "a CPU crash came inside the allocator the program called (free, malloc, operator delete): a heap it found corrupt (a double free, a write past a block)") \
 	X(CHILD_DIED, "child-died", "a process the program started died of a fatal signal or SIGKILL (its own report, or its parent's wait's, even when that parent said nothing)") \
 	X(CHILD_KILLED, "child-killed", "every process the program started that died was killed by SIGKILL (the OOM killer, a kill -9), none by a fault") \
@@ -299,6 +300,10 @@ struct diag_fault {
 	 * program's own too (a double free's second free is the caller's
 	 * line, not the wrapper's that called free); file NULL when none. */
 	struct diag_loc caller;
+	/* At a CPU crash in a runaway recursion (host-recursion): the
+	 * function, borrowed, and the stack's whole depth; 0 when none. */
+	const char *recursion_func;
+	int recursion_depth;
 	struct diag_frame *frames; /* device stack, innermost first */
 	size_t n_frames;
 	struct diag_frame *host_frames; /* the launching host stack */

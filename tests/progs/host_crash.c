@@ -8,7 +8,9 @@
  *           in libc's memcpy
  *   smash   fill_header writes 64 bytes into an 8-byte local array: the
  *           stack protector stops the return (built -fstack-protector-all)
- *   twice   release frees one block twice: glibc's free aborts */
+ *   twice   release frees one block twice: glibc's free aborts
+ *   recurse walk calls itself with no base case until the stack runs
+ *           out (SIGSEGV thousands of frames deep) */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +47,14 @@ static int fill_header(int n)
 	return header[0];
 } /* MARK_SMASH: the canary is checked as it returns */
 
+__attribute__((noinline)) static int walk(int n, volatile char *up)
+{
+	volatile char here[64];
+	here[0] = (char)n;
+	up[0] = here[0];
+	return walk(n + 1, here) + 1; /* MARK_WALK */
+}
+
 static void release(char *p)
 {
 	free(p);
@@ -69,5 +79,7 @@ int main(int argc, char **argv)
 		return fill_header(argc * 32);
 	if (strcmp(mode, "twice") == 0)
 		release(malloc(32));
+	if (strcmp(mode, "recurse") == 0)
+		return walk(0, buf); /* MARK_RECURSE */
 	return buf[0] == 'x';
 }

@@ -54,6 +54,13 @@ run "$BUILD/progs/host_crash" twice
 check twice-where "^  location +tests/progs/host_crash\\.c:$(line_of MARK_TWICE $C) "
 check twice-hint '^\[1\] The allocator found the heap corrupt in release \(a double free or an overrun\)  \(host-heap-corrupt\)$'
 check twice-caller "^  caller +main at tests/progs/host_crash\\.c:$(line_of 'release(malloc(32))' $C): release\\(malloc\\(32\\)\\);$"
+
+# a runaway recursion: the stack ran out; its function, its depth, and
+# the line where it began (across the frames gdb does not list)
+run "$BUILD/progs/host_crash" recurse
+check recurse-hint '^\[1\] The host stack overflowed: walk called itself [0-9]{4,} frames deep  \(host-stack-overflow\)$'
+check recurse-caller "^  caller +main at tests/progs/host_crash\\.c:$(line_of MARK_RECURSE $C): return walk\\(0, buf\\);"
+check recurse-began "^      - The recursion began at main at tests/progs/host_crash\\.c:$(line_of MARK_RECURSE $C): "
 # glibc's abort is under free, not the program's own call
 check_not twice-not-abort '\(host-abort\)'
 

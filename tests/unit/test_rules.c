@@ -95,6 +95,8 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 				     S("k"), S("x[i] = 0;")};
 	f->caller = (struct diag_loc){DIAG_LOC_FRAME, S("k.cu"), S("/s/k.cu"), 19,
 				      S("main"), S("run(x);")};
+	f->recursion_func = "walk";
+	f->recursion_depth = 29120;
 	f->error_pc = 0x10;
 	f->stop_pc = 0x20;
 	f->has_error_pc = f->has_stop_pc = true;
