@@ -240,12 +240,45 @@ static const char *own_cmdline(void)
 	return own;
 }
 
+/* /proc/PID/NAME; where that reads empty (a leader thread that called
+ * pthread_exit is a zombie whose memory the kernel no longer shows while
+ * the other threads run), the same file of another of its threads.
+ * malloc'd, or NULL. */
+static char *read_process_file(long pid, const char *name, size_t cap,
+			       size_t *len)
+{
+	char path[96];
+	snprintf(path, sizeof path, "/proc/%ld/%s", pid, name);
+	char *s = diag_read_small_file(path, cap, len);
+	if (s && *len > 0)
+		return s;
+	free(s);
+	snprintf(path, sizeof path, "/proc/%ld/task", pid);
+	DIR *dir = opendir(path);
+	struct dirent *de;
+	s = NULL;
+	while (dir && !s && (de = readdir(dir))) {
+		long tid = strtol(de->d_name, NULL, 10);
+		if (tid <= 0 || tid == pid)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/task/%ld/%s", pid, tid,
+			 name);
+		s = diag_read_small_file(path, cap, len);
+		if (s && *len == 0) {
+			free(s);
+			s = NULL;
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return s;
+}
+
 static void read_identity(struct job_proc *p)
 {
 	char path[64];
 	size_t len;
-	snprintf(path, sizeof path, "/proc/%ld/cmdline", p->pid);
-	char *cmd = diag_read_small_file(path, 16384, &len);
+	char *cmd = read_process_file(p->pid, "cmdline", 16384, &len);
 	if (cmd && len > 0) {
 		char *joined = job_join_cmdline(cmd, len);
 		const char *own = own_cmdline();
@@ -262,8 +295,8 @@ static void read_identity(struct job_proc *p)
 			p->cmdline = joined;
 			p->cmd_inherited = false;
 			joined = NULL;
-			snprintf(path, sizeof path, "/proc/%ld/environ", p->pid);
-			char *env = diag_read_small_file(path, 1 << 20, &len);
+			char *env = read_process_file(p->pid, "environ",
+						      1 << 20, &len);
 			if (env)
 				job_parse_environ(env, len, p);
 			free(env);

@@ -152,6 +152,9 @@ check_not bad-interpreter-not-enoent 'No such file or directory'
 # process's end is its last thread's, never "exited 0", heard or not
 CUDBG_NO_PROC_EVENTS=1 timeout 60 "$BIN" --batch --job "$BUILD/progs/silent_reap" thread >"$out" 2>&1
 check thread-exit-report '^  > [0-9]+ +[0-9]+ +- +killed by SIGSEGV'
+# its command too, read from a live thread's /proc entry while its
+# leader is a zombie (the leader's own reads empty then)
+check thread-exit-command '^  > [0-9]+ +[0-9]+ +- +killed by SIGSEGV( \(its report\))? +[^ ]*progs/silent_reap thread$'
 check thread-exit-count '^ +4 processes, 1 faulted, [0-9.]+ s$'
 CUDBG_NO_PROC_EVENTS=1 timeout 60 "$BIN" --batch --job "$BUILD/progs/silent_reap_static" kill >"$out" 2>&1
 check events-off-said '^  not heard: +the kernel.s process events \(turned off by CUDBG_NO_PROC_EVENTS=1\): .* one that lived under 50 ms is not listed$'
