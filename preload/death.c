@@ -155,7 +155,11 @@ static void write_end_of(const char *what, long pid, int code, long ppid,
 static void write_end(const char *what, int code)
 {
 	char cmd[900];
-	size_t n = put_proc_text(cmd, 0, sizeof cmd, "/proc/self/cmdline");
+	/* this thread's view first: a leader that called pthread_exit is a
+	 * zombie, and /proc/self/cmdline (the leader's) reads empty then */
+	size_t n = put_proc_text(cmd, 0, sizeof cmd, "/proc/thread-self/cmdline");
+	if (n == 0)
+		n = put_proc_text(cmd, 0, sizeof cmd, "/proc/self/cmdline");
 	write_end_of(what, (long)getpid(), code, (long)getppid(), cmd, n);
 }
 

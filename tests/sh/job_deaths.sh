@@ -152,6 +152,17 @@ check_not bad-interpreter-not-enoent 'No such file or directory'
 # process's end is its last thread's, never "exited 0", heard or not
 CUDBG_NO_PROC_EVENTS=1 timeout 60 "$BIN" --batch --job "$BUILD/progs/silent_reap" thread >"$out" 2>&1
 check thread-exit-report '^  > [0-9]+ +[0-9]+ +- +killed by SIGSEGV'
+# the death reporter's own file names the command too, read through
+# /proc/thread-self (the crashing thread's: the zombie leader's is empty)
+dd_=$(mktemp -d)
+CUDBG_JOB_DIR=$dd_ LD_PRELOAD="$BUILD/libcudbg-death.so" \
+	"$BUILD/progs/silent_reap" thread >/dev/null 2>&1 </dev/null
+if grep -q 'progs/silent_reap thread$' "$dd_"/death.* 2>/dev/null; then
+	echo "PASS $SUITE/thread-death-file-command"
+else
+	echo "FAIL $SUITE/thread-death-file-command: $(cat "$dd_"/death.* 2>/dev/null | tr '\n' '|')"
+fi
+rm -rf "$dd_"
 # its command too, read from a live thread's /proc entry while its
 # leader is a zombie (the leader's own reads empty then)
 check thread-exit-command '^  > [0-9]+ +[0-9]+ +- +killed by SIGSEGV( \(its report\))? +[^ ]*progs/silent_reap thread$'
