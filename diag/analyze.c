@@ -712,6 +712,8 @@ static void set_derived_flags(struct diag *d)
 	 * none: then nothing is known), and for a program that started no
 	 * other process (a launcher's workers are not followed: they may
 	 * have run on the GPU, and the memcheck pass follows them) */
+	fl[DIAG_F_NO_CUDA_SEEN] |= d->libs_seen && !d->cuda_loaded &&
+				   !d->device_stop_seen;
 	fl[DIAG_F_NO_CUDA_LIBRARY] |= d->exit_live && !d->device_stop_seen &&
 				      d->libs_seen && !d->cuda_loaded &&
 				      !d->forked && !d->n_children;

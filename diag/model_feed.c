@@ -298,6 +298,11 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 	if (!m)
 		return;
 	d->model_stop = m->stop_count;
+	/* the libraries so far, at every feed (a hang's stop too): what the
+	 * program has loaded says whether anything of it can have run on a
+	 * GPU yet (no-cuda-seen) */
+	d->libs_seen = m->libs_seen;
+	d->cuda_loaded = m->cuda_loaded;
 	stop_from_model(d, m);
 	core_from_model(d, m);
 	if (d->stop.have && !d->stop.focus.valid && m->focus.valid)

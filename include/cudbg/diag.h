@@ -113,6 +113,7 @@ struct diag_dim3 {
 	X(PYTHON_HOST_ERROR, "python-host-error", "the program ended with a Python exception that is no CUDA error, and printed none") \
 	X(PYTHON_NOT_STARTED, "python-not-started", "a Python interpreter ran none of the script or module it was given and said why in one line (no module of that name, a file it cannot open), and no CUDA library was seen loaded") \
 	X(NO_DEVICE_STOP, "no-device-stop", "a live run ended without a device stop") \
+	X(NO_CUDA_SEEN, "no-cuda-seen", "the libraries the debugger reported so far include no CUDA library (libcuda, libcudart) and no device stop came: nothing of the program has run on a GPU yet") \
 	X(NO_CUDA_LIBRARY, "no-cuda-library", "a live run ended having loaded no CUDA library (libcuda, libcudart) and started no other process: it made no CUDA call") \
 	X(LAUNCH_BLOCKING, "launch-blocking", "CUDA_LAUNCH_BLOCKING=1 was set") \
 	X(CACHING_ALLOCATOR, "caching-allocator", "PyTorch's caching allocator was on") \

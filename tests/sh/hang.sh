@@ -56,6 +56,12 @@ if command -v gdb >/dev/null; then
 d['diagnosis']['kind'] == 'hang' and d['diagnosis']['hang']['host']['line'] == 14 \
 and d['diagnosis']['hang']['spin'] and 'hang' in d['diagnosis']['facts'] \
 and d['diagnosis']['hints'][0]['id'] == 'hang-spin'"
+	# A wait on the host before any CUDA library was loaded: no block
+	# to look at, no GPU word (the hang-running-host hint)
+	timeout 60 "$BIN" --batch --memcheck=never --timeout 2 --debugger gdb \
+		/bin/sleep 30 >"$out" 2>&1
+	has gdb-host-hang '^\[1\] The program was still running on the host when it was interrupted  \(hang-running-host\)$'
+	hasnt gdb-host-hang-no-blocks 'see where every block is'
 	# A program that ends within --timeout is no hang.
 	timeout 60 "$BIN" --batch --memcheck=never --timeout 20 --debugger gdb \
 		"${CUDBG_BUILD}/progs/steps" >"$out" 2>&1
