@@ -313,6 +313,13 @@ static void t_pyvalue(struct dbuf *b, const struct diag_fault *f)
 		t_field(b, "py error", f->pystack->error);
 }
 
+static bool same_pyframe(const struct diag_pyf *a, const struct diag_pyf *b)
+{
+	return a->line == b->line && a->library == b->library &&
+	       a->file && b->file && strcmp(a->file, b->file) == 0 &&
+	       a->func && b->func && strcmp(a->func, b->func) == 0;
+}
+
 static void t_pystack(struct dbuf *b, const struct diag_fault *f)
 {
 	const struct diag_pystack *ps = f->pystack;
@@ -338,6 +345,17 @@ static void t_pystack(struct dbuf *b, const struct diag_fault *f)
 		dbuf_puts(b, "  ");
 		t_wrap(b, line, 4, 2, 100);
 		dbuf_putc(b, '\n');
+		/* a recursion's frames at one line, once (as CPython's own
+		 * traceback says "[Previous line repeated N more times]") */
+		size_t same = 0;
+		while (i + 1 + same < ps->n_frames &&
+		       same_pyframe(fr, &ps->frames[i + 1 + same]))
+			same++;
+		if (same > 1) {
+			dbuf_printf(b, "  ... the line above %zu more times\n",
+				    same);
+			i += same;
+		}
 	}
 	if (folded)
 		dbuf_printf(b, "  ... %zu library frame%s\n", folded,

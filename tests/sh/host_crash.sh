@@ -172,6 +172,22 @@ assert "python-not-started" in d["facts"], d["facts"]
 PY
 then echo "PASS host_crash/not-started-json"; else echo "FAIL host_crash/not-started-json"; fi
 
+# A Python recursion's frames at one line are shown once, with their
+# count (as CPython's own "[Previous line repeated N more times]")
+cat >"$tmp/deep.py" <<'PYEOF'
+import os, signal
+def f(n):
+    if n == 0:
+        os.kill(os.getpid(), signal.SIGSEGV)
+    return f(n - 1)
+f(20)
+PYEOF
+run "$PY" "$tmp/deep.py"
+check pyrec-first '^  .*deep\.py:4 in f$'
+check pyrec-once '^  .*deep\.py:5 in f$'
+check pyrec-folded '^  \.\.\. the line above 19 more times$'
+check pyrec-outer '^  .*deep\.py:6 in <module>$'
+
 # JSON: the facts and the location
 timeout 60 "$BIN" --batch --json --debugger gdb "$BUILD/progs/host_crash" assert \
 	>"$tmp/j" 2>/dev/null </dev/null
