@@ -62,6 +62,17 @@ and d['diagnosis']['hints'][0]['id'] == 'hang-spin'"
 		/bin/sleep 30 >"$out" 2>&1
 	has gdb-host-hang '^\[1\] The program was still running on the host when it was interrupted  \(hang-running-host\)$'
 	hasnt gdb-host-hang-no-blocks 'see where every block is'
+	# a Python program's: the script's line it waits in
+	PY_=$(command -v python3)
+	if [ -n "$PY_" ]; then
+		PY_=$("$PY_" -c 'import sys; print(sys.executable)')
+		pyh_=$(mktemp --suffix=.py)
+		printf 'import time\ndef wait():\n    while True:\n        time.sleep(0.1)\nwait()\n' >"$pyh_"
+		timeout 60 "$BIN" --batch --memcheck=never --timeout 2 --debugger gdb \
+			"$PY_" "$pyh_" >"$out" 2>&1
+		rm -f "$pyh_"
+		has gdb-host-hang-python '^      - In your Python line .*\.py:4: time\.sleep\(0\.1\)$'
+	fi
 	# A program that ends within --timeout is no hang.
 	timeout 60 "$BIN" --batch --memcheck=never --timeout 20 --debugger gdb \
 		"${CUDBG_BUILD}/progs/steps" >"$out" 2>&1
