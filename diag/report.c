@@ -313,6 +313,9 @@ static void t_pyvalue(struct dbuf *b, const struct diag_fault *f)
 		t_field(b, "py error", f->pystack->error);
 }
 
+/* Identical frames of a recursion shown before their count. */
+enum { PY_REPEAT_SHOWN = 3 };
+
 static bool same_pyframe(const struct diag_pyf *a, const struct diag_pyf *b)
 {
 	return a->line == b->line && a->library == b->library &&
@@ -345,15 +348,23 @@ static void t_pystack(struct dbuf *b, const struct diag_fault *f)
 		dbuf_puts(b, "  ");
 		t_wrap(b, line, 4, 2, 100);
 		dbuf_putc(b, '\n');
-		/* a recursion's frames at one line, once (as CPython's own
-		 * traceback says "[Previous line repeated N more times]") */
+		/* a recursion's frames at one line: three, then their count
+		 * (CPython's own traceback cuts the same way: "[Previous
+		 * line repeated N more times]") */
 		size_t same = 0;
 		while (i + 1 + same < ps->n_frames &&
 		       same_pyframe(fr, &ps->frames[i + 1 + same]))
 			same++;
-		if (same > 1) {
-			dbuf_printf(b, "  ... the line above %zu more times\n",
-				    same);
+		if (same > PY_REPEAT_SHOWN - 1) {
+			for (size_t k = 1; k < PY_REPEAT_SHOWN; k++) {
+				dbuf_puts(b, "  ");
+				t_wrap(b, line, 4, 2, 100);
+				dbuf_putc(b, '\n');
+			}
+			size_t rest = same - (PY_REPEAT_SHOWN - 1);
+			if (rest)
+				dbuf_printf(b, "  ... the line above %zu more "
+					    "time%s\n", rest, rest == 1 ? "" : "s");
 			i += same;
 		}
 	}

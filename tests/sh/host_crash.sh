@@ -172,8 +172,8 @@ assert "python-not-started" in d["facts"], d["facts"]
 PY
 then echo "PASS host_crash/not-started-json"; else echo "FAIL host_crash/not-started-json"; fi
 
-# A Python recursion's frames at one line are shown once, with their
-# count (as CPython's own "[Previous line repeated N more times]")
+# A Python recursion's frames at one line: three shown, then their count
+# (as CPython's own "[Previous line repeated N more times]")
 cat >"$tmp/deep.py" <<'PYEOF'
 import os, signal
 def f(n):
@@ -184,8 +184,13 @@ f(20)
 PYEOF
 run "$PY" "$tmp/deep.py"
 check pyrec-first '^  .*deep\.py:4 in f$'
-check pyrec-once '^  .*deep\.py:5 in f$'
-check pyrec-folded '^  \.\.\. the line above 19 more times$'
+check pyrec-three "^  .*deep\\.py:5 in f$" # (grep -c below)
+if [ "$(grep -c '^  .*deep\.py:5 in f$' "$out")" -eq 3 ]; then
+	echo "PASS host_crash/pyrec-three-shown"
+else
+	echo "FAIL host_crash/pyrec-three-shown: $(grep -c '^  .*deep\.py:5 in f$' "$out") lines of deep.py:5"
+fi
+check pyrec-folded '^  \.\.\. the line above 17 more times$'
 check pyrec-outer '^  .*deep\.py:6 in <module>$'
 
 # JSON: the facts and the location
