@@ -210,31 +210,27 @@ static int write_bytes(struct pyrun *r, uint64_t addr, const char *bytes,
  * takes the write: a string literal in the call costs gdb a call to the
  * program's malloc first (about 35 ms under cuda-gdb: PyRun_SimpleString
  * took 70 ms in run 31's recordings) and leaves that copy behind.  Else
- * (a replay of a session that passed the literal) the literal.  *cap is
- * the room left for the stack's text. */
-static char *script_call(struct pyrun *r, uint64_t buf, size_t *cap)
+ * (a replay of a session that passed the literal) the literal, whose
+ * stack text may fill the whole buffer. */
+static char *script_call(struct pyrun *r, uint64_t buf)
 {
-	*cap = DIAG_PY_BUF_CAP - SCRIPT_ROOM;
-	char *script = diag_pystack_script(buf, *cap);
+	size_t text_cap = DIAG_PY_BUF_CAP - SCRIPT_ROOM;
+	char *script = diag_pystack_script(buf, text_cap);
 	size_t len = script ? strlen(script) : 0;
 	char *call = NULL;
 	if (script && len < SCRIPT_ROOM &&
-	    write_bytes(r, buf + *cap, script, len + 1) == 0 &&
+	    write_bytes(r, buf + text_cap, script, len + 1) == 0 &&
 	    asprintf(&call, "(int)PyRun_SimpleString((const char *)%llu)",
-		     (unsigned long long)(buf + *cap)) < 0)
+		     (unsigned long long)(buf + text_cap)) < 0)
 		call = NULL;
 	free(script);
-	if (call)
-		return call;
-	*cap = DIAG_PY_BUF_CAP;
-	return diag_pystack_call_expr(buf, DIAG_PY_BUF_CAP);
+	return call ? call : diag_pystack_call_expr(buf, DIAG_PY_BUF_CAP);
 }
 
 /* Ensure, run, release: the GIL goes back to the state it was in. */
 static int run_script(struct pyrun *r, uint64_t buf, struct diag_pystack *ps)
 {
-	size_t cap;
-	char *call = script_call(r, buf, &cap);
+	char *call = script_call(r, buf);
 	if (eval(r, "(int)PyGILState_Ensure()", true) < 0) {
 		free(call);
 		return -1;
