@@ -63,13 +63,6 @@ struct run {
 	bool ev_ours;         /* their pids are ours: the keeper's fork seen */
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The clock of the kernel's process events' timestamps. */
 static unsigned long long mono_ns(void)
 {
@@ -77,6 +70,11 @@ static unsigned long long mono_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (unsigned long long)ts.tv_sec * 1000000000ull +
 	       (unsigned long long)ts.tv_nsec;
+}
+
+static double now_s(void)
+{
+	return (double)mono_ns() / 1e9;
 }
 
 static void proc_clear(struct job_proc *p)
@@ -274,13 +272,21 @@ static char *read_process_file(long pid, const char *name, size_t cap,
 	return s;
 }
 
+char *job_read_cmdline(long pid)
+{
+	size_t len;
+	char *raw = read_process_file(pid, "cmdline", 16384, &len);
+	char *joined = raw ? job_join_cmdline(raw, len) : NULL;
+	free(raw);
+	return joined;
+}
+
 static void read_identity(struct job_proc *p)
 {
 	char path[64];
 	size_t len;
-	char *cmd = read_process_file(p->pid, "cmdline", 16384, &len);
-	if (cmd && len > 0) {
-		char *joined = job_join_cmdline(cmd, len);
+	char *joined = job_read_cmdline(p->pid);
+	if (joined) {
 		const char *own = own_cmdline();
 		if (joined && own && strcmp(joined, own) == 0) {
 			free(joined); /* not exec'd yet: nothing of its own */
@@ -310,7 +316,6 @@ static void read_identity(struct job_proc *p)
 		}
 		free(joined);
 	}
-	free(cmd);
 }
 
 struct pidpair {

@@ -207,18 +207,6 @@ static struct child *find_kid(struct child_events *ce, long pid)
 	return NULL;
 }
 
-/* Its command line as /proc holds it now, NULL when it is gone. */
-static char *read_cmdline(long pid)
-{
-	char path[64];
-	size_t len;
-	snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
-	char *raw = diag_read_small_file(path, 16384, &len);
-	char *joined = raw && len > 0 ? job_join_cmdline(raw, len) : NULL;
-	free(raw);
-	return joined;
-}
-
 static void on_child_event(void *ctx, const struct procev *e)
 {
 	struct child_events *ce = ctx;
@@ -251,7 +239,7 @@ static void on_child_event(void *ctx, const struct procev *e)
 	case PROCEV_EXEC:
 		if (k) {
 			free(k->cmd);
-			k->cmd = read_cmdline(k->pid);
+			k->cmd = job_read_cmdline(k->pid);
 		}
 		break;
 	case PROCEV_EXIT:

@@ -282,6 +282,10 @@ int job_parse_stat(const char *buf, size_t len, struct job_stat *out);
 int job_parse_environ(const char *buf, size_t len, struct job_proc *p);
 /* NUL-separated argv to one line (malloc'd). */
 char *job_join_cmdline(const char *buf, size_t len);
+/* A live process's command line as one line (malloc'd), read from
+ * /proc/PID/cmdline, or from another of its threads where its leader's
+ * reads empty (a leader that called pthread_exit); NULL when gone. */
+char *job_read_cmdline(long pid);
 /* The pid a coredump's file name holds (its last run of digits before
  * any .nvcudmp / .core extension), or -1. */
 long job_core_pid(const char *name);
