@@ -560,9 +560,12 @@ static int read_from_memory(struct pyrun *r, bool device,
 /* Where no call can be made (a hardware exception, a coredump, a call
  * that failed): the stack read from memory.  1 when had; else 0 with
  * out->why: no_call, and why the read failed unless the replay's
- * recording never had it (then the recording's own story stands). */
+ * recording never had it (then the recording's own story stands).
+ * call_failed: the debugger's error when a call was tried and failed
+ * (gdb 13 on a CPU with AMX), said in the value's place; else NULL. */
 static int take_by_reading(struct pyrun *r, const struct dbg_model *m,
-			   bool device, const char *no_call, const char *what,
+			   bool device, const char *no_call,
+			   const char *call_failed, const char *what,
 			   struct diag_pystack_result *out)
 {
 	out->device = device;
@@ -571,8 +574,15 @@ static int take_by_reading(struct pyrun *r, const struct dbg_model *m,
 		out->ps.from_memory = true;
 		out->why[0] = '\0';
 		struct diag_pybad_plan plan;
-		if (diag_pybad_plan(&out->ps, what, out->kind, &plan) !=
+		if (diag_pybad_plan(&out->ps, what, out->kind, &plan) ==
 		    DIAG_PYBAD_NONE)
+			return 1;
+		if (call_failed)
+			text_fit(out->bad, sizeof out->bad, "not read: the "
+				 "debugger could not call into the program "
+				 "(%s); the stack read from its memory holds "
+				 "no tensor", call_failed);
+		else
 			snprintf(out->bad, sizeof out->bad, "not read: the stack "
 				 "was read from memory (%s), which holds no "
 				 "tensor", m->is_core ? "a coredump"
@@ -637,7 +647,7 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	 * launch blocking it is still in the launch). */
 	bool device = m->focus.valid;
 	if (memory_only) {
-		if (!take_by_reading(&r, m, device, "", what, out))
+		if (!take_by_reading(&r, m, device, "", NULL, what, out))
 			out->why[0] = '\0';
 		goto done;
 	}
@@ -652,7 +662,7 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	}
 	if (m->is_core) {
 		take_by_reading(&r, m, false, "a coredump has no running "
-				"interpreter to ask", what, out);
+				"interpreter to ask", NULL, what, out);
 		goto done;
 	}
 	if (device && !pystack_safe_at(m)) {
@@ -663,7 +673,7 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 			 "hardware exception); the memcheck pass (M) names the "
 			 "script line", m->stop.signal_meaning
 			 ? m->stop.signal_meaning : "device");
-		take_by_reading(&r, m, true, no_call, what, out);
+		take_by_reading(&r, m, true, no_call, NULL, what, out);
 		goto done;
 	}
 	int rc = 0;
@@ -687,7 +697,7 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 		 * replays that way */
 		char no_call[300];
 		snprintf(no_call, sizeof no_call, "%s", r.err);
-		take_by_reading(&r, m, true, no_call, what, out);
+		take_by_reading(&r, m, true, no_call, NULL, what, out);
 		goto done;
 	}
 	if (device && raw(&r, "-thread-select 1") < 0)
@@ -702,7 +712,7 @@ int diag_pystack_take(struct dbg_ctl *c, int timeout_ms, const char *what,
 	    !strstr(r.err, "not in this recording") && !device) {
 		char no_call[300];
 		snprintf(no_call, sizeof no_call, "%s", r.err);
-		if (take_by_reading(&r, m, false, no_call, what, out))
+		if (take_by_reading(&r, m, false, no_call, no_call, what, out))
 			goto done;
 	}
 	out->device = device;
