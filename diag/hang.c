@@ -721,7 +721,18 @@ static void put_rest(struct dbuf *b, const struct diag_hang *h)
 			    h->barrier_threads, h->block_size);
 }
 
-char *diag_hang_lines(const struct diag_hang *h)
+const struct diag_pyframe *diag_hang_user_line(const struct diag_fault *f)
+{
+	const struct diag_hang *h = f ? f->hang : NULL;
+	/* a source line of the program's own (a C program's loop) is
+	 * already the place */
+	if (!h || h->device || h->host_source || !f->python.found ||
+	    !f->python.call.file || !f->python.call.line)
+		return NULL;
+	return &f->python.call;
+}
+
+char *diag_hang_lines(const struct diag_hang *h, const struct diag_pyframe *user)
 {
 	struct dbuf b = {0};
 	dbuf_put(&b, "", 0);
@@ -732,7 +743,14 @@ char *diag_hang_lines(const struct diag_hang *h)
 	if (h->device && !h->n_groups)
 		dbuf_puts(&b, "no thread of the kernel was listed\n");
 	put_rest(&b, h);
-	if (!h->device && h->host_file)
+	if (user)
+		/* the interpreter's C frame (clock_nanosleep in a
+		 * time.sleep) is how, the script's line is where */
+		dbuf_printf(&b, "stopped at %s:%u%s%s (your line; the thread "
+			    "was in %s)\n", user->file, user->line,
+			    user->func ? " in " : "", user->func ? user->func : "",
+			    h->host_func ? h->host_func : "the interpreter");
+	else if (!h->device && h->host_file)
 		dbuf_printf(&b, "stopped at %s:%u%s%s%s\n", h->host_file,
 			    h->host_line, h->host_func ? " in " : "",
 			    h->host_func ? h->host_func : "",
@@ -785,7 +803,8 @@ static bool ph_eq(const char *p, size_t n, const char *lit)
 }
 
 /* {hang.X}: p/n is X.  False when the value is unknown here. */
-bool diag_hang_placeholder(const struct diag_hang *h, const char *p, size_t n,
+bool diag_hang_placeholder(const struct diag_hang *h,
+			   const struct diag_pyframe *user, const char *p, size_t n,
 			   struct dbuf *b)
 {
 	if (!h)
@@ -800,6 +819,10 @@ bool diag_hang_placeholder(const struct diag_hang *h, const char *p, size_t n,
 	if (ph_eq(p, n, "summary"))
 		return put_group_text(b, top);
 	if (ph_eq(p, n, "where")) {
+		if (user) {
+			dbuf_printf(b, "%s:%u", user->file, user->line);
+			return true;
+		}
 		if (!h->device && h->host_file) {
 			dbuf_printf(b, "%s:%u", h->host_file, h->host_line);
 			return true;
@@ -807,7 +830,8 @@ bool diag_hang_placeholder(const struct diag_hang *h, const char *p, size_t n,
 		return put_where(b, top);
 	}
 	if (ph_eq(p, n, "source")) {
-		const char *s = !h->device ? h->host_source
+		const char *s = user ? user->source
+			      : !h->device ? h->host_source
 			      : spin ? spin->source : top ? top->source : NULL;
 		if (!s || !*s)
 			return false;

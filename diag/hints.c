@@ -4,6 +4,7 @@
 #include "diag/state.h"
 #include "cudbg/assertline.h"
 #include "cudbg/decode.h"
+#include "cudbg/hang.h"
 #include "cudbg/sanitizer.h"
 
 #include <stdio.h>
@@ -350,7 +351,8 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 	if (n > 7 && memcmp(p, "python.", 7) == 0)
 		return ph_python(f, p + 7, n - 7, b);
 	if (n > 5 && memcmp(p, "hang.", 5) == 0)
-		return diag_hang_placeholder(f->hang, p + 5, n - 5, b);
+		return diag_hang_placeholder(f->hang, diag_hang_user_line(f),
+					    p + 5, n - 5, b);
 	if (ph_focus(f, p, n, b) || ph_ptr(f, p, n, b) || ph_freed(f, p, n, b) ||
 	    ph_child(f, p, n, b))
 		return true;

@@ -446,7 +446,7 @@ static void t_hang(struct dbuf *b, const struct diag_fault *f)
 	dbuf_puts(b, "\n");
 	t_esc(b, head);
 	dbuf_puts(b, "\n");
-	char *lines = diag_hang_lines(f->hang);
+	char *lines = diag_hang_lines(f->hang, diag_hang_user_line(f));
 	for (char *p = lines, *nl; p && *p; p = nl + 1) {
 		nl = strchr(p, '\n');
 		if (!nl)

@@ -189,7 +189,8 @@ void diag_focus_clear(struct diag_focus *f);
 const char *diag_env_get(const struct diag *d, const char *name);
 /* hang.c: {hang.X} placeholders (p/n is X); false when unknown */
 struct diag_hang;
-bool diag_hang_placeholder(const struct diag_hang *h, const char *p, size_t n,
+bool diag_hang_placeholder(const struct diag_hang *h,
+			   const struct diag_pyframe *user, const char *p, size_t n,
 			   struct dbuf *b);
 /* python.c */
 void diag_python_find(struct diag *d, const struct diag_san_record *r,

@@ -106,8 +106,14 @@ void diag_hang_free(struct diag_hang *h);
 size_t diag_hang_headline(const struct diag_hang *h, char *out, size_t cap);
 /* One line per group, "block (3,0,0): 64 threads at hang.cu:6 (spin-wait)",
  * then "7 blocks finished or not started", each ended by '\n'; malloc'd,
- * NULL when out of memory.  Unescaped: the caller escapes. */
-char *diag_hang_lines(const struct diag_hang *h);
+ * NULL when out of memory.  Unescaped: the caller escapes.  `user`: the
+ * user's own line where a host stop's thread was in code with no source
+ * here (diag_hang_user_line), said as the place; NULL for none. */
+char *diag_hang_lines(const struct diag_hang *h, const struct diag_pyframe *user);
+/* The user's own line of a host hang whose thread stopped in code with no
+ * source here (libc, the interpreter): a Python script's innermost line
+ * (the fault's python.call), or NULL.  Borrowed from f. */
+const struct diag_pyframe *diag_hang_user_line(const struct diag_fault *f);
 
 /* Is this source line a spin-wait (a loop reading memory) / a barrier?
  * Exposed for the tests. */

@@ -72,6 +72,11 @@ and d['diagnosis']['hints'][0]['id'] == 'hang-spin'"
 			"$PY_" "$pyh_" >"$out" 2>&1
 		rm -f "$pyh_"
 		has gdb-host-hang-python '^      - In your Python line .*\.py:4: time\.sleep\(0\.1\)$'
+		# the place is the script's line, not the libc frame the
+		# interrupt landed in (which has line info, but no source here)
+		has gdb-host-hang-python-where '^  stopped at .*\.py:4 in wait \(your line; the thread was in .*\)$'
+		has gdb-host-hang-python-hint '^ .*\(/[^ ]*\.py:4\), before any CUDA library'
+		hasnt gdb-host-hang-python-not-libc '^  stopped at .*(sysdeps|\.S:|clock_nanosleep\.c)'
 	fi
 	# A program that ends within --timeout is no hang.
 	timeout 60 "$BIN" --batch --memcheck=never --timeout 20 --debugger gdb \

@@ -91,7 +91,7 @@ TEST_TIMEOUT(summary_of_a_full_device, 120)
 	/* the loop over k is work, not a wait: not all threads wait */
 	CHECK(!h->all_waiting);
 	CHECK(!h->barrier_divergent);
-	char *lines = diag_hang_lines(h);
+	char *lines = diag_hang_lines(h, NULL);
 	CHECK(lines && strstr(lines, "big_grid.cu:17 (spin-wait)"));
 	free(lines);
 	char head[128];
@@ -127,7 +127,7 @@ TEST(copy_and_take)
 	struct diag *e = diag_new();
 	CHECK_INT(diag_hang_set(e, h), 0);
 	CHECK(diag_hang_of(e)->recorded && diag_hang_of(e)->seconds == 3);
-	char *lines = diag_hang_lines(diag_hang_of(e));
+	char *lines = diag_hang_lines(diag_hang_of(e), NULL);
 	CHECK(lines && strstr(lines, "no thread of the kernel was listed"));
 	free(lines);
 	diag_hang_free(h);

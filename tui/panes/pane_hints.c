@@ -291,7 +291,8 @@ static void add_where(struct hints_state *s, const struct diag_fault *f)
 static void add_hang(struct hints_state *s, const struct diag_fault *f)
 {
 	const struct diag_hang *h = f->hang;
-	char *lines = h ? diag_hang_lines(h) : NULL;
+	const struct diag_pyframe *user = diag_hang_user_line(f);
+	char *lines = h ? diag_hang_lines(h, user) : NULL;
 	if (!lines)
 		return;
 	row_blank(s);
@@ -304,8 +305,9 @@ static void add_hang(struct hints_state *s, const struct diag_fault *f)
 			break;
 		*nl = '\0';
 		const struct diag_hang_group *g = i < h->n_groups ? &h->groups[i] : NULL;
-		const char *file = g ? g->file : !h->device && i == 0 ? h->host_file : NULL;
-		unsigned line = g ? g->line : h->host_line;
+		const char *file = g ? g->file : h->device || i ? NULL
+				 : user ? user->file : h->host_file;
+		unsigned line = g ? g->line : user ? user->line : h->host_line;
 		struct hrow *r = row_add(s, 3, STYLE(UC_DEFAULT, 0),
 					 file && line ? ACT_PLACE : ACT_NONE, "%s", p);
 		if (r && file && line) {
