@@ -826,7 +826,11 @@ static void culprit_found(struct diag *d)
 			 (unsigned long long)c->good_lo,
 			 (unsigned long long)c->good_hi);
 	char how[320];
-	if (c->lvalue)
+	if (c->lvalue && !c->inst) /* line first: no disassembly asked */
+		snprintf(how, sizeof how, "Found from &(%s), the faulting "
+			 "line's one access, evaluated in every lane",
+			 c->lvalue);
+	else if (c->lvalue)
 		snprintf(how, sizeof how, "Found from &(%s) of the faulting "
 			 "line, evaluated in every lane (`%s` at the error PC "
 			 "wrote over its address register)", c->lvalue,

@@ -754,19 +754,55 @@ static bool culprit_settled(void *ctx)
 		!ctl_busy(c));
 }
 
+/* The stop frame's source line, read through the run's directories
+ * (malloc'd, NULL when unreadable). */
+static char *stop_line_text(struct diag_run *r, const struct dbg_model *m)
+{
+	if (!m->has_stop || !m->stop.has_frame)
+		return NULL;
+	const struct dec_frame *fr = &m->stop.frame;
+	return diag_read_source_line(r->d, fr->fullname ? fr->fullname
+							: fr->file,
+				     fr->line > 0 ? (unsigned)fr->line : 0);
+}
+
+/* The line's one access whatever the instruction did: a store's and a
+ * load's reading agree, or only one of them is an access ("out[key] +=
+ * 1", "out[i] = 0"); false for "y[i] = x[j]", where only the
+ * instruction can tell. */
+static bool line_one_access(const char *text, char *out, size_t cap)
+{
+	char st[160], ld[160];
+	bool s = diag_culprit_lvalue(text, true, st, sizeof st);
+	bool l = diag_culprit_lvalue(text, false, ld, sizeof ld);
+	if (s && l && strcmp(st, ld) != 0)
+		return false;
+	if (!s && !l)
+		return false;
+	snprintf(out, cap, "%s", s ? st : ld);
+	return strlen(s ? st : ld) < cap;
+}
+
+int diag_run_culprit_search(struct diag_run *r, struct dbg_ctl *c)
+{
+	if (!r || !c)
+		return -1;
+	char *text = stop_line_text(r, ctl_model(c));
+	char lv[160];
+	bool one = line_one_access(text, lv, sizeof lv);
+	free(text);
+	return ctl_culprit_search(c, one ? lv : NULL);
+}
+
 int diag_run_culprit_by_lvalue(struct diag_run *r, struct dbg_ctl *c)
 {
 	if (!r || !c)
 		return -1;
 	const struct dbg_model *m = ctl_model(c);
 	const struct model_culprit *cu = &m->culprit;
-	if (cu->state != MODEL_CULPRIT_FAILED || !cu->addr_gone ||
-	    !m->has_stop || !m->stop.has_frame)
+	if (cu->state != MODEL_CULPRIT_FAILED || !cu->addr_gone)
 		return -1;
-	const struct dec_frame *fr = &m->stop.frame;
-	char *text = diag_read_source_line(r->d, fr->fullname ? fr->fullname
-							    : fr->file,
-					   fr->line > 0 ? (unsigned)fr->line : 0);
+	char *text = stop_line_text(r, m);
 	char lv[160];
 	/* SASS stores: ST, STG, STL... (a load's mnemonic starts LD) */
 	bool store = cu->inst && cu->inst[0] == 'S' && cu->inst[1] == 'T';
@@ -1097,7 +1133,7 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 			ctl_run_until(c, settled, c, t);
 			/* which lane made the access: from every lane's
 			 * registers (mi/ctl_culprit.c) */
-			if (ctl_culprit_search(c) == 0)
+			if (diag_run_culprit_search(r, c) == 0)
 				ctl_run_until(c, culprit_settled, c, t);
 			if (diag_run_culprit_by_lvalue(r, c) == 0)
 				ctl_run_until(c, culprit_settled, c, t);

@@ -182,7 +182,8 @@ static void culprit_sync(struct glue *g, const struct dbg_model *m,
 	if ((ch & MODEL_CH_STOP) && g->culprit_stop != m->stop_count) {
 		g->culprit_stop = m->stop_count;
 		g->culprit_moved = false;
-		ctl_culprit_search(g->ctl); /* CTL_ESTATE: not such a fault */
+		/* CTL_ESTATE: not such a fault */
+		diag_run_culprit_search(g->dr, g->ctl);
 	}
 	/* the -G load wrote over its address register: the faulting
 	 * line's access, asked in every lane */

@@ -289,6 +289,12 @@ void diag_focus_from_model(struct diag_focus *o, const struct dec_focus *f);
 /* A stack from ctl_host_stack() (the launching host thread). */
 void diag_feed_stack(struct diag *d, const struct dec_stack *st);
 
+/* Starts the culprit-lane search at a warp-level address fault
+ * (ctl_culprit_search), with the faulting source line's access asked
+ * first when the line has just one (line_one_access, read through the
+ * run's source directories).  0 when it started, else ctl_culprit_search's
+ * code (CTL_ESTATE: not such a fault). */
+int diag_run_culprit_search(struct diag_run *r, struct dbg_ctl *c);
 /* When the culprit-lane search failed because the faulting load wrote
  * over its address register (a -G build), starts the search by the
  * faulting source line's access instead (diag_culprit_lvalue, the line

@@ -162,6 +162,9 @@ struct model_culprit {
 	char *lvalue;      /* the faulting line's access ("out[key]") whose
 			    * address was asked in every lane instead, or
 			    * NULL */
+	bool line_first;   /* lvalue is asked before any disassembly (the
+			    * line had one access); cleared when the
+			    * register search follows */
 	struct model_lane_addr *lanes;
 	size_t n;
 	int back_lane;     /* the lane the focus returns to */
@@ -699,11 +702,16 @@ int ctl_watch_remove(struct dbg_ctl *c, size_t index);
  * or invalid-address-space access), finds the lane that made it: the
  * faulting instruction at the error PC is disassembled, its address
  * operand's registers are read in every active lane of the focused warp
- * (switching the lane focus, then back), and memory at each lane's
- * address is read once; results in model->culprit (MODEL_CH_CULPRIT).
- * About 2 ms a lane in cuda-gdb 13's warp watch.  0, CTL_ESTATE when the
- * stop is no such fault, or a negative code. */
-int ctl_culprit_search(struct dbg_ctl *c);
+ * (switching the lane focus, then back); results in model->culprit
+ * (MODEL_CH_CULPRIT).
+ * About 2 ms a lane in cuda-gdb 13's warp watch.  line_lvalue (may be
+ * NULL): the faulting source line's one access ("out[key]", no side
+ * effect: diag_culprit_lvalue), whose address is asked in every lane
+ * first, when the focused lane knows its names (a -G build), sparing the
+ * first disassembly's 0.37 s; the register search follows only when it
+ * names no lane.  0, CTL_ESTATE when the stop is no such fault, or a
+ * negative code. */
+int ctl_culprit_search(struct dbg_ctl *c, const char *line_lvalue);
 /* After a search that failed because the address register was
  * overwritten (culprit.addr_gone): the address of lvalue, the faulting
  * source line's access (out[key]), is evaluated in every active lane

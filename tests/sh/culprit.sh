@@ -114,4 +114,44 @@ if grep -q '(lane-unknown)' "$tmp/lvn" &&
 else
 	fail lvalue-no-source "$(grep -m2 '^  thread' "$tmp/lvn")"
 fi
+
+# Line first: a line with one access (out[key] += 1) has it asked in
+# every lane before any disassembly (cuda-gdb's first costs 0.37 s), once
+# the focused lane knows its names (sizeof: no memory read).  Every
+# recording so far was made before line-first, so lane_wild's is given
+# the probe's answer here (sizeof(float) = 4; the per-lane answers are
+# the recorded ones); a live -O3 build answers the probe with an error,
+# as lane_wild_o3's replay does above.  The replay is itself recorded to
+# see which commands the search sent.
+probe() { # SRC DEST [SED]: the recording with the probe answered
+	awk '/> 16-cuda-info-lanes/ && !d { t = $1
+		print "   " t " > 90-data-evaluate-expression \"sizeof(out[key])\""
+		print "   " t " < 90^done,value=\"4\""; print "   " t " < (gdb) "; d = 1 }
+	{ print }' "$1" | sed "${3:-}" >"$2"
+}
+probe "$GPU/lane_wild.mi.log" "$tmp/lf.mi.log"
+"$BIN" --batch -d "$ROOT/tests/gpu" --record "$tmp/lf.rec" \
+	--replay "$tmp/lf.mi.log" >"$tmp/lf" 2>&1
+if ! grep -q '^  thread     block (0,0,0) thread (146,0,0), device 0 sm 124 warp 4 lane 18$' "$tmp/lf"; then
+	fail line-first "$(grep -m2 '^  thread\|lane-unknown' "$tmp/lf")"
+elif ! tr -s ' \n' '  ' <"$tmp/lf" | grep -qF "Found from &(out[key]), the faulting line's one access, evaluated in every lane;"; then
+	fail line-first "the note does not say how: $(grep -A3 'made the faulting' "$tmp/lf")"
+elif grep -q '^ *[0-9.]* > [0-9]*-data-disassemble' "$tmp/lf.rec"; then
+	fail line-first "the search disassembled anyway"
+elif ! grep -q '> [0-9]*-data-evaluate-expression "sizeof(out\[key\])"' "$tmp/lf.rec"; then
+	fail line-first "no probe of the line's names"
+else
+	pass line-first
+fi
+# ... and when the line's access names no lane (lane 18's address made
+# ordinary), the register search follows: the disassembly is asked.
+probe "$GPU/lane_wild.mi.log" "$tmp/lf2.mi.log" 's/value="140728358127104"/value="140728158127176"/'
+"$BIN" --batch -d "$ROOT/tests/gpu" --record "$tmp/lf2.rec" \
+	--replay "$tmp/lf2.mi.log" >"$tmp/lf2" 2>&1
+if grep -q '^ *[0-9.]* > [0-9]*-data-disassemble' "$tmp/lf2.rec" &&
+   grep -q '(lane-unknown)' "$tmp/lf2"; then
+	pass line-first-then-registers
+else
+	fail line-first-then-registers "$(grep -c 'data-disassemble' "$tmp/lf2.rec") disassemblies; $(grep -m1 '^  thread' "$tmp/lf2")"
+fi
 exit $fails
