@@ -134,17 +134,23 @@ char *ctl_quote_loc(const char *s)
 
 /* ---- session events ---- */
 
-/* torch's CUDA library, read from its lean copy at the late read
- * (ctl_read_late_symbols): its path, and its .text's address (gdb's
- * `ranges` of a library are its .text section). */
+/* torch's libraries, read from lean copies at the late read
+ * (ctl_read_late_symbols): each one's path, and its .text's address
+ * (gdb's `ranges` of a library are its .text section). */
 static void note_lean_library(struct dbg_ctl *c, const struct mi_record *rec)
 {
 	const char *path = mi_find_str(rec->results, "host-name");
-	if (!path || c->lean_lib)
+	if (!path)
 		return;
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	if (strncmp(base, SESSION_HOST_LIB_LEAN, strlen(SESSION_HOST_LIB_LEAN)) != 0)
+	struct ctl_lean_lib *l = NULL;
+	for (unsigned i = 0; i < SESSION_LEAN_LIBS && !l; i++) {
+		const char *f = session_lean_libs[i].file;
+		if (strncmp(base, f, strlen(f)) == 0)
+			l = &c->leans[i];
+	}
+	if (!l || l->path)
 		return;
 	const struct mi_node *r = mi_find_children(rec->results, "ranges");
 	const char *from = r ? mi_find_str(r->child, "from") : NULL;
@@ -152,8 +158,8 @@ static void note_lean_library(struct dbg_ctl *c, const struct mi_record *rec)
 	unsigned long long at = from ? strtoull(from, &end, 0) : 0;
 	if (!from || end == from || *end || !at)
 		return;
-	c->lean_lib = strdup(path);
-	c->lean_text = at;
+	l->path = strdup(path);
+	l->text = at;
 }
 
 static void on_record(void *ctx, const struct mi_record *rec)
@@ -267,7 +273,8 @@ void ctl_free(struct dbg_ctl *c)
 	session_free(c->s);
 	dec_stack_free(&c->anchor);
 	model_free(&c->m);
-	free(c->lean_lib);
+	for (unsigned i = 0; i < SESSION_LEAN_LIBS; i++)
+		free(c->leans[i].path);
 	free(c);
 }
 

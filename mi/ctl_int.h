@@ -21,12 +21,14 @@ struct dbg_ctl {
 	 * records seen, and how many of them the last first and late reads
 	 * covered */
 	unsigned libs_loaded, libs_read, libs_read_late;
-	/* torch's CUDA library as =library-loaded named it (SESSION_HOST_LIB_
-	 * LEAN; NULL until then) and where its .text lies; lean_read once
-	 * its lean copy's add-symbol-file was sent */
-	char *lean_lib;
-	uint64_t lean_text;
-	bool lean_read;
+	/* torch's libraries read from lean copies (session_lean_libs[i]):
+	 * each as =library-loaded named it (NULL until then) and where its
+	 * .text lies; read once its copy's add-symbol-file was sent */
+	struct ctl_lean_lib {
+		char *path;
+		uint64_t text;
+		bool read;
+	} leans[SESSION_LEAN_LIBS];
 	/* Frame 0 as the focus switch answered it (n == 0 otherwise); the
 	 * stack fetched after it must agree (see stack_agree). */
 	struct dec_stack anchor;

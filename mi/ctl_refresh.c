@@ -503,35 +503,58 @@ static void late_symbols_read(struct dbg_ctl *c, struct ctl_op *op,
 	ctl_refresh(c);
 }
 
-/* torch's CUDA library from its lean copy (session_lean_command), once;
- * NULL when it cannot be, and then the late regex names the library. */
-static char *lean_command(struct dbg_ctl *c)
+/* Each of torch's libraries loaded and not yet read from its lean copy
+ * (session_lean_command): cmds[i], NULL when it cannot be (then the late
+ * regex names the library).  The lean mask: the libraries read from
+ * copies, now or before. */
+static unsigned lean_commands(struct dbg_ctl *c, char *cmds[SESSION_LEAN_LIBS])
 {
-	if (!c->lean_lib || c->lean_read)
-		return NULL;
-	char err[256] = "";
-	char *cmd = session_lean_command(c->s, c->lean_lib, c->lean_text,
-					 err, sizeof err);
-	if (!cmd && err[0])
-		session_note(c->s, "lean symbols: %s", err);
-	return cmd;
+	unsigned mask = 0;
+	for (unsigned i = 0; i < SESSION_LEAN_LIBS; i++) {
+		struct ctl_lean_lib *l = &c->leans[i];
+		cmds[i] = NULL;
+		if (l->read) {
+			mask |= 1u << i;
+			continue;
+		}
+		if (!l->path)
+			continue;
+		char err[256] = "";
+		cmds[i] = session_lean_command(c->s, i, l->path, l->text, err,
+					       sizeof err);
+		if (cmds[i])
+			mask |= 1u << i;
+		else if (err[0])
+			session_note(c->s, "lean symbols: %s", err);
+	}
+	return mask;
 }
 
 int64_t ctl_read_late_symbols(struct dbg_ctl *c)
 {
+	bool lazy = session_lazy_symbols(c->s);
 	if (c->m.state != MODEL_STOPPED)
-		return session_symbols_command(c->s, true) ? CTL_ESTATE : 0;
-	if (!session_symbols_command(c->s, true) ||
-	    c->libs_read_late == c->libs_loaded)
+		return lazy ? CTL_ESTATE : 0;
+	if (!lazy || c->libs_read_late == c->libs_loaded)
 		return 0;
-	char *lean = lean_command(c);
-	const char *late = session_late_symbols_command(c->s, lean || c->lean_read);
+	char *lean[SESSION_LEAN_LIBS];
+	unsigned mask = lean_commands(c, lean);
+	int last = -1;
+	for (int i = 0; i < SESSION_LEAN_LIBS; i++)
+		if (lean[i])
+			last = i;
+	/* the refresh follows the last command's answer */
+	const char *late = session_late_symbols_command(c->s, mask);
 	int64_t tok = read_symbols(c, late, &c->libs_read_late,
-				   lean ? NULL : late_symbols_read);
-	if (lean) {
-		c->lean_read = true;
-		int64_t t2 = ctl_sendf(c, late_symbols_read, false, "%s", lean);
-		free(lean);
+				   last < 0 ? late_symbols_read : NULL);
+	c->libs_read_late = c->libs_loaded;
+	for (int i = 0; i < SESSION_LEAN_LIBS; i++) {
+		if (!lean[i])
+			continue;
+		c->leans[i].read = true;
+		int64_t t2 = ctl_sendf(c, i == last ? late_symbols_read : NULL,
+				       false, "%s", lean[i]);
+		free(lean[i]);
 		if (t2 != 0)
 			tok = t2;
 	}

@@ -22,6 +22,30 @@ enum { LEAN_BIG = 1 << 20 };
 
 static const char STUB[] = "__device_stub_";
 
+/* LEANSYM_OPERATORS' C++ names, by their mangled beginnings: at::_ops::,
+ * at::native:: (and its local entities, _ZZ), const members of either,
+ * torch::autograd:: */
+static const char *const OPERATOR_PREFIX[] = {
+	"_ZN2at4_ops", "_ZN2at6native", "_ZNK2at4_ops", "_ZNK2at6native",
+	"_ZZN2at6native", "_ZN5torch8autograd", "_ZNK5torch8autograd",
+	"_ZZN5torch8autograd",
+};
+
+bool leansym_keeps(enum leansym_names names, const char *name, size_t len)
+{
+	if (len >= sizeof STUB - 1 && memmem(name, len, STUB, sizeof STUB - 1))
+		return false;
+	if (names == LEANSYM_NO_STUBS || len < 2 || name[0] != '_' ||
+	    name[1] != 'Z')
+		return true;
+	for (size_t i = 0; i < sizeof OPERATOR_PREFIX / sizeof *OPERATOR_PREFIX; i++) {
+		size_t n = strlen(OPERATOR_PREFIX[i]);
+		if (len >= n && memcmp(name, OPERATOR_PREFIX[i], n) == 0)
+			return true;
+	}
+	return false;
+}
+
 struct elf_in {
 	const unsigned char *map;
 	size_t size;
@@ -129,11 +153,11 @@ static int pad_to(int fd, uint64_t *at, uint64_t to)
 	return 0;
 }
 
-/* A symbol table's bytes with every stub's name cut to "" (st_name 0);
- * *blanked counts them.  malloc'd, NULL when out of memory. */
-static unsigned char *symbols_without_stubs(const struct elf_in *e,
-					    const Elf64_Shdr *s,
-					    unsigned *blanked)
+/* A symbol table's bytes with every name the copy does not keep cut to
+ * "" (st_name 0); *blanked counts them.  malloc'd, NULL when out of
+ * memory. */
+static unsigned char *symbols_kept(const struct elf_in *e, const Elf64_Shdr *s,
+				   enum leansym_names names, unsigned *blanked)
 {
 	unsigned char *copy = malloc(s->sh_size ? s->sh_size : 1);
 	if (!copy)
@@ -155,8 +179,7 @@ static unsigned char *symbols_without_stubs(const struct elf_in *e,
 		const char *name = str + sym.st_name;
 		size_t room = st->sh_size - sym.st_name;
 		size_t len = strnlen(name, room);
-		if (len >= sizeof STUB - 1 &&
-		    memmem(name, len, STUB, sizeof STUB - 1)) {
+		if (!leansym_keeps(names, name, len)) {
 			sym.st_name = 0;
 			memcpy(copy + i * sizeof sym, &sym, sizeof sym);
 			(*blanked)++;
@@ -176,8 +199,8 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 /* Writes the copy to fd.  Layout: header, the kept sections' bytes in
  * section order, the section table. */
-static int write_copy(const struct elf_in *e, int fd, unsigned *blanked,
-		      char *err, size_t cap)
+static int write_copy(const struct elf_in *e, int fd, enum leansym_names names,
+		      unsigned *blanked, char *err, size_t cap)
 {
 	unsigned nsec = e->eh->e_shnum;
 	Elf64_Shdr *out = calloc(nsec, sizeof *out);
@@ -206,7 +229,7 @@ static int write_copy(const struct elf_in *e, int fd, unsigned *blanked,
 			goto io;
 		out[i].sh_offset = at;
 		if (s->sh_type == SHT_SYMTAB || s->sh_type == SHT_DYNSYM) {
-			unsigned char *syms = symbols_without_stubs(e, s, blanked);
+			unsigned char *syms = symbols_kept(e, s, names, blanked);
 			if (!syms) {
 				snprintf(err, cap, "out of memory");
 				goto done;
@@ -290,21 +313,25 @@ static bool usable_copy(const char *path)
 }
 
 /* The cache name: the library's base name, size and modification time,
- * so a rebuilt or upgraded library gets a copy of its own. */
-static char *cache_name(const char *lib, const char *dir, const struct stat *st)
+ * so a rebuilt or upgraded library gets a copy of its own, and which
+ * names it keeps (".ops.lean": LEANSYM_OPERATORS). */
+static char *cache_name(const char *lib, const char *dir, const struct stat *st,
+			enum leansym_names names)
 {
 	const char *base = strrchr(lib, '/');
 	base = base ? base + 1 : lib;
 	char *path = NULL;
-	if (asprintf(&path, "%s/%s-%lld-%lld.%09ld.lean", dir, base,
+	if (asprintf(&path, "%s/%s-%lld-%lld.%09ld%s.lean", dir, base,
 		     (long long)st->st_size, (long long)st->st_mtim.tv_sec,
-		     (long)st->st_mtim.tv_nsec) < 0)
+		     (long)st->st_mtim.tv_nsec,
+		     names == LEANSYM_OPERATORS ? ".ops" : "") < 0)
 		return NULL;
 	return path;
 }
 
-static int make_copy(const struct elf_in *e, const char *dest, unsigned *blanked,
-		     char *err, size_t cap)
+static int make_copy(const struct elf_in *e, const char *dest,
+		     enum leansym_names names, unsigned *blanked, char *err,
+		     size_t cap)
 {
 	char *tmp = NULL;
 	if (asprintf(&tmp, "%s.%ld.tmp", dest, (long)getpid()) < 0) {
@@ -322,7 +349,7 @@ static int make_copy(const struct elf_in *e, const char *dest, unsigned *blanked
 		free(tmp);
 		return -1;
 	}
-	int rc = write_copy(e, fd, blanked, err, cap);
+	int rc = write_copy(e, fd, names, blanked, err, cap);
 	if (close(fd) < 0 && rc == 0) {
 		snprintf(err, cap, "cannot write the copy: %s", strerror(errno));
 		rc = -1;
@@ -367,8 +394,9 @@ static void drop_older_copies(const char *dir, const char *lib,
 	closedir(d);
 }
 
-int leansym_make(const char *lib, const char *cache_dir, struct leansym *out,
-		 char *err, size_t cap)
+int leansym_make(const char *lib, const char *cache_dir,
+		 enum leansym_names names, struct leansym *out, char *err,
+		 size_t cap)
 {
 	memset(out, 0, sizeof *out);
 	int fd = open(lib, O_RDONLY | O_CLOEXEC);
@@ -405,7 +433,7 @@ int leansym_make(const char *lib, const char *cache_dir, struct leansym *out,
 	}
 	if (check_private_dir(cache_dir, err, cap) < 0)
 		goto done;
-	if (!(out->path = cache_name(lib, cache_dir, &st))) {
+	if (!(out->path = cache_name(lib, cache_dir, &st, names))) {
 		snprintf(err, cap, "out of memory");
 		goto done;
 	}
@@ -413,7 +441,7 @@ int leansym_make(const char *lib, const char *cache_dir, struct leansym *out,
 		rc = 0;
 		goto done;
 	}
-	rc = make_copy(&e, out->path, &out->blanked, err, cap);
+	rc = make_copy(&e, out->path, names, &out->blanked, err, cap);
 	out->made = rc == 0;
 	if (out->made)
 		drop_older_copies(cache_dir, lib, out->path);

@@ -815,11 +815,23 @@ const char *session_symbols_command(const struct session *s, bool late)
 	return late ? s->syms_late : s->syms_first;
 }
 
-const char *session_late_symbols_command(const struct session *s, bool lean)
+const struct session_lean_lib session_lean_libs[SESSION_LEAN_LIBS] = {
+	{ "libtorch_cuda.so", "libtorch_cuda", LEANSYM_OPERATORS },
+	{ "libtorch_cpu.so", "libtorch_cpu", LEANSYM_OPERATORS },
+	{ "libtorch_python.so", "libtorch_python", LEANSYM_OPERATORS },
+};
+
+bool session_lazy_symbols(const struct session *s) { return s->lazy_symbols; }
+
+const char *session_late_symbols_command(const struct session *s,
+					 unsigned lean_mask)
 {
+	unsigned all = (1u << SESSION_LEAN_LIBS) - 1;
 	if (!s->lazy_symbols)
 		return NULL;
-	return lean && s->syms_late_lean ? s->syms_late_lean : s->syms_late;
+	if (s->backend == SESSION_REPLAY || !(lean_mask & all))
+		return s->syms_late;
+	return s->syms_late_by_mask[lean_mask & all];
 }
 
 /* gdb splits add-symbol-file's arguments itself (gdb_buildargv): a path
@@ -834,17 +846,40 @@ static bool plain_path(const char *p)
 	return true;
 }
 
-char *session_lean_command(const struct session *s, const char *lib,
-			   uint64_t text_addr, char *err, size_t cap)
+/* A replay's recorded add-symbol-file of a copy of LIB: the copy's file
+ * name starts with the library's (leansym's cache name). */
+static char *recorded_lean(const struct session *s, const char *file)
 {
-	if (!s->lazy_symbols)
+	for (size_t i = 0; i < s->nlean; i++) {
+		const char *c = s->syms_lean[i];
+		const char *p = strstr(c, "add-symbol-file ");
+		const char *end = p ? strchr(p + 16, ' ') : NULL;
+		if (!end)
+			continue;
+		const char *base = p + 16;
+		for (const char *q = base; q < end; q++)
+			if (*q == '/')
+				base = q + 1;
+		if ((size_t)(end - base) > strlen(file) &&
+		    strncmp(base, file, strlen(file)) == 0)
+			return strdup(c);
+	}
+	return NULL;
+}
+
+char *session_lean_command(const struct session *s, unsigned which,
+			   const char *lib, uint64_t text_addr, char *err,
+			   size_t cap)
+{
+	if (!s->lazy_symbols || which >= SESSION_LEAN_LIBS)
 		return NULL;
 	if (s->backend == SESSION_REPLAY)
-		return s->syms_lean ? strdup(s->syms_lean) : NULL;
+		return recorded_lean(s, session_lean_libs[which].file);
 	if (!s->symbol_cache || !lib)
 		return NULL;
 	struct leansym ls;
-	if (leansym_make(lib, s->symbol_cache, &ls, err, cap) < 0)
+	if (leansym_make(lib, s->symbol_cache, session_lean_libs[which].names,
+			 &ls, err, cap) < 0)
 		return NULL;
 	char *cmd = NULL;
 	if (!plain_path(ls.path)) {

@@ -323,8 +323,11 @@ void session_free(struct session *s)
 	spawn_argv_free(s->launch_argv);
 	free(s->syms_first);
 	free(s->syms_late);
-	free(s->syms_late_lean);
+	for (size_t i = 0; i < sizeof s->syms_late_by_mask / sizeof *s->syms_late_by_mask; i++)
+		free(s->syms_late_by_mask[i]);
 	free(s->symbol_cache);
+	for (size_t i = 0; i < s->nlean; i++)
+		free(s->syms_lean[i]);
 	free(s->syms_lean);
 	free(s->noted_pystack);
 	free(s->replay_user_frames);

@@ -85,11 +85,15 @@ struct session {
 	 * replay asks what the recording asked. */
 	bool lazy_symbols;
 	char *syms_first, *syms_late;
-	/* The late read when the lean copy reads torch's CUDA library
-	 * (NULL for a REPLAY, which has the recorded late command only), the
-	 * lean copies' directory (NULL: none), and for a REPLAY the recorded
-	 * `add-symbol-file` command of a lean copy (NULL when none). */
-	char *syms_late_lean, *symbol_cache, *syms_lean;
+	/* The late read by lean mask (session_late_symbols_command; mask 0
+	 * is syms_late, the last NULL: nothing left; unused in a REPLAY,
+	 * which has the recorded late command only), the lean copies'
+	 * directory (NULL: none), and for a REPLAY the recorded
+	 * `add-symbol-file` commands of lean copies (nlean of them). */
+	char *syms_late_by_mask[1u << SESSION_LEAN_LIBS];
+	char *symbol_cache;
+	char **syms_lean;
+	size_t nlean;
 	/* A Python stack noted for the recording (session_note_pystack), or
 	 * for a REPLAY the one its recording noted; NULL when none */
 	char *noted_pystack;

@@ -506,6 +506,23 @@ static int scan_symbols_command(struct session *s, const char *b, size_t len)
 	return *slot ? 0 : -1;
 }
 
+/* A recorded lean copy's add-symbol-file (session_lean_command answers
+ * a replay with it, by the library's name in the copy's); each once. */
+static int add_replay_lean(struct session *s, const char *b, size_t len)
+{
+	for (size_t i = 0; i < s->nlean; i++)
+		if (strlen(s->syms_lean[i]) == len && memcmp(s->syms_lean[i], b, len) == 0)
+			return 0;
+	char **v = realloc(s->syms_lean, (s->nlean + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	s->syms_lean = v;
+	if (!(v[s->nlean] = strndup(b, len)))
+		return -1;
+	s->nlean++;
+	return 0;
+}
+
 /* A "userframe| LEVEL" note (session_note_user_frame). */
 static int add_replay_user_frame(struct session *s, const char *t, size_t len)
 {
@@ -572,7 +589,7 @@ static int scan_entry(void *ctx, const struct transcript_entry *e)
 	    scan_symbols_command(s, b, len) < 0)
 		return -1;
 	if (text_starts(b, len, "-interpreter-exec console \"add-symbol-file ") &&
-	    !s->syms_lean && !(s->syms_lean = strndup(b, len)))
+	    add_replay_lean(s, b, len) < 0)
 		return -1;
 	if (rs->past_start)
 		return 0;
@@ -884,10 +901,23 @@ static int lazy_commands(struct session *s, const struct session_config *cfg)
 	s->syms_first = symbols_command(cfg->host_libs ? cfg->host_libs
 						       : SESSION_HOST_LIBS);
 	s->syms_late = symbols_command(SESSION_HOST_LIBS_LATE);
-	s->syms_late_lean = symbols_command(SESSION_HOST_LIBS_LATE_LEAN);
+	if (!s->syms_first || !s->syms_late)
+		return -1;
+	/* the late read for each set of libraries read from lean copies:
+	 * the others' words */
+	for (unsigned m = 1; m + 1 < 1u << SESSION_LEAN_LIBS; m++) {
+		char re[128] = "";
+		for (unsigned i = 0; i < SESSION_LEAN_LIBS; i++)
+			if (!(m & 1u << i))
+				snprintf(re + strlen(re), sizeof re - strlen(re),
+					 "%s%s", re[0] ? "\\|" : "",
+					 session_lean_libs[i].word);
+		if (!(s->syms_late_by_mask[m] = symbols_command(re)))
+			return -1;
+	}
 	if (cfg->symbol_cache && !(s->symbol_cache = strdup(cfg->symbol_cache)))
 		return -1;
-	return s->syms_first && s->syms_late && s->syms_late_lean ? 0 : -1;
+	return 0;
 }
 
 struct session *session_new(const struct session_config *cfg,

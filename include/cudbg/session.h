@@ -45,6 +45,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cudbg/leansym.h"
 #include "cudbg/mi.h"
 
 enum {
@@ -196,12 +197,20 @@ struct session_config {
  * the time: tests/fixtures/gpu/run11/solibprof.txt).  The screen shows
  * the Python line first and the operator after it. */
 #define SESSION_HOST_LIBS_LATE "libtorch_cpu\\|libtorch_python\\|libtorch_cuda"
-/* The late read when torch's CUDA library comes from its lean copy
- * (include/cudbg/leansym.h: the 8 s come down to the symbol table's
- * 0.6 s), and the library's file name, whose =library-loaded record names
- * it and where its .text lies. */
-#define SESSION_HOST_LIBS_LATE_LEAN "libtorch_cpu\\|libtorch_python"
-#define SESSION_HOST_LIB_LEAN "libtorch_cuda.so"
+/* The same libraries, each read from a lean copy where one can be made
+ * (include/cudbg/leansym.h: the CUDA library's 8 s came down to 0.4-0.6
+ * s, the CPU and Python libraries' 1.4-1.5 s were read the ordinary
+ * way until 2026-12-07): the start of the file name whose
+ * =library-loaded record names it and where its .text lies, its word in
+ * SESSION_HOST_LIBS_LATE (the late read names those with no copy), and
+ * the names its copy keeps.  Index i is bit 1 << i of a lean mask. */
+enum { SESSION_LEAN_LIBS = 3 };
+struct session_lean_lib {
+	const char *file;   /* "libtorch_cuda.so" */
+	const char *word;   /* "libtorch_cuda" */
+	enum leansym_names names;
+};
+extern const struct session_lean_lib session_lean_libs[SESSION_LEAN_LIBS];
 
 /* What the start probes learned.  Valid once on_ready fired (fields stay
  * zero/false where a probe failed). */
@@ -372,16 +381,24 @@ enum session_backend session_replay_of(const struct session *s);
  * (session_config.lazy_host_symbols), or a replay whose recording has no
  * such command (a replay asks what its recording asked). */
 const char *session_symbols_command(const struct session *s, bool late);
-/* The late command when the lean copy reads torch's CUDA library (lean
- * true: SESSION_HOST_LIBS_LATE_LEAN) or not; a REPLAY's recorded one. */
-const char *session_late_symbols_command(const struct session *s, bool lean);
-/* The command that reads LIB (whose .text the program mapped at
- * text_addr) from its lean copy (include/cudbg/leansym.h), made now in
- * the session's symbol cache: `add-symbol-file COPY -o BIAS`.  NULL (err
- * says why, when there was a try) when not lazy, no cache, or the copy
- * cannot be made; a REPLAY gives its recorded one or NULL.  malloc'd. */
-char *session_lean_command(const struct session *s, const char *lib,
-			   uint64_t text_addr, char *err, size_t cap);
+/* Whether host symbols are read lazily (a replay: whether its recording
+ * did). */
+bool session_lazy_symbols(const struct session *s);
+/* The late `sharedlibrary` command for the libraries of
+ * SESSION_HOST_LIBS_LATE not read from lean copies (lean_mask: bit i for
+ * session_lean_libs[i]), NULL when none is left or not lazy; a REPLAY's
+ * recorded late command whatever the mask. */
+const char *session_late_symbols_command(const struct session *s,
+					 unsigned lean_mask);
+/* The command that reads LIB, session_lean_libs[which] (whose .text the
+ * program mapped at text_addr), from its lean copy
+ * (include/cudbg/leansym.h), made now in the session's symbol cache:
+ * `add-symbol-file COPY -o BIAS`.  NULL (err says why, when there was a
+ * try) when not lazy, no cache, or the copy cannot be made; a REPLAY
+ * gives its recorded one for that library or NULL.  malloc'd. */
+char *session_lean_command(const struct session *s, unsigned which,
+			   const char *lib, uint64_t text_addr, char *err,
+			   size_t cap);
 /* The program must be started with session_run() once ready (LAUNCH, or
  * a replay of a launch); the other backends stop by themselves: ATTACH
  * and REMOTE with a *stopped record, CORE with none at all (cuda-gdb's

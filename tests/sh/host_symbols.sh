@@ -10,7 +10,10 @@
 # libtorch_cuda frame too, and libother's frame stays "??"; libtorch_cuda
 # is read from its lean copy (include/cudbg/leansym.h: no stub names, its
 # big read-only data without bytes), or by `sharedlibrary` when there is
-# no symbol cache; with
+# no symbol cache; a second program through torch's CPU and Python
+# libraries too reads all three from lean copies that keep the operator
+# frames' names (at::_ops, torch::autograd) and drop the rest (c10's
+# dispatch wrapper: "??"), with no `sharedlibrary` of torch at all; with
 # --all-host-symbols all have names, and with $CUDBG_HOST_LIBS naming
 # libother, libother's too; a replay of the lazy recording reads as it
 # did; a C program is never lazy.
@@ -89,7 +92,7 @@ elif ! grep -q 'sharedlibrary libpython.*libc10' "$tmp/lazy.mi.log"; then
 	fail lazy "no sharedlibrary of the first list at the stop"
 elif ! grep -q 'sharedlibrary libtorch_cpu\\\\|libtorch_python"' "$tmp/lazy.mi.log"; then
 	fail lazy "no late sharedlibrary of torch's CPU and Python libraries"
-elif ! grep -q "add-symbol-file $tmp/cache/libtorch_cuda.so-[0-9.-]*lean -o 0x" "$tmp/lazy.mi.log"; then
+elif ! grep -q "add-symbol-file $tmp/cache/libtorch_cuda.so-[0-9.-]*ops\.lean -o 0x" "$tmp/lazy.mi.log"; then
 	fail lazy "libtorch_cuda not read from its lean copy in \$CUDBG_SYMBOL_CACHE"
 elif [ "$(echo "$f0" | cut -d' ' -f1-2)" != "c10_crash ??" ]; then
 	fail lazy "the stack at the stop: '$f0', wanted 'c10_crash ?? ...'"
@@ -120,6 +123,78 @@ elif [ "$(stat -c %s "$lean")" -ge "$(stat -c %s "$tmp/libtorch_cuda.so")" ]; th
 	fail lean_copy "the copy is not smaller than the library"
 else
 	pass lean_copy
+fi
+
+# torch's CPU and Python libraries from lean copies too: python ->
+# other_call -> THPVariable_gather (libtorch_python) -> c10's wrapper ->
+# at::_ops::gather::call (libtorch_cpu) -> tc_call (libtorch_cuda) ->
+# c10_crash.  C++ names by their mangled spelling (asm labels).
+cat >"$tmp/torch_cpu.c" <<'EOF'
+void tc_call(void (*f)(void));
+void ops_call(void (*f)(void)) __asm__("_ZN2at4_ops6gather4callEPFvvE");
+void ops_call(void (*f)(void)) { tc_call(f); }
+void wrap(void (*f)(void)) __asm__("_ZN3c104impl28wrap_kernel_functor_unboxed_4callEPFvvE");
+void wrap(void (*f)(void)) { ops_call(f); }
+EOF
+cat >"$tmp/torch_python.c" <<'EOF'
+void wrap(void (*f)(void)) __asm__("_ZN3c104impl28wrap_kernel_functor_unboxed_4callEPFvvE");
+void py_entry(void (*f)(void)) __asm__("_ZN5torch8autograd18THPVariable_gatherEPFvvE");
+void py_entry(void (*f)(void)) { wrap(f); }
+EOF
+cat >"$tmp/crash2.py" <<'EOF'
+import ctypes, os
+d = os.path.dirname(os.path.abspath(__file__))
+other = ctypes.CDLL(os.path.join(d, "libother.so"))
+py = ctypes.CDLL(os.path.join(d, "libtorch_python.so"))
+c10 = ctypes.CDLL(os.path.join(d, "libc10.so"))
+other.other_call(py["_ZN5torch8autograd18THPVariable_gatherEPFvvE"], c10.c10_crash)
+EOF
+# (no -g: torch's libraries have no debug info, only ELF symbols)
+cc -O0 -fno-omit-frame-pointer -shared -fPIC -o "$tmp/libtorch_cpu.so" \
+	"$tmp/torch_cpu.c" -L"$tmp" -ltorch_cuda -Wl,-rpath,"$tmp" &&
+cc -O0 -fno-omit-frame-pointer -shared -fPIC -o "$tmp/libtorch_python.so" \
+	"$tmp/torch_python.c" -L"$tmp" -ltorch_cpu -Wl,-rpath,"$tmp" ||
+	{ echo "FAIL host_symbols/build: cc libtorch_cpu.so, libtorch_python.so"; exit 1; }
+# every function of the last stack listed, one a line
+allfuncs() {
+	grep -o 'stack=\[frame={.*' "$tmp/$1.mi.log" | tail -1 |
+		grep -o 'frame={[^}]*}' | sed 's/.*func="\([^"]*\)".*/\1/; /^frame=/s/.*/??/'
+}
+run ops "$PY" "$tmp/crash2.py"
+allfuncs ops >"$tmp/ops.funcs"
+if grep -q 'sharedlibrary [^"]*libtorch' "$tmp/ops.mi.log"; then
+	fail ops "torch read by sharedlibrary: $(grep -o 'sharedlibrary [^"]*libtorch[^"]*' "$tmp/ops.mi.log" | head -1)"
+elif [ "$(grep -c "add-symbol-file $tmp/cache/libtorch_\(cuda\|cpu\|python\)\.so-[0-9.-]*ops\.lean -o 0x" "$tmp/ops.mi.log")" != 3 ]; then
+	fail ops "not all three of torch's libraries from operator copies"
+elif [ "$(sed -n 1,6p "$tmp/ops.funcs" | tr '\n' '|')" != "c10_crash|tc_call|at::_ops::gather::call(void (*)())|??|torch::autograd::THPVariable_gather(void (*)())|??|" ]; then
+	fail ops "the stack after the late read: $(tr '\n' '|' <"$tmp/ops.funcs")"
+else
+	pass ops
+fi
+cpu=$(ls "$tmp"/cache/libtorch_cpu.so-*ops.lean 2>/dev/null | head -1)
+if ! command -v readelf >/dev/null; then
+	echo "SKIP host_symbols/ops_copy: readelf not installed"
+elif [ -z "$cpu" ]; then
+	fail ops_copy "no operator copy of libtorch_cpu in $tmp/cache"
+elif readelf -sW "$cpu" | grep -q wrap_kernel_functor_unboxed_; then
+	fail ops_copy "c10's wrapper's name is still in the copy"
+elif ! readelf -sW "$tmp/libtorch_cpu.so" | grep -q wrap_kernel_functor_unboxed_; then
+	fail ops_copy "the library has no wrapper name to remove (test broken)"
+elif ! readelf -sW "$cpu" | grep -q '_ZN2at4_ops6gather4callEPFvvE$'; then
+	fail ops_copy "the operator's name is gone from the copy"
+else
+	pass ops_copy
+fi
+# its replay asks the same three add-symbol-files and lists the same stack
+timeout -k 2 60 "$BIN" --batch --replay "$tmp/ops.mi.log" --record "$tmp/opsagain.mi.log" \
+	>"$tmp/opsagain.out" 2>&1 </dev/null
+allfuncs opsagain >"$tmp/opsagain.funcs"
+if [ "$(grep -c '> [0-9]*-interpreter-exec console "add-symbol-file' "$tmp/opsagain.mi.log")" != 3 ]; then
+	fail ops-replay "the replay's lean reads differ from the recording's"
+elif ! cmp -s "$tmp/ops.funcs" "$tmp/opsagain.funcs"; then
+	fail ops-replay "the replay's last stack: $(tr '\n' '|' <"$tmp/opsagain.funcs")"
+else
+	pass ops-replay
 fi
 
 # Without a symbol cache, the late read names torch's CUDA library

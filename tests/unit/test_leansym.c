@@ -42,7 +42,7 @@ static char *self_copy(size_t *len)
 static void make_ok(const char *lib, const char *cache, struct leansym *ls)
 {
 	char err[256] = "";
-	CHECK_MSG(leansym_make(lib, cache, ls, err, sizeof err) == 0, "%s", err);
+	CHECK_MSG(leansym_make(lib, cache, LEANSYM_NO_STUBS, ls, err, sizeof err) == 0, "%s", err);
 }
 
 TEST(copies_an_elf_file_and_finds_it_again)
@@ -109,17 +109,17 @@ TEST(refuses_what_is_not_a_usable_elf_file)
 	write_file(txt, "hello\n", 6);
 	struct leansym ls;
 	char err[256] = "";
-	CHECK(leansym_make(txt, cache, &ls, err, sizeof err) < 0);
+	CHECK(leansym_make(txt, cache, LEANSYM_NO_STUBS, &ls, err, sizeof err) < 0);
 	CHECK_STR(err, "not an ELF file");
 	CHECK(ls.path == NULL);
 	/* the same file cut short: its section table is gone */
 	size_t len;
 	char *lib = self_copy(&len);
 	CHECK(truncate(lib, (off_t)(len / 2)) == 0);
-	CHECK(leansym_make(lib, cache, &ls, err, sizeof err) < 0);
+	CHECK(leansym_make(lib, cache, LEANSYM_NO_STUBS, &ls, err, sizeof err) < 0);
 	CHECK_STR(err, "no usable section table");
 	char *none = scratch("missing.so");
-	CHECK(leansym_make(none, cache, &ls, err, sizeof err) < 0);
+	CHECK(leansym_make(none, cache, LEANSYM_NO_STUBS, &ls, err, sizeof err) < 0);
 	CHECK(strstr(err, "cannot open"));
 	free(none);
 	free(lib);
@@ -139,14 +139,14 @@ TEST(a_cache_others_could_write_is_not_trusted)
 	char err[512] = "";
 	char *open_dir = scratch("shared-cache");
 	CHECK(mkdir(open_dir, 0777) == 0 && chmod(open_dir, 0777) == 0);
-	CHECK(leansym_make(lib, open_dir, &ls, err, sizeof err) < 0);
+	CHECK(leansym_make(lib, open_dir, LEANSYM_NO_STUBS, &ls, err, sizeof err) < 0);
 	CHECK_MSG(strstr(err, "is not private") && strstr(err, "mode 777"),
 		  "%s", err);
 	CHECK(ls.path == NULL);
 	char *own = scratch("own-cache");
 	char *link = scratch("linked-cache");
 	CHECK(mkdir(own, 0700) == 0 && symlink(own, link) == 0);
-	CHECK(leansym_make(lib, link, &ls, err, sizeof err) < 0);
+	CHECK(leansym_make(lib, link, LEANSYM_NO_STUBS, &ls, err, sizeof err) < 0);
 	CHECK_MSG(strstr(err, "a link"), "%s", err);
 	/* a planted file under the copy's own name, owned by another user */
 	struct leansym a, b;
@@ -188,4 +188,62 @@ TEST(cache_directory_from_the_environment)
 	d = leansym_cache_dir();
 	CHECK_STR(d, "/h/.cache/cudbg-tui/symbols");
 	free(d);
+}
+
+/* Which names each kind of copy keeps: stubs never; the operator copy
+ * only C names and at::_ops, at::native, torch::autograd C++ names (the
+ * frames of torch_index_put's stack in GPU run 31, by their mangled
+ * spelling). */
+TEST(names_kept)
+{
+	static const struct {
+		const char *name;
+		bool no_stubs, operators;
+	} cases[] = {
+		{ "_Z24__device_stub__Z6kernelv", false, false },
+		{ "__device_stub__Z6kernelv", false, false },
+		{ "cudaLaunchKernel", true, true },
+		{ "tc_call", true, true },
+		{ "_ZN2at4_ops13_assert_async4callERKNS_6TensorE", true, true },
+		{ "_ZN2at6native23_assert_async_msg_cudaERKNS_6TensorESt17basic_string_viewIcSt11char_traitsIcEE", true, true },
+		{ "_ZN2at6native12_GLOBAL__N_126index_put_with_sort_kernelERNS_6TensorE", true, true },
+		{ "_ZZN2at6native4mainEvENKUlvE_clEv", true, true },
+		{ "_ZN5torch8autograd22THPVariable_index_put_EP7_objectS2_S2_", true, true },
+		{ "_ZN3c104impl28wrap_kernel_functor_unboxed_IvE4callEv", true, false },
+		{ "_ZN2at4cuda4blasEv", true, false },
+		{ "_ZN2at", true, false },
+		{ "_Z", true, false },
+		{ "", true, true },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const char *n = cases[i].name;
+		CHECK_MSG(leansym_keeps(LEANSYM_NO_STUBS, n, strlen(n)) ==
+			  cases[i].no_stubs, "no-stubs %s", n);
+		CHECK_MSG(leansym_keeps(LEANSYM_OPERATORS, n, strlen(n)) ==
+			  cases[i].operators, "operators %s", n);
+	}
+	/* the length bounds the name (a string table's last name may run
+	 * to its end unended) */
+	CHECK(!leansym_keeps(LEANSYM_OPERATORS, "_ZN2at4_ops", 8));
+	CHECK(leansym_keeps(LEANSYM_OPERATORS, "_ZN2at4_opsX", 11));
+}
+
+/* An operator copy has a cache name of its own (.ops.lean): the two
+ * kinds never answer for each other. */
+TEST(operator_copy_has_its_own_name)
+{
+	size_t len;
+	char *lib = self_copy(&len);
+	char *cache = scratch("cache/ops");
+	struct leansym a, b;
+	char err[256] = "";
+	CHECK_MSG(leansym_make(lib, cache, LEANSYM_OPERATORS, &a, err, sizeof err) == 0, "%s", err);
+	CHECK(a.made && strstr(a.path, ".ops.lean"));
+	/* this test binary's own C++-free names are C names: kept; its
+	 * mangled ones (none in C) would go */
+	CHECK_MSG(leansym_make(lib, cache, LEANSYM_OPERATORS, &b, err, sizeof err) == 0, "%s", err);
+	CHECK(!b.made && strcmp(a.path, b.path) == 0);
+	free(a.path);
+	free(b.path);
+	free(lib);
 }
