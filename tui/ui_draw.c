@@ -68,13 +68,15 @@ const char *ui_busy_words(const char *cmd)
 	static const struct {
 		const char *prefix, *words;
 	} table[] = {
-		/* (session_symbols_command: the late read is torch's, 2 s,
-		 * then libtorch_cuda's from its lean copy, 1 s, on the H200;
-		 * without the copy 8 s; docs/python.md, "Host symbols") */
+		/* (session_symbols_command: the late read is torch's, each
+		 * library from its lean copy where one can be made: 1.4-2.0
+		 * s on the H100 in run 32, when only the CUDA library had
+		 * one; without it that library alone took 8 s; docs/
+		 * python.md, "Host symbols") */
 		{ "-interpreter-exec console \"sharedlibrary libtorch_",
 		  "reading torch's symbols, for the operator" },
 		{ "-interpreter-exec console \"add-symbol-file ",
-		  "reading libtorch_cuda's symbols, for the operator" },
+		  "reading torch's symbols (a lean copy), for the operator" },
 		{ "-interpreter-exec console \"sharedlibrary ",
 		  "reading host libraries' symbols" },
 		{ "-data-evaluate-expression \"(int)PyRun_SimpleString(",

@@ -321,7 +321,7 @@ TEST(busy_words_for_slow_commands)
 	CHECK_STR(ui_busy_words("-interpreter-exec console \"sharedlibrary libtorch_cpu\\\\|libtorch_python\""),
 		  "reading torch's symbols, for the operator");
 	CHECK_STR(ui_busy_words("-interpreter-exec console \"add-symbol-file /c/libtorch_cuda.so-1-2.3.lean -o 0x7f0\""),
-		  "reading libtorch_cuda's symbols, for the operator");
+		  "reading torch's symbols (a lean copy), for the operator");
 	CHECK_STR(ui_busy_words("-interpreter-exec console \"sharedlibrary libpython\\\\|libc10\""),
 		  "reading host libraries' symbols");
 	CHECK_STR(ui_busy_words("-data-evaluate-expression \"(int)PyRun_SimpleString(\\\"def f\\\")\""),
