@@ -1031,6 +1031,22 @@ static void host_crash_analysis(struct diag *d)
 				       strcmp(entry, "__GI_abort") == 0);
 }
 
+/* A CPU crash's address (diag_set_host_access): which of the line's
+ * dereferences made it, and whether through a null pointer.  An address
+ * in the first page with no dereference named is a null pointer too (a
+ * member of a NULL struct, a libc call handed NULL). */
+static void host_access_analysis(struct diag *d)
+{
+	struct diag_fault *f = &d->fault;
+	if (!host_crash(d) || !d->have_host_access)
+		return;
+	const struct diag_host_access *a = &d->host_access;
+	f->host_access = a;
+	f->flags[DIAG_F_HOST_BAD_ACCESS] = a->expr != NULL;
+	f->flags[DIAG_F_HOST_NULL_ACCESS] =
+		a->expr ? a->has_base && a->base_value == 0 : a->address < 4096;
+}
+
 static void lane_analysis(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -1407,6 +1423,7 @@ const struct diag_fault *diag_analyze(struct diag *d)
 	freed_analysis(d);
 	children_analysis(d);
 	host_crash_analysis(d);
+	host_access_analysis(d);
 	add_notes(d);
 	return f;
 }

@@ -117,6 +117,7 @@ void diag_free(struct diag *d)
 	diag_pystack_free(&d->pystack);
 	free(d->pystack_why);
 	free(d->bad_value);
+	diag_set_host_access(d, NULL);
 	free(d->pass_failed);
 	free(d->untrusted);
 	free(d->culprit_inst);
@@ -146,6 +147,26 @@ void diag_set_pystack(struct diag *d, struct diag_pystack *ps,
 void diag_set_bad_value(struct diag *d, const char *text)
 {
 	diag_strset(&d->bad_value, text);
+}
+
+void diag_set_host_access(struct diag *d, const struct diag_host_access *a)
+{
+	struct diag_host_access *h = &d->host_access;
+	free(h->expr);
+	free(h->base);
+	free(h->index);
+	*h = (struct diag_host_access){ 0 };
+	d->have_host_access = a != NULL;
+	if (!a)
+		return;
+	*h = *a;
+	h->expr = h->base = h->index = NULL;
+	diag_strset(&h->expr, a->expr);
+	diag_strset(&h->base, a->base);
+	diag_strset(&h->index, a->index);
+	/* (a copy that failed leaves that part unsaid) */
+	h->has_base = a->has_base && h->base;
+	h->has_index = a->has_index && h->index;
 }
 
 void diag_set_pass_failed(struct diag *d, const char *why)

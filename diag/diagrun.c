@@ -862,6 +862,148 @@ int diag_run_freed_lookup(struct diag_run *r, struct dbg_ctl *c)
 	return ctl_freed_lookup(c, addrs, n, siginfo) == 0 ? 0 : -1;
 }
 
+/* ---- a CPU crash's address (diag_set_host_access) ----------------------- */
+
+enum { ACCESS_MAX = 8 };
+
+/* What the evaluations answered, slot by slot. */
+struct access_read {
+	int left;
+	struct access_slot {
+		struct access_read *ar;
+		bool have;
+		bool neg;        /* a signed answer below zero */
+		uint64_t v;
+	} addr, at[ACCESS_MAX], size[ACCESS_MAX], base, index;
+};
+
+static void access_answer(void *ctx, const char *expr, const char *value,
+			  bool error)
+{
+	struct access_slot *s = ctx;
+	(void)expr;
+	s->ar->left--;
+	if (error || !value)
+		return;
+	char *end;
+	errno = 0;
+	if (value[0] == '-') {
+		long long v = strtoll(value, &end, 10);
+		s->neg = true;
+		s->v = (uint64_t)v;
+	} else {
+		s->v = strtoull(value, &end, 10);
+	}
+	s->have = end != value && *end == '\0' && errno == 0;
+}
+
+static bool access_answered(void *ctx)
+{
+	const struct access_read *ar = ctx;
+	return ar->left <= 0;
+}
+
+/* Asks PRE ARG POST into slot s; counts it when it went out. */
+static void ask(struct dbg_ctl *c, struct access_read *ar,
+		struct access_slot *s, const char *pre, const char *arg,
+		const char *post)
+{
+	char e[DIAG_DEREF_MAX + 48];
+	snprintf(e, sizeof e, "%s%s%s", pre, arg, post);
+	s->ar = ar;
+	if (ctl_evaluate(c, e, access_answer, s) > 0)
+		ar->left++;
+}
+
+/* "n->next->val" -> base "n->next"; "j->data[i * 1000]" -> base
+ * "j->data", index "i * 1000"; "*p" -> base "p".  False when the last
+ * step is none of these. */
+static bool split_access(const char *e, char *base, char *index, size_t cap)
+{
+	size_t len = strlen(e);
+	index[0] = '\0';
+	if (e[0] == '*') {
+		snprintf(base, cap, "%s", e + 1);
+		return true;
+	}
+	if (len && e[len - 1] == ']') {
+		int depth = 0;
+		for (size_t i = len; i-- > 0;) {
+			if (e[i] == ']')
+				depth++;
+			else if (e[i] == '[' && --depth == 0) {
+				snprintf(base, cap, "%.*s", (int)i, e);
+				snprintf(index, cap, "%.*s", (int)(len - i - 2), e + i + 1);
+				return i > 0;
+			}
+		}
+		return false;
+	}
+	const char *arrow = NULL;
+	for (const char *p = e; (p = strstr(p, "->")); p += 2)
+		arrow = p;
+	if (!arrow || arrow == e)
+		return false;
+	snprintf(base, cap, "%.*s", (int)(arrow - e), e);
+	return true;
+}
+
+/* At a CPU crash by SIGSEGV or SIGBUS: the signal's address, and which
+ * of the crashing line's dereferences (diag_line_derefs) holds it, by
+ * its address and size, with the pointer it went through and its
+ * subscript.  The line is frame 0's; with another frame selected only
+ * the address is read.  A replay of a recording made without it answers
+ * none of this, and nothing is said. */
+static void read_host_access(struct diag_run *r, struct dbg_ctl *c,
+			     int timeout_ms)
+{
+	const struct dbg_model *m = ctl_model(c);
+	if (!host_address_signal(m) || m->state != MODEL_STOPPED)
+		return;
+	struct access_read ar = { 0 };
+	ask(c, &ar, &ar.addr, "(unsigned long)",
+	    "$_siginfo._sifields._sigfault.si_addr", "");
+	char derefs[ACCESS_MAX][DIAG_DEREF_MAX];
+	size_t n = 0;
+	if (m->selected_frame <= 0) {
+		char *text = stop_line_text(r, m);
+		n = diag_line_derefs(text, derefs, ACCESS_MAX);
+		free(text);
+	}
+	for (size_t i = 0; i < n; i++) {
+		ask(c, &ar, &ar.at[i], "(unsigned long)&(", derefs[i], ")");
+		ask(c, &ar, &ar.size[i], "sizeof(", derefs[i], ")");
+	}
+	ctl_run_until(c, access_answered, &ar, timeout_ms);
+	if (!ar.addr.have)
+		return;
+	struct diag_host_access a = { .address = ar.addr.v, .line_checked = n > 0 };
+	char base[DIAG_DEREF_MAX], index[DIAG_DEREF_MAX];
+	/* the first in the order written: for a NULL a, a->b holds the
+	 * address before a->b.c[i] does, and names the pointer */
+	for (size_t i = 0; i < n && !a.expr; i++) {
+		uint64_t size = ar.size[i].have && ar.size[i].v ? ar.size[i].v : 1;
+		if (ar.at[i].have && a.address >= ar.at[i].v &&
+		    a.address - ar.at[i].v < size &&
+		    split_access(derefs[i], base, index, sizeof base))
+			a.expr = derefs[i];
+	}
+	if (a.expr) {
+		a.base = base;
+		ask(c, &ar, &ar.base, "(unsigned long)(", base, ")");
+		if (index[0]) {
+			a.index = index;
+			ask(c, &ar, &ar.index, "(long long)(", index, ")");
+		}
+		ctl_run_until(c, access_answered, &ar, timeout_ms);
+		a.has_base = ar.base.have;
+		a.base_value = ar.base.v;
+		a.has_index = a.index && ar.index.have;
+		a.index_value = (long long)ar.index.v;
+	}
+	diag_set_host_access(r->d, &a);
+}
+
 /* The expressions the matching rules want, evaluated in the kernel's own
  * frame (frame 1 below __assert_fail). */
 static void read_values(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
@@ -1157,6 +1299,8 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 		read_values(r, c, t);
 		step_done(r, DIAG_AFTER_VALUES, &t0);
 	}
+	if (c && !f->flags[DIAG_F_DEVICE_STOP])
+		read_host_access(r, c, timeout_ms < 10000 ? timeout_ms : 10000);
 	if (c && !f->flags[DIAG_F_DEVICE_STOP] &&
 	    diag_run_freed_lookup(r, c) == 0) {
 		ctl_run_until(c, freed_settled, c,

@@ -231,6 +231,29 @@ static bool ph_python(const struct diag_fault *f, const char *p, size_t n,
 	return false;
 }
 
+/* {access.*}: a CPU crash's address and the line's dereference there
+ * (diag_set_host_access). */
+static bool ph_access(const struct diag_host_access *a, const char *p,
+		      size_t n, struct dbuf *b)
+{
+	if (!a)
+		return false;
+	if (eq(p, n, "address")) return put_hex(b, a->address, true);
+	if (eq(p, n, "expr")) return put_str(b, a->expr);
+	if (eq(p, n, "base")) return put_str(b, a->base);
+	if (eq(p, n, "base_value"))
+		return put_hex(b, a->base_value, a->has_base);
+	if (eq(p, n, "index")) return put_str(b, a->index);
+	if (eq(p, n, "index_value"))
+		return put_int(b, a->index_value, a->has_index);
+	/* bytes past the pointer: where the access landed */
+	if (eq(p, n, "offset"))
+		return put_int(b, (long long)(a->address - a->base_value),
+			       a->has_base && a->base_value &&
+			       a->address >= a->base_value);
+	return false;
+}
+
 /* {ptr.*} and {ovf.*}: diag/provenance.c. */
 static bool ph_ptr(const struct diag_fault *f, const char *p, size_t n,
 		   struct dbuf *b)
@@ -384,6 +407,8 @@ static bool ph_value(const struct rctx *c, const char *p, size_t n,
 		return put_loc(b, f->caller.file, f->caller.line);
 	}
 	if (eq(p, n, "caller.source")) return put_str(b, f->caller.text);
+	if (n > 7 && memcmp(p, "access.", 7) == 0)
+		return ph_access(f->host_access, p + 7, n - 7, b);
 	if (eq(p, n, "recursion.func")) return put_str(b, f->recursion_func);
 	if (eq(p, n, "recursion.depth"))
 		return put_int(b, f->recursion_depth, f->recursion_depth > 0);

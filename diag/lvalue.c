@@ -149,3 +149,114 @@ bool diag_culprit_lvalue(const char *line, bool store, char *out, size_t cap)
 	out[len] = '\0';
 	return true;
 }
+
+/* ---- every dereference of a line (diag_line_derefs) --------------------- */
+
+/* The end of the bracket group opening at p ('['), or NULL. */
+static const char *bracket_end(const char *p, const char *stop)
+{
+	int depth = 0;
+	for (; p < stop; p++) {
+		if (*p == '[')
+			depth++;
+		else if (*p == ']' && --depth == 0)
+			return p + 1;
+	}
+	return NULL;
+}
+
+static const char *skip_ident(const char *p, const char *stop)
+{
+	while (p < stop && ident_char(*p))
+		p++;
+	return p;
+}
+
+/* Whether a '*' at p is unary: nothing that ends an operand before it. */
+static bool unary_star(const char *line, const char *p)
+{
+	const char *q = p;
+	while (q > line && q[-1] == ' ')
+		q--;
+	return q == line || !(ident_char(q[-1]) || q[-1] == ')' || q[-1] == ']');
+}
+
+/* Adds s..e to out (NUL-ended, cap bytes each) when it fits and is free
+ * of side effects. */
+static size_t add_deref(char (*out)[DIAG_DEREF_MAX], size_t n, size_t max,
+			const char *s, const char *e)
+{
+	size_t len = (size_t)(e - s);
+	if (n >= max || len + 1 > DIAG_DEREF_MAX || !side_effect_free(s, e))
+		return n;
+	memcpy(out[n], s, len);
+	out[n][len] = '\0';
+	return n + 1;
+}
+
+size_t diag_line_derefs(const char *line, char (*out)[DIAG_DEREF_MAX],
+			size_t max)
+{
+	if (!line)
+		return 0;
+	const char *stop = strstr(line, "//");
+	if (!stop)
+		stop = line + strlen(line);
+	size_t n = 0;
+	for (const char *p = line; p < stop && n < max;) {
+		const char *star = NULL; /* a unary '*' before the chain */
+		if (*p == '*' && unary_star(line, p)) {
+			const char *q = p + 1;
+			while (q < stop && *q == ' ')
+				q++;
+			if (q < stop && (isalpha((unsigned char)*q) || *q == '_')) {
+				star = p;
+				p = q;
+			}
+		}
+		/* a chain starts at a name not right after another one's end */
+		if (!(isalpha((unsigned char)*p) || *p == '_') ||
+		    (p > line && (ident_char(p[-1]) || p[-1] == '.' ||
+				  (p[-1] == '>' && p - line >= 2 && p[-2] == '-')))) {
+			p++;
+			continue;
+		}
+		const char *start = p, *q = skip_ident(p, stop);
+		if (q < stop && *q == '(') { /* a call: not evaluated */
+			p = q;
+			continue;
+		}
+		for (;;) {
+			bool deref;
+			const char *r;
+			if (q + 1 < stop && q[0] == '-' && q[1] == '>') {
+				r = skip_ident(q + 2, stop);
+				deref = true;
+				if (r == q + 2)
+					break;
+			} else if (q < stop && *q == '.') {
+				r = skip_ident(q + 1, stop);
+				deref = false;
+				if (r == q + 1)
+					break;
+			} else if (q < stop && *q == '[') {
+				r = bracket_end(q, stop);
+				deref = true;
+				if (!r)
+					break;
+			} else {
+				break;
+			}
+			if (r < stop && *r == '(') /* a method-like call */
+				break;
+			q = r;
+			if (deref)
+				n = add_deref(out, n, max, start, q);
+		}
+		/* *a->b is *(a->b): the star applies to the whole chain */
+		if (star)
+			n = add_deref(out, n, max, star, q);
+		p = q;
+	}
+	return n;
+}

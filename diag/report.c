@@ -165,6 +165,34 @@ const char *diag_fault_headline(const struct diag_fault *f, char *buf,
 	return buf;
 }
 
+/* A CPU crash's address and the line's dereference there:
+ * "n->next->val at 0x0: n->next is NULL", "j->data[i * 1000] at 0x7f..
+ * (j->data = 0x7f.., i * 1000 = 12000)". */
+static void t_access(struct dbuf *b, const struct diag_host_access *a)
+{
+	if (!a)
+		return;
+	char line[640], idx[200] = "";
+	unsigned long long at = a->address;
+	if (a->has_index)
+		snprintf(idx, sizeof idx, ", %s = %lld", a->index, a->index_value);
+	if (!a->expr && a->line_checked)
+		snprintf(line, sizeof line, "address 0x%llx (none of the line's "
+			 "dereferences is there)", at);
+	else if (!a->expr)
+		snprintf(line, sizeof line, "address 0x%llx", at);
+	else if (a->has_base && a->base_value == 0)
+		snprintf(line, sizeof line, "%s at 0x%llx: %s is NULL", a->expr,
+			 at, a->base);
+	else if (a->has_base)
+		snprintf(line, sizeof line, "%s at 0x%llx (%s = 0x%llx%s)",
+			 a->expr, at, a->base,
+			 (unsigned long long)a->base_value, idx);
+	else
+		snprintf(line, sizeof line, "%s at 0x%llx", a->expr, at);
+	t_field(b, "access", line);
+}
+
 static void t_summary(struct dbuf *b, const struct diag_fault *f,
 		      const struct diag_report_in *in)
 {
@@ -207,6 +235,7 @@ static void t_summary(struct dbuf *b, const struct diag_fault *f,
 			 f->caller.text ? f->caller.text : "");
 		t_field(b, "caller", line);
 	}
+	t_access(b, f->host_access);
 }
 
 static void t_focus(struct dbuf *b, const struct diag_fault *f)
@@ -898,6 +927,26 @@ void diag_report_json_focus(struct jw *w, const char *key,
 	jw_end(w);
 }
 
+/* location.access: a CPU crash's address and the line's dereference
+ * there, or null. */
+static void j_access(struct jw *w, const struct diag_host_access *a)
+{
+	if (!a) {
+		jw_null(w, "access");
+		return;
+	}
+	jw_obj(w, "access");
+	jw_hex(w, "address", a->address, true);
+	jw_str(w, "expression", a->expr);
+	jw_str(w, "pointer", a->base);
+	jw_hex(w, "pointer_value", a->base_value, a->has_base);
+	jw_str(w, "index", a->index);
+	jw_int_or_null(w, "index_value", a->index_value, a->has_index);
+	jw_bool(w, "null", a->expr ? a->has_base && a->base_value == 0
+				   : a->address < 4096);
+	jw_end(w);
+}
+
 /* location.called_from: the caller of a CPU crash's frame, or null. */
 static void j_caller(struct jw *w, const struct diag_loc *c)
 {
@@ -1356,6 +1405,7 @@ char *diag_report_json(const struct diag_report_in *in)
 		else
 			jw_null(&w, "text");
 		j_caller(&w, &f->caller);
+		j_access(&w, f->host_access);
 		jw_end(&w);
 		diag_report_json_focus(&w, "focus", &f->focus);
 		jw_obj(&w, "pc");

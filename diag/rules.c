@@ -32,6 +32,8 @@ static const char *const placeholders[] = {
 	"block", "thread", "lane", "warp", "sm", "device", "grid",
 	"location", "location.source", "caller", "caller.source",
 	"recursion.func", "recursion.depth", "file", "line", "func",
+	"access.address", "access.expr", "access.base", "access.base_value",
+	"access.index", "access.index_value", "access.offset",
 	"pc.error", "pc.stop",
 	"assert.expr", "assert.file", "assert.line", "assert.location",
 	"assert.kernel", "assert.count", "assert.total", "assert.blocks",

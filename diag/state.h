@@ -139,6 +139,8 @@ struct diag {
 	bool have_pystack;
 	char *pystack_why;
 	char *bad_value;
+	struct diag_host_access host_access; /* strings owned */
+	bool have_host_access;
 	char *pass_failed;     /* diag_set_pass_failed, or NULL */
 	char *untrusted;       /* "partial, row": values not shown, or NULL */
 	struct diag_child_death *children; /* cmd owned */

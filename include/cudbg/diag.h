@@ -73,6 +73,8 @@ struct diag_dim3 {
 	X(HOST_STACK_SMASH, "host-stack-smash", "a CPU crash came from the stack protector: the program's function returned with its canary overwritten (__stack_chk_fail), a local array written past its end") \
 	X(HOST_FORTIFY, "host-fortify", "a CPU crash came from a _FORTIFY_SOURCE check the program called (__memcpy_chk ...): a copy longer than its destination") \
 	X(HOST_RECURSION, "host-recursion", "a CPU crash in a runaway recursion: the crashing function fills the listed stack from its frame, thousands of frames deep (the stack ran out)") \
+	X(HOST_BAD_ACCESS, "host-bad-access", "a CPU crash's address (the signal's si_addr) is one of the crashing line's own dereferences: which one, and the pointer it went through, are known") \
+	X(HOST_NULL_ACCESS, "host-null-access", "a CPU crash through a null pointer: the line's dereference at the crash's address goes through a pointer that is NULL, or no dereference matched and the address lies in the first page") \
 	X(HOST_HEAP_CORRUPT, "host-heap-corrupt", "a CPU crash came inside the allocator the program called (free, malloc, operator delete): a heap it found corrupt (a double free, a write past a block)") \
 	X(CHILD_DIED, "child-died", "a process the program started died of a fatal signal or SIGKILL (its own report, or its parent's wait's, even when that parent said nothing)") \
 	X(CHILD_KILLED, "child-killed", "every process the program started that died was killed by SIGKILL (the OOM killer, a kill -9), none by a fault") \
@@ -206,6 +208,25 @@ struct diag_pyframe {
 	char *source; /* the line's text (trimmed) when the file was readable */
 };
 
+/* The address a CPU crash (SIGSEGV, SIGBUS) names and what the
+ * crashing line did there (diag/diagrun.c reads it: the signal's
+ * si_addr, then every dereference of the line, diag_line_derefs, by
+ * address and size).  Strings owned by the collector once set. */
+struct diag_host_access {
+	uint64_t address;   /* si_addr */
+	char *expr;         /* the line's dereference whose bytes hold
+			     * address ("n->next->val"), or NULL */
+	char *base;         /* the pointer it went through ("n->next") */
+	uint64_t base_value;
+	bool has_base;
+	char *index;        /* its subscript's text ("i * 1000"), or NULL */
+	long long index_value;
+	bool has_index;
+	bool line_checked;  /* the crashing frame's line had dereferences,
+			     * each asked (false: a library's frame, no
+			     * source, another frame selected) */
+};
+
 /* The user's Python code that launched the faulting kernel, from the
  * sanitizer host stack's Python frames. */
 struct diag_python {
@@ -305,6 +326,10 @@ struct diag_fault {
 	 * function, borrowed, and the stack's whole depth; 0 when none. */
 	const char *recursion_func;
 	int recursion_depth;
+	/* At a CPU crash by SIGSEGV or SIGBUS: its address and the crashing
+	 * line's dereference there (diag_set_host_access); NULL when not
+	 * read. */
+	const struct diag_host_access *host_access;
 	struct diag_frame *frames; /* device stack, innermost first */
 	size_t n_frames;
 	struct diag_frame *host_frames; /* the launching host stack */
@@ -491,6 +516,9 @@ void diag_set_pystack(struct diag *d, struct diag_pystack *ps,
 		      const char *why_not);
 /* The bad value found in the operator's tensors (copied). */
 void diag_set_bad_value(struct diag *d, const char *text);
+/* A CPU crash's address and the line's dereference there (copied; its
+ * strings may be NULL).  NULL forgets it. */
+void diag_set_host_access(struct diag *d, const struct diag_host_access *a);
 /* The sanitizer pass failed: why, in a few words (copied); sets the
  * sanitizer-failed fact.  NULL clears both. */
 void diag_set_pass_failed(struct diag *d, const char *why);
@@ -541,5 +569,15 @@ const char *diag_exception_explain(const char *name, const char **scope);
  * side effects (no assignment, ++, call or comma).  Writes it into out
  * (cap) and returns true, else false.  diag/lvalue.c. */
 bool diag_culprit_lvalue(const char *line, bool store, char *out, size_t cap);
+
+/* Every dereference a source line makes, in the order written, for the
+ * address of a host crash (diag/diagrun.c): each prefix of a name chain
+ * that ends in `->NAME` or `[...]` (n->next, n->next->val; j->data[i])
+ * and a unary `*` before a chain (*p).  Only text free of side effects
+ * (as diag_culprit_lvalue), none through a call.  Writes up to max into
+ * out, NUL-ended; returns how many.  diag/lvalue.c. */
+#define DIAG_DEREF_MAX 128
+size_t diag_line_derefs(const char *line, char (*out)[DIAG_DEREF_MAX],
+			size_t max);
 
 #endif

@@ -10,7 +10,11 @@
  *           stack protector stops the return (built -fstack-protector-all)
  *   twice   release frees one block twice: glibc's free aborts
  *   recurse walk calls itself with no base case until the stack runs
- *           out (SIGSEGV thousands of frames deep) */
+ *           out (SIGSEGV thousands of frames deep)
+ *   nullnext second_val reads n->next->val with n->next NULL: SIGSEGV at
+ *           address 0, the line's own dereference
+ *   pastend sum_every reads data[i * step] past its 4000-byte block
+ *           until the address is unmapped (SIGSEGV) */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +59,24 @@ __attribute__((noinline)) static int walk(int n, volatile char *up)
 	return walk(n + 1, here) + 1; /* MARK_WALK */
 }
 
+struct node {
+	int val;
+	struct node *next;
+};
+
+__attribute__((noinline)) static int second_val(const struct node *n)
+{
+	return n->next->val; /* MARK_NULLNEXT */
+}
+
+__attribute__((noinline)) static long sum_every(const int *data, int n, int step)
+{
+	long sum = 0;
+	for (int i = 0; i <= n; i++)
+		sum += data[i * step]; /* MARK_PASTEND */
+	return sum;
+}
+
 static void release(char *p)
 {
 	free(p);
@@ -81,5 +103,11 @@ int main(int argc, char **argv)
 		release(malloc(32));
 	if (strcmp(mode, "recurse") == 0)
 		return walk(0, buf); /* MARK_RECURSE */
+	if (strcmp(mode, "nullnext") == 0) {
+		struct node last = { 1, NULL };
+		return second_val(&last);
+	}
+	if (strcmp(mode, "pastend") == 0)
+		return (int)sum_every(calloc(1000, sizeof(int)), 1 << 30, 1000);
 	return buf[0] == 'x';
 }

@@ -2,8 +2,9 @@
 # A CPU crash says at least what `gdb -batch -ex run -ex bt` says (issue
 # 31 item 4): real gdb on tests/progs/model_segv.c, which writes through
 # a NULL pointer in poke().  The report has the faulting line and its
-# text, the frame's values (where = 0x0), and the host-signal hint names
-# the null pointer; no GPU wording (the device's null-pointer hint, "the
+# text, the frame's values (where = 0x0), and the hint names the null
+# pointer the line's `*where` went through (host-null-pointer, from the
+# crash's address); no GPU wording (the device's null-pointer hint, "the
 # GPU stopped") for a host crash.
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -21,9 +22,9 @@ if ! grep -q '^  location   tests/progs/model_segv\.c:6 (from the frame)$' "$tmp
 	fail text-line "no faulting line and text: $(grep -m2 'location\|source' "$tmp/text")"
 elif ! grep -q '^  where = 0x0$' "$tmp/text" || ! grep -q '^  value = 42$' "$tmp/text"; then
 	fail text-values "the frame's values are missing"
-elif ! grep -q 'where is 0x0 there: a null pointer' "$tmp/text" ||
-     ! grep -q '(host-signal)$' "$tmp/text"; then
-	fail text-hint "the host-signal hint does not name the null pointer"
+elif ! grep -q '^\[1\] A null pointer was dereferenced: where is NULL  (host-null-pointer)$' "$tmp/text" ||
+     ! grep -q '^  access     \*where at 0x0: where is NULL$' "$tmp/text"; then
+	fail text-hint "the hint does not name the null pointer"
 elif grep -q 'GPU stopped\|(ptr-null-local)' "$tmp/text"; then
 	fail text-gpu "a host crash described as a GPU one"
 else

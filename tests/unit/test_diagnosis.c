@@ -1759,6 +1759,34 @@ TEST(culprit_lvalue)
 	CHECK(!diag_culprit_lvalue("out[key] += 1;", false, b, 4));
 }
 
+/* Every dereference of a host crash's line (diag/lvalue.c), in the
+ * order written: the address the crash names is matched against them. */
+TEST(line_derefs)
+{
+	static const struct { const char *line; const char *want; } cases[] = {
+		{ "static int second(struct node *n) { return n->next->val; }",
+		  "n->next|n->next->val|" },
+		{ "    for (int i = 0; i <= j->n; i++) sum += j->data[i * 1000];",
+		  "j->n|j->data|j->data[i * 1000]|" },
+		{ "  *p = 1;", "*p|" },
+		{ "  x = *q->buf + a[i][j]; // b[9]", "q->buf|*q->buf|a[i]|a[i][j]|" },
+		{ "  s.v[k] = t.w;", "s.v[k]|" },
+		/* a call, an increment: not evaluated */
+		{ "  y = get(p)->v + a[i++] + b[f(i)];", "" },
+		{ "  return 3 * x;", "" },
+	};
+	char out[8][DIAG_DEREF_MAX];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t n = diag_line_derefs(cases[i].line, out, 8);
+		char got[8 * DIAG_DEREF_MAX + 16] = "";
+		for (size_t k = 0; k < n; k++)
+			snprintf(got + strlen(got), sizeof got - strlen(got), "%s|", out[k]);
+		CHECK_MSG(strcmp(got, cases[i].want) == 0, "%s: got %s", cases[i].line, got);
+	}
+	CHECK(diag_line_derefs(NULL, out, 8) == 0);
+	CHECK(diag_line_derefs("a[1]->b->c->d", out, 2) == 2);
+}
+
 /* A run that loaded no CUDA library and started no other process ran
  * nothing on a GPU: its failure is the host's (no memcheck pass, no
  * "cuda-gdb lays out device memory its own way"); with libcuda loaded,

@@ -66,6 +66,7 @@ struct full {
 	char *lines[1];
 	struct diag_hang hang;
 	struct diag_hang_group groups[2];
+	struct diag_host_access access;
 };
 
 static char *S(const char *s)
@@ -97,6 +98,11 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 				      S("main"), S("run(x);")};
 	f->recursion_func = "walk";
 	f->recursion_depth = 29120;
+	x->access = (struct diag_host_access){
+		.address = 0x1000, .expr = S("d[i]"), .base = S("d"),
+		.base_value = 0x800, .has_base = true, .index = S("i"),
+		.index_value = 512, .has_index = true, .line_checked = true};
+	f->host_access = &x->access;
 	f->error_pc = 0x10;
 	f->stop_pc = 0x20;
 	f->has_error_pc = f->has_stop_pc = true;
