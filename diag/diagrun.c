@@ -862,58 +862,9 @@ int diag_run_freed_lookup(struct diag_run *r, struct dbg_ctl *c)
 	return ctl_freed_lookup(c, addrs, n, siginfo) == 0 ? 0 : -1;
 }
 
-/* ---- a CPU crash's address (diag_set_host_access) ----------------------- */
+/* ---- a CPU crash's address (ctl_host_access) ---------------------------- */
 
 enum { ACCESS_MAX = 8 };
-
-/* What the evaluations answered, slot by slot. */
-struct access_read {
-	int left;
-	struct access_slot {
-		struct access_read *ar;
-		bool have;
-		bool neg;        /* a signed answer below zero */
-		uint64_t v;
-	} addr, at[ACCESS_MAX], size[ACCESS_MAX], base, index;
-};
-
-static void access_answer(void *ctx, const char *expr, const char *value,
-			  bool error)
-{
-	struct access_slot *s = ctx;
-	(void)expr;
-	s->ar->left--;
-	if (error || !value)
-		return;
-	char *end;
-	errno = 0;
-	if (value[0] == '-') {
-		long long v = strtoll(value, &end, 10);
-		s->neg = true;
-		s->v = (uint64_t)v;
-	} else {
-		s->v = strtoull(value, &end, 10);
-	}
-	s->have = end != value && *end == '\0' && errno == 0;
-}
-
-static bool access_answered(void *ctx)
-{
-	const struct access_read *ar = ctx;
-	return ar->left <= 0;
-}
-
-/* Asks PRE ARG POST into slot s; counts it when it went out. */
-static void ask(struct dbg_ctl *c, struct access_read *ar,
-		struct access_slot *s, const char *pre, const char *arg,
-		const char *post)
-{
-	char e[DIAG_DEREF_MAX + 48];
-	snprintf(e, sizeof e, "%s%s%s", pre, arg, post);
-	s->ar = ar;
-	if (ctl_evaluate(c, e, access_answer, s) > 0)
-		ar->left++;
-}
 
 /* "n->next->val" -> base "n->next"; "j->data[i * 1000]" -> base
  * "j->data", index "i * 1000"; "*p" -> base "p".  False when the last
@@ -948,21 +899,22 @@ static bool split_access(const char *e, char *base, char *index, size_t cap)
 	return true;
 }
 
-/* At a CPU crash by SIGSEGV or SIGBUS: the signal's address, and which
- * of the crashing line's dereferences (diag_line_derefs) holds it, by
- * its address and size, with the pointer it went through and its
- * subscript.  The line is frame 0's; with another frame selected only
- * the address is read.  A replay of a recording made without it answers
- * none of this, and nothing is said. */
-static void read_host_access(struct diag_run *r, struct dbg_ctl *c,
-			     int timeout_ms)
+static bool access_settled(void *ctx)
 {
+	struct dbg_ctl *c = ctx;
+	return !session_alive(ctl_session(c)) ||
+	       ctl_model(c)->access.state != MODEL_ACCESS_BUSY;
+}
+
+int diag_run_host_access(struct diag_run *r, struct dbg_ctl *c)
+{
+	if (!r || !c)
+		return -1;
 	const struct dbg_model *m = ctl_model(c);
 	if (!host_address_signal(m) || m->state != MODEL_STOPPED)
-		return;
-	struct access_read ar = { 0 };
-	ask(c, &ar, &ar.addr, "(unsigned long)",
-	    "$_siginfo._sifields._sigfault.si_addr", "");
+		return -1;
+	/* the line is frame 0's: with another frame selected (a crash in
+	 * libc's memcpy, the user's frame shown) the address alone */
 	char derefs[ACCESS_MAX][DIAG_DEREF_MAX];
 	size_t n = 0;
 	if (m->selected_frame <= 0) {
@@ -970,38 +922,28 @@ static void read_host_access(struct diag_run *r, struct dbg_ctl *c,
 		n = diag_line_derefs(text, derefs, ACCESS_MAX);
 		free(text);
 	}
-	for (size_t i = 0; i < n; i++) {
-		ask(c, &ar, &ar.at[i], "(unsigned long)&(", derefs[i], ")");
-		ask(c, &ar, &ar.size[i], "sizeof(", derefs[i], ")");
-	}
-	ctl_run_until(c, access_answered, &ar, timeout_ms);
-	if (!ar.addr.have)
-		return;
-	struct diag_host_access a = { .address = ar.addr.v, .line_checked = n > 0 };
-	char base[DIAG_DEREF_MAX], index[DIAG_DEREF_MAX];
-	/* the first in the order written: for a NULL a, a->b holds the
-	 * address before a->b.c[i] does, and names the pointer */
-	for (size_t i = 0; i < n && !a.expr; i++) {
-		uint64_t size = ar.size[i].have && ar.size[i].v ? ar.size[i].v : 1;
-		if (ar.at[i].have && a.address >= ar.at[i].v &&
-		    a.address - ar.at[i].v < size &&
-		    split_access(derefs[i], base, index, sizeof base))
-			a.expr = derefs[i];
-	}
-	if (a.expr) {
-		a.base = base;
-		ask(c, &ar, &ar.base, "(unsigned long)(", base, ")");
-		if (index[0]) {
-			a.index = index;
-			ask(c, &ar, &ar.index, "(long long)(", index, ")");
+	char base[ACCESS_MAX][DIAG_DEREF_MAX], index[ACCESS_MAX][DIAG_DEREF_MAX];
+	struct model_deref asks[ACCESS_MAX];
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (split_access(derefs[i], base[k], index[k], DIAG_DEREF_MAX)) {
+			asks[k] = (struct model_deref){
+				.expr = derefs[i], .base = base[k],
+				.index = index[k][0] ? index[k] : NULL };
+			k++;
 		}
-		ctl_run_until(c, access_answered, &ar, timeout_ms);
-		a.has_base = ar.base.have;
-		a.base_value = ar.base.v;
-		a.has_index = a.index && ar.index.have;
-		a.index_value = (long long)ar.index.v;
-	}
-	diag_set_host_access(r->d, &a);
+	return ctl_host_access(c, asks, k) == 0 ? 0 : -1;
+}
+
+/* Batch and DAP wait for the answers (the screen takes them as they
+ * come: tui/glue.c). */
+static void read_host_access(struct diag_run *r, struct dbg_ctl *c,
+			     int timeout_ms)
+{
+	if (diag_run_host_access(r, c) != 0)
+		return;
+	ctl_run_until(c, access_settled, c, timeout_ms);
+	diag_feed_model(r->d, ctl_model(c));
 }
 
 /* The expressions the matching rules want, evaluated in the kernel's own

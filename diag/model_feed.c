@@ -256,6 +256,30 @@ static void freed_site(struct diag_freed_site *o, char **strs,
 							   : 0 };
 }
 
+/* A host crash's address and the line's dereference there
+ * (mi/ctl_access.c), once its answers are in; a stop with none forgets
+ * the last one's. */
+static void access_from(struct diag *d, const struct dbg_model *m)
+{
+	const struct model_access *ma = &m->access;
+	if (ma->state != MODEL_ACCESS_DONE || !ma->has_address) {
+		if (ma->state == MODEL_ACCESS_NONE && m->state == MODEL_STOPPED)
+			diag_set_host_access(d, NULL);
+		return;
+	}
+	const struct model_deref *md = ma->match >= 0 ? &ma->derefs[ma->match]
+						      : NULL;
+	struct diag_host_access a = {
+		.address = ma->address, .line_checked = ma->n > 0,
+		.expr = md ? md->expr : NULL, .base = md ? md->base : NULL,
+		.index = md ? md->index : NULL,
+		.base_value = ma->base_value, .has_base = md && ma->has_base,
+		.index_value = ma->index_value,
+		.has_index = md && md->index && ma->has_index,
+	};
+	diag_set_host_access(d, &a);
+}
+
 /* The freed-memory lookup's answer (mi/alloc_watch.c), once it found
  * the allocation the address lies in. */
 static void freed_from(struct diag *d, const struct dbg_model *m)
@@ -341,5 +365,6 @@ void diag_feed_model(struct diag *d, const struct dbg_model *m)
 	kernel_from_table(d, m);
 	culprit_from(d, m);
 	freed_from(d, m);
+	access_from(d, m);
 	exit_from_model(d, m);
 }

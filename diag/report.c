@@ -165,31 +165,34 @@ const char *diag_fault_headline(const struct diag_fault *f, char *buf,
 	return buf;
 }
 
-/* A CPU crash's address and the line's dereference there:
- * "n->next->val at 0x0: n->next is NULL", "j->data[i * 1000] at 0x7f..
- * (j->data = 0x7f.., i * 1000 = 12000)". */
-static void t_access(struct dbuf *b, const struct diag_host_access *a)
+void diag_report_access_text(const struct diag_host_access *a, char *line,
+			     size_t cap)
 {
-	if (!a)
-		return;
-	char line[640], idx[200] = "";
+	char idx[200] = "";
 	unsigned long long at = a->address;
 	if (a->has_index)
 		snprintf(idx, sizeof idx, ", %s = %lld", a->index, a->index_value);
 	if (!a->expr && a->line_checked)
-		snprintf(line, sizeof line, "address 0x%llx (none of the line's "
+		snprintf(line, cap, "address 0x%llx (none of the line's "
 			 "dereferences is there)", at);
 	else if (!a->expr)
-		snprintf(line, sizeof line, "address 0x%llx", at);
+		snprintf(line, cap, "address 0x%llx", at);
 	else if (a->has_base && a->base_value == 0)
-		snprintf(line, sizeof line, "%s at 0x%llx: %s is NULL", a->expr,
-			 at, a->base);
+		snprintf(line, cap, "%s at 0x%llx: %s is NULL", a->expr, at,
+			 a->base);
 	else if (a->has_base)
-		snprintf(line, sizeof line, "%s at 0x%llx (%s = 0x%llx%s)",
-			 a->expr, at, a->base,
-			 (unsigned long long)a->base_value, idx);
+		snprintf(line, cap, "%s at 0x%llx (%s = 0x%llx%s)", a->expr, at,
+			 a->base, (unsigned long long)a->base_value, idx);
 	else
-		snprintf(line, sizeof line, "%s at 0x%llx", a->expr, at);
+		snprintf(line, cap, "%s at 0x%llx", a->expr, at);
+}
+
+static void t_access(struct dbuf *b, const struct diag_host_access *a)
+{
+	if (!a)
+		return;
+	char line[640];
+	diag_report_access_text(a, line, sizeof line);
 	t_field(b, "access", line);
 }
 

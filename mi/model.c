@@ -238,6 +238,7 @@ void model_free(struct dbg_model *m)
 	free(m->warp_expr);
 	lanes_free(m);
 	model_culprit_clear(m);
+	model_access_clear(m);
 	model_allocs_free(m);
 	model_core_free(&m->core);
 	dec_disasm_free(&m->disasm);
@@ -665,6 +666,7 @@ static void on_stopped(struct dbg_model *m, const struct mi_record *rec)
 	}
 	values_aged(m);
 	model_culprit_clear(m);
+	model_access_clear(m);
 	model_freed_clear(m);
 	dec_stack_free(&m->stop_device_frames);
 	if (m->stop.focus.valid)

@@ -207,6 +207,17 @@ static void culprit_sync(struct glue *g, const struct dbg_model *m,
 		ui_refused(g->ui, ctl_focus_lane(g->ctl, lane));
 }
 
+/* At a host crash (SIGSEGV, SIGBUS), its address and the line's
+ * dereference there (diag_run_host_access), once a stop; the Hints pane
+ * names them when they come (MODEL_CH_ACCESS), as batch does. */
+static void access_sync(struct glue *g, const struct dbg_model *m, unsigned ch)
+{
+	if (!(ch & MODEL_CH_STOP) || g->access_stop == m->stop_count)
+		return;
+	g->access_stop = m->stop_count;
+	diag_run_host_access(g->dr, g->ctl); /* -1: not such a stop */
+}
+
 /* Once the culprit-lane search has settled (or at a host crash), whether
  * the bad address lies in memory the program freed
  * (diag_run_freed_lookup), once a stop. */
@@ -416,12 +427,13 @@ void glue_sync(struct glue *g)
 	if (ch & (MODEL_CH_KERNELS | MODEL_CH_BLOCKS | MODEL_CH_THREADS | MODEL_CH_TABLES))
 		what |= UCH_GPU;
 	/* the diagnosis names the lane, or the freed buffer, now */
-	if (ch & (MODEL_CH_CULPRIT | MODEL_CH_FREED))
+	if (ch & (MODEL_CH_CULPRIT | MODEL_CH_FREED | MODEL_CH_ACCESS))
 		what |= UCH_DIAG;
 	if ((ch & MODEL_CH_ERROR) && m->error)
 		ui_message(ui, UC_ERROR, "%s", m->error);
 	sync_status(g, m);
 	culprit_sync(g, m, ch);
+	access_sync(g, m, ch);
 	freed_sync(g, m);
 	if (what & UCH_STOP)
 		sync_where(g, m);

@@ -64,6 +64,8 @@ struct glue {
 	bool auto_checked;        /* the auto policy looked at this run */
 	unsigned culprit_stop;    /* the stop (count) the culprit-lane search
 				   * last ran at, and moved the focus for */
+	unsigned access_stop;     /* the stop (count) a host crash's address
+				   * was asked at (ctl_host_access) */
 	bool culprit_moved;
 	unsigned freed_stop;      /* the stop the freed-memory lookup ran at */
 	bool rec_told;            /* the recording's failure is on the

@@ -209,9 +209,10 @@ struct diag_pyframe {
 };
 
 /* The address a CPU crash (SIGSEGV, SIGBUS) names and what the
- * crashing line did there (diag/diagrun.c reads it: the signal's
+ * crashing line did there (mi/ctl_access.c reads it: the signal's
  * si_addr, then every dereference of the line, diag_line_derefs, by
- * address and size).  Strings owned by the collector once set. */
+ * address and size; diag/model_feed.c hands it over).  Strings owned by
+ * the collector once set. */
 struct diag_host_access {
 	uint64_t address;   /* si_addr */
 	char *expr;         /* the line's dereference whose bytes hold

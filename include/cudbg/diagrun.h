@@ -289,6 +289,12 @@ void diag_focus_from_model(struct diag_focus *o, const struct dec_focus *f);
 /* A stack from ctl_host_stack() (the launching host thread). */
 void diag_feed_stack(struct diag *d, const struct dec_stack *st);
 
+/* At a CPU crash by SIGSEGV or SIGBUS: asks the crash's address and
+ * which of the crashing line's dereferences (diag_line_derefs, the line
+ * read through the run's source directories) holds it
+ * (ctl_host_access); the answers reach the diagnosis through the model.
+ * 0 when asked, -1 when not such a stop. */
+int diag_run_host_access(struct diag_run *r, struct dbg_ctl *c);
 /* Starts the culprit-lane search at a warp-level address fault
  * (ctl_culprit_search), with the faulting source line's access asked
  * first when the line has just one (line_one_access, read through the

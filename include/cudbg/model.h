@@ -94,7 +94,8 @@ enum {
 	MODEL_CH_DISASM = 1u << 18,
 	MODEL_CH_CULPRIT = 1u << 19, /* the culprit-lane search */
 	MODEL_CH_FREED = 1u << 20,   /* the freed-memory lookup */
-	MODEL_CH_ALL = (1u << 21) - 1,
+	MODEL_CH_ACCESS = 1u << 21,  /* a host crash's address */
+	MODEL_CH_ALL = (1u << 22) - 1,
 };
 
 /* Optional data the controller fetches at each stop only when a pane
@@ -227,6 +228,38 @@ struct model_site_try {
 };
 
 #define MODEL_SITE_TRIES 8
+
+/* A CPU crash's address (SIGSEGV, SIGBUS: the signal's si_addr) and
+ * which of the crashing line's dereferences holds it (ctl_host_access):
+ * each asked for its address and size in frame 0, then the one that
+ * holds it for its pointer's value and subscript. */
+enum model_access_state {
+	MODEL_ACCESS_NONE,
+	MODEL_ACCESS_BUSY,
+	MODEL_ACCESS_DONE,
+};
+
+/* One dereference to ask about: its text, the pointer it goes through
+ * and its subscript (NULL when none), as the caller split it. */
+struct model_deref {
+	char *expr, *base, *index;
+	uint64_t at, size;          /* answers: &(expr), sizeof(expr) */
+	bool has_at, has_size;
+};
+
+struct model_access {
+	enum model_access_state state;
+	bool has_address;
+	uint64_t address;
+	struct model_deref *derefs; /* owned, with their strings */
+	size_t n;
+	int match;                  /* the one holding address, or -1 */
+	uint64_t base_value;
+	bool has_base;
+	long long index_value;
+	bool has_index;
+	size_t pending;             /* answers still to come */
+};
 
 struct model_freed {
 	enum model_freed_state state;
@@ -390,6 +423,9 @@ struct dbg_model {
 	/* The culprit-lane search at a warp-level address fault
 	 * (ctl_culprit_search): cleared at each stop. */
 	struct model_culprit culprit;
+	/* A host crash's address and the line's dereference there
+	 * (ctl_host_access): cleared at each stop. */
+	struct model_access access;
 	/* Every device allocation and free the program made (the session's
 	 * allocation watch; empty without it), and at a stop whether the
 	 * bad address lies in freed memory. */
@@ -720,6 +756,17 @@ int ctl_culprit_search(struct dbg_ctl *c, const char *line_lvalue);
  * checks: diag_culprit_lvalue).  0, CTL_ESTATE when not such a failed
  * search, CTL_EINVAL for text the debugger cannot take. */
 int ctl_culprit_search_lvalue(struct dbg_ctl *c, const char *lvalue);
+/* At a CPU crash by SIGSEGV or SIGBUS (a host stop): the signal's
+ * address, and which of derefs[0..n) (the crashing line's dereferences,
+ * in the order written; copied) holds it, each asked in the selected
+ * frame for its address and size; then that one's pointer value and
+ * subscript.  n may be 0 (the address alone).  Results in model->access
+ * (MODEL_CH_ACCESS); a new stop drops what is left.  0 when asked,
+ * CTL_ESTATE when not stopped at such a signal, or a negative code. */
+int ctl_host_access(struct dbg_ctl *c, const struct model_deref *derefs,
+		    size_t n);
+/* Frees what model->access holds and resets it. */
+void model_access_clear(struct dbg_model *m);
 /* Whether any of addrs[0..n) (bad addresses of this stop: the lanes'
  * addresses of the faulting access, a host fault's si_addr) lies in
  * device memory the program freed, by the allocation watch's log: the

@@ -62,6 +62,13 @@ struct diag_report_in {
 /* Renders the report.  Returns a malloc'd NUL-ended string or NULL when
  * out of memory. */
 char *diag_report_text(const struct diag_report_in *in);
+/* A CPU crash's address and the line's dereference there, as the
+ * report's `access` field says it ("n->next->val at 0x0: n->next is
+ * NULL"; "j->data[i * 1000] at 0x7f.. (j->data = 0x7f.., i * 1000 =
+ * 12000)"; "address 0x10"), into line (cap bytes, NUL-ended).  The
+ * Hints pane shows the same line.  Unescaped: the caller escapes. */
+void diag_report_access_text(const struct diag_host_access *a, char *line,
+			     size_t cap);
 char *diag_report_json(const struct diag_report_in *in);
 /* The report's "hints" member (an array of each hint's id, priority,
  * title, what, why, evidence and steps) into w: the same JSON for

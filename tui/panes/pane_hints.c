@@ -279,6 +279,11 @@ static void add_where(struct hints_state *s, const struct diag_fault *f)
 			r->line = (int)py->line;
 		}
 	}
+	if (f->host_access) {
+		char acc[640];
+		diag_report_access_text(f->host_access, acc, sizeof acc);
+		row_add(s, 1, st, ACT_NONE, "access  %s", acc);
+	}
 	if (f->error_line)
 		row_add(s, 1, label, ACT_NONE, "error   %s", f->error_line);
 	if (f->py_exception)
