@@ -1,8 +1,11 @@
 /* Fuzz target: the assertion-line parser and aggregator.  The first byte
  * picks a chunk size so line splitting is fuzzed with the content; every
- * entry is read back so each field is touched. */
+ * entry is read back so each field is touched.  Also the readers of a
+ * source line's accesses (diag/lvalue.c: the culprit search's lvalue, a
+ * host crash's dereferences), whose text is the program's source. */
 #include "cudbg/decode.h"
 #include "cudbg/assertline.h"
+#include "cudbg/diag.h"
 #include "tests/fuzz/fuzz.h"
 
 #include <string.h>
@@ -46,5 +49,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, text, n);
 	buf[n] = '\0';
 	sum += dec_func_short(buf, name, sizeof name);
+	char lv[160];
+	sum += diag_culprit_lvalue(buf, data[0] & 1, lv, sizeof lv) ? strlen(lv) : 0;
+	char derefs[8][DIAG_DEREF_MAX];
+	size_t nd = diag_line_derefs(buf, derefs, 8);
+	for (size_t i = 0; i < nd; i++)
+		sum += strlen(derefs[i]);
 	return (int)(sum & 0);
 }
