@@ -758,9 +758,13 @@ static bool culprit_settled(void *ctx)
  * (malloc'd, NULL when unreadable). */
 static char *stop_line_text(struct diag_run *r, const struct dbg_model *m)
 {
-	if (!m->has_stop || !m->stop.has_frame)
+	/* (a coredump has no stop record: its stack's frame 0) */
+	const struct dec_frame *fr =
+		m->has_stop && m->stop.has_frame ? &m->stop.frame
+		: m->frames.n && m->frames.frames[0].level == 0
+			? &m->frames.frames[0] : NULL;
+	if (!fr)
 		return NULL;
-	const struct dec_frame *fr = &m->stop.frame;
 	return diag_read_source_line(r->d, fr->fullname ? fr->fullname
 							: fr->file,
 				     fr->line > 0 ? (unsigned)fr->line : 0);
@@ -827,14 +831,6 @@ static bool freed_settled(void *ctx)
 		!ctl_busy(c));
 }
 
-/* A host crash through a bad pointer: its si_addr is the bad address. */
-static bool host_address_signal(const struct dbg_model *m)
-{
-	const char *sig = m->has_stop ? m->stop.signal_name : NULL;
-	return sig && !m->stop.focus.valid &&
-	       (strcmp(sig, "SIGSEGV") == 0 || strcmp(sig, "SIGBUS") == 0);
-}
-
 int diag_run_freed_lookup(struct diag_run *r, struct dbg_ctl *c)
 {
 	if (!r || !c)
@@ -856,7 +852,7 @@ int diag_run_freed_lookup(struct diag_run *r, struct dbg_ctl *c)
 			    (l->lane == lane) == (pass == 0))
 				addrs[n++] = l->addr;
 		}
-	bool siginfo = host_address_signal(m);
+	bool siginfo = model_host_address_stop(m);
 	if (n == 0 && !siginfo)
 		return -1;
 	return ctl_freed_lookup(c, addrs, n, siginfo) == 0 ? 0 : -1;
@@ -911,7 +907,7 @@ int diag_run_host_access(struct diag_run *r, struct dbg_ctl *c)
 	if (!r || !c)
 		return -1;
 	const struct dbg_model *m = ctl_model(c);
-	if (!host_address_signal(m) || m->state != MODEL_STOPPED)
+	if (!model_host_address_stop(m))
 		return -1;
 	/* the line is frame 0's: with another frame selected (a crash in
 	 * libc's memcpy, the user's frame shown) the address alone */

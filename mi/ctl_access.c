@@ -173,18 +173,11 @@ static bool copy_deref(struct model_deref *to, const struct model_deref *from)
 	return to->expr && to->base && (!from->index || to->index);
 }
 
-static bool address_signal(const struct dbg_model *m)
-{
-	const char *sig = m->has_stop ? m->stop.signal_name : NULL;
-	return sig && !m->stop.focus.valid &&
-	       (strcmp(sig, "SIGSEGV") == 0 || strcmp(sig, "SIGBUS") == 0);
-}
-
 int ctl_host_access(struct dbg_ctl *c, const struct model_deref *derefs,
 		    size_t n)
 {
 	struct dbg_model *m = &c->m;
-	if (m->state != MODEL_STOPPED || !address_signal(m))
+	if (!model_host_address_stop(m))
 		return CTL_ESTATE;
 	model_access_clear(m);
 	struct model_access *a = &m->access;

@@ -958,21 +958,31 @@ bool model_host_core_crash(const struct dbg_model *m)
 	       !m->core.focus.valid && m->core.signal_name;
 }
 
+/* The signal a host stop (live, or a host coredump's) names, or NULL. */
+static const char *host_stop_signal(const struct dbg_model *m)
+{
+	if (m->state == MODEL_STOPPED && m->has_stop &&
+	    m->stop.reason == DEC_REASON_SIGNAL_RECEIVED &&
+	    !m->stop.focus.valid)
+		return m->stop.signal_name;
+	return model_host_core_crash(m) ? m->core.signal_name : NULL;
+}
+
 bool model_host_fault_stop(const struct dbg_model *m)
 {
 	static const char *const faults[] = { "SIGSEGV", "SIGBUS", "SIGFPE",
 					      "SIGILL", "SIGABRT" };
-	const char *sig = NULL;
-	if (m->state == MODEL_STOPPED && m->has_stop &&
-	    m->stop.reason == DEC_REASON_SIGNAL_RECEIVED &&
-	    !m->stop.focus.valid)
-		sig = m->stop.signal_name;
-	else if (model_host_core_crash(m))
-		sig = m->core.signal_name;
+	const char *sig = host_stop_signal(m);
 	for (size_t i = 0; sig && i < sizeof faults / sizeof faults[0]; i++)
 		if (strcmp(sig, faults[i]) == 0)
 			return true;
 	return false;
+}
+
+bool model_host_address_stop(const struct dbg_model *m)
+{
+	const char *sig = host_stop_signal(m);
+	return sig && (strcmp(sig, "SIGSEGV") == 0 || strcmp(sig, "SIGBUS") == 0);
 }
 
 bool model_continue_loses_error(const struct dbg_model *m)

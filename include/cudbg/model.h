@@ -567,6 +567,8 @@ const struct dec_frame *model_user_frame(const struct dbg_model *m);
  * SIGABRT) with no device focus, live or in a host coredump: a CPU
  * crash. */
 bool model_host_fault_stop(const struct dbg_model *m);
+/* ...of SIGSEGV or SIGBUS: its siginfo names the bad address. */
+bool model_host_address_stop(const struct dbg_model *m);
 /* A host coredump (no GPU one) that names the signal it ended with and
  * no device focus: a CPU crash, never a device stop. */
 bool model_host_core_crash(const struct dbg_model *m);

@@ -266,6 +266,14 @@ check core-kind '^cudbg-tui diagnosis: FAULT \(host-signal\)$'
 check core-hint '^\[1\] A host assert\(\) failed in check_rows  \(host-assert\)$'
 check core-value '^  n = 21$'
 check_not core-no-launch 'moved on from the launch'
+# ...and a NULL dereference's: the coredump's siginfo names the address,
+# its frame 0 the line whose dereference it is
+gdb -nx -batch -ex run -ex "gcore $tmp/core.nn" \
+	--args "$BUILD/progs/host_crash" nullnext >/dev/null 2>&1 </dev/null
+timeout 60 "$BIN" --batch --debugger gdb --core "$tmp/core.nn" \
+	"$BUILD/progs/host_crash" >"$out" 2>&1 </dev/null
+check core-access '^  access +n->next->val at 0x0: n->next is NULL$'
+check core-null-hint '^\[1\] A null pointer was dereferenced: n->next is NULL  \(host-null-pointer\)$'
 
 # a replay where the program's sources are not (another machine, CI):
 # the frame the live controller chose is in the recording ("userframe|"
