@@ -106,17 +106,23 @@ fi
 
 # The lean copy: no stub name, the other names kept, the 2 MB table's
 # section without bytes, smaller than the library
+# names_differ COPY LIB GONE KEPT: why COPY (of LIB) does not have
+# GONE's name removed and KEPT's kept (grep patterns); nothing when it
+# does
+names_differ() {
+	if [ -z "$1" ]; then echo "no copy in $tmp/cache"
+	elif readelf -sW "$1" | grep -q -- "$3"; then echo "$3 is still in the copy"
+	elif ! readelf -sW "$2" | grep -q -- "$3"; then
+		echo "the library has no $3 to remove (test broken)"
+	elif ! readelf -sW "$1" | grep -q -- "$4"; then echo "$4 is gone from the copy"
+	fi
+}
 lean=$(ls "$tmp"/cache/libtorch_cuda.so-*.lean 2>/dev/null | head -1)
 if ! command -v readelf >/dev/null; then
 	echo "SKIP host_symbols/lean_copy: readelf not installed"
-elif [ -z "$lean" ]; then
-	fail lean_copy "no copy in $tmp/cache"
-elif readelf -sW "$lean" | grep -q __device_stub_; then
-	fail lean_copy "the stub's name is still in the copy"
-elif ! readelf -sW "$tmp/libtorch_cuda.so" | grep -q __device_stub_; then
-	fail lean_copy "the library has no stub name to remove (test broken)"
-elif ! readelf -sW "$lean" | grep -q ' tc_call$'; then
-	fail lean_copy "tc_call's name is gone from the copy"
+elif why=$(names_differ "$lean" "$tmp/libtorch_cuda.so" __device_stub_ ' tc_call$') &&
+     [ -n "$why" ]; then
+	fail lean_copy "$why"
 elif ! readelf -SW "$lean" | grep -q '\.rodata *NOBITS'; then
 	fail lean_copy ".rodata still has its bytes"
 elif [ "$(stat -c %s "$lean")" -ge "$(stat -c %s "$tmp/libtorch_cuda.so")" ]; then
@@ -174,14 +180,10 @@ fi
 cpu=$(ls "$tmp"/cache/libtorch_cpu.so-*ops.lean 2>/dev/null | head -1)
 if ! command -v readelf >/dev/null; then
 	echo "SKIP host_symbols/ops_copy: readelf not installed"
-elif [ -z "$cpu" ]; then
-	fail ops_copy "no operator copy of libtorch_cpu in $tmp/cache"
-elif readelf -sW "$cpu" | grep -q wrap_kernel_functor_unboxed_; then
-	fail ops_copy "c10's wrapper's name is still in the copy"
-elif ! readelf -sW "$tmp/libtorch_cpu.so" | grep -q wrap_kernel_functor_unboxed_; then
-	fail ops_copy "the library has no wrapper name to remove (test broken)"
-elif ! readelf -sW "$cpu" | grep -q '_ZN2at4_ops6gather4callEPFvvE$'; then
-	fail ops_copy "the operator's name is gone from the copy"
+elif why=$(names_differ "$cpu" "$tmp/libtorch_cpu.so" \
+	       wrap_kernel_functor_unboxed_ '_ZN2at4_ops6gather4callEPFvvE$') &&
+     [ -n "$why" ]; then
+	fail ops_copy "$why"
 else
 	pass ops_copy
 fi
