@@ -1034,7 +1034,10 @@ static void host_crash_analysis(struct diag *d)
 /* A CPU crash's address (diag_set_host_access): which of the line's
  * dereferences made it, and whether through a null pointer.  An address
  * in the first page with no dereference named is a null pointer too (a
- * member of a NULL struct, a libc call handed NULL). */
+ * member of a NULL struct, a libc call handed NULL).  The facts are a
+ * SIGSEGV's (unmapped memory); a SIGBUS's address is mapped memory the
+ * access could not use (a file shorter than its mapping): its access
+ * line is shown, and the generic hint speaks. */
 static void host_access_analysis(struct diag *d)
 {
 	struct diag_fault *f = &d->fault;
@@ -1042,6 +1045,8 @@ static void host_access_analysis(struct diag *d)
 		return;
 	const struct diag_host_access *a = &d->host_access;
 	f->host_access = a;
+	if (!d->host_signal_name || strcmp(d->host_signal_name, "SIGSEGV") != 0)
+		return;
 	f->flags[DIAG_F_HOST_BAD_ACCESS] = a->expr != NULL;
 	f->flags[DIAG_F_HOST_NULL_ACCESS] =
 		a->expr ? a->has_base && a->base_value == 0 : a->address < 4096;

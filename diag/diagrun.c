@@ -923,9 +923,11 @@ int diag_run_host_access(struct diag_run *r, struct dbg_ctl *c)
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		if (split_access(derefs[i], base[k], index[k], DIAG_DEREF_MAX)) {
+			/* (a literal subscript says its value already) */
+			bool literal = index[k][strspn(index[k], "0123456789 ")] == '\0';
 			asks[k] = (struct model_deref){
 				.expr = derefs[i], .base = base[k],
-				.index = index[k][0] ? index[k] : NULL };
+				.index = literal ? NULL : index[k] };
 			k++;
 		}
 	return ctl_host_access(c, asks, k) == 0 ? 0 : -1;

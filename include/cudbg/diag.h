@@ -73,8 +73,8 @@ struct diag_dim3 {
 	X(HOST_STACK_SMASH, "host-stack-smash", "a CPU crash came from the stack protector: the program's function returned with its canary overwritten (__stack_chk_fail), a local array written past its end") \
 	X(HOST_FORTIFY, "host-fortify", "a CPU crash came from a _FORTIFY_SOURCE check the program called (__memcpy_chk ...): a copy longer than its destination") \
 	X(HOST_RECURSION, "host-recursion", "a CPU crash in a runaway recursion: the crashing function fills the listed stack from its frame, thousands of frames deep (the stack ran out)") \
-	X(HOST_BAD_ACCESS, "host-bad-access", "a CPU crash's address (the signal's si_addr) is one of the crashing line's own dereferences: which one, and the pointer it went through, are known") \
-	X(HOST_NULL_ACCESS, "host-null-access", "a CPU crash through a null pointer: the line's dereference at the crash's address goes through a pointer that is NULL, or no dereference matched and the address lies in the first page") \
+	X(HOST_BAD_ACCESS, "host-bad-access", "a CPU crash by SIGSEGV whose address (the signal's si_addr) is one of the crashing line's own dereferences: which one, and the pointer it went through, are known") \
+	X(HOST_NULL_ACCESS, "host-null-access", "a CPU crash by SIGSEGV through a null pointer: the line's dereference at the crash's address goes through a pointer that is NULL, or no dereference matched and the address lies in the first page") \
 	X(HOST_HEAP_CORRUPT, "host-heap-corrupt", "a CPU crash came inside the allocator the program called (free, malloc, operator delete): a heap it found corrupt (a double free, a write past a block)") \
 	X(CHILD_DIED, "child-died", "a process the program started died of a fatal signal or SIGKILL (its own report, or its parent's wait's, even when that parent said nothing)") \
 	X(CHILD_KILLED, "child-killed", "every process the program started that died was killed by SIGKILL (the OOM killer, a kill -9), none by a fault") \

@@ -14,11 +14,14 @@
  *   nullnext second_val reads n->next->val with n->next NULL: SIGSEGV at
  *           address 0, the line's own dereference
  *   pastend sum_every reads data[i * step] past its 4000-byte block
- *           until the address is unmapped (SIGSEGV) */
+ *           until the address is unmapped (SIGSEGV)
+ *   sigbus  map_past reads a file's mapping past the file's end: mapped
+ *           memory the access cannot use (SIGBUS) */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static int check_rows(int n)
 {
@@ -77,6 +80,17 @@ __attribute__((noinline)) static long sum_every(const int *data, int n, int step
 	return sum;
 }
 
+__attribute__((noinline)) static int map_past(void)
+{
+	FILE *f = tmpfile();
+	if (!f || fputc('x', f) == EOF || fflush(f) != 0)
+		return 0;
+	const char *map = mmap(NULL, 8192, PROT_READ, MAP_SHARED, fileno(f), 0);
+	if (map == MAP_FAILED)
+		return 0;
+	return map[4096]; /* MARK_SIGBUS */
+}
+
 static void release(char *p)
 {
 	free(p);
@@ -107,6 +121,8 @@ int main(int argc, char **argv)
 		struct node last = { 1, NULL };
 		return second_val(&last);
 	}
+	if (strcmp(mode, "sigbus") == 0)
+		return map_past();
 	if (strcmp(mode, "pastend") == 0)
 		return (int)sum_every(calloc(1000, sizeof(int)), 1 << 30, 1000);
 	return buf[0] == 'x';

@@ -70,6 +70,12 @@ check pastend-where "^  location +tests/progs/host_crash\\.c:$(line_of MARK_PAST
 check pastend-access '^  access +data\[i \* step\] at 0x[0-9a-f]+ \(data = 0x[0-9a-f]+, i \* step = [0-9]+\)$'
 check pastend-hint '^\[1\] data\[i \* step\] is outside the program.s memory  \(host-bad-pointer\)$'
 check pastend-offset '^      - i \* step = [0-9]+ there: the access is [0-9]+ bytes past data$'
+# a SIGBUS: the address is mapped, past the file's end; the access line
+# says which, and no "outside the program's memory" is claimed
+run "$BUILD/progs/host_crash" sigbus
+check sigbus-access '^  access +map\[4096\] at 0x[0-9a-f]+ \(map = 0x[0-9a-f]+\)$'
+check sigbus-hint '^\[1\] The host process crashed \(Bus error\)  \(host-signal\)$'
+check_not sigbus-not-unmapped 'host-bad-pointer|host-null'
 # a recording replays to the same access
 timeout 60 "$BIN" --batch --debugger gdb --record "$tmp/nn.mi.log" \
 	"$BUILD/progs/host_crash" nullnext >/dev/null 2>&1 </dev/null
