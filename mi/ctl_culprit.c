@@ -90,6 +90,22 @@ static void send_num(struct dbg_ctl *c, ctl_op_fn fn, size_t index,
 
 static void register_search(struct dbg_ctl *c);
 
+/* The line's access named no lane, or the focused lane lacks its names:
+ * the instruction's registers next. */
+static void line_first_failed(struct dbg_ctl *c)
+{
+	struct model_culprit *cu = &c->m.culprit;
+	free(cu->lvalue);
+	free(cu->expr);
+	free(cu->lanes);
+	cu->lvalue = cu->expr = NULL;
+	cu->lanes = NULL;
+	cu->n = 0;
+	cu->line_first = false;
+	cu->state = MODEL_CULPRIT_BUSY;
+	register_search(c);
+}
+
 /* Back on the user's lane: the answers are all in. */
 static void returned(struct dbg_ctl *c, struct ctl_op *op,
 		     const struct session_reply *r)
@@ -100,19 +116,10 @@ static void returned(struct dbg_ctl *c, struct ctl_op *op,
 		return;
 	cu->state = MODEL_CULPRIT_DONE; /* (model_culprit_lane reads done
 					 * searches only) */
+	/* (the line's access may not be the one that faulted: the
+	 * registers may name a lane where it did not) */
 	if (cu->line_first && model_culprit_lane(cu) < 0) {
-		cu->state = MODEL_CULPRIT_BUSY;
-		/* the line's access names no lane: the instruction's
-		 * registers may (the line's access may not be the one that
-		 * faulted) */
-		free(cu->lvalue);
-		free(cu->expr);
-		free(cu->lanes);
-		cu->lvalue = cu->expr = NULL;
-		cu->lanes = NULL;
-		cu->n = 0;
-		cu->line_first = false;
-		register_search(c);
+		line_first_failed(c);
 		return;
 	}
 	c->m.changes |= MODEL_CH_CULPRIT;
@@ -321,18 +328,14 @@ static void register_search(struct dbg_ctl *c)
 static void line_probed(struct dbg_ctl *c, struct ctl_op *op,
 			const struct session_reply *r)
 {
-	struct model_culprit *cu = &c->m.culprit;
 	if (stale(c, op))
 		return;
 	if (!answered(r)) {
-		free(cu->lvalue);
-		free(cu->expr);
-		cu->lvalue = cu->expr = NULL;
-		cu->line_first = false;
-		register_search(c);
+		line_first_failed(c);
 		return;
 	}
-	ctl_sendf(c, lanes_listed, false, "-cuda-info-lanes");
+	if (ctl_sendf(c, lanes_listed, false, "-cuda-info-lanes") < 0)
+		search_failed(c, "-cuda-info-lanes could not be asked", NULL);
 }
 
 int ctl_culprit_search(struct dbg_ctl *c, const char *line_lvalue)
