@@ -550,6 +550,9 @@ static void host_summary(struct diag *d, struct diag_hang *h,
 	if (!f)
 		return;
 	h->host_func = diag_strdup(f->func);
+	const struct dec_frame *in = m->frames.n ? &m->frames.frames[0]
+		: m->has_stop ? &m->stop.frame : NULL;
+	h->host_inner = in ? diag_strdup(in->func) : NULL;
 	if (f->file && f->line > 0) {
 		h->host_file = diag_strdup(f->file);
 		h->host_line = (unsigned)f->line;
@@ -630,6 +633,7 @@ void diag_hang_free(struct diag_hang *h)
 	free(h->host_file);
 	free(h->host_func);
 	free(h->host_source);
+	free(h->host_inner);
 	memset(h, 0, sizeof *h);
 }
 
@@ -749,7 +753,8 @@ char *diag_hang_lines(const struct diag_hang *h, const struct diag_pyframe *user
 		dbuf_printf(&b, "stopped at %s:%u%s%s (your line; the thread "
 			    "was in %s)\n", user->file, user->line,
 			    user->func ? " in " : "", user->func ? user->func : "",
-			    h->host_func ? h->host_func : "the interpreter");
+			    h->host_inner ? h->host_inner
+			    : h->host_func ? h->host_func : "the interpreter");
 	else if (!h->device && h->host_file)
 		dbuf_printf(&b, "stopped at %s:%u%s%s%s\n", h->host_file,
 			    h->host_line, h->host_func ? " in " : "",
@@ -913,7 +918,9 @@ int diag_hang_set(struct diag *d, const struct diag_hang *src)
 	h->host_file = diag_strdup(src->host_file);
 	h->host_func = diag_strdup(src->host_func);
 	h->host_source = diag_strdup(src->host_source);
+	h->host_inner = diag_strdup(src->host_inner);
 	bool ok = (!src->kernel || h->kernel) &&
+		  (!src->host_inner || h->host_inner) &&
 		  (!src->host_file || h->host_file) &&
 		  (!src->host_func || h->host_func) &&
 		  (!src->host_source || h->host_source);

@@ -75,6 +75,9 @@ struct diag_hang {
 	unsigned host_line;
 	char *host_func;
 	char *host_source;
+	char *host_inner;        /* the innermost frame's function (the
+				  * interrupt's own: clock_nanosleep, the
+				  * interpreter's eval loop), or NULL */
 };
 
 /* Builds the summary from the model's stop, its kernels table and its

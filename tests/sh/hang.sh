@@ -77,6 +77,16 @@ and d['diagnosis']['hints'][0]['id'] == 'hang-spin'"
 		has gdb-host-hang-python-where '^  stopped at .*\.py:4 in wait \(your line; the thread was in .*\)$'
 		has gdb-host-hang-python-hint '^ .*\(/[^ ]*\.py:4\), before any CUDA library'
 		hasnt gdb-host-hang-python-not-libc '^  stopped at .*(sysdeps|\.S:|clock_nanosleep\.c)'
+		# a busy loop: the interrupt lands in the interpreter's own
+		# frames (no line information), and the thread's place is
+		# the innermost of them, not the outermost frame that has
+		# line information (libc's start of main)
+		printf 'def spin():\n    x = 0\n    while x >= 0:\n        x += 1\nspin()\n' >"$pyh_"
+		timeout 60 "$BIN" --batch --memcheck=never --timeout 2 --debugger gdb \
+			"$PY_" "$pyh_" >"$out" 2>&1
+		rm -f "$pyh_"
+		has gdb-host-spin-python '^  stopped at .*\.py:[34] in spin \(your line; the thread was in '
+		hasnt gdb-host-spin-python-inner 'the thread was in (__libc_start|main\))'
 	fi
 	# A program that ends within --timeout is no hang.
 	timeout 60 "$BIN" --batch --memcheck=never --timeout 20 --debugger gdb \
