@@ -67,10 +67,12 @@ and d['diagnosis']['hints'][0]['id'] == 'hang-spin'"
 	if [ -n "$PY_" ]; then
 		PY_=$("$PY_" -c 'import sys; print(sys.executable)')
 		pyh_=$(mktemp --suffix=.py)
-		printf 'import time\ndef wait():\n    while True:\n        time.sleep(0.1)\nwait()\n' >"$pyh_"
-		timeout 60 "$BIN" --batch --memcheck=never --timeout 2 --debugger gdb \
-			"$PY_" "$pyh_" >"$out" 2>&1
-		rm -f "$pyh_"
+		py_hang() { # SCRIPT: run under gdb until --timeout, into $out
+			printf '%b' "$1" >"$pyh_"
+			timeout 60 "$BIN" --batch --memcheck=never --timeout 2 \
+				--debugger gdb "$PY_" "$pyh_" >"$out" 2>&1
+		}
+		py_hang 'import time\ndef wait():\n    while True:\n        time.sleep(0.1)\nwait()\n'
 		has gdb-host-hang-python '^      - In your Python line .*\.py:4: time\.sleep\(0\.1\)$'
 		# the place is the script's line, not the libc frame the
 		# interrupt landed in (which has line info, but no source here)
@@ -81,9 +83,7 @@ and d['diagnosis']['hints'][0]['id'] == 'hang-spin'"
 		# frames (no line information), and the thread's place is
 		# the innermost of them, not the outermost frame that has
 		# line information (libc's start of main)
-		printf 'def spin():\n    x = 0\n    while x >= 0:\n        x += 1\nspin()\n' >"$pyh_"
-		timeout 60 "$BIN" --batch --memcheck=never --timeout 2 --debugger gdb \
-			"$PY_" "$pyh_" >"$out" 2>&1
+		py_hang 'def spin():\n    x = 0\n    while x >= 0:\n        x += 1\nspin()\n'
 		rm -f "$pyh_"
 		has gdb-host-spin-python '^  stopped at .*\.py:[34] in spin \(your line; the thread was in '
 		hasnt gdb-host-spin-python-inner 'the thread was in (__libc_start|main\))'
