@@ -862,39 +862,6 @@ int diag_run_freed_lookup(struct diag_run *r, struct dbg_ctl *c)
 
 enum { ACCESS_MAX = 8 };
 
-/* "n->next->val" -> base "n->next"; "j->data[i * 1000]" -> base
- * "j->data", index "i * 1000"; "*p" -> base "p".  False when the last
- * step is none of these. */
-static bool split_access(const char *e, char *base, char *index, size_t cap)
-{
-	size_t len = strlen(e);
-	index[0] = '\0';
-	if (e[0] == '*') {
-		snprintf(base, cap, "%s", e + 1);
-		return true;
-	}
-	if (len && e[len - 1] == ']') {
-		int depth = 0;
-		for (size_t i = len; i-- > 0;) {
-			if (e[i] == ']')
-				depth++;
-			else if (e[i] == '[' && --depth == 0) {
-				snprintf(base, cap, "%.*s", (int)i, e);
-				snprintf(index, cap, "%.*s", (int)(len - i - 2), e + i + 1);
-				return i > 0;
-			}
-		}
-		return false;
-	}
-	const char *arrow = NULL;
-	for (const char *p = e; (p = strstr(p, "->")); p += 2)
-		arrow = p;
-	if (!arrow || arrow == e)
-		return false;
-	snprintf(base, cap, "%.*s", (int)(arrow - e), e);
-	return true;
-}
-
 static bool access_settled(void *ctx)
 {
 	struct dbg_ctl *c = ctx;
@@ -911,26 +878,23 @@ int diag_run_host_access(struct diag_run *r, struct dbg_ctl *c)
 		return -1;
 	/* the line is frame 0's: with another frame selected (a crash in
 	 * libc's memcpy, the user's frame shown) the address alone */
-	char derefs[ACCESS_MAX][DIAG_DEREF_MAX];
+	struct diag_deref derefs[ACCESS_MAX];
 	size_t n = 0;
 	if (m->selected_frame <= 0) {
 		char *text = stop_line_text(r, m);
 		n = diag_line_derefs(text, derefs, ACCESS_MAX);
 		free(text);
 	}
-	char base[ACCESS_MAX][DIAG_DEREF_MAX], index[ACCESS_MAX][DIAG_DEREF_MAX];
 	struct model_deref asks[ACCESS_MAX];
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (split_access(derefs[i], base[k], index[k], DIAG_DEREF_MAX)) {
-			/* (a literal subscript says its value already) */
-			bool literal = index[k][strspn(index[k], "0123456789 ")] == '\0';
-			asks[k] = (struct model_deref){
-				.expr = derefs[i], .base = base[k],
-				.index = literal ? NULL : index[k] };
-			k++;
-		}
-	return ctl_host_access(c, asks, k) == 0 ? 0 : -1;
+	for (size_t i = 0; i < n; i++) {
+		/* (a literal subscript says its value already) */
+		const char *x = derefs[i].index;
+		bool literal = x[strspn(x, "0123456789 ")] == '\0';
+		asks[i] = (struct model_deref){ .expr = derefs[i].expr,
+						.base = derefs[i].base,
+						.index = literal ? NULL : derefs[i].index };
+	}
+	return ctl_host_access(c, asks, n) == 0 ? 0 : -1;
 }
 
 /* Batch and DAP wait for the answers (the screen takes them as they

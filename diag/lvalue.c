@@ -181,21 +181,32 @@ static bool unary_star(const char *line, const char *p)
 	return q == line || !(ident_char(q[-1]) || q[-1] == ')' || q[-1] == ']');
 }
 
-/* Adds s..e to out (NUL-ended, cap bytes each) when it fits and is free
- * of side effects. */
-static size_t add_deref(char (*out)[DIAG_DEREF_MAX], size_t n, size_t max,
-			const char *s, const char *e)
+/* Copies s..e into out (DIAG_DEREF_MAX bytes); false when it does not fit. */
+static bool copy_text(char *out, const char *s, const char *e)
 {
 	size_t len = (size_t)(e - s);
-	if (n >= max || len + 1 > DIAG_DEREF_MAX || !side_effect_free(s, e))
+	if (len + 1 > DIAG_DEREF_MAX)
+		return false;
+	memcpy(out, s, len);
+	out[len] = '\0';
+	return true;
+}
+
+/* Adds the dereference s..e, through the pointer b..be, with the
+ * subscript i..ie (i NULL: none), when each fits and the whole is free
+ * of side effects. */
+static size_t add_deref(struct diag_deref *out, size_t n, size_t max,
+			const char *s, const char *e, const char *b,
+			const char *be, const char *i, const char *ie)
+{
+	if (n >= max || !side_effect_free(s, e) || !copy_text(out[n].expr, s, e) ||
+	    !copy_text(out[n].base, b, be) ||
+	    !copy_text(out[n].index, i ? i : e, i ? ie : e))
 		return n;
-	memcpy(out[n], s, len);
-	out[n][len] = '\0';
 	return n + 1;
 }
 
-size_t diag_line_derefs(const char *line, char (*out)[DIAG_DEREF_MAX],
-			size_t max)
+size_t diag_line_derefs(const char *line, struct diag_deref *out, size_t max)
 {
 	if (!line)
 		return 0;
@@ -227,11 +238,12 @@ size_t diag_line_derefs(const char *line, char (*out)[DIAG_DEREF_MAX],
 			continue;
 		}
 		for (;;) {
-			bool deref;
-			const char *r;
+			/* the step after q: its end r; a dereference goes
+			 * through start..q, with the subscript inside [] */
+			const char *r, *i = NULL, *ie = NULL;
+			bool deref = true;
 			if (q + 1 < stop && q[0] == '-' && q[1] == '>') {
 				r = skip_ident(q + 2, stop);
-				deref = true;
 				if (r == q + 2)
 					break;
 			} else if (q < stop && *q == '.') {
@@ -241,21 +253,22 @@ size_t diag_line_derefs(const char *line, char (*out)[DIAG_DEREF_MAX],
 					break;
 			} else if (q < stop && *q == '[') {
 				r = bracket_end(q, stop);
-				deref = true;
 				if (!r)
 					break;
+				i = q + 1;
+				ie = r - 1;
 			} else {
 				break;
 			}
 			if (r < stop && *r == '(') /* a method-like call */
 				break;
-			q = r;
 			if (deref)
-				n = add_deref(out, n, max, start, q);
+				n = add_deref(out, n, max, start, r, start, q, i, ie);
+			q = r;
 		}
 		/* *a->b is *(a->b): the star applies to the whole chain */
 		if (star)
-			n = add_deref(out, n, max, star, q);
+			n = add_deref(out, n, max, star, q, start, q, NULL, NULL);
 		p = q;
 	}
 	return n;

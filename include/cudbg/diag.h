@@ -574,11 +574,17 @@ bool diag_culprit_lvalue(const char *line, bool store, char *out, size_t cap);
 /* Every dereference a source line makes, in the order written, for the
  * address of a host crash (diag/diagrun.c): each prefix of a name chain
  * that ends in `->NAME` or `[...]` (n->next, n->next->val; j->data[i])
- * and a unary `*` before a chain (*p).  Only text free of side effects
- * (as diag_culprit_lvalue), none through a call.  Writes up to max into
- * out, NUL-ended; returns how many.  diag/lvalue.c. */
+ * and a unary `*` before a chain (*p), with the pointer it goes through
+ * (n->next; j->data; p) and its subscript (i; "" for none).  Only text
+ * free of side effects (as diag_culprit_lvalue), none through a call.
+ * Writes up to max into out, NUL-ended; returns how many.
+ * diag/lvalue.c. */
 #define DIAG_DEREF_MAX 128
-size_t diag_line_derefs(const char *line, char (*out)[DIAG_DEREF_MAX],
-			size_t max);
+struct diag_deref {
+	char expr[DIAG_DEREF_MAX];
+	char base[DIAG_DEREF_MAX];
+	char index[DIAG_DEREF_MAX];
+};
+size_t diag_line_derefs(const char *line, struct diag_deref *out, size_t max);
 
 #endif

@@ -51,9 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sum += dec_func_short(buf, name, sizeof name);
 	char lv[160];
 	sum += diag_culprit_lvalue(buf, data[0] & 1, lv, sizeof lv) ? strlen(lv) : 0;
-	char derefs[8][DIAG_DEREF_MAX];
+	struct diag_deref derefs[8];
 	size_t nd = diag_line_derefs(buf, derefs, 8);
 	for (size_t i = 0; i < nd; i++)
-		sum += strlen(derefs[i]);
+		sum += strlen(derefs[i].expr) + strlen(derefs[i].base) +
+		       strlen(derefs[i].index);
 	return (int)(sum & 0);
 }

@@ -1763,24 +1763,27 @@ TEST(culprit_lvalue)
  * order written: the address the crash names is matched against them. */
 TEST(line_derefs)
 {
+	/* each as EXPR=POINTER/SUBSCRIPT| */
 	static const struct { const char *line; const char *want; } cases[] = {
 		{ "static int second(struct node *n) { return n->next->val; }",
-		  "n->next|n->next->val|" },
+		  "n->next=n/|n->next->val=n->next/|" },
 		{ "    for (int i = 0; i <= j->n; i++) sum += j->data[i * 1000];",
-		  "j->n|j->data|j->data[i * 1000]|" },
-		{ "  *p = 1;", "*p|" },
-		{ "  x = *q->buf + a[i][j]; // b[9]", "q->buf|*q->buf|a[i]|a[i][j]|" },
-		{ "  s.v[k] = t.w;", "s.v[k]|" },
+		  "j->n=j/|j->data=j/|j->data[i * 1000]=j->data/i * 1000|" },
+		{ "  *p = 1;", "*p=p/|" },
+		{ "  x = *q->buf + a[i][j]; // b[9]",
+		  "q->buf=q/|*q->buf=q->buf/|a[i]=a/i|a[i][j]=a[i]/j|" },
+		{ "  s.v[k] = t.w;", "s.v[k]=s.v/k|" },
 		/* a call, an increment: not evaluated */
 		{ "  y = get(p)->v + a[i++] + b[f(i)];", "" },
 		{ "  return 3 * x;", "" },
 	};
-	char out[8][DIAG_DEREF_MAX];
+	struct diag_deref out[8];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		size_t n = diag_line_derefs(cases[i].line, out, 8);
-		char got[8 * DIAG_DEREF_MAX + 16] = "";
+		char got[8 * 3 * DIAG_DEREF_MAX + 64] = "";
 		for (size_t k = 0; k < n; k++)
-			snprintf(got + strlen(got), sizeof got - strlen(got), "%s|", out[k]);
+			snprintf(got + strlen(got), sizeof got - strlen(got),
+				 "%s=%s/%s|", out[k].expr, out[k].base, out[k].index);
 		CHECK_MSG(strcmp(got, cases[i].want) == 0, "%s: got %s", cases[i].line, got);
 	}
 	CHECK(diag_line_derefs(NULL, out, 8) == 0);
