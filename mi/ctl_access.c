@@ -53,15 +53,13 @@ static bool answer_number(const struct session_reply *r, bool is_signed,
 {
 	const char *v = r->kind == SESSION_REPLY_DONE && r->rec
 				? dec_value(r->rec->results) : NULL;
-	if (!v || !*v)
+	/* (strtoull would take "-1" as a huge number) */
+	if (!v || !*v || (!is_signed && v[0] == '-'))
 		return false;
 	char *end;
 	errno = 0;
-	if (is_signed)
-		*out = (uint64_t)strtoll(v, &end, 10);
-	else
-		*out = v[0] == '-' ? 0 : strtoull(v, &end, 10);
-	return !(v[0] == '-' && !is_signed) && *end == '\0' && errno == 0;
+	*out = is_signed ? (uint64_t)strtoll(v, &end, 10) : strtoull(v, &end, 10);
+	return *end == '\0' && errno == 0;
 }
 
 static void done(struct dbg_ctl *c)
