@@ -1309,8 +1309,12 @@ static const char *const hang_waits[] = {
 	[DIAG_HANG_BARRIER] = "barrier",
 };
 
-/* "hang": {...} (docs/report-schema.md), null when not a hang. */
-static void j_hang(struct jw *w, const struct diag_hang *h)
+/* "hang": {...} (docs/report-schema.md), null when not a hang.  `user`:
+ * the user's own line where the host thread stopped in code with no
+ * source here (diag_hang_user_line): host names it, as the text does,
+ * and host.inner the frame the thread was in. */
+static void j_hang(struct jw *w, const struct diag_hang *h,
+		   const struct diag_pyframe *user)
 {
 	if (!h) {
 		jw_str(w, "hang", NULL);
@@ -1355,9 +1359,16 @@ static void j_hang(struct jw *w, const struct diag_hang *h)
 	jw_bool(w, "spin", h->spin);
 	jw_bool(w, "all_waiting", h->all_waiting);
 	jw_obj(w, "host");
-	jw_str(w, "file", h->host_file);
-	jw_int_or_null(w, "line", h->host_line, h->host_line > 0);
-	jw_str(w, "function", h->host_func);
+	if (user) {
+		jw_str(w, "file", user->file);
+		jw_int_or_null(w, "line", user->line, user->line > 0);
+		jw_str(w, "function", user->func);
+	} else {
+		jw_str(w, "file", h->host_file);
+		jw_int_or_null(w, "line", h->host_line, h->host_line > 0);
+		jw_str(w, "function", h->host_func);
+	}
+	jw_str(w, "inner", h->device ? NULL : h->host_inner);
 	jw_end(w);
 	jw_end(w);
 }
@@ -1417,7 +1428,7 @@ char *diag_report_json(const struct diag_report_in *in)
 		jw_end(&w);
 		j_frames(&w, "frames", f->frames, f->n_frames);
 		j_frames(&w, "host_frames", f->host_frames, f->n_host_frames);
-		j_hang(&w, f->hang);
+		j_hang(&w, f->hang, diag_hang_user_line(f));
 		j_rest(&w, f);
 	}
 	diag_report_json_hints(&w, in->hints);

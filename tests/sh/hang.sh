@@ -84,9 +84,17 @@ and d['diagnosis']['hints'][0]['id'] == 'hang-spin'"
 		# the innermost of them, not the outermost frame that has
 		# line information (libc's start of main)
 		py_hang 'def spin():\n    x = 0\n    while x >= 0:\n        x += 1\nspin()\n'
-		rm -f "$pyh_"
 		has gdb-host-spin-python '^  stopped at .*\.py:[34] in spin \(your line; the thread was in '
 		hasnt gdb-host-spin-python-inner 'the thread was in (__libc_start|main\))'
+		# JSON names the same place: the script's line, not the
+		# outermost frame with line information
+		timeout 60 "$BIN" --batch --json --memcheck=never --timeout 2 \
+			--debugger gdb "$PY_" "$pyh_" >"$out" 2>/dev/null
+		json gdb-host-spin-python-json "d['diagnosis']['hang']['host']['file'] == '$pyh_' \
+and d['diagnosis']['hang']['host']['line'] in (3, 4) \
+and d['diagnosis']['hang']['host']['function'] == 'spin' \
+and d['diagnosis']['hang']['host']['inner'] not in (None, 'main', '__libc_start_call_main')"
+		rm -f "$pyh_"
 	fi
 	# A program that ends within --timeout is no hang.
 	timeout 60 "$BIN" --batch --memcheck=never --timeout 20 --debugger gdb \
