@@ -946,6 +946,10 @@ static void children_analysis(struct diag *d)
 	/* (diag_add_child_death keeps the SIGKILL deaths last) */
 	f->flags[DIAG_F_CHILD_KILLED] = d->n_children > 0 &&
 					d->children[0].sig == SIGKILL;
+	/* gdb detached from a fork: a process ran that only its own death
+	 * reporter, or the kernel's events, could see end */
+	f->child_events_off = d->forked ? d->child_events_off : NULL;
+	f->flags[DIAG_F_CHILDREN_UNHEARD] = f->child_events_off != NULL;
 	for (size_t i = 0; i < d->n_children && i < 8; i++) {
 		const struct diag_child_death *c = &d->children[i];
 		char sig[24];

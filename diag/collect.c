@@ -126,6 +126,7 @@ void diag_free(struct diag *d)
 	for (size_t i = 0; i < d->n_children; i++)
 		free((char *)(uintptr_t)d->children[i].cmd);
 	free(d->children);
+	free(d->child_events_off);
 	for (size_t i = 0; i < sizeof d->freed_strs / sizeof d->freed_strs[0]; i++)
 		free(d->freed_strs[i]);
 	diag_pytrace_free(&d->pytrace);
@@ -461,6 +462,16 @@ void diag_unlend_sanitizer(struct diag *d, const struct diag_san *report)
 		d->sans_lent[k++] = d->sans_lent[i];
 	}
 	d->n_sans = k;
+}
+
+int diag_set_child_events_off(struct diag *d, const char *why)
+{
+	char *copy = why ? diag_strdup(why) : NULL;
+	if (why && !copy)
+		return DIAG_ENOMEM;
+	free(d->child_events_off);
+	d->child_events_off = copy;
+	return DIAG_OK;
 }
 
 int diag_add_child_death(struct diag *d, long pid, int sig, const char *cmd)

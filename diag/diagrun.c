@@ -42,6 +42,8 @@ struct diag_run {
 	const char *child_dir; /* diag_run_config.child_dir (borrowed) */
 	struct child_events *child_ev; /* the kernel's word on the program's
 					* descendants; NULL unheard */
+	char events_off[160];  /* why unheard (a live run's), "" heard */
+	bool events_off_noted; /* in the recording (once a run) */
 	char *argv_line;       /* the program's command line, for them */
 	/* The deaths already in the account's recording (noted once each),
 	 * and a replay's recorded ones ("PID SIGNAL COMMAND" lines). */
@@ -343,6 +345,20 @@ static int load_rules(struct diag_run *r, const struct diag_run_config *c,
 	return 0;
 }
 
+/* A replay's word on the kernel's process events: its "childevents"
+ * note, said as the live run said it. */
+static void replayed_events_off(struct diag_run *r, const char *path)
+{
+	size_t len;
+	char err[256];
+	char *why = diag_child_events_read(path, &len, err, sizeof err);
+	if (why) {
+		why[strcspn(why, "\n")] = '\0';
+		diag_set_child_events_off(r->d, why);
+	}
+	free(why);
+}
+
 struct diag_run *diag_run_new(const struct diag_run_config *c,
 			      const char *exe_dir, char *err, size_t cap)
 {
@@ -372,8 +388,10 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 	/* the children's deaths the reporter cannot see (a static parent,
 	 * the raw wait4): from the kernel, where it lets us listen */
 	if (c->child_dir && !c->replay) {
-		char why[160];
-		r->child_ev = child_events_open(why, sizeof why);
+		r->child_ev = child_events_open(r->events_off,
+						sizeof r->events_off);
+		if (r->child_ev)
+			r->events_off[0] = '\0';
 	}
 	r->can_rerun = c->can_rerun && c->argv && c->argv[0];
 	r->labels = c->action_labels;
@@ -401,6 +419,7 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 		char e2[256];
 		r->replay_deaths = diag_child_deaths_read(c->replay, &len, e2,
 							  sizeof e2);
+		replayed_events_off(r, c->replay);
 	}
 	/* The recording's own XML, else the findings in its text (when the
 	 * pass stopped before the XML); a report given with the replay is
@@ -1121,6 +1140,13 @@ void diag_run_read_child_deaths(struct diag_run *r, struct session *s)
 	DIR *dir = r->child_dir ? opendir(r->child_dir) : NULL;
 	if (!dir)
 		return;
+	/* (said whether or not the program forks: the diagnosis asks only
+	 * where gdb saw a fork; noted once, for a replay to say the same) */
+	if (r->events_off[0] && !r->events_off_noted) {
+		diag_set_child_events_off(r->d, r->events_off);
+		diag_child_events_note(s, r->events_off);
+		r->events_off_noted = true;
+	}
 	long self = s ? (long)session_program_pid(s) : 0;
 	struct dirent *de;
 	struct diag_end_file e;

@@ -313,6 +313,8 @@ static bool ph_child(const struct diag_fault *f, const char *p, size_t n,
 	if (eq(p, n, "child.command"))
 		return c && put_str(b, c->cmd[0] ? c->cmd
 						  : "its command was not read");
+	if (eq(p, n, "child.unheard"))
+		return f->child_events_off && put_str(b, f->child_events_off);
 	if (eq(p, n, "child.signal")) {
 		char sig[24];
 		return c && diag_signal_name(c->sig, sig, sizeof sig) &&

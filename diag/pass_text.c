@@ -172,6 +172,21 @@ char *diag_child_deaths_read(const char *path, size_t *len, char *err,
 	return notes_read("childdeath", path, len, err, cap);
 }
 
+void diag_child_events_note(struct session *s, const char *why)
+{
+	char *line = NULL;
+	int n = asprintf(&line, "%s\n", why);
+	if (s && n > 0)
+		diag_pass_notes("childevents", line, (size_t)n, to_session, s);
+	free(line);
+}
+
+char *diag_child_events_read(const char *path, size_t *len, char *err,
+			     size_t cap)
+{
+	return notes_read("childevents", path, len, err, cap);
+}
+
 struct ended {
 	char *out;
 	size_t cap;

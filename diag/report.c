@@ -1287,6 +1287,7 @@ static void j_rest(struct jw *w, const struct diag_fault *f)
 		jw_end(w);
 	}
 	jw_end(w);
+	jw_str(w, "child_events_off", f->child_events_off);
 	j_output_tail(w, f);
 	jw_obj(w, "values");
 	for (size_t i = 0; i < f->n_values; i++)

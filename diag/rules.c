@@ -53,7 +53,7 @@ static const char *const placeholders[] = {
 	"ovf.wrapped", "ovf.true", "ovf.elem", "ovf.expr",
 	"freed.address", "freed.base", "freed.size", "freed.offset",
 	"freed.alloc", "freed.alloc_api", "freed.free", "freed.free_api",
-	"child.pid", "child.signal", "child.command",
+	"child.pid", "child.signal", "child.command", "child.unheard",
 	"op", "op.user", "sync.call", "core", "exit.code", "exit.signal",
 	"exit.how",
 	"output.error", "output.match",

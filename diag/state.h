@@ -145,6 +145,7 @@ struct diag {
 	char *untrusted;       /* "partial, row": values not shown, or NULL */
 	struct diag_child_death *children; /* cmd owned */
 	size_t n_children;
+	char *child_events_off; /* diag_set_child_events_off, or NULL */
 	struct diag_culprit culprit;   /* from the model; strings below */
 	char *culprit_inst, *culprit_why, *culprit_lvalue;
 	struct diag_freed freed;        /* from the model; strings below */

@@ -78,6 +78,7 @@ struct diag_dim3 {
 	X(HOST_HEAP_CORRUPT, "host-heap-corrupt", "a CPU crash came inside the allocator the program called (free, malloc, operator delete): a heap it found corrupt (a double free, a write past a block)") \
 	X(CHILD_DIED, "child-died", "a process the program started died of a fatal signal or SIGKILL (its own report, or its parent's wait's, even when that parent said nothing)") \
 	X(CHILD_KILLED, "child-killed", "every process the program started that died was killed by SIGKILL (the OOM killer, a kill -9), none by a fault") \
+	X(CHILDREN_UNHEARD, "children-unheard", "the program started other processes and the kernel's process events were not heard: a death the death reporter cannot see (a static parent, the raw wait) goes unnamed") \
 	X(ERROR_PC_DIFFERS, "error-pc-differs", "the faulting PC is not the stop PC") \
 	X(COREDUMP, "coredump", "the account comes from a GPU coredump")      \
 	X(SANITIZER_CORE, "sanitizer-core", "the GPU coredump is one compute-sanitizer wrote") \
@@ -434,6 +435,10 @@ struct diag_fault {
 		const char *cmd;
 	} *child_deaths;
 	size_t n_child_deaths;
+	/* Why the kernel's process events were not heard in a run whose
+	 * program started other processes ("they need CAP_NET_ADMIN
+	 * (root)"), or NULL.  Borrowed. */
+	const char *child_events_off;
 
 	/* Assertion lines (aggregated), sanitizer findings (all records). */
 	const struct diag_assert_entry *const *asserts;
@@ -508,6 +513,11 @@ void diag_unlend_sanitizer(struct diag *d, const struct diag_san *report);
  * of it, preload/death.c): pid, signal number, command line (copied).
  * Once per pid.  DIAG_OK or DIAG_ENOMEM. */
 int diag_add_child_death(struct diag *d, long pid, int sig, const char *cmd);
+/* Why the kernel's process events could not be heard this run (procev.h's
+ * reason, copied; NULL: heard, or not asked).  The children-unheard fact
+ * needs it and a program that started another process.  DIAG_OK or
+ * DIAG_ENOMEM. */
+int diag_set_child_events_off(struct diag *d, const char *why);
 /* A fact known to the caller (environment problems, memcheck ran ...). */
 void diag_set_flag(struct diag *d, enum diag_flag f, bool on);
 /* The live Python stack (taken over; diag_pystack_free()s it), or NULL

@@ -218,6 +218,12 @@ void diag_child_death_note(struct session *s, long pid, int sig,
 			   const char *cmd);
 char *diag_child_deaths_read(const char *path, size_t *len, char *err,
 			     size_t cap);
+/* Why the kernel's process events were not heard in a run that started
+ * other processes, kept as a "childevents| WHY" note (no-op when not
+ * recording), so that a replay says it too; read back as one line. */
+void diag_child_events_note(struct session *s, const char *why);
+char *diag_child_events_read(const char *path, size_t *len, char *err,
+			     size_t cap);
 
 /* The recording's "memcheck pass ended after N s..." note (its first),
  * in out; false when it has none or cannot be read.  *status gets the

@@ -115,8 +115,8 @@ first_hint() {
 timeout 60 "$BIN" --batch --debugger gdb "$STATIC" fork >"$tmp/sfork.txt" 2>&1 </dev/null
 timeout 60 "$BIN" --batch --debugger gdb "$STATIC" kill >"$tmp/skill.txt" 2>&1 </dev/null
 timeout 60 "$BIN" --batch --debugger gdb "$PROG" exec raw >"$tmp/raw.txt" 2>&1 </dev/null
-CUDBG_NO_PROC_EVENTS=1 timeout 60 "$BIN" --batch --debugger gdb "$STATIC" fork \
-	>"$tmp/soff.txt" 2>&1 </dev/null
+CUDBG_NO_PROC_EVENTS=1 timeout 60 "$BIN" --batch --debugger gdb \
+	--record "$tmp/soff.mi.log" "$STATIC" fork >"$tmp/soff.txt" 2>&1 </dev/null
 if ! timeout 60 "$BIN" --batch --job "$STATIC" kill 2>&1 | grep -q '^  not heard: '; then
 	if ! grep -q '^\[1\] A process the program started died of SIGSEGV.*(job-child-died)$' "$tmp/sfork.txt" ||
 	   ! tr '\n' ' ' <"$tmp/sfork.txt" | grep -q 'died of SIGSEGV: pid [0-9]* *(.*/progs/silent_reap_static fork)'; then
@@ -139,5 +139,37 @@ if grep -q 'A process the program started\|(job-child-' "$tmp/soff.txt"; then
 	fail static-unheard "a death claimed without the events: $(grep -m1 'A process' "$tmp/soff.txt")"
 else
 	pass static-unheard
+fi
+# ... but it says that a death could have gone unseen, and why (a
+# program that forked and failed), in its replay too
+first_hint static-unheard-said "$tmp/soff.txt" \
+	'The program started other processes, and a death among them may be unseen: .*(job-children-unheard)$'
+if grep -q 'not heard here (turned off by CUDBG_NO_PROC_EVENTS=1)' "$tmp/soff.txt"; then
+	pass static-unheard-why
+else
+	fail static-unheard-why "$(grep -m1 -A3 'What happened' "$tmp/soff.txt")"
+fi
+timeout 60 "$BIN" --batch --json --replay "$tmp/soff.mi.log" >"$tmp/soff.json" 2>&1 </dev/null
+if python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))['diagnosis']
+assert d['child_events_off'] == 'turned off by CUDBG_NO_PROC_EVENTS=1', d['child_events_off']
+assert 'children-unheard' in d['facts'] and d['hints'][0]['id'] == 'job-children-unheard'
+" "$tmp/soff.json" 2>"$tmp/soff.err"; then
+	pass static-unheard-replay
+else
+	fail static-unheard-replay "$(tail -1 "$tmp/soff.err")"
+fi
+# a program that started nothing says nothing of it
+CUDBG_NO_PROC_EVENTS=1 timeout 60 "$BIN" --batch --debugger gdb --json \
+	/bin/false >"$tmp/false.json" 2>&1 </dev/null
+if python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))['diagnosis']
+assert d['child_events_off'] is None and 'children-unheard' not in d['facts'], d['facts']
+" "$tmp/false.json" 2>"$tmp/false.err"; then
+	pass unheard-not-without-fork
+else
+	fail unheard-not-without-fork "$(tail -1 "$tmp/false.err")"
 fi
 exit $fails
