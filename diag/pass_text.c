@@ -20,6 +20,7 @@
 #include "cudbg/session.h"
 #include "cudbg/transcript.h"
 #include "diag/internal.h"
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,14 +157,27 @@ char *diag_pass_xml_read(const char *path, size_t *len, char *err,
 	return notes_read("sanxml", path, len, err, cap);
 }
 
+/* One line, formatted, as PRE's note in s's recording (no-op when s is
+ * NULL or it could not be formatted). */
+static void recording_note(struct session *s, const char *pre, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void recording_note(struct session *s, const char *pre, const char *fmt, ...)
+{
+	char *line = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (s && n > 0)
+		diag_pass_notes(pre, line, (size_t)n, to_session, s);
+	if (n >= 0)
+		free(line);
+}
+
 void diag_child_death_note(struct session *s, long pid, int sig,
 			   const char *cmd)
 {
-	char *line = NULL;
-	int n = asprintf(&line, "%ld %d %s\n", pid, sig, cmd ? cmd : "");
-	if (s && n > 0)
-		diag_pass_notes("childdeath", line, (size_t)n, to_session, s);
-	free(line);
+	recording_note(s, "childdeath", "%ld %d %s\n", pid, sig, cmd ? cmd : "");
 }
 
 char *diag_child_deaths_read(const char *path, size_t *len, char *err,
@@ -174,11 +188,7 @@ char *diag_child_deaths_read(const char *path, size_t *len, char *err,
 
 void diag_child_events_note(struct session *s, const char *why)
 {
-	char *line = NULL;
-	int n = asprintf(&line, "%s\n", why);
-	if (s && n > 0)
-		diag_pass_notes("childevents", line, (size_t)n, to_session, s);
-	free(line);
+	recording_note(s, "childevents", "%s\n", why);
 }
 
 char *diag_child_events_read(const char *path, size_t *len, char *err,
