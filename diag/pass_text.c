@@ -159,9 +159,11 @@ char *diag_pass_xml_read(const char *path, size_t *len, char *err,
 
 /* One line, formatted, as PRE's note in s's recording (no-op when s is
  * NULL or it could not be formatted). */
-static void recording_note(struct session *s, const char *pre, const char *fmt, ...)
+static void recording_note(struct session *s, const char *pre,
+			   const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static void recording_note(struct session *s, const char *pre, const char *fmt, ...)
+static void recording_note(struct session *s, const char *pre,
+			   const char *fmt, ...)
 {
 	char *line = NULL;
 	va_list ap;
