@@ -156,6 +156,7 @@ static void full_fault(struct full *x, const struct diag_rules *r)
 	child.cmd = S("worker 1");
 	f->child_deaths = &child;
 	f->n_child_deaths = 1;
+	f->child_events_off = "they need CAP_NET_ADMIN (root)";
 	f->core_path = S("/tmp/core");
 	f->pass_failed = "cut short after 3.0 s (--timeout)";
 	f->sync_call = "__syncwarp";
