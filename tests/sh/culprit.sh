@@ -117,9 +117,9 @@ fi
 
 # Line first: a line with one access (out[key] += 1) has it asked in
 # every lane before any disassembly (cuda-gdb's first costs 0.37 s), once
-# the focused lane knows its names (sizeof: no memory read).  Every
-# recording so far was made before line-first, so lane_wild's is given
-# the probe's answer here (sizeof(float) = 4; the per-lane answers are
+# the focused lane knows its names (sizeof: no memory read).  GPU run 34
+# recorded it live (below); the corpus's own recording of lane_wild was
+# made before line-first, so it is given the probe's answer here (sizeof(float) = 4; the per-lane answers are
 # the recorded ones); a live -O3 build answers the probe with an error,
 # as lane_wild_o3's replay does above.  The replay is itself recorded to
 # see which commands the search sent.
@@ -154,4 +154,22 @@ if grep -q '^ *[0-9.]* > [0-9]*-data-disassemble' "$tmp/lf2.rec" &&
 else
 	fail line-first-then-registers "$(grep -c 'data-disassemble' "$tmp/lf2.rec") disassemblies; $(grep -m1 '^  thread' "$tmp/lf2")"
 fi
+# The live recordings of GPU run 34 (H100, cuda-gdb 13): line first, no
+# disassembly sent at all, the culprit named (lanes= 0.005-0.021 s there,
+# against 0.50-0.59 s by registers in run 32)
+for c in "lane_wild|^  thread     block \(0,0,0\) thread \(146,0,0\), .* lane 18$|&\(out\[key\]\)" \
+	 "null_deref|^  thread     block \(0,0,0\) thread \(3,0,0\), .* lane 3$|&\(row\[c\]\)"; do
+	p=${c%%|*} re=${c#*|}; what=${re#*|}; re=${re%|*}
+	rec=$ROOT/tests/fixtures/gpu/run34/$p.lf1.mi.log
+	"$BIN" --batch -d "$ROOT/tests/gpu" --replay "$rec" >"$tmp/r34" 2>&1
+	if grep -q -- '-data-disassemble' "$rec"; then
+		fail "line-first-live-$p" "the live run disassembled"
+	elif ! grep -Eq "$re" "$tmp/r34"; then
+		fail "line-first-live-$p" "$(grep -m1 '^  thread' "$tmp/r34")"
+	elif ! tr -s ' \n' '  ' <"$tmp/r34" | grep -Eq "Found from $what, the faulting"; then
+		fail "line-first-live-$p" "$(grep -A3 'made the faulting' "$tmp/r34")"
+	else
+		pass "line-first-live-$p"
+	fi
+done
 exit $fails

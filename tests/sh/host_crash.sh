@@ -81,6 +81,15 @@ timeout 60 "$BIN" --batch --debugger gdb --record "$tmp/nn.mi.log" \
 	"$BUILD/progs/host_crash" nullnext >/dev/null 2>&1 </dev/null
 timeout 60 "$BIN" --batch --replay "$tmp/nn.mi.log" -d "$ROOT" >"$out" 2>&1 </dev/null
 check nullnext-replay '^  access +n->next->val at 0x0: n->next is NULL$'
+# the same two crashes recorded under cuda-gdb 13 (GPU run 34, H100):
+# its answers to the signal's address and the line's dereferences
+G34=$ROOT/tests/fixtures/gpu/run34
+timeout 60 "$BIN" --batch --replay "$G34/host_nullnext.mi.log" -d "$ROOT" >"$out" 2>&1 </dev/null
+check cuda-gdb-nullnext '^  access +n->next->val at 0x0: n->next is NULL$'
+check cuda-gdb-nullnext-hint '\(host-null-pointer\)$'
+timeout 60 "$BIN" --batch --replay "$G34/host_pastend.mi.log" -d "$ROOT" >"$out" 2>&1 </dev/null
+check cuda-gdb-pastend '^  access +data\[i \* step\] at 0x[0-9a-f]+ \(data = 0x[0-9a-f]+, i \* step = 34000\)$'
+check cuda-gdb-pastend-hint '^\[1\] data\[i \* step\] is outside the program.s memory  \(host-bad-pointer\)$'
 
 run "$BUILD/progs/host_crash" smash
 check smash-where "^  location +tests/progs/host_crash\\.c:$(line_of MARK_SMASH $C) "
