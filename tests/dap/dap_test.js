@@ -459,9 +459,11 @@ const cases = {
 		const prog = path.join(BUILD, 'progs', 'model_segv');
 		const core = path.join(require('os').tmpdir(), 'cudbg-dap-' + process.pid + '.core');
 		const g = require('child_process').spawnSync('gdb', ['-q', '-nx', '-batch',
-			'-ex', 'run', '-ex', 'gcore ' + core, prog], { timeout: TIMEOUT });
+			'-ex', 'run', '-ex', 'gcore ' + core, prog], { timeout: 3 * TIMEOUT });
 		try {
-			assert.ok(fs.existsSync(core), 'gcore wrote no core: ' + g.stderr);
+			assert.ok(fs.existsSync(core), 'gcore wrote no core: ' +
+				(g.error ? g.error.message + '; ' : '') + String(g.stderr) +
+				' | ' + String(g.stdout).slice(-300));
 			const stopped = await start(dc, { coreFile: core, program: prog, debugger: 'gdb' });
 			const ev = stopped.body;
 			assert.ok(/poke/.test(ev.description), ev.description);
