@@ -31,7 +31,7 @@ int main() {
     cudaMalloc(&x, n * sizeof(float));
     cudaMalloc(&y, n * sizeof(float));
     cudaMemset(x, 0, n * sizeof(float));
-    eval_poly<<<n / 256, 256>>>(order, x, n, y);
+    eval_poly<<<n / 256, 256>>>(order, x, n, y); // launch
     cudaError_t e = cudaDeviceSynchronize();
     printf("sync: %s\n", cudaGetErrorString(e));
     return e != cudaSuccess;
