@@ -461,9 +461,13 @@ const cases = {
 		const g = require('child_process').spawnSync('gdb', ['-q', '-nx', '-batch',
 			'-ex', 'run', '-ex', 'gcore ' + core, prog], { timeout: 3 * TIMEOUT });
 		try {
+			// (on a time-out, what the machine's gdb and program were doing)
+			const ps = g.error ? require('child_process').spawnSync('sh', ['-c',
+				'ps -eo pid,ppid,stat,wchan:20,args | grep -E "gdb|model_segv" | grep -v grep'],
+				{ timeout: 5000 }).stdout : '';
 			assert.ok(fs.existsSync(core), 'gcore wrote no core: ' +
 				(g.error ? g.error.message + '; ' : '') + String(g.stderr) +
-				' | ' + String(g.stdout).slice(-300));
+				' | ' + String(g.stdout).slice(-300) + ' | ' + String(ps));
 			const stopped = await start(dc, { coreFile: core, program: prog, debugger: 'gdb' });
 			const ev = stopped.body;
 			assert.ok(/poke/.test(ev.description), ev.description);
