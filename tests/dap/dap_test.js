@@ -459,7 +459,10 @@ const cases = {
 		const prog = path.join(BUILD, 'progs', 'model_segv');
 		const core = path.join(require('os').tmpdir(), 'cudbg-dap-' + process.pid + '.core');
 		const g = require('child_process').spawnSync('gdb', ['-q', '-nx', '-batch',
-			'-ex', 'run', '-ex', 'gcore ' + core, prog], { timeout: 3 * TIMEOUT });
+			'-ex', 'run', '-ex', 'gcore ' + core, prog],
+			// (stdin closed: with an open pipe there, a gdb started
+			// from a background job never got past `run`)
+			{ timeout: 3 * TIMEOUT, stdio: ['ignore', 'pipe', 'pipe'] });
 		try {
 			// (on a time-out, what the machine's gdb and program were doing)
 			const ps = g.error ? require('child_process').spawnSync('sh', ['-c',
