@@ -345,13 +345,13 @@ static int load_rules(struct diag_run *r, const struct diag_run_config *c,
 	return 0;
 }
 
-/* A replay's word on the kernel's process events: its "childevents"
- * note, said as the live run said it. */
-static void replayed_events_off(struct diag_run *r, const char *path)
+/* A replay's child notes: the deaths (diag_run_read_child_deaths reads
+ * them instead of a directory) and the word on the kernel's process
+ * events, said as the live run said it. */
+static void replayed_child_notes(struct diag_run *r, const char *path)
 {
-	size_t len;
-	char err[256];
-	char *why = diag_child_events_read(path, &len, err, sizeof err);
+	char *why;
+	diag_child_notes_read(path, &r->replay_deaths, &why);
 	if (why) {
 		why[strcspn(why, "\n")] = '\0';
 		diag_set_child_events_off(r->d, why);
@@ -412,15 +412,8 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 		diag_run_free(r);
 		return NULL;
 	}
-	/* A replay's child deaths are its recording's "childdeath" notes
-	 * (diag_run_read_child_deaths reads them instead of a directory). */
-	if (c->replay) {
-		size_t len;
-		char e2[256];
-		r->replay_deaths = diag_child_deaths_read(c->replay, &len, e2,
-							  sizeof e2);
-		replayed_events_off(r, c->replay);
-	}
+	if (c->replay)
+		replayed_child_notes(r, c->replay);
 	/* The recording's own XML, else the findings in its text (when the
 	 * pass stopped before the XML); a report given with the replay is
 	 * used instead of either. */

@@ -112,37 +112,78 @@ static int on_entry(void *ctx, const struct transcript_entry *e,
 	return 0;
 }
 
-static char *notes_read(const char *pre, const char *path, size_t *len,
-			char *err, size_t cap)
+struct readers {
+	struct reader *v;
+	size_t n;
+};
+
+static int on_entries(void *ctx, const struct transcript_entry *e,
+		      size_t full_len)
 {
-	struct reader r = { .pre = pre };
-	struct stat st;
+	struct readers *rs = ctx;
+	for (size_t i = 0; i < rs->n; i++)
+		on_entry(&rs->v[i], e, full_len);
+	return 0;
+}
+
+/* A reader's text once the scan is over: malloc'd, NULL when it found no
+ * note (or out of memory: said in err). */
+static char *reader_take(struct reader *r, const char *path, size_t *len,
+			 char *err, size_t cap)
+{
 	*len = 0;
+	if (!r->any) {
+		dbuf_free(&r->text);
+		return NULL;
+	}
+	if (r->open_line)
+		dbuf_putc(&r->text, '\n');
+	if (r->text.oom) {
+		dbuf_free(&r->text);
+		snprintf(err, cap, "%s: out of memory reading its %s notes",
+			 path, r->pre);
+		return NULL;
+	}
+	*len = r->text.len;
+	return dbuf_take(&r->text);
+}
+
+/* The notes of each of n prefixes, in one scan of the recording: out[i]
+ * gets pres[i]'s text (malloc'd) or NULL, len[i] its length. */
+static void notes_read_many(const char *const *pres, size_t n,
+			    const char *path, char **out, size_t *len,
+			    char *err, size_t cap)
+{
+	struct reader v[4] = { 0 };
+	struct readers rs = { v, n < 4 ? n : 4 };
+	struct stat st;
+	for (size_t i = 0; i < n; i++) {
+		out[i] = NULL;
+		len[i] = 0;
+	}
 	if (cap)
 		err[0] = '\0';
 	/* A pipe or a FIFO is the replay's own input: reading it here would
 	 * take its bytes from the replay (such a replay goes without the
 	 * notes). */
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return NULL;
-	if (transcript_scan(path, 4096, on_entry, &r, err, cap) < 0) {
-		dbuf_free(&r.text);
-		return NULL;
-	}
-	if (!r.any) {
-		dbuf_free(&r.text);
-		return NULL;
-	}
-	if (r.open_line)
-		dbuf_putc(&r.text, '\n');
-	if (r.text.oom) {
-		dbuf_free(&r.text);
-		snprintf(err, cap, "%s: out of memory reading its sanitizer "
-			 "notes", path);
-		return NULL;
-	}
-	*len = r.text.len;
-	return dbuf_take(&r.text);
+		return;
+	for (size_t i = 0; i < rs.n; i++)
+		v[i].pre = pres[i];
+	bool ok = transcript_scan(path, 4096, on_entries, &rs, err, cap) >= 0;
+	for (size_t i = 0; i < rs.n; i++)
+		if (ok)
+			out[i] = reader_take(&v[i], path, &len[i], err, cap);
+		else
+			dbuf_free(&v[i].text);
+}
+
+static char *notes_read(const char *pre, const char *path, size_t *len,
+			char *err, size_t cap)
+{
+	char *text;
+	notes_read_many(&pre, 1, path, &text, len, err, cap);
+	return text;
 }
 
 char *diag_pass_text_read(const char *path, size_t *len, char *err,
@@ -182,21 +223,21 @@ void diag_child_death_note(struct session *s, long pid, int sig,
 	recording_note(s, "childdeath", "%ld %d %s\n", pid, sig, cmd ? cmd : "");
 }
 
-char *diag_child_deaths_read(const char *path, size_t *len, char *err,
-			     size_t cap)
-{
-	return notes_read("childdeath", path, len, err, cap);
-}
 
 void diag_child_events_note(struct session *s, const char *why)
 {
 	recording_note(s, "childevents", "%s\n", why);
 }
 
-char *diag_child_events_read(const char *path, size_t *len, char *err,
-			     size_t cap)
+void diag_child_notes_read(const char *path, char **deaths, char **events)
 {
-	return notes_read("childevents", path, len, err, cap);
+	static const char *const pres[] = { "childdeath", "childevents" };
+	char *out[2];
+	size_t len[2];
+	char err[256];
+	notes_read_many(pres, 2, path, out, len, err, sizeof err);
+	*deaths = out[0];
+	*events = out[1];
 }
 
 struct ended {

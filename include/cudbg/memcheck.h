@@ -211,19 +211,17 @@ void diag_recorded_program_free(char **v);
 
 /* A death a process of the program's wrote (preload/death.c), kept in
  * s's recording as a "childdeath| PID SIGNAL COMMAND" note (no-op when
- * not recording), so that a replay names it as the live run did; the
- * notes read back as "PID SIGNAL COMMAND" lines (as diag_pass_text_read
- * reads its own). */
+ * not recording), so that a replay names it as the live run did. */
 void diag_child_death_note(struct session *s, long pid, int sig,
 			   const char *cmd);
-char *diag_child_deaths_read(const char *path, size_t *len, char *err,
-			     size_t cap);
-/* Why the kernel's process events were not heard in a run that started
- * other processes, kept as a "childevents| WHY" note (no-op when not
- * recording), so that a replay says it too; read back as one line. */
+/* Why the kernel's process events could not be heard (a live run's, the
+ * program's forks or not), kept as a "childevents| WHY" note (no-op when
+ * not recording), so that a replay says it too. */
 void diag_child_events_note(struct session *s, const char *why);
-char *diag_child_events_read(const char *path, size_t *len, char *err,
-			     size_t cap);
+/* Both kinds of note of the recording at path, in one scan: *deaths the
+ * "PID SIGNAL COMMAND" lines, *events the reason's line (each malloc'd,
+ * NULL when there are none or they cannot be read). */
+void diag_child_notes_read(const char *path, char **deaths, char **events);
 
 /* The recording's "memcheck pass ended after N s..." note (its first),
  * in out; false when it has none or cannot be read.  *status gets the
