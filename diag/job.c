@@ -285,6 +285,9 @@ static void read_identity(struct job_proc *p)
 {
 	char path[64];
 	size_t len;
+	/* the time before the read: an exec after it cannot be in what was
+	 * read (the time after could be, on a slow run: valgrind's) */
+	unsigned long long before_read = mono_ns();
 	char *joined = job_read_cmdline(p->pid);
 	if (joined) {
 		const char *own = own_cmdline();
@@ -295,7 +298,7 @@ static void read_identity(struct job_proc *p)
 		bool changed = joined && (!p->cmdline ||
 					  strcmp(joined, p->cmdline) != 0);
 		if (joined)
-			p->cmd_read_ns = mono_ns();
+			p->cmd_read_ns = before_read;
 		if (changed) {
 			free(p->cmdline);
 			p->cmdline = joined;

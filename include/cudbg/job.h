@@ -66,8 +66,9 @@ struct job_proc {
 	bool status_from_events; /* state/status are a thread's end heard
 				  * in the events: a later thread's end
 				  * replaces them */
-	unsigned long long cmd_read_ns; /* when cmdline was last read from
-					 * /proc (CLOCK_MONOTONIC ns), 0 never */
+	unsigned long long cmd_read_ns; /* when the last read of cmdline
+					 * from /proc began (CLOCK_MONOTONIC
+					 * ns), 0 never */
 	char *exe;            /* /proc/PID/exe, NULL when unknown */
 	char *rank;           /* the rank's value, NULL when none */
 	const char *rank_var; /* RANK, OMPI_COMM_WORLD_RANK, PMI_RANK,
