@@ -1110,16 +1110,23 @@ static void on_proc_event(void *ctx, const struct procev *e)
 	struct job_proc *p = find_proc(r->j, e->pid);
 	switch (e->kind) {
 	case PROCEV_FORK:
-		if (p || (e->ppid != r->keeper && !find_proc(r->j, e->ppid)))
-			return;
-		if (!(p = add_proc(r->j, e->pid, t)))
-			return;
-		p->ppid = e->ppid == r->keeper ? 0 : e->ppid;
-		read_identity(p);
-		/* gone already: a fork runs its parent's program until it
-		 * execs (an exec event then says otherwise) */
+		if (p && p->ppid != (e->ppid == r->keeper ? 0 : e->ppid))
+			return; /* another process's pid, used again */
+		if (!p) {
+			if (e->ppid != r->keeper && !find_proc(r->j, e->ppid))
+				return;
+			if (!(p = add_proc(r->j, e->pid, t)))
+				return;
+			p->ppid = e->ppid == r->keeper ? 0 : e->ppid;
+			read_identity(p);
+		}
+		/* gone already, or first seen by a poll as a zombie (which
+		 * has no command line to read): a fork runs its parent's
+		 * program until it execs (an exec event then says otherwise).
+		 * (The parent is looked up after add_proc, which may move
+		 * the list.) */
 		struct job_proc *parent = find_proc(r->j, e->ppid);
-		if (!p->cmdline && parent && parent->cmdline)
+		if (!p->cmdline && !p->exec_heard && parent && parent->cmdline)
 			p->cmd_inherited = diag_strset(&p->cmdline,
 						       parent->cmdline);
 		break;
