@@ -15,6 +15,8 @@
 #                     the passes of `make test` keep apart
 #   ONLY='NAME...'   run only these tests (names as in test-times, with no
 #                     pass prefix: sh/faults, test_ctl, corpus/fuzz_decode)
+#   EXCEPT='NAME...' run all but these (the asan pass of `make test` leaves
+#                     the two replay sweeps to `make gauntlet`, tests/check.sh)
 #   CUDBG_TEST_RESULTS=FILE    append the PASS/FAIL/SKIP lines to FILE and print no
 #                     closing line (tests/check.sh sums all passes)
 set -u
@@ -164,6 +166,10 @@ done >>"$q/tests"
 
 if [ -n "${ONLY:-}" ]; then
 	awk -v want=" $ONLY " 'index(want, " " $3 " ")' "$q/tests" >"$q/wanted"
+	mv "$q/wanted" "$q/tests"
+fi
+if [ -n "${EXCEPT:-}" ]; then
+	awk -v but=" $EXCEPT " '!index(but, " " $3 " ")' "$q/tests" >"$q/wanted"
 	mv "$q/wanted" "$q/tests"
 fi
 

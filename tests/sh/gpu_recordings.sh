@@ -14,10 +14,10 @@
 #   TOOL       NAME.TOOL.mi.log (else NAME.mi.log) with
 #              NAME.TOOL.sanitizer.xml, for racecheck, initcheck, synccheck
 # Under tests/run.sh each replay runs once more with --json: its report is
-# kept for the schema check (tests/sh/lib/reports.sh) and its exit status
-# must be the text report's; not with CUDBG_SWEEP=sample (the ASan pass of
-# `make test`, where a replay costs ten times the plain one: the plain
-# pass makes them, and the asan-sweep pass of `make gauntlet`).
+# kept for the schema check (tests/sh/lib/reports.sh; report_schema.sh's
+# sweep leaves these recordings to it) and its exit status must be the
+# text report's.  (The ASan pass of `make test` leaves this test to the
+# asan-sweep pass of `make gauntlet`: tests/check.sh says why.)
 # A recording may be gzipped (NAME.mi.log.gz, over 1 MB).  A program or a
 # pass with rules but no recording yet gets a SKIP line.
 set -u
@@ -32,8 +32,7 @@ out=$(mktemp); jout=$(mktemp); trap 'rm -f "$out" "$jout"' EXIT
 # report's, or when it calls a CUDA program a host run ($jexp: the
 # .expect that may allow it).  Only under tests/run.sh (CUDBG_JSON_REPORTS set).
 json_too() {
-	[ -n "${CUDBG_JSON_REPORTS:-}" ] && [ "${CUDBG_SWEEP:-all}" != sample ] ||
-		return 0
+	[ -n "${CUDBG_JSON_REPORTS:-}" ] || return 0
 	jl=$1 jrc=$2; shift 2
 	timeout 60 "$BIN" --json -d tests/gpu "$@" >"$jout" 2>/dev/null
 	rc=$?

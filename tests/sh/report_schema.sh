@@ -93,32 +93,20 @@ while IFS='|' read -r name src code why; do
 done <"$tmp/cases"
 
 # Every committed recording (the shared ones, tests/fixtures with its GPU
-# runs and hand-made hangs) replayed once with --json, with its sanitizer
-# reports where it has them, and every report alone: the schema must
-# take them all.  gpu_recordings.sh replays only the programs with an
-# .expect; this covers the rest (tests/fixtures/gpu/run1, ...).
-# (Some 700 replays: not under valgrind, where each takes seconds.)
-# CUDBG_SWEEP=sample (the ASan pass of `make test`, where a replay costs
-# 0.13 s of start-up and leak check, ten times the plain one): each
-# recording and each report once, alone, and none of the top folder of
-# tests/fixtures/gpu, whose every recording and report gpu_recordings.sh
-# replays in the same pass (as text; with --json in the plain pass); the
-# whole sweep runs under ASan in `make gauntlet` (its asan-sweep pass,
-# tests/check.sh, with gpu_recordings.sh's --json replays).
+# runs and hand-made hangs) replayed once with --json, and once with each
+# of its sanitizer reports, and every report alone: the schema must take
+# them all.  The top folder of tests/fixtures/gpu is left to
+# gpu_recordings.sh, which replays each of its recordings with --json in
+# the same pass (every pass its replays are checked in: they go to the
+# same schema check); this covers the rest (tests/fixtures/gpu/run1, ...).
+# (Some 400 replays: not under valgrind, where each takes seconds.  The
+# ASan pass of `make test` leaves this test to the asan-sweep pass of
+# `make gauntlet`: tests/check.sh says why.)
 if [ "${CUDBG_UNDER_VALGRIND:-0}" = 1 ]; then
-	echo "SKIP report_schema/all-recordings: not under valgrind (the plain and asan passes replay them)"
+	echo "SKIP report_schema/all-recordings: not under valgrind (the plain and asan-sweep passes replay them)"
 	exit 0
 fi
-SWEEP=${CUDBG_SWEEP:-all}
-case $SWEEP in all | sample) ;; *)
-	echo "FAIL report_schema/all-recordings: CUDBG_SWEEP='$SWEEP', not all or sample"
-	exit 1 ;;
-esac
 GPU_TOP=$ROOT/tests/fixtures/gpu
-# sampled_out FILE: true when the sample leaves FILE to gpu_recordings.sh
-sampled_out() {
-	[ "$SWEEP" = sample ] && [ "${1%/*}" = "$GPU_TOP" ]
-}
 mkdir "$tmp/all"
 # The replays to make, one a line: N|RECORDING|REPORT (either may be
 # empty); then made two at a time (one test of a pass that runs others
@@ -126,27 +114,23 @@ mkdir "$tmp/all"
 : >"$tmp/jobs"
 n=0
 for f in "$FIX"/*.mi.log* "$ROOT"/tests/fixtures/*.mi.log* \
-	 "$GPU_TOP"/*.mi.log* "$GPU_TOP"/*/*.mi.log* \
-	 "$ROOT"/tests/fixtures/hand/*.mi.log*; do
+	 "$GPU_TOP"/*/*.mi.log* "$ROOT"/tests/fixtures/hand/*.mi.log*; do
 	[ -f "$f" ] || continue
-	sampled_out "$f" && continue
 	base=${f%.gz}; base=${base%.mi.log}
 	for pass in core sancore memcheck racecheck initcheck synccheck; do
 		base=${base%.$pass}
 	done
 	n=$((n + 1))
 	echo "$n|$f|" >>"$tmp/jobs"
-	[ "$SWEEP" = sample ] && continue
 	for x in "$base".sanitizer.xml "$base".*.sanitizer.xml; do
 		[ -f "$x" ] || continue
 		n=$((n + 1))
 		echo "$n|$f|$x" >>"$tmp/jobs"
 	done
 done
-for x in "$FIX"/*.sanitizer.xml "$GPU_TOP"/*.sanitizer.xml \
-	 "$GPU_TOP"/*/*.xml "$ROOT"/tests/data/santools/*.xml; do
+for x in "$FIX"/*.sanitizer.xml "$GPU_TOP"/*/*.xml \
+	 "$ROOT"/tests/data/santools/*.xml; do
 	[ -f "$x" ] || continue
-	sampled_out "$x" && continue
 	n=$((n + 1))
 	echo "$n||$x" >>"$tmp/jobs"
 done
