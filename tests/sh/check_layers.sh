@@ -17,15 +17,23 @@ else
 	printf '%s\n' "$out" | sed 's/^/    /'
 fi
 
-# A copy holding only the include lines of every source the check reads.
+# A copy holding only the include lines of every source the check reads
+# (every file made, empty where it includes nothing; one grep for all).
 copy_tree() { # dest
-	(cd "$ROOT" && find base mi diag opts dap batch tui app include/cudbg \
-		\( -name '*.c' -o -name '*.h' -o -name '*.def' \) -type f \
-		2>/dev/null) |
-	while read -r f; do
-		mkdir -p "$1/$(dirname "$f")"
-		grep '^[[:space:]]*#[[:space:]]*include' "$ROOT/$f" >"$1/$f"
-	done
+	list=$(cd "$ROOT" && find base mi diag opts dap batch tui app \
+		include/cudbg \( -name '*.c' -o -name '*.h' -o -name '*.def' \) \
+		-type f 2>/dev/null | sort)
+	mkdir -p "$1"
+	# shellcheck disable=SC2086
+	(cd "$1" && mkdir -p $(printf '%s\n' "$list" | sed 's#/[^/]*$##' | sort -u))
+	for f in $list; do : >"$1/$f"; done
+	# (grep gives each file's lines together: one open file at a time)
+	# shellcheck disable=SC2086
+	(cd "$ROOT" && grep -H '^[[:space:]]*#[[:space:]]*include' $list) |
+		awk -v d="$1" '{ f = $0; sub(/:.*/, "", f); l = $0
+			sub(/^[^:]*:/, "", l)
+			if (f != last) { if (last != "") close(d "/" last); last = f }
+			print l >>(d "/" f) }'
 }
 
 copy_tree "$tmp/clean"
