@@ -242,12 +242,13 @@ static int replayed_pass_status(int noted, const char *text, size_t len)
 /* A recorded pass that stopped the sanitizer itself (pass_stopped) had
  * no XML: its replay reads the findings from the text, as the pass did,
  * and reports what it reported. */
-static void replay_pass_end(struct diag_run *r, const char *replay)
+static void replay_pass_end(struct diag_run *r,
+			    const struct diag_replay_notes *n)
 {
-	char note[512];
+	const char *note = n->ended_note;
 	double secs;
-	int noted;
-	if (!diag_pass_ended_note(replay, note, sizeof note, &noted) ||
+	int noted = n->ended_status;
+	if (!n->ended ||
 	    sscanf(note, "memcheck pass ended after %lf s", &secs) != 1)
 		return;
 	int status = replayed_pass_status(noted, r->memcheck_text,
@@ -287,37 +288,31 @@ static void replay_pass_end(struct diag_run *r, const char *replay)
 }
 
 /* A replay of a memcheck pass's recording: the pass's text from its
- * "sanitizer|" notes goes where the live pass put it (run_memcheck): the
- * program's output first, then the report (load_report).  Returns -1
- * with a message in err when the recording cannot be read. */
-static int replay_pass_text(struct diag_run *r, const char *replay,
-			    char *err, size_t cap)
+ * "sanitizer|" notes (taken from n) goes where the live pass put it
+ * (run_memcheck): the program's output first, then the report
+ * (load_report). */
+static void replay_pass_text(struct diag_run *r, struct diag_replay_notes *n)
 {
-	size_t len;
-	char *text = diag_pass_text_read(replay, &len, err, cap);
-	if (!text)
-		return err[0] ? -1 : 0;
-	r->memcheck_text = text;
-	r->memcheck_len = len;
-	diag_on_pass_output(r->d, text, len);
-	replay_pass_end(r, replay);
-	return 0;
+	if (!n->pass_text)
+		return;
+	r->memcheck_text = n->pass_text;
+	r->memcheck_len = n->pass_len;
+	n->pass_text = NULL;
+	diag_on_pass_output(r->d, r->memcheck_text, r->memcheck_len);
+	replay_pass_end(r, n);
 }
 
 /* A replay of a recording that kept the pass's XML ("sanxml" notes): its
  * findings, as the live pass read them, with no --sanitizer-report
  * beside it (issue 29 item 7).  True when it had one. */
-static bool replay_pass_xml(struct diag_run *r, const char *replay)
+static bool replay_pass_xml(struct diag_run *r,
+			    const struct diag_replay_notes *n)
 {
-	size_t len;
-	char err[256];
-	char *xml = diag_pass_xml_read(replay, &len, err, sizeof err);
-	if (!xml)
+	if (!n->pass_xml)
 		return false;
 	struct diag_san *s = diag_san_new();
-	bool ok = s && diag_san_feed(s, xml, len) == DIAG_OK &&
+	bool ok = s && diag_san_feed(s, n->pass_xml, n->xml_len) == DIAG_OK &&
 		  diag_san_finish(s) == DIAG_OK;
-	free(xml);
 	if (!ok) {
 		diag_san_free(s);
 		return false;
@@ -345,18 +340,19 @@ static int load_rules(struct diag_run *r, const struct diag_run_config *c,
 	return 0;
 }
 
-/* A replay's child notes: the deaths (diag_run_read_child_deaths reads
- * them instead of a directory) and the word on the kernel's process
- * events, said as the live run said it. */
-static void replayed_child_notes(struct diag_run *r, const char *path)
+/* A replay's child notes: the deaths (taken from n: read by
+ * diag_run_read_child_deaths instead of a directory) and the word on the
+ * kernel's process events, said as the live run said it. */
+static void replayed_child_notes(struct diag_run *r,
+				 struct diag_replay_notes *n)
 {
-	char *why;
-	diag_child_notes_read(path, &r->replay_deaths, &why);
+	r->replay_deaths = n->child_deaths;
+	n->child_deaths = NULL;
+	char *why = n->child_events;
 	if (why) {
 		why[strcspn(why, "\n")] = '\0';
 		diag_set_child_events_off(r->d, why);
 	}
-	free(why);
 }
 
 struct diag_run *diag_run_new(const struct diag_run_config *c,
@@ -370,10 +366,19 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 	}
 	r->memcheck_secs = -1;
 	r->argv = c->argv;
+	/* A replay's notes, read in one scan. */
+	struct diag_replay_notes notes = { 0 };
+	if (c->replay && diag_replay_notes_read(c->replay, &notes, err, cap) < 0) {
+		diag_replay_notes_free(&notes);
+		diag_run_free(r);
+		return NULL;
+	}
 	/* A replay's program is the one its recording ran (its "program|"
 	 * notes): the hints name the user's command as the live run did. */
-	if (c->replay && !(c->argv && c->argv[0]))
-		r->argv = r->recorded_argv = diag_recorded_program(c->replay);
+	if (c->replay && !(c->argv && c->argv[0])) {
+		r->argv = r->recorded_argv = notes.program;
+		notes.program = NULL;
+	}
 	r->dirs = c->dirs;
 	r->ndirs = c->ndirs;
 	r->policy = c->memcheck;
@@ -405,20 +410,23 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 		diag_set_program(r->d, r->argv, NULL);
 	for (size_t i = 0; i < c->ndirs; i++)
 		diag_add_source_dir(r->d, c->dirs[i]);
-	if (load_rules(r, c, exe_dir, err, cap) < 0 ||
-	    (c->replay && replay_pass_text(r, c->replay, err, cap) < 0) ||
-	    (c->sanitizer_report &&
-	     load_report(r, c->sanitizer_report, err, cap) < 0)) {
+	bool failed = load_rules(r, c, exe_dir, err, cap) < 0;
+	if (!failed && c->replay)
+		replay_pass_text(r, &notes);
+	if (failed || (c->sanitizer_report &&
+		       load_report(r, c->sanitizer_report, err, cap) < 0)) {
+		diag_replay_notes_free(&notes);
 		diag_run_free(r);
 		return NULL;
 	}
 	if (c->replay)
-		replayed_child_notes(r, c->replay);
+		replayed_child_notes(r, &notes);
 	/* The recording's own XML, else the findings in its text (when the
 	 * pass stopped before the XML); a report given with the replay is
 	 * used instead of either. */
 	bool own_xml = c->replay && !c->sanitizer_report &&
-		       !c->report_elsewhere && replay_pass_xml(r, c->replay);
+		       !c->report_elsewhere && replay_pass_xml(r, &notes);
+	diag_replay_notes_free(&notes);
 	if (!own_xml && r->text_findings && !c->sanitizer_report &&
 	    !c->report_elsewhere) {
 		r->text_san = diag_san_from_text(r->memcheck_text,

@@ -148,56 +148,6 @@ static char *reader_take(struct reader *r, const char *path, size_t *len,
 	return dbuf_take(&r->text);
 }
 
-/* The notes of each of n prefixes, in one scan of the recording: out[i]
- * gets pres[i]'s text (malloc'd) or NULL, len[i] its length. */
-static void notes_read_many(const char *const *pres, size_t n,
-			    const char *path, char **out, size_t *len,
-			    char *err, size_t cap)
-{
-	struct reader v[4] = { 0 };
-	struct readers rs = { v, n < 4 ? n : 4 };
-	struct stat st;
-	for (size_t i = 0; i < n; i++) {
-		out[i] = NULL;
-		len[i] = 0;
-	}
-	if (cap)
-		err[0] = '\0';
-	/* A pipe or a FIFO is the replay's own input: reading it here would
-	 * take its bytes from the replay (such a replay goes without the
-	 * notes). */
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return;
-	for (size_t i = 0; i < rs.n; i++)
-		v[i].pre = pres[i];
-	bool ok = transcript_scan(path, 4096, on_entries, &rs, err, cap) >= 0;
-	for (size_t i = 0; i < rs.n; i++)
-		if (ok)
-			out[i] = reader_take(&v[i], path, &len[i], err, cap);
-		else
-			dbuf_free(&v[i].text);
-}
-
-static char *notes_read(const char *pre, const char *path, size_t *len,
-			char *err, size_t cap)
-{
-	char *text;
-	notes_read_many(&pre, 1, path, &text, len, err, cap);
-	return text;
-}
-
-char *diag_pass_text_read(const char *path, size_t *len, char *err,
-			  size_t cap)
-{
-	return notes_read("sanitizer", path, len, err, cap);
-}
-
-char *diag_pass_xml_read(const char *path, size_t *len, char *err,
-			 size_t cap)
-{
-	return notes_read("sanxml", path, len, err, cap);
-}
-
 /* One line, formatted, as PRE's note in s's recording (no-op when s is
  * NULL or it could not be formatted). */
 static void recording_note(struct session *s, const char *pre,
@@ -227,17 +177,6 @@ void diag_child_death_note(struct session *s, long pid, int sig,
 void diag_child_events_note(struct session *s, const char *why)
 {
 	recording_note(s, "childevents", "%s\n", why);
-}
-
-void diag_child_notes_read(const char *path, char **deaths, char **events)
-{
-	static const char *const pres[] = { "childdeath", "childevents" };
-	char *out[2];
-	size_t len[2];
-	char err[256];
-	notes_read_many(pres, 2, path, out, len, err, sizeof err);
-	*deaths = out[0];
-	*events = out[1];
 }
 
 struct ended {
@@ -276,22 +215,6 @@ static int on_ended(void *ctx, const struct transcript_entry *e,
 	return 0;
 }
 
-bool diag_pass_ended_note(const char *path, char *out, size_t cap,
-			  int *status)
-{
-	struct ended x = { out, cap, false, 0 };
-	*status = 0;
-	struct stat st;
-	char err[256];
-	if (!cap || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return false;
-	out[0] = '\0';
-	if (transcript_scan(path, 4096, on_ended, &x, err, sizeof err) < 0)
-		return false;
-	*status = x.status;
-	return x.found;
-}
-
 /* "program| WORD" notes, one word each (mi/session_start.c). */
 struct words {
 	char **v;
@@ -325,18 +248,74 @@ static int on_program(void *ctx, const struct transcript_entry *e,
 	return 0;
 }
 
-char **diag_recorded_program(const char *path)
+/* Every note a replay reads, in one scan of the recording: four readers
+ * of PRE| notes, the program's words and the pass's end. */
+struct replay_scan {
+	struct readers rs;
+	struct words w;
+	struct ended x;
+};
+
+static int on_replay_entry(void *ctx, const struct transcript_entry *e,
+			   size_t full_len)
 {
-	struct words w = {0};
+	struct replay_scan *s = ctx;
+	on_entries(&s->rs, e, full_len);
+	on_program(&s->w, e, full_len);
+	on_ended(&s->x, e, full_len);
+	return 0;
+}
+
+int diag_replay_notes_read(const char *path, struct diag_replay_notes *n,
+			   char *err, size_t cap)
+{
+	static const char *const pres[] = { "sanitizer", "sanxml",
+					    "childdeath", "childevents" };
+	struct reader v[4] = { 0 };
+	struct replay_scan s = { .rs = { v, 4 } };
 	struct stat st;
-	char err[256];
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    transcript_scan(path, 65536, on_program, &w, err, sizeof err) < 0 ||
-	    w.oom || !w.n) {
-		diag_recorded_program_free(w.v);
-		return NULL;
+	memset(n, 0, sizeof *n);
+	s.x = (struct ended){ n->ended_note, sizeof n->ended_note, false, 0 };
+	if (cap)
+		err[0] = '\0';
+	/* A pipe or a FIFO is the replay's own input: reading it here would
+	 * take its bytes from the replay (such a replay goes without the
+	 * notes). */
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	for (size_t i = 0; i < 4; i++)
+		v[i].pre = pres[i];
+	/* (64 KiB of each entry: a program's word is kept whole up to it) */
+	if (transcript_scan(path, 65536, on_replay_entry, &s, err, cap) < 0) {
+		for (size_t i = 0; i < 4; i++)
+			dbuf_free(&v[i].text);
+		diag_recorded_program_free(s.w.v);
+		return -1;
 	}
-	return w.v;
+	size_t len;
+	n->pass_text = reader_take(&v[0], path, &n->pass_len, err, cap);
+	n->pass_xml = reader_take(&v[1], path, &n->xml_len, err, cap);
+	n->child_deaths = reader_take(&v[2], path, &len, err, cap);
+	n->child_events = reader_take(&v[3], path, &len, err, cap);
+	if (s.w.oom || !s.w.n)
+		diag_recorded_program_free(s.w.v);
+	else
+		n->program = s.w.v;
+	n->ended = s.x.found;
+	n->ended_status = s.x.status;
+	if (!n->ended)
+		n->ended_note[0] = '\0';
+	return err[0] ? -1 : 0;
+}
+
+void diag_replay_notes_free(struct diag_replay_notes *n)
+{
+	free(n->pass_text);
+	free(n->pass_xml);
+	free(n->child_deaths);
+	free(n->child_events);
+	diag_recorded_program_free(n->program);
+	memset(n, 0, sizeof *n);
 }
 
 void diag_recorded_program_free(char **v)
@@ -344,4 +323,19 @@ void diag_recorded_program_free(char **v)
 	for (size_t i = 0; v && v[i]; i++)
 		free(v[i]);
 	free(v);
+}
+
+char *diag_pass_text_read(const char *path, size_t *len, char *err,
+			  size_t cap)
+{
+	struct diag_replay_notes n;
+	char *text = NULL;
+	*len = 0;
+	if (diag_replay_notes_read(path, &n, err, cap) == 0) {
+		text = n.pass_text;
+		*len = n.pass_len;
+		n.pass_text = NULL;
+	}
+	diag_replay_notes_free(&n);
+	return text;
 }

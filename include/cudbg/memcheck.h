@@ -200,13 +200,6 @@ void diag_pass_xml_note(struct session *s, const char *xml, size_t len);
 typedef void (*diag_pass_note_fn)(void *ctx, const char *note);
 void diag_pass_notes(const char *pre, const char *text, size_t len,
 		     diag_pass_note_fn emit, void *ctx);
-char *diag_pass_xml_read(const char *path, size_t *len, char *err,
-			 size_t cap);
-/* The program's command line a recording holds ("program| WORD" notes,
- * one a word: mi/session_start.c), NULL ended (free with
- * diag_recorded_program_free), or NULL when it holds none (a recording
- * made before them, an attach, a core) or cannot be read. */
-char **diag_recorded_program(const char *path);
 void diag_recorded_program_free(char **v);
 
 /* A death a process of the program's wrote (preload/death.c), kept in
@@ -218,18 +211,41 @@ void diag_child_death_note(struct session *s, long pid, int sig,
  * program's forks or not), kept as a "childevents| WHY" note (no-op when
  * not recording), so that a replay says it too. */
 void diag_child_events_note(struct session *s, const char *why);
-/* Both kinds of note of the recording at path, in one scan: *deaths the
- * "PID SIGNAL COMMAND" lines, *events the reason's line (each malloc'd,
- * NULL when there are none or they cannot be read). */
-void diag_child_notes_read(const char *path, char **deaths, char **events);
 
-/* The recording's "memcheck pass ended after N s..." note (its first),
- * in out; false when it has none or cannot be read.  *status gets the
- * status of the DIAG_PASS_EXIT_NOTE after it (a pass that was the whole
- * run and whose program failed), 0 when there is none. */
 #define DIAG_PASS_EXIT_NOTE "memcheck pass: the program exited with status "
-bool diag_pass_ended_note(const char *path, char *out, size_t cap,
-			  int *status);
+/* Every note a replay reads from its recording, in one scan (a big
+ * recording is inflated once, not once a kind):
+ *   pass_text     the pass's text ("sanitizer" notes), pass_len bytes
+ *   pass_xml      the pass's XML ("sanxml" notes), xml_len bytes
+ *   child_deaths  "PID SIGNAL COMMAND" lines ("childdeath" notes)
+ *   child_events  why the process events went unheard ("childevents")
+ *   program       the program's command line ("program| WORD" notes,
+ *                 one a word: mi/session_start.c), NULL ended; NULL when
+ *                 it holds none (made before them, an attach, a core)
+ *   ended_note    its first "memcheck pass ended after N s..." note
+ *                 ("" and ended false when none), ended_status the
+ *                 status of the DIAG_PASS_EXIT_NOTE after it (a pass that
+ *                 was the whole run and whose program failed), 0 none.
+ * Each text is malloc'd and NUL ended, NULL when the recording has none;
+ * the caller owns all and frees them with diag_replay_notes_free (also
+ * after a failure).  Returns 0 (everything empty when path is no regular
+ * file: a pipe the replay itself reads), or -1 with a message in err when
+ * the file cannot be read or memory ran out. */
+struct diag_replay_notes {
+	char *pass_text;
+	size_t pass_len;
+	char *pass_xml;
+	size_t xml_len;
+	char *child_deaths;
+	char *child_events;
+	char **program;
+	bool ended;
+	char ended_note[512];
+	int ended_status;
+};
+int diag_replay_notes_read(const char *path, struct diag_replay_notes *n,
+			   char *err, size_t cap);
+void diag_replay_notes_free(struct diag_replay_notes *n);
 
 /* Extra compute-sanitizer flags (--sanitizer-flags, the config file's
  * `sanitizer-flags`; diag/sanflags.c).  diag_san_flags_add splits text
