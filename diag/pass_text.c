@@ -305,7 +305,7 @@ int diag_replay_notes_read(const char *path, struct diag_replay_notes *n,
 	n->ended_status = s.x.status;
 	if (!n->ended)
 		n->ended_note[0] = '\0';
-	return err[0] ? -1 : 0;
+	return cap && err[0] ? -1 : 0;
 }
 
 void diag_replay_notes_free(struct diag_replay_notes *n)
