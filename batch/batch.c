@@ -540,13 +540,14 @@ static bool hang_interrupt(struct dbg_ctl *c, struct diag_run *dr,
 
 /* A replay has no clock: a recording that interrupted a running program
  * stands for --timeout (batch/hang.h). */
-static int stop_wait_ms(const struct cudbg_options *o, int timeout_ms,
+static int stop_wait_ms(const struct cudbg_options *o,
+			const struct diag_run *dr, int timeout_ms,
 			double *recorded)
 {
 	*recorded = -1;
 	if (o->backend != SESSION_REPLAY)
 		return timeout_ms;
-	*recorded = hang_recorded_seconds(o->replay);
+	*recorded = diag_run_replay_hang_seconds(dr);
 	if (*recorded < 0)
 		return timeout_ms;
 	return hang_replay_wait_ms(*recorded, o->replay_realtime);
@@ -605,7 +606,7 @@ static int run_phase(const struct cudbg_options *o, struct dbg_ctl *c,
 		     struct diag_run *dr, int timeout_ms, bool *hang)
 {
 	double recorded;
-	int stop_ms = stop_wait_ms(o, timeout_ms, &recorded);
+	int stop_ms = stop_wait_ms(o, dr, timeout_ms, &recorded);
 	replay_hang = recorded >= 0 && !o->replay_realtime;
 	/* An imprecise first error (a device assert): the pass's findings
 	 * are the report, and a live run would only repeat the program

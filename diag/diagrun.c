@@ -58,6 +58,7 @@ struct diag_run {
 				     * for a Python runtime (a launcher that
 				     * exec'd python) */
 	double memcheck_secs;       /* < 0: did not run */
+	double replay_hang_secs;    /* the recording's interrupt, -1 none */
 	char memcheck_stopped[160]; /* diag_report_in.memcheck_stopped */
 	bool text_findings;         /* a replay's findings come from the
 				     * pass text (no XML was written) */
@@ -365,6 +366,7 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 		return NULL;
 	}
 	r->memcheck_secs = -1;
+	r->replay_hang_secs = -1;
 	r->argv = c->argv;
 	/* A replay's notes, read in one scan. */
 	struct diag_replay_notes notes = { 0 };
@@ -373,6 +375,7 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 		diag_run_free(r);
 		return NULL;
 	}
+	r->replay_hang_secs = notes.hang_seconds;
 	/* A replay's program is the one its recording ran (its "program|"
 	 * notes): the hints name the user's command as the live run did. */
 	if (c->replay && !(c->argv && c->argv[0])) {
@@ -470,6 +473,11 @@ const struct diag_rules *diag_run_rules(const struct diag_run *r)
 const char *diag_run_rules_error(const struct diag_run *r)
 {
 	return r->rules ? NULL : r->rules_error;
+}
+
+double diag_run_replay_hang_seconds(const struct diag_run *r)
+{
+	return r ? r->replay_hang_secs : -1;
 }
 
 /* ---- hooks ------------------------------------------------------------- */

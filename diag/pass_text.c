@@ -248,12 +248,54 @@ static int on_program(void *ctx, const struct transcript_entry *e,
 	return 0;
 }
 
+/* A recorded interrupt of a running program (diag_replay_notes's
+ * hang_seconds): a run begins with "*running" or "^running" (after any
+ * token), a "*stopped" ends it, and the first -exec-interrupt sent while
+ * one runs is the hang the recording stands for. */
+struct hang_scan {
+	bool running;     /* a run began and no stop followed */
+	double run_t;     /* when it began */
+	double found;     /* -1 until an interrupt of a running program */
+};
+
+static void on_hang(struct hang_scan *h, const struct transcript_entry *e)
+{
+	if (h->found >= 0)
+		return;
+	if (e->tag == TRANSCRIPT_OUT) {
+		/* results and async records may carry a token */
+		size_t i = 0;
+		while (i < e->len && e->text[i] >= '0' && e->text[i] <= '9')
+			i++;
+		const char *rest = e->text + i;
+		size_t n = e->len - i;
+		if ((text_starts(rest, n, "*running") ||
+		     text_starts(rest, n, "^running")) && !h->running) {
+			h->running = true;
+			h->run_t = e->t;
+		} else if (text_starts(rest, n, "*stopped")) {
+			h->running = false;
+		}
+		return;
+	}
+	if (e->tag != TRANSCRIPT_CMD || !h->running)
+		return;
+	size_t blen;
+	uint64_t tok;
+	const char *body = transcript_command_body(e->text, e->len, &blen,
+						   &tok);
+	if (blen >= 15 && memcmp(body, "-exec-interrupt", 15) == 0)
+		h->found = e->t - h->run_t;
+}
+
 /* Every note a replay reads, in one scan of the recording: four readers
- * of PRE| notes, the program's words and the pass's end. */
+ * of PRE| notes, the program's words, the pass's end and a hang's
+ * interrupt. */
 struct replay_scan {
 	struct readers rs;
 	struct words w;
 	struct ended x;
+	struct hang_scan h;
 };
 
 static int on_replay_entry(void *ctx, const struct transcript_entry *e,
@@ -263,6 +305,7 @@ static int on_replay_entry(void *ctx, const struct transcript_entry *e,
 	on_entries(&s->rs, e, full_len);
 	on_program(&s->w, e, full_len);
 	on_ended(&s->x, e, full_len);
+	on_hang(&s->h, e);
 	return 0;
 }
 
@@ -272,9 +315,10 @@ int diag_replay_notes_read(const char *path, struct diag_replay_notes *n,
 	static const char *const pres[] = { "sanitizer", "sanxml",
 					    "childdeath", "childevents" };
 	struct reader v[4] = { 0 };
-	struct replay_scan s = { .rs = { v, 4 } };
+	struct replay_scan s = { .rs = { v, 4 }, .h = { .found = -1 } };
 	struct stat st;
 	memset(n, 0, sizeof *n);
+	n->hang_seconds = -1;
 	s.x = (struct ended){ n->ended_note, sizeof n->ended_note, false, 0 };
 	if (cap)
 		err[0] = '\0';
@@ -303,6 +347,7 @@ int diag_replay_notes_read(const char *path, struct diag_replay_notes *n,
 		n->program = s.w.v;
 	n->ended = s.x.found;
 	n->ended_status = s.x.status;
+	n->hang_seconds = s.h.found;
 	if (!n->ended)
 		n->ended_note[0] = '\0';
 	return cap && err[0] ? -1 : 0;
@@ -316,6 +361,7 @@ void diag_replay_notes_free(struct diag_replay_notes *n)
 	free(n->child_events);
 	diag_recorded_program_free(n->program);
 	memset(n, 0, sizeof *n);
+	n->hang_seconds = -1;
 }
 
 void diag_recorded_program_free(char **v)

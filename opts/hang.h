@@ -9,13 +9,9 @@
 
 #include <stdbool.h>
 
-/* In a recording: the seconds between the start of the program's last
- * run and a recorded -exec-interrupt while it was still running (no
- * *stopped in between), or -1 when the recording holds no such
- * interrupt.  A replay has no clock: this recorded interrupt is what
- * --timeout stands for (the replay interrupts where the recording did
- * and reports the recorded time). */
-double hang_recorded_seconds(const char *transcript);
+/* (A recording's interrupt of a running program, which a replay stands
+ * for --timeout with: diag_run_replay_hang_seconds, read with the
+ * replay's other notes in one scan.) */
 
 /* The quiet time after which a replay that recorded an interrupt counts
  * as still running: its records come at once (realtime: at their

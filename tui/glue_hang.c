@@ -8,6 +8,7 @@
 #include "tui/glue_int.h"
 
 #include "cudbg/diag.h"
+#include "cudbg/diagrun.h"
 #include "cudbg/hang.h"
 #include "cudbg/options.h"
 #include "opts/hang.h"
@@ -42,7 +43,7 @@ static double recorded_seconds(struct glue *g)
 		g->hang.scanned = true;
 		g->hang.recorded = -1;
 		if (g->o && g->o->backend == SESSION_REPLAY)
-			g->hang.recorded = hang_recorded_seconds(g->o->replay);
+			g->hang.recorded = diag_run_replay_hang_seconds(g->dr);
 	}
 	return g->hang.recorded;
 }

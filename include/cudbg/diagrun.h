@@ -91,6 +91,11 @@ struct diag *diag_run_diag(struct diag_run *r);
  * diag_run_rules_error() says why. */
 const struct diag_rules *diag_run_rules(const struct diag_run *r);
 const char *diag_run_rules_error(const struct diag_run *r);
+/* A replay's recorded interrupt of a running program, in seconds after
+ * its run began (diag_replay_notes's hang_seconds: what --timeout stands
+ * for in a replay, which has no clock); -1 when it holds none, when r is
+ * no replay's, or r is NULL. */
+double diag_run_replay_hang_seconds(const struct diag_run *r);
 
 /* Fills the controller hooks so the records' text, program bytes and stderr
  * lines reach the collector, and the debugger's readiness is timed

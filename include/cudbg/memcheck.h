@@ -225,7 +225,14 @@ void diag_child_events_note(struct session *s, const char *why);
  *   ended_note    its first "memcheck pass ended after N s..." note
  *                 ("" and ended false when none), ended_status the
  *                 status of the DIAG_PASS_EXIT_NOTE after it (a pass that
- *                 was the whole run and whose program failed), 0 none.
+ *                 was the whole run and whose program failed), 0 none
+ *   hang_seconds  the seconds between the start of the program's last
+ *                 run and a recorded -exec-interrupt while it was still
+ *                 running (no *stopped in between), -1 when the
+ *                 recording holds no such interrupt: a replay has no
+ *                 clock, and this interrupt is what --timeout stands for
+ *                 (the replay interrupts where the recording did and
+ *                 reports the recorded time; diag_run_replay_hang_seconds).
  * Each text is malloc'd and NUL ended, NULL when the recording has none;
  * the caller owns all and frees them with diag_replay_notes_free (also
  * after a failure).  Returns 0 (everything empty when path is no regular
@@ -242,6 +249,7 @@ struct diag_replay_notes {
 	bool ended;
 	char ended_note[512];
 	int ended_status;
+	double hang_seconds;
 };
 int diag_replay_notes_read(const char *path, struct diag_replay_notes *n,
 			   char *err, size_t cap);
