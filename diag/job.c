@@ -1109,15 +1109,17 @@ static void on_proc_event(void *ctx, const struct procev *e)
 	double t = now_s() - r->t0;
 	struct job_proc *p = find_proc(r->j, e->pid);
 	switch (e->kind) {
-	case PROCEV_FORK:
-		if (p && p->ppid != (e->ppid == r->keeper ? 0 : e->ppid))
+	case PROCEV_FORK: {
+		/* the keeper is shown as 0 */
+		long ppid = e->ppid == r->keeper ? 0 : e->ppid;
+		if (p && p->ppid != ppid)
 			return; /* another process's pid, used again */
 		if (!p) {
-			if (e->ppid != r->keeper && !find_proc(r->j, e->ppid))
+			if (e->ppid != r->keeper && !find_proc(r->j, ppid))
 				return;
 			if (!(p = add_proc(r->j, e->pid, t)))
 				return;
-			p->ppid = e->ppid == r->keeper ? 0 : e->ppid;
+			p->ppid = ppid;
 			read_identity(p);
 		}
 		/* gone already, or first seen by a poll as a zombie (which
@@ -1130,6 +1132,7 @@ static void on_proc_event(void *ctx, const struct procev *e)
 			p->cmd_inherited = diag_strset(&p->cmdline,
 						       parent->cmdline);
 		break;
+	}
 	case PROCEV_EXEC:
 		if (!p)
 			break;
