@@ -645,17 +645,21 @@ static int fake_main(void *ctx)
 
 /* ---- checks before starting --------------------------------------------- */
 
-static int check_program(const char *prog, char *err, size_t cap)
+/* The program's path as gdb finds it: the current directory first, then
+ * PATH (spawn_which's errno when NULL); malloc'd. */
+static char *find_program(const char *prog)
 {
-	/* gdb tries the current directory first, then PATH. */
-	char *p = NULL;
 	if (!strchr(prog, '/') && access(prog, F_OK) == 0) {
 		char rel[4096];
 		snprintf(rel, sizeof rel, "./%s", prog);
-		p = spawn_which(rel);
-	} else {
-		p = spawn_which(prog);
+		return spawn_which(rel);
 	}
+	return spawn_which(prog);
+}
+
+static int check_program(const char *prog, char *err, size_t cap)
+{
+	char *p = find_program(prog);
 	if (p) {
 		free(p);
 		return 0;
@@ -681,22 +685,28 @@ static int check_program(const char *prog, char *err, size_t cap)
 	return SESSION_ENOTFOUND;
 }
 
-/* (gdb says only "No executable file specified" for such a script:
- * issue 29 item 3) */
+/* (gdb says only "No executable file specified" for such a script, and
+ * for a binary that is not ELF: issue 29 item 3) */
 int session_check_interpreter(char *const *argv, char *err, size_t cap)
 {
 	char **v = spawn_resolve_scripts(argv);
 	if (!v)
 		return 0; /* out of memory: the start says so */
 	int rc = 0;
-	char *found = strcmp(v[0], argv[0]) != 0 ? spawn_which(v[0]) : NULL;
-	if (strcmp(v[0], argv[0]) != 0 && !found) {
+	bool script = strcmp(v[0], argv[0]) != 0;
+	char *found = script ? spawn_which(v[0]) : find_program(v[0]);
+	if (script && !found) {
 		size_t n = strlen(argv[0]);
 		bool py = n > 3 && strcmp(argv[0] + n - 3, ".py") == 0;
 		snprintf(err, cap, "program '%s' names the interpreter '%s' in "
 			 "its #! line, and that is not an executable file: fix "
 			 "the line, or put an interpreter before it (%s %s)",
 			 argv[0], v[0], py ? "python3" : "bash", argv[0]);
+		rc = SESSION_ENOTFOUND;
+	} else if (found && !spawn_loadable(found)) {
+		snprintf(err, cap, "program '%s' is neither an ELF executable "
+			 "nor a script, and the debugger loads only those: give "
+			 "the command that starts it", found);
 		rc = SESSION_ENOTFOUND;
 	}
 	free(found);

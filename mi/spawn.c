@@ -313,21 +313,44 @@ void spawn_close(struct spawn_child *c)
 
 /* ---- scripts as programs ----------------------------------------------- */
 
-/* The "#!" line of an executable file: interp and its one optional
- * argument (Linux passes the rest of the line as one word), malloc'd.
- * False when the file starts otherwise or cannot be read. */
-static bool shebang(const char *path, char **interp, char **arg)
+/* What the start of an executable file says it is. */
+enum file_kind {
+	FILE_UNREADABLE,
+	FILE_ELF,      /* a program gdb can load */
+	FILE_SHEBANG,  /* a "#!" line */
+	FILE_TEXT,     /* no "#!", no NUL: execvp() and every shell hand
+			* such a file to /bin/sh (ENOEXEC) */
+	FILE_OTHER,    /* a binary gdb cannot load */
+};
+
+/* The first bytes of path, NUL-terminated in head (cap - 1 at most); the
+ * count, or -1 when the file cannot be read. */
+static ssize_t read_head(const char *path, char *head, size_t cap)
 {
-	char head[256];
-	*interp = *arg = NULL;
 	FILE *f = fopen(path, "rbe");
 	if (!f)
-		return false;
-	size_t n = fread(head, 1, sizeof head - 1, f);
+		return -1;
+	size_t n = fread(head, 1, cap - 1, f);
 	fclose(f);
 	head[n] = '\0';
-	if (n < 3 || head[0] != '#' || head[1] != '!')
-		return false;
+	return (ssize_t)n;
+}
+
+static enum file_kind file_kind_of(const char *head, size_t n)
+{
+	if (n >= 4 && memcmp(head, "\177ELF", 4) == 0)
+		return FILE_ELF;
+	if (n >= 2 && head[0] == '#' && head[1] == '!')
+		return FILE_SHEBANG;
+	return memchr(head, '\0', n) ? FILE_OTHER : FILE_TEXT;
+}
+
+/* The "#!" line in head: interp and its one optional argument (Linux
+ * passes the rest of the line as one word), malloc'd.  False when the
+ * line is longer than head or names nothing. */
+static bool shebang(char *head, char **interp, char **arg)
+{
+	*interp = *arg = NULL;
 	char *p = head + 2, *nl = strchr(p, '\n');
 	if (!nl)
 		return false; /* a line longer than we read: not trusted */
@@ -350,6 +373,34 @@ static bool shebang(const char *path, char **interp, char **arg)
 		return false;
 	}
 	return true;
+}
+
+/* How execvp() would run the file at path: the interpreter (and its
+ * argument) to put in front of it; false for a program gdb loads itself,
+ * or one it cannot (FILE_OTHER: session_check_interpreter says so). */
+static bool interpreter_of(const char *path, char **interp, char **arg)
+{
+	char head[256];
+	*interp = *arg = NULL;
+	ssize_t n = read_head(path, head, sizeof head);
+	if (n < 0)
+		return false;
+	switch (file_kind_of(head, (size_t)n)) {
+	case FILE_SHEBANG:
+		return shebang(head, interp, arg);
+	case FILE_TEXT:
+		*interp = strdup("/bin/sh");
+		return *interp != NULL;
+	default:
+		return false;
+	}
+}
+
+bool spawn_loadable(const char *path)
+{
+	char head[256];
+	ssize_t n = read_head(path, head, sizeof head);
+	return n < 0 || file_kind_of(head, (size_t)n) != FILE_OTHER;
 }
 
 void spawn_argv_free(char **argv)
@@ -408,7 +459,7 @@ char **spawn_resolve_scripts(char *const *argv)
 			path = spawn_which(v[0]);
 		}
 		char *interp, *arg;
-		if (!path || !shebang(path, &interp, &arg)) {
+		if (!path || !interpreter_of(path, &interp, &arg)) {
 			free(path);
 			break;
 		}

@@ -20,17 +20,23 @@ struct spawn_child {
  * ENOENT not found, EACCES not executable, EISDIR a directory). */
 char *spawn_which(const char *name);
 
-/* The program as execve() would run it: a script (a "#!" first line,
+/* The program as execvp() would run it: a script (a "#!" first line,
  * found as gdb finds a program: the current directory, then PATH) gets
  * its interpreter and that line's argument in front, the script's path
  * after them, as often as the interpreter is a script itself (pyenv's
- * `python3` is a bash script; `./train.sh` a sh one).  gdb and cuda-gdb
+ * `python3` is a bash script; `./train.sh` a sh one); an executable text
+ * file with no "#!" gets /bin/sh, as execvp() and every shell give it.  gdb and cuda-gdb
  * cannot load a script ("No executable file specified"), but follow the
  * interpreter's exec to the real program.  A new vector of new strings
  * (spawn_argv_free), argv unchanged where nothing is a script; NULL when
  * out of memory. */
 char **spawn_resolve_scripts(char *const *argv);
 void spawn_argv_free(char **argv);
+
+/* False when the file at path is readable and neither an ELF file nor a
+ * script of any kind (a binary gdb cannot load: "No executable file
+ * specified"). */
+bool spawn_loadable(const char *path);
 
 /* The debugger to run (rules in session.h).  NULL with a one-line reason
  * in err. */

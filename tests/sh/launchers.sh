@@ -5,7 +5,8 @@
 # debugger runs the script's interpreter and follows its exec to the real
 # program (mi/spawn.c spawn_resolve_scripts), with real gdb here: a sh
 # script that execs a program dying of SIGSEGV, a chain of two (`#!/usr/
-# bin/env sh`, as pyenv's shims are), and the chain found through PATH.
+# bin/env sh`, as pyenv's shims are), the chain found through PATH, and
+# an executable script with no #! line (run by /bin/sh, as execvp does).
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
@@ -19,7 +20,9 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin"
 printf '#!/bin/sh\n# a launcher\nexec "%s" "$@"\n' "$(cd "$(dirname "$PROG")" && pwd)/model_segv" >"$tmp/train.sh"
 printf '#!/usr/bin/env sh\nexec "%s" "$@"\n' "$tmp/train.sh" >"$tmp/bin/shim"
-chmod +x "$tmp/train.sh" "$tmp/bin/shim"
+# no #! line: execvp() and every shell hand it to /bin/sh
+printf 'exec "%s" "$@"\n' "$(cd "$(dirname "$PROG")" && pwd)/model_segv" >"$tmp/plain.sh"
+chmod +x "$tmp/train.sh" "$tmp/bin/shim" "$tmp/plain.sh"
 
 check() { # CASE DIR ARGS...: the fault of the program behind the script
 	c=$1 dir=$2
@@ -38,4 +41,5 @@ check() { # CASE DIR ARGS...: the fault of the program behind the script
 check sh_script "$tmp" ./train.sh
 check env_sh_chain "$tmp" "$tmp/bin/shim"
 PATH="$tmp/bin:$PATH" check chain_from_path "$tmp" shim
+check no_shebang "$tmp" ./plain.sh
 exit $fails

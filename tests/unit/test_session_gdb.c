@@ -457,6 +457,19 @@ TEST(missing_program_is_a_clear_error)
 			 "fix the line, or put an interpreter before it (bash "
 			 "/tmp/cudbg-script-");
 	unlink(sh);
+	/* an executable binary that is not ELF: ours, not gdb's words */
+	char other[] = "/tmp/cudbg-binary-XXXXXX";
+	fd = mkstemp(other);
+	CHECK(fd >= 0);
+	static const char blob[] = "\0\1\2 not a program";
+	CHECK(write(fd, blob, sizeof blob) == (ssize_t)sizeof blob);
+	fchmod(fd, 0755);
+	close(fd);
+	argv[0] = other;
+	expect_new_fails(&cfg, "is neither an ELF executable nor a script, "
+			 "and the debugger loads only those: give the command "
+			 "that starts it");
+	unlink(other);
 	argv[0] = (char *)(uintptr_t)"/tmp";
 	expect_new_fails(&cfg, "program '/tmp' is a directory");
 	struct session_config core = { .backend = SESSION_CORE,
