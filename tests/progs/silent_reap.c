@@ -8,6 +8,8 @@
  * it exec'ed; "system-kill" a shell system() started (glibc waits for
  * it inside libc, past the wrapped wait calls).  A second argument
  * "raw" reaps by the raw wait4 system call, past every libc wrapper;
+ * "wait" makes a parent whose worker failed wait for ever instead of
+ * exiting, as a pool that waits for the lost worker's result;
  * with "thread" worker 1's main thread calls pthread_exit (status 0)
  * and the thread it started dies of SIGSEGV 0.3 s later;
  * built -static (silent_reap_static) no library can be loaded at all. */
@@ -54,6 +56,7 @@ int main(int argc, char **argv)
 	if (strcmp(mode, "system-kill") == 0)
 		return system("kill -KILL $$") != 0; /* silently */
 	int raw = argc > 2 && strcmp(argv[2], "raw") == 0;
+	int wait_for_ever = argc > 2 && strcmp(argv[2], "wait") == 0;
 	int failed = 0;
 	for (int i = 0; i < 3; i++) {
 		pid_t pid = fork();
@@ -66,5 +69,7 @@ int main(int argc, char **argv)
 		    !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
 			failed = 1; /* silently */
 	}
+	while (failed && wait_for_ever)
+		pause();
 	return failed;
 }

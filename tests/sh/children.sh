@@ -48,6 +48,27 @@ for mode in kill exec-kill system-kill; do
 	worker $mode 'A process the program started was killed by SIGKILL: look for the out-of-memory killer  (job-child-killed)$' \
 		'was killed by SIGKILL' job-child-died
 done
+# A parent that waits for ever once a worker died (a Pool waiting for
+# the lost result, a collective whose rank is gone): at the hang the
+# death is the first hint, the wait's own hint after it.  (A worker
+# killed by SIGKILL is named by its parent's wait: its comm, or its
+# command line where that was still readable.)
+hang_worker() { # MODE ID
+	timeout 60 "$BIN" --batch --timeout 3 --debugger gdb "$PROG" "$1" wait \
+		>"$tmp/$1-wait.txt" 2>&1 </dev/null
+	if ! grep -q "^\[1\] The program waits, and a process it started .*($2)\$" "$tmp/$1-wait.txt"; then
+		fail "$1-wait" "not first: $2: $(grep -m1 '^\[1\]' "$tmp/$1-wait.txt")"
+	elif ! grep -q '^\[2\] .*(hang-running-host)$' "$tmp/$1-wait.txt"; then
+		fail "$1-wait-hang" "the hang's hint is not second: $(grep '^\[2\]' "$tmp/$1-wait.txt")"
+	elif ! tr -s ' \n' '  ' <"$tmp/$1-wait.txt" |
+		grep -q "had not ended, and process [0-9]* ([^)]*silent_reap\( $1 wait\)\?), which it started, had"; then
+		fail "$1-wait-worker" "the worker is not named: $(grep -A2 '^\[1\]' "$tmp/$1-wait.txt")"
+	else
+		pass "$1-wait"
+	fi
+}
+hang_worker fork hang-child-died
+hang_worker kill hang-child-killed
 # the exec'ed shell is named as what it became (its comm, or its whole
 # command line when read after the exec), never as the parent it was
 # ([$][$]: a "$" before "\)" would anchor, not match the text)
