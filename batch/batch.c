@@ -22,10 +22,12 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t batch_signalled;
+static volatile sig_atomic_t batch_signals; /* how many came */
 
 static void on_signal(int sig)
 {
 	batch_signalled = sig;
+	batch_signals++;
 }
 
 /* A write past `ulimit -f` (the recording) fails with EFBIG instead of
@@ -37,7 +39,9 @@ static void on_xfsz(int sig)
 }
 
 /* SIGINT/SIGTERM/SIGHUP end the wait; the session is then freed, which
- * stops the debugger's whole process group (no orphans). */
+ * stops the debugger's whole process group (no orphans).  The first
+ * SIGINT or SIGTERM while the program runs is first a report of where it
+ * was (signal_to_report). */
 static void signals_catch(void)
 {
 	struct sigaction sa;
@@ -522,7 +526,7 @@ static void add_diagnosis(const struct cudbg_options *o,
  * stopped kernel's coalesced threads (ctl_hang_tables) and hand the
  * summary to the diagnosis.  Returns true when the program stopped. */
 static bool hang_interrupt(struct dbg_ctl *c, struct diag_run *dr,
-			   double seconds, bool recorded)
+			   double seconds, bool recorded, int sig)
 {
 	const struct dbg_model *m = ctl_model(c);
 	if (ctl_interrupt(c) < 0)
@@ -534,8 +538,31 @@ static bool hang_interrupt(struct dbg_ctl *c, struct diag_run *dr,
 		return false;
 	if (ctl_hang_tables(c) > 0)
 		batch_wait(c, false, 60000);
-	diag_hang_from_model(diag_run_diag(dr), m, seconds, recorded);
+	diag_hang_from_model(diag_run_diag(dr), m, seconds, recorded, sig);
 	return true;
+}
+
+/* The first SIGINT or SIGTERM while the live program runs stands for a
+ * time limit, the user's (C-c) or a job's (timeout(1), a scheduler's
+ * SIGTERM before its SIGKILL): the program is interrupted and the report
+ * says where it was, as at --timeout and as gdb's own C-c shows.  A
+ * second signal ends the wait at once.  Returns the signal, taken back
+ * from batch_signalled so that the interrupt's wait goes on, or 0. */
+static int signal_to_report(const struct cudbg_options *o,
+			    struct dbg_ctl *c)
+{
+	int sig = batch_signalled;
+	if ((sig != SIGINT && sig != SIGTERM) || batch_signals != 1 ||
+	    o->backend == SESSION_REPLAY || o->backend == SESSION_CORE ||
+	    ctl_model(c)->state != MODEL_RUNNING ||
+	    !session_ready(ctl_session(c)))
+		return 0;
+	batch_signalled = 0;
+	if (batch_signals != 1) { /* another came meanwhile */
+		batch_signalled = sig;
+		return 0;
+	}
+	return sig;
 }
 
 /* A replay has no clock: a recording that interrupted a running program
@@ -617,12 +644,18 @@ static int run_phase(const struct cudbg_options *o, struct dbg_ctl *c,
 		: run_to_stop(c, o, timeout_ms, stop_ms);
 	*hang = false;
 	double ran = recorded >= 0 ? recorded : mono_now() - run_began;
-	if (rc == SESSION_ETIMEOUT && !batch_signalled &&
+	int sig = recorded >= 0 ? diag_run_replay_interrupt_signal(dr)
+				: signal_to_report(o, c);
+	if (sig && recorded < 0)
+		diag_interrupt_note(ctl_session(c), sig);
+	if ((rc == SESSION_ETIMEOUT || sig) && !batch_signalled &&
 	    ctl_model(c)->state == MODEL_RUNNING &&
 	    session_ready(ctl_session(c)) &&
-	    hang_interrupt(c, dr, ran, recorded >= 0)) {
+	    hang_interrupt(c, dr, ran, recorded >= 0, sig)) {
 		*hang = true;
 		rc = 0;
+	} else if (sig && recorded < 0 && !batch_signalled) {
+		batch_signalled = sig; /* no stop came: said as before */
 	}
 	/* The bound ran out while the debugger owed us an answer (the
 	 * program had stopped, or never ran): it is the debugger that went

@@ -59,6 +59,7 @@ struct diag_run {
 				     * exec'd python) */
 	double memcheck_secs;       /* < 0: did not run */
 	double replay_hang_secs;    /* the recording's interrupt, -1 none */
+	int replay_interrupt_sig;   /* the signal that sent it, 0 none */
 	char memcheck_stopped[160]; /* diag_report_in.memcheck_stopped */
 	bool text_findings;         /* a replay's findings come from the
 				     * pass text (no XML was written) */
@@ -376,6 +377,7 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 		return NULL;
 	}
 	r->replay_hang_secs = notes.hang_seconds;
+	r->replay_interrupt_sig = notes.interrupt_signal;
 	/* A replay's program is the one its recording ran (its "program|"
 	 * notes): the hints name the user's command as the live run did. */
 	if (c->replay && !(c->argv && c->argv[0])) {
@@ -478,6 +480,11 @@ const char *diag_run_rules_error(const struct diag_run *r)
 double diag_run_replay_hang_seconds(const struct diag_run *r)
 {
 	return r ? r->replay_hang_secs : -1;
+}
+
+int diag_run_replay_interrupt_signal(const struct diag_run *r)
+{
+	return r ? r->replay_interrupt_sig : 0;
 }
 
 /* ---- hooks ------------------------------------------------------------- */

@@ -564,7 +564,7 @@ static void host_summary(struct diag *d, struct diag_hang *h,
 }
 
 int diag_hang_from_model(struct diag *d, const struct dbg_model *m,
-			 double seconds, bool recorded)
+			 double seconds, bool recorded, int signal)
 {
 	if (!d || !m || m->state != MODEL_STOPPED)
 		return DIAG_ESTATE;
@@ -573,6 +573,7 @@ int diag_hang_from_model(struct diag *d, const struct dbg_model *m,
 		return DIAG_ENOMEM;
 	h->seconds = seconds;
 	h->recorded = recorded;
+	h->signal = signal;
 	h->blocks_total = -1;
 	h->block_size = -1;
 	h->device = m->focus.valid;
@@ -644,8 +645,17 @@ size_t diag_hang_headline(const struct diag_hang *h, char *out, size_t cap)
 	if (!cap)
 		return 0;
 	int n;
+	char sig[24] = "";
+	if (h && h->signal)
+		diag_signal_name(h->signal, sig, sizeof sig);
 	if (!h)
 		n = snprintf(out, cap, "Hang");
+	else if (h->signal)
+		n = snprintf(out, cap, "Interrupted by %s after %.0f s%s: %s%s "
+			     "still running", sig, h->seconds,
+			     h->recorded ? " (recorded)" : "",
+			     h->kernel ? "kernel " : "the program was",
+			     h->kernel ? h->kernel : "");
 	else if (h->kernel)
 		n = snprintf(out, cap, "Hang: kernel %s still running after "
 			     "%.0f s%s", h->kernel, h->seconds,

@@ -179,6 +179,11 @@ void diag_child_events_note(struct session *s, const char *why)
 	recording_note(s, "childevents", "%s\n", why);
 }
 
+void diag_interrupt_note(struct session *s, int sig)
+{
+	recording_note(s, "interrupt", "%d\n", sig);
+}
+
 struct ended {
 	char *out;
 	size_t cap;
@@ -313,9 +318,11 @@ int diag_replay_notes_read(const char *path, struct diag_replay_notes *n,
 			   char *err, size_t cap)
 {
 	static const char *const pres[] = { "sanitizer", "sanxml",
-					    "childdeath", "childevents" };
-	struct reader v[4] = { 0 };
-	struct replay_scan s = { .rs = { v, 4 }, .h = { .found = -1 } };
+					    "childdeath", "childevents",
+					    "interrupt" };
+	enum { N_PRES = sizeof pres / sizeof pres[0] };
+	struct reader v[N_PRES] = { 0 };
+	struct replay_scan s = { .rs = { v, N_PRES }, .h = { .found = -1 } };
 	struct stat st;
 	memset(n, 0, sizeof *n);
 	n->hang_seconds = -1;
@@ -327,11 +334,11 @@ int diag_replay_notes_read(const char *path, struct diag_replay_notes *n,
 	 * notes). */
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < N_PRES; i++)
 		v[i].pre = pres[i];
 	/* (64 KiB of each entry: a program's word is kept whole up to it) */
 	if (transcript_scan(path, 65536, on_replay_entry, &s, err, cap) < 0) {
-		for (size_t i = 0; i < 4; i++)
+		for (size_t i = 0; i < N_PRES; i++)
 			dbuf_free(&v[i].text);
 		diag_recorded_program_free(s.w.v);
 		return -1;
@@ -341,6 +348,9 @@ int diag_replay_notes_read(const char *path, struct diag_replay_notes *n,
 	n->pass_xml = reader_take(&v[1], path, &n->xml_len, err, cap);
 	n->child_deaths = reader_take(&v[2], path, &len, err, cap);
 	n->child_events = reader_take(&v[3], path, &len, err, cap);
+	char *sig = reader_take(&v[4], path, &len, err, cap);
+	n->interrupt_signal = sig ? atoi(sig) : 0;
+	free(sig);
 	if (s.w.oom || !s.w.n)
 		diag_recorded_program_free(s.w.v);
 	else

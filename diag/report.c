@@ -1327,6 +1327,9 @@ static void j_hang(struct jw *w, const struct diag_hang *h,
 	jw_str(w, "headline", head);
 	jw_int(w, "seconds", (long long)(h->seconds + 0.5));
 	jw_bool(w, "recorded", h->recorded);
+	char sig[24];
+	jw_str(w, "interrupted_by", h->signal &&
+	       diag_signal_name(h->signal, sig, sizeof sig) ? sig : NULL);
 	jw_bool(w, "device", h->device);
 	jw_str(w, "kernel", h->kernel);
 	jw_int_or_null(w, "threads_live", h->threads_live, h->device);

@@ -81,7 +81,7 @@ static void hang_build(struct glue *g, const struct dbg_model *m)
 		diag_add_source_dir(d, g->dirs[i]);
 	hang_drop(g);
 	/* "(recorded)" as batch says it: the seconds are the recording's */
-	if (diag_hang_from_model(d, m, g->hang.seconds, recorded_seconds(g) >= 0) == 0)
+	if (diag_hang_from_model(d, m, g->hang.seconds, recorded_seconds(g) >= 0, 0) == 0)
 		g->hang.summary = diag_hang_take(d);
 	diag_free(d);
 	if (!g->hang.summary)

@@ -96,6 +96,9 @@ const char *diag_run_rules_error(const struct diag_run *r);
  * for in a replay, which has no clock); -1 when it holds none, when r is
  * no replay's, or r is NULL. */
 double diag_run_replay_hang_seconds(const struct diag_run *r);
+/* The signal that had that interrupt sent (batch mode's SIGINT or
+ * SIGTERM, diag_interrupt_note), 0 for --timeout, none or NULL. */
+int diag_run_replay_interrupt_signal(const struct diag_run *r);
 
 /* Fills the controller hooks so the records' text, program bytes and stderr
  * lines reach the collector, and the debugger's readiness is timed

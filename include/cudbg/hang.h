@@ -51,6 +51,9 @@ struct diag_hang_group {
 struct diag_hang {
 	double seconds;          /* how long it ran before the interrupt */
 	bool recorded;           /* seconds come from a recording */
+	int signal;              /* the signal that had the run interrupted
+				  * (batch mode's first SIGINT or SIGTERM),
+				  * 0 for --timeout or the screen's C-c */
 	bool device;             /* stopped in a kernel */
 	char *kernel;            /* its short name, NULL on the host */
 	struct diag_hang_group *groups; /* most threads first */
@@ -84,9 +87,10 @@ struct diag_hang {
  * threads table (rows of the focused kernel only) and hands it to the
  * collector, replacing an earlier one.  `seconds` is the time the run
  * had when it was interrupted; `recorded` says it was read from a
- * recording.  0 or DIAG_ENOMEM / DIAG_ESTATE (the model is not stopped). */
+ * recording; `signal` is diag_hang's.  0 or DIAG_ENOMEM / DIAG_ESTATE
+ * (the model is not stopped). */
 int diag_hang_from_model(struct diag *d, const struct dbg_model *m,
-			 double seconds, bool recorded);
+			 double seconds, bool recorded, int signal);
 /* Hands the collector a copy of a summary built elsewhere (the screen
  * builds one when its interrupt lands and feeds each update of the Hints
  * pane with it; a later one replaces it).  0 or DIAG_ENOMEM / DIAG_ESTATE. */

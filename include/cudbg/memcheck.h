@@ -211,6 +211,10 @@ void diag_child_death_note(struct session *s, long pid, int sig,
  * program's forks or not), kept as a "childevents| WHY" note (no-op when
  * not recording), so that a replay says it too. */
 void diag_child_events_note(struct session *s, const char *why);
+/* The signal that had batch mode interrupt the running program (its
+ * first SIGINT or SIGTERM), kept as an "interrupt| SIGNAL" note (no-op
+ * when not recording), so that a replay's hang names it too. */
+void diag_interrupt_note(struct session *s, int sig);
 
 #define DIAG_PASS_EXIT_NOTE "memcheck pass: the program exited with status "
 /* Every note a replay reads from its recording, in one scan (a big
@@ -233,6 +237,8 @@ void diag_child_events_note(struct session *s, const char *why);
  *                 clock, and this interrupt is what --timeout stands for
  *                 (the replay interrupts where the recording did and
  *                 reports the recorded time; diag_run_replay_hang_seconds).
+ *   interrupt_signal  the signal that had that interrupt sent ("interrupt"
+ *                 note: batch mode's SIGINT or SIGTERM), 0 for --timeout
  * Each text is malloc'd and NUL ended, NULL when the recording has none;
  * the caller owns all and frees them with diag_replay_notes_free (also
  * after a failure).  Returns 0 (everything empty when path is no regular
@@ -250,6 +256,7 @@ struct diag_replay_notes {
 	char ended_note[512];
 	int ended_status;
 	double hang_seconds;
+	int interrupt_signal;
 };
 int diag_replay_notes_read(const char *path, struct diag_replay_notes *n,
 			   char *err, size_t cap);

@@ -909,15 +909,43 @@ if [ $HAVE_GDB = 1 ]; then
 		wait_for 100 ended $pid
 		wait $pid
 		rc=$?
-		if [ $rc -ne 2 ] || ! said $c "interrupted by signal"; then
+		# SIGTERM and SIGINT while the program runs stand for a time
+		# limit: the report says where it was (exit 1, as at
+		# --timeout); SIGHUP (the terminal gone) just ends
+		if [ $sig = HUP ] && { [ $rc -ne 2 ] || ! said $c "interrupted by signal"; }; then
 			kill -KILL $pid 2>/dev/null
 			fail $c "rc=$rc"
+		elif [ $sig != HUP ] && { [ $rc -ne 1 ] ||
+		     ! grep -q "^Interrupted by SIG$sig after [0-9]* s: the program was still running$" "$tmp/$c.res"; }; then
+			kill -KILL $pid 2>/dev/null
+			fail $c "rc=$rc, no report of where it was: $(head -2 "$tmp/$c.res")"
 		elif ! no_orphans $c; then
 			fail $c "left behind:$orphans"
 		else
 			pass $c
 		fi
 	done
+	# A second signal does not wait for that report: the run ends at
+	# once, whichever step the first one had reached.
+	c=signal_twice_batch
+	rm -f "$tmp/ready"
+	env HARDEN_MARK="$MARK-$c" HARDEN_READY="$tmp/ready" "$BIN" --batch \
+		--debugger gdb "$HP" sleep >"$tmp/$c.res" 2>"$tmp/$c.err" &
+	pid=$!
+	wait_for 100 test -e "$tmp/ready"
+	t0=$(date +%s)
+	kill -TERM $pid; kill -TERM $pid
+	wait_for 100 ended $pid
+	wait $pid
+	rc=$?
+	if [ $rc -ne 1 ] && [ $rc -ne 2 ] || [ $(($(date +%s) - t0)) -gt 5 ]; then
+		kill -KILL $pid 2>/dev/null
+		fail $c "rc=$rc after $(($(date +%s) - t0)) s"
+	elif ! no_orphans $c; then
+		fail $c "left behind:$orphans"
+	else
+		pass $c
+	fi
 
 	# Ctrl-C on the screen while a console command runs long: the
 	# debugger drops the command and the screen goes on.
@@ -936,11 +964,13 @@ if [ $HAVE_GDB = 1 ]; then
 		pass $c
 	fi
 	fi
-	# Ctrl-C on the terminal of --batch while -exec-run is in flight.
+	# Ctrl-C on the terminal of --batch while the program runs: where it
+	# was, as gdb's own C-c shows it.
 	c=ctrl_c_batch
 	screen $c -s 100x30 -t 40 -a sleep=1500 -a 'send=\x03' -- \
 		"$BIN" --batch --debugger gdb "$HP" sleep
-	if ! status_is $c exit:2 || ! said $c "interrupted by signal 2" ||
+	if ! status_is $c exit:1 ||
+	   ! grep -q "Interrupted by SIGINT after [0-9]* s: the program was still running" "$tmp/$c.out" ||
 	   ! no_orphans $c; then
 		fail $c "no clean end"
 	else

@@ -96,6 +96,34 @@ and d['diagnosis']['hang']['host']['function'] == 'spin' \
 and d['diagnosis']['hang']['host']['inner'] not in (None, 'main', '__libc_start_call_main')"
 		rm -f "$pyh_"
 	fi
+	# SIGTERM while the program runs (a job's time limit, timeout(1)):
+	# interrupted and reported as at --timeout, the signal named; the
+	# recording keeps it, so its replay says the same.
+	sig_run() { # JSON-FLAG: the spin program, SIGTERM once it runs, into $out
+		timeout 60 "$BIN" --batch $1 --memcheck=never --debugger gdb \
+			--record "$out.mi.log" "$SPIN" >"$out" 2>"$out.err" &
+		sp_=$!
+		i_=0 # (its own name: not gdb's, not cudbg-tui's)
+		while ! pgrep -x "$(basename "$SPIN")" >/dev/null && [ $i_ -lt 300 ]; do
+			sleep 0.1; i_=$((i_ + 1))
+		done
+		sleep 1
+		pkill -TERM -P $sp_ 2>/dev/null # timeout(1)'s child: cudbg-tui
+		wait $sp_
+	}
+	sig_run ""
+	rc_is gdb-sigterm-exit-status 1 "$?"
+	has gdb-sigterm-headline '^Interrupted by SIGTERM after [0-9]+ s: the program was still running$'
+	has gdb-sigterm-where 'stopped at .*spin\.c:14 in main \(spin-wait\)'
+	hasnt gdb-sigterm-no-error 'interrupted by signal'
+	timeout 60 "$BIN" --batch --replay "$out.mi.log" >"$out" 2>&1
+	has gdb-sigterm-replay '^Interrupted by SIGTERM after [0-9]+ s \(recorded\): the program was still running$'
+	rm -f "$out.mi.log" # (--record never overwrites)
+	sig_run --json
+	json gdb-sigterm-json "d['diagnosis']['hang']['interrupted_by'] == 'SIGTERM' and \
+d['diagnosis']['hang']['headline'].startswith('Interrupted by SIGTERM after ') and \
+d['diagnosis']['kind'] == 'hang'"
+	rm -f "$out.mi.log" "$out.err"
 	# A program that ends within --timeout is no hang.
 	timeout 60 "$BIN" --batch --memcheck=never --timeout 20 --debugger gdb \
 		"${CUDBG_BUILD}/progs/steps" >"$out" 2>&1

@@ -68,7 +68,7 @@ TEST_TIMEOUT(summary_of_a_full_device, 120)
 	const char *ex = getenv("CUDBG_EXAMPLES");
 	diag_add_source_dir(d, ex ? ex : "data/examples");
 	double t0 = now_s();
-	CHECK_INT(diag_hang_from_model(d, &m, 12, false), 0);
+	CHECK_INT(diag_hang_from_model(d, &m, 12, false, 0), 0);
 	double secs = now_s() - t0;
 	const struct diag_hang *h = diag_hang_of(d);
 	CHECK(h && h->device);
@@ -121,7 +121,7 @@ TEST(copy_and_take)
 	m.focus.valid = true;
 	m.focus.kernel = 0;
 	struct diag *d = diag_new();
-	CHECK_INT(diag_hang_from_model(d, &m, 3, true), 0);
+	CHECK_INT(diag_hang_from_model(d, &m, 3, true, 0), 0);
 	struct diag_hang *h = diag_hang_take(d);
 	CHECK(h && !diag_hang_of(d));
 	struct diag *e = diag_new();
@@ -139,7 +139,7 @@ TEST(copy_and_take)
 	struct dbg_model r;
 	model_init(&r, 0, 0);
 	struct diag *g = diag_new();
-	CHECK_INT(diag_hang_from_model(g, &r, 1, false), DIAG_ESTATE);
+	CHECK_INT(diag_hang_from_model(g, &r, 1, false, 0), DIAG_ESTATE);
 	diag_free(g);
 	model_free(&r);
 }
