@@ -251,12 +251,29 @@ static void disassembled(struct dbg_ctl *c, struct ctl_op *op,
 	ctl_sendf(c, lanes_listed, false, "-cuda-info-lanes");
 }
 
-static bool address_fault(const struct dec_stop *s)
+static bool address_fault(const char *exception)
 {
 	/* "Lane ..." exceptions name their lane already */
-	const char *n = s->exception_name ? s->exception_name
-					  : s->signal_meaning;
-	return n && strncmp(n, "Warp ", 5) == 0 && strstr(n, "Address");
+	return exception && strncmp(exception, "Warp ", 5) == 0 &&
+	       strstr(exception, "Address");
+}
+
+/* The stop's warp-level address fault and its error PC: a live stop's
+ * record, or a GPU coredump's story (cuda-gdb 13 gives a coredump no
+ * *stopped record; its lanes' registers are all in it, so the search
+ * works there too).  False when the stop is no such fault. */
+static bool address_fault_pc(const struct dbg_model *m, uint64_t *pc)
+{
+	if (m->has_stop) {
+		const struct dec_stop *s = &m->stop;
+		*pc = s->error_pc;
+		return s->has_error_pc &&
+		       address_fault(s->exception_name ? s->exception_name
+						       : s->signal_meaning);
+	}
+	*pc = m->core.pc;
+	return m->is_core && m->core.gpu && m->core.has_pc &&
+	       address_fault(m->core.exception);
 }
 
 /* Sets the search's access to lvalue: its expression, asked per lane. */
@@ -341,14 +358,14 @@ static void line_probed(struct dbg_ctl *c, struct ctl_op *op,
 int ctl_culprit_search(struct dbg_ctl *c, const char *line_lvalue)
 {
 	struct dbg_model *m = &c->m;
-	if (m->state != MODEL_STOPPED || !m->has_stop ||
-	    !m->stop.has_error_pc || !address_fault(&m->stop) ||
+	uint64_t error_pc;
+	if (m->state != MODEL_STOPPED || !address_fault_pc(m, &error_pc) ||
 	    !m->focus.valid || m->focus.lane < 0)
 		return CTL_ESTATE;
 	model_culprit_clear(m);
 	struct model_culprit *cu = &m->culprit;
 	cu->state = MODEL_CULPRIT_BUSY;
-	cu->error_pc = m->stop.error_pc;
+	cu->error_pc = error_pc;
 	cu->back_lane = m->focus.lane;
 	int64_t tok;
 	if (lvalue_sendable(line_lvalue) && set_lvalue(cu, line_lvalue) == 0) {

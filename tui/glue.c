@@ -172,15 +172,24 @@ static void sync_focus(struct ui_status *st, const struct dec_focus *f)
 	focus_text(st->focus_short, sizeof st->focus_short, f, shrt);
 }
 
+unsigned glue_stop_key(const struct dbg_model *m)
+{
+	return m->stop_count + (m->is_core ? 1u : 0u);
+}
+
 /* At a warp-level address fault the lane that made the access is found
  * from every lane's registers (ctl_culprit_search), once a stop; the
  * focus then moves to it, so Locals, Registers and Source show the
- * thread that faulted, not the lane cuda-gdb happened to focus. */
+ * thread that faulted, not the lane cuda-gdb happened to focus.  A GPU
+ * coredump holds every lane's registers too: its search starts once
+ * its focus is known (it has no stop record). */
 static void culprit_sync(struct glue *g, const struct dbg_model *m,
 			 unsigned ch)
 {
-	if ((ch & MODEL_CH_STOP) && g->culprit_stop != m->stop_count) {
-		g->culprit_stop = m->stop_count;
+	bool due = m->is_core ? m->focus.valid && !ctl_busy(g->ctl)
+			      : (ch & MODEL_CH_STOP) != 0;
+	if (due && g->culprit_stop != glue_stop_key(m)) {
+		g->culprit_stop = glue_stop_key(m);
 		g->culprit_moved = false;
 		/* CTL_ESTATE: not such a fault */
 		diag_run_culprit_search(g->dr, g->ctl);

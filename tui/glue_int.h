@@ -62,8 +62,9 @@ struct glue {
 	bool rf_from_stop;        /* the target is the stop's thread (an
 				   * assert, a trap, the sanitizer's core) */
 	bool auto_checked;        /* the auto policy looked at this run */
-	unsigned culprit_stop;    /* the stop (count) the culprit-lane search
-				   * last ran at, and moved the focus for */
+	unsigned culprit_stop;    /* the stop (glue_stop_key) the culprit-lane
+				   * search last ran at, and moved the focus
+				   * for */
 	unsigned access_stop;     /* the stop (count) a host crash's address
 				   * was asked at (ctl_host_access) */
 	bool culprit_moved;
@@ -110,6 +111,10 @@ struct glue {
  * debugger and its program are stopped; nothing of it is recorded again).
  * autorun: run a launched program once ready.  Returns 0, or -1 with the
  * reason in err and the old session still in place. */
+/* Which stop the screen's per-stop work is of: the stop count, and a
+ * coredump (which sends no *stopped: its count stays 0, "none" here)
+ * counts as stop 1. */
+unsigned glue_stop_key(const struct dbg_model *m);
 int glue_switch(struct glue *g, const struct session_config *sc, bool autorun,
 		char *err, size_t cap);
 

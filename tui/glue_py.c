@@ -39,11 +39,10 @@ static bool python_program(struct glue *g)
 	return g->py_argv;
 }
 
-/* Which stop the stack is of: a coredump sends no *stopped (its stop
- * count stays 0, which means "none" here), so it counts as stop 1. */
+/* Which stop the stack is of (glue_stop_key). */
 static unsigned stop_key(const struct dbg_model *m)
 {
-	return m->stop_count + (m->is_core ? 1u : 0u);
+	return glue_stop_key(m);
 }
 
 /* A program not started as Python (a launcher script, make, env) may be
