@@ -645,21 +645,9 @@ static int fake_main(void *ctx)
 
 /* ---- checks before starting --------------------------------------------- */
 
-/* The program's path as gdb finds it: the current directory first, then
- * PATH (spawn_which's errno when NULL); malloc'd. */
-static char *find_program(const char *prog)
-{
-	if (!strchr(prog, '/') && access(prog, F_OK) == 0) {
-		char rel[4096];
-		snprintf(rel, sizeof rel, "./%s", prog);
-		return spawn_which(rel);
-	}
-	return spawn_which(prog);
-}
-
 static int check_program(const char *prog, char *err, size_t cap)
 {
-	char *p = find_program(prog);
+	char *p = spawn_find_program(prog);
 	if (p) {
 		free(p);
 		return 0;
@@ -694,7 +682,7 @@ int session_check_interpreter(char *const *argv, char *err, size_t cap)
 		return 0; /* out of memory: the start says so */
 	int rc = 0;
 	bool script = strcmp(v[0], argv[0]) != 0;
-	char *found = script ? spawn_which(v[0]) : find_program(v[0]);
+	char *found = script ? spawn_which(v[0]) : spawn_find_program(v[0]);
 	if (script && !found) {
 		size_t n = strlen(argv[0]);
 		bool py = n > 3 && strcmp(argv[0] + n - 3, ".py") == 0;

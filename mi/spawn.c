@@ -445,19 +445,22 @@ static char **argv_interpose(char **v, char *interp, char *arg, char *path)
 	return w;
 }
 
+char *spawn_find_program(const char *name)
+{
+	if (!strchr(name, '/') && access(name, F_OK) == 0) {
+		char rel[4096];
+		snprintf(rel, sizeof rel, "./%s", name);
+		return spawn_which(rel);
+	}
+	return spawn_which(name);
+}
+
 char **spawn_resolve_scripts(char *const *argv)
 {
 	char **v = argv_dup(argv);
 	/* binfmt_script's own limit on nested interpreters is 4 */
 	for (int depth = 0; v && depth < 4; depth++) {
-		char *path = NULL;
-		if (!strchr(v[0], '/') && access(v[0], F_OK) == 0) {
-			char rel[4096];
-			snprintf(rel, sizeof rel, "./%s", v[0]);
-			path = spawn_which(rel);
-		} else {
-			path = spawn_which(v[0]);
-		}
+		char *path = spawn_find_program(v[0]);
 		char *interp, *arg;
 		if (!path || !interpreter_of(path, &interp, &arg)) {
 			free(path);

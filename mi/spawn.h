@@ -19,6 +19,9 @@ struct spawn_child {
  * malloc'd path of an executable regular file, or NULL (errno set:
  * ENOENT not found, EACCES not executable, EISDIR a directory). */
 char *spawn_which(const char *name);
+/* The program as gdb finds it: a bare name in the current directory
+ * first, then spawn_which (its errno when NULL); malloc'd. */
+char *spawn_find_program(const char *name);
 
 /* The program as execvp() would run it: a script (a "#!" first line,
  * found as gdb finds a program: the current directory, then PATH) gets
