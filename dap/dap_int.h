@@ -82,9 +82,13 @@ struct dap {
 	bool pass_after_done; /* diag_run_after ran for this run */
 	bool exited_sent, terminated_sent;
 	unsigned stop_seen;   /* stop_count already reported */
-	bool core_reported;
+	bool core_reported;   /* the stop of an opened coredump was sent */
 	char stop_note[512];  /* the next stop's description, when we know
-			       * better than the model (replay to fault) */   /* the stop of an opened coredump was sent */
+			       * better than the model (replay to fault) */
+	bool pausing;         /* a pause request's interrupt is in flight:
+			       * its stop gets the hang summary */
+	double ran_since;     /* when the program last went running
+			       * (monotonic seconds) */
 	enum model_state last_state;
 	uint64_t out_sent;    /* program output bytes sent */
 	bool device_stop;     /* the last stop reported was on the device */

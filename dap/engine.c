@@ -2,11 +2,20 @@
  * changes into DAP events (output, stopped, exited, terminated), and the
  * reference tables the editor holds between stops. */
 #include "cudbg/diagrun.h"
+#include "cudbg/hang.h"
 #include "dap/dap_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static bool settled_pred(void *ctx)
 {
@@ -144,6 +153,31 @@ static bool entry_stop(struct dap *d, const struct dbg_model *m)
 	return true;
 }
 
+/* The stop of a pause: where every thread of the running program was,
+ * as the screen's C-c and batch's --timeout say it (diag/hang.c: the
+ * kernel's threads per line, spin-waits, barriers, or the host's line),
+ * with its hints, as an output event; its headline is the stopped
+ * event's description. */
+static void pause_summary(struct dap *d, const struct dbg_model *m,
+			  char *summary, size_t cap)
+{
+	if (ctl_hang_tables(d->ctl) > 0)
+		dap_settle(d, d->timeout_ms);
+	struct diag *dg = diag_run_diag(d->dr);
+	if (diag_hang_from_model(dg, m, mono_s() - d->ran_since, false, 0) != 0) {
+		model_describe_stop(m, summary, cap);
+		return;
+	}
+	diag_hang_headline(diag_hang_of(dg), summary, cap);
+	char stop[512];
+	model_describe_stop(m, stop, sizeof stop);
+	char *text = diag_run_report(d->dr, false, d->mode, stop);
+	if (text) {
+		dap_output(d, "console", text, strlen(text));
+		free(text);
+	}
+}
+
 static void send_stopped(struct dap *d, const struct dbg_model *m)
 {
 	bool exc;
@@ -153,7 +187,11 @@ static void send_stopped(struct dap *d, const struct dbg_model *m)
 		reason = "entry";
 	d->stop_tid = stop_thread(m);
 	d->device_stop = d->stop_tid == DAP_DEVICE_TID;
-	if (d->stop_note[0]) {
+	bool paused = d->pausing && !exc && strcmp(reason, "pause") == 0;
+	d->pausing = false;
+	if (paused && d->dr) {
+		pause_summary(d, m, summary, sizeof summary);
+	} else if (d->stop_note[0]) {
 		snprintf(summary, sizeof summary, "%s", d->stop_note);
 		d->stop_note[0] = 0;
 	} else if (exc) {
@@ -243,7 +281,20 @@ void dap_engine_check(struct dap *d)
 	} else if (m->state == MODEL_EXITED || m->state == MODEL_GONE) {
 		send_exit(d, m);
 	}
+	if (m->state == MODEL_RUNNING && d->last_state != MODEL_RUNNING) {
+		d->ran_since = mono_s();
+		/* a resumed program drops the last pause's summary */
+		if (d->dr)
+			diag_hang_clear(diag_run_diag(d->dr));
+	}
 	d->last_state = m->state;
+	/* the launch's `timeout`, as --timeout on the command line: a run
+	 * still going after it is interrupted and said as a hang */
+	if (m->state == MODEL_RUNNING && d->o.timeout_s > 0 && !d->pausing &&
+	    d->o.backend != SESSION_REPLAY &&
+	    mono_s() - d->ran_since >= d->o.timeout_s &&
+	    ctl_interrupt(d->ctl) >= 0)
+		d->pausing = true;
 }
 
 void dap_resume(struct dap *d, const struct dj *req,

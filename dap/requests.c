@@ -672,6 +672,7 @@ static void req_pause(struct dap *d, const struct dj *req, const struct dj *a)
 		dap_resp_error(d, req, "the debugger refused to interrupt");
 		return;
 	}
+	d->pausing = true;
 	dap_resp_ok(d, req);
 }
 

@@ -542,13 +542,46 @@ const cases = {
 		await dc.configurationDoneRequest();
 		await out;
 		const stopped = dc.waitForEvent('stopped', TIMEOUT);
+		// where the program was, as the screen's C-c and --timeout say
+		// it: the summary and its hints in the console, the headline as
+		// the stop's description
+		const seen = [];
+		dc.on('output', e => { if (e.body.category === 'console') seen.push(e.body.output); });
 		await dc.pauseRequest({ threadId: 1 });
 		const ev = (await stopped).body;
 		assert.strictEqual(ev.reason, 'pause');
+		assert.ok(/^Hang: the program was still running after \d+ s$/.test(ev.description),
+			ev.description);
+		const text = seen.join('');
+		assert.ok(/\n {2}stopped at \S*spin\.c:\d+ in main/.test(text), text);
+		assert.ok(/\(hang-spin\)/.test(text), text);
 		const st = await dc.stackTraceRequest({ threadId: ev.threadId });
 		// the spin loop calls time(): the pause may land in libc
 		assert.ok(st.body.stackFrames.some(f => f.name === 'main'),
 			st.body.stackFrames.map(f => f.name).join(','));
+		const term = dc.waitForEvent('terminated', TIMEOUT);
+		await dc.terminateRequest({});
+		await term;
+	},
+
+	async gdb_timeout_hang(dc) {
+		// the launch's timeout, as --timeout: a run still going after it
+		// is interrupted, and the stop says where it was, as a hang
+		await dc.start();
+		await dc.initializeRequest({ adapterID: 'cudbg' });
+		const initialized = dc.waitForEvent('initialized', TIMEOUT);
+		const seen = [];
+		dc.on('output', e => { if (e.body.category === 'console') seen.push(e.body.output); });
+		await dc.launchRequest({ program: path.join(BUILD, 'progs', 'spin'),
+			debugger: 'gdb', memcheck: 'never', timeout: 2 });
+		await initialized;
+		const stopped = dc.waitForEvent('stopped', TIMEOUT);
+		await dc.configurationDoneRequest();
+		const ev = (await stopped).body;
+		assert.strictEqual(ev.reason, 'pause');
+		assert.ok(/^Hang: the program was still running after [2-9] s$/.test(ev.description),
+			ev.description);
+		assert.ok(/\(hang-spin\)/.test(seen.join('')), seen.join(''));
 		const term = dc.waitForEvent('terminated', TIMEOUT);
 		await dc.terminateRequest({});
 		await term;
