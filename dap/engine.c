@@ -109,9 +109,11 @@ static const char *stop_reason(const struct dbg_model *m, bool *exception)
 	*exception = false;
 	const struct dec_stop *s = &m->stop;
 	const char *r = s->reason_text ? s->reason_text : "";
+	/* (a pause in a kernel stops the device with SIGINT: no exception) */
 	if (s->focus.valid && s->signal_name &&
 	    (strncmp(s->signal_name, "CUDA_EXCEPTION", 14) == 0 ||
-	     strcmp(s->signal_name, "SIGTRAP") != 0)) {
+	     (strcmp(s->signal_name, "SIGTRAP") != 0 &&
+	      strcmp(s->signal_name, "SIGINT") != 0))) {
 		*exception = strcmp(r, "signal-received") == 0 ||
 			     s->exception_name != NULL;
 	}
@@ -164,7 +166,10 @@ static void pause_summary(struct dap *d, const struct dbg_model *m,
 	if (ctl_hang_tables(d->ctl) > 0)
 		dap_settle(d, d->timeout_ms);
 	struct diag *dg = diag_run_diag(d->dr);
-	if (diag_hang_from_model(dg, m, mono_s() - d->ran_since, false, 0) != 0) {
+	/* a replay has no clock: its recorded interrupt's time */
+	double rec = diag_run_replay_hang_seconds(d->dr);
+	double secs = rec >= 0 ? rec : mono_s() - d->ran_since;
+	if (diag_hang_from_model(dg, m, secs, rec >= 0, 0) != 0) {
 		model_describe_stop(m, summary, cap);
 		return;
 	}

@@ -370,7 +370,7 @@ struct diag_run *diag_run_new(const struct diag_run_config *c,
 	r->replay_hang_secs = -1;
 	r->argv = c->argv;
 	/* A replay's notes, read in one scan. */
-	struct diag_replay_notes notes = { 0 };
+	struct diag_replay_notes notes = { .hang_seconds = -1 };
 	if (c->replay && diag_replay_notes_read(c->replay, &notes, err, cap) < 0) {
 		diag_replay_notes_free(&notes);
 		diag_run_free(r);

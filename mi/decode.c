@@ -386,10 +386,18 @@ bool dec_stop_is_device(const struct dec_stop *s)
 	return s && s->focus.valid;
 }
 
-bool dec_stop_is_device_exception(const struct dec_stop *s)
+bool dec_stop_is_device_signal(const struct dec_stop *s)
 {
 	return dec_stop_is_device(s) &&
 	       s->reason == DEC_REASON_SIGNAL_RECEIVED;
+}
+
+bool dec_stop_is_device_exception(const struct dec_stop *s)
+{
+	/* (an interrupt, C-c or --timeout or a pause, stops a running
+	 * kernel with SIGINT: no exception; nothing is lost by going on) */
+	return dec_stop_is_device_signal(s) &&
+	       !(s->signal_name && strcmp(s->signal_name, "SIGINT") == 0);
 }
 
 bool dec_stop_is_exit(const struct dec_stop *s)

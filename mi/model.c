@@ -354,7 +354,7 @@ void model_take_frames(struct dbg_model *m, struct dec_stack *s)
 	bool old_dev = m->frames.n && dec_frame_is_device(&m->frames.frames[0]);
 	bool new_dev = s->n && dec_frame_is_device(&s->frames[0]);
 	if (old_dev && !new_dev && m->has_stop &&
-	    dec_stop_is_device_exception(&m->stop)) {
+	    dec_stop_is_device_signal(&m->stop)) {
 		/* the device stack of this stop, kept: after calls into the
 		 * program (the Python stack) cuda-gdb has resumed the GPU and
 		 * the faulting kernel is gone ("Invalid coordinates
@@ -998,7 +998,7 @@ bool model_var_untrusted(const struct dbg_model *m, int level,
 	 * helper_assert's driver core showed the same stale arguments) */
 	bool device_core = m->is_core && m->focus.valid;
 	if (level <= 0 || (!device_core && (!m->has_stop ||
-					    !dec_stop_is_device_exception(&m->stop))))
+					    !dec_stop_is_device_signal(&m->stop))))
 		return false;
 	return !(v->type && strstr(v->type, "@parameter"));
 }

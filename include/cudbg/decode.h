@@ -260,8 +260,12 @@ void dec_stop_free(struct dec_stop *s);
  * stops with signal-name SIGTRAP and a CudaFocus, so the signal name alone
  * does not tell). */
 bool dec_stop_is_device(const struct dec_stop *s);
-/* A device stop by a signal: a CUDA exception or a trap.  Continuing past
- * it lets the program run on and the error is lost (cuda-gdb 13). */
+/* A device stop by any signal, an interrupt's SIGINT included: only the
+ * stopped frame's registers are sure (outer frames' may be reused). */
+bool dec_stop_is_device_signal(const struct dec_stop *s);
+/* A device stop by a signal that is no interrupt: a CUDA exception or a
+ * trap.  Continuing past it lets the program run on and the error is
+ * lost (cuda-gdb 13). */
 bool dec_stop_is_device_exception(const struct dec_stop *s);
 /* The program is gone: exited, exited-normally or exited-signalled. */
 bool dec_stop_is_exit(const struct dec_stop *s);

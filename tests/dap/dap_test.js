@@ -253,6 +253,35 @@ const cases = {
 		assert.strictEqual(n.value, '1024');
 	},
 
+	// a pause while a kernel spins (the H100's hang_spin recording, whose
+	// interrupt the pause sends): a pause, not an exception, with the
+	// kernel's threads per line and the spin hint
+	async replay_pause_in_kernel(dc) {
+		const rec = path.join(ROOT, 'tests', 'fixtures', 'gpu', 'hang_spin.mi.log');
+		await dc.start();
+		await dc.initializeRequest({ adapterID: 'cudbg' });
+		const initialized = dc.waitForEvent('initialized', TIMEOUT);
+		const seen = [];
+		dc.on('output', e => { if (e.body.category === 'console') seen.push(e.body.output); });
+		await dc.launchRequest({ replay: rec, sourceDirs: [path.join(ROOT, 'tests', 'gpu')] });
+		await initialized;
+		await dc.configurationDoneRequest();
+		const stopped = dc.waitForEvent('stopped', TIMEOUT);
+		let paused = 'no';
+		for (let i = 0; i < 50 && paused !== 'ok'; i++) { // until it runs
+			paused = await dc.pauseRequest({ threadId: 1 }).then(() => 'ok', e => e.message);
+			if (paused !== 'ok') await new Promise(r => setTimeout(r, 100));
+		}
+		assert.strictEqual(paused, 'ok');
+		const ev = (await stopped).body;
+		assert.strictEqual(ev.reason, 'pause', JSON.stringify(ev));
+		assert.ok(/^Hang: kernel consume_tile still running after \d+ s \(recorded\)$/.test(ev.description),
+			ev.description);
+		const text = seen.join('');
+		assert.ok(/block \(0,0,0\): .*hang_spin\.cu:22 \(spin-wait\)/.test(text), text);
+		assert.ok(/\(hang-spin\)/.test(text), text);
+	},
+
 	// issue 31 item 1: after the Python stack's calls into the program
 	// cuda-gdb has resumed the GPU and the kernel is gone (the recording's
 	// "Invalid coordinates requested"); the CUDA thread still answers the
@@ -547,6 +576,8 @@ const cases = {
 		// the stop's description
 		const seen = [];
 		dc.on('output', e => { if (e.body.category === 'console') seen.push(e.body.output); });
+		// (past the printf's write: in the spin loop)
+		await new Promise(r => setTimeout(r, 300));
 		await dc.pauseRequest({ threadId: 1 });
 		const ev = (await stopped).body;
 		assert.strictEqual(ev.reason, 'pause');

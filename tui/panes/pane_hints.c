@@ -1141,6 +1141,12 @@ static enum stop_view hints_stop_view(const struct ui *ui)
 		return VIEW_KEEP;
 	if (ui->status.core || ui->status.fault)
 		return VIEW_DIAGNOSIS;
+	/* an interrupt of a running kernel (--timeout, C-c): where every
+	 * block is, the hang's account (it is no exception: going on loses
+	 * nothing) */
+	if (m && m->has_stop && dec_stop_is_device(&m->stop) &&
+	    m->stop.signal_name && strcmp(m->stop.signal_name, "SIGINT") == 0)
+		return VIEW_DIAGNOSIS;
 	if (m && m->has_stop && m->stop.reason == DEC_REASON_SIGNAL_RECEIVED &&
 	    m->stop.signal_name && strcmp(m->stop.signal_name, "SIGINT") != 0 &&
 	    strcmp(m->stop.signal_name, "SIGTRAP") != 0 &&
