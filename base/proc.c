@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* Linux's PID_MAX_LIMIT on 64-bit: the ceiling when pid_max cannot be
  * read. */
@@ -97,4 +98,11 @@ bool proc_is_same(pid_t pid, unsigned long long start)
 {
 	struct proc_info pi;
 	return proc_read(pid, &pi) && pi.state != 'Z' && pi.start == start;
+}
+
+double proc_now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

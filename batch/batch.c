@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t batch_signalled;
@@ -113,13 +112,12 @@ static struct {
 	int shown; /* the seconds last written, 0: nothing on the line */
 } progress;
 
-static double mono_now(void);
 
 static void progress_tick(const char *what)
 {
 	if (!progress.on)
 		return;
-	int secs = (int)(mono_now() - progress.since);
+	int secs = (int)(proc_now_s() - progress.since);
 	if (secs < 1 || secs == progress.shown)
 		return;
 	progress.shown = secs;
@@ -149,7 +147,7 @@ static void pass_progress(void *ctx, const char *what, double secs)
 	if (!started) {
 		started = true;
 		progress.on = isatty(2);
-		progress.since = mono_now() - secs;
+		progress.since = proc_now_s() - secs;
 		progress.shown = 0;
 	}
 	char line[96];
@@ -171,17 +169,17 @@ static const char *wait_what(struct dbg_ctl *c, bool want_ready)
 static int batch_wait(struct dbg_ctl *c, bool want_ready, int timeout_ms)
 {
 	struct wait w = { c, want_ready };
-	double end = mono_now() + timeout_ms / 1000.0;
+	double end = proc_now_s() + timeout_ms / 1000.0;
 	int rc;
 
 	progress.on = isatty(2);
-	progress.since = mono_now();
+	progress.since = proc_now_s();
 	progress.shown = 0;
 	/* Slices of half a second, so that the clock moves. */
 	for (;;) {
 		int slice = 500;
 		if (timeout_ms >= 0) {
-			double left = end - mono_now();
+			double left = end - proc_now_s();
 			if (left <= 0) {
 				rc = SESSION_ETIMEOUT;
 				break;
@@ -225,7 +223,6 @@ static int insert_breaks(struct dbg_ctl *c, const struct cudbg_options *o)
 
 /* When the run began (CLOCK_MONOTONIC seconds; 0 before). */
 static double run_began;
-static double mono_now(void);
 
 static int run_to_stop(struct dbg_ctl *c, const struct cudbg_options *o,
 		       int timeout_ms, int stop_ms)
@@ -253,11 +250,11 @@ static int run_to_stop(struct dbg_ctl *c, const struct cudbg_options *o,
 		if (tok < 0)
 			return (int)tok;
 	}
-	run_began = mono_now();
+	run_began = proc_now_s();
 	rc = batch_wait(c, false, stop_ms);
 	if (rc >= 0 && !batch_signalled && initial_stop(m) &&
 	    ctl_continue(c) > 0) {
-		run_began = mono_now();
+		run_began = proc_now_s();
 		rc = batch_wait(c, false, stop_ms);
 	}
 	return rc;
@@ -302,13 +299,6 @@ static bool pass_core_wanted(const struct cudbg_options *o,
 
 enum { T_START, T_DEBUGGER, T_PASS_START, T_PASS_END, T_READY, T_STOP,
        T_DIAG, T_REPORT, T_END, T_COUNT };
-
-static double mono_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static bool timing_on(void)
 {
@@ -643,7 +633,7 @@ static int run_phase(const struct cudbg_options *o, struct dbg_ctl *c,
 		? batch_wait(c, true, timeout_ms)
 		: run_to_stop(c, o, timeout_ms, stop_ms);
 	*hang = false;
-	double ran = recorded >= 0 ? recorded : mono_now() - run_began;
+	double ran = recorded >= 0 ? recorded : proc_now_s() - run_began;
 	int sig = recorded >= 0 ? diag_run_replay_interrupt_signal(dr)
 				: signal_to_report(o, c);
 	if (sig && recorded < 0)
@@ -718,7 +708,7 @@ static void session_failure(const struct cudbg_options *o, struct dbg_ctl *c,
 
 int batch_main(const struct cudbg_options *o)
 {
-	double t[T_COUNT] = { mono_now() };
+	double t[T_COUNT] = { proc_now_s() };
 	char err[512] = "";
 	if (o->backend == SESSION_NONE && !o->sanitizer_report)
 		return report_error(o, "batch mode needs a program, --pid, "
@@ -757,7 +747,7 @@ int batch_main(const struct cudbg_options *o)
 		diag_run_free(dr);
 		return rc;
 	}
-	t[T_DEBUGGER] = mono_now();
+	t[T_DEBUGGER] = proc_now_s();
 	if (isatty(2) && o->memcheck == CUDBG_MEMCHECK_ALWAYS)
 		fputs("cudbg-tui: the memcheck pass runs first (Ctrl-C stops it)\n", stderr);
 	job_note_recording(ctl_session(c), o->job_table);
@@ -777,7 +767,7 @@ int batch_main(const struct cudbg_options *o)
 		open_pass_core(c, core, timeout_ms);
 	bool hang;
 	int rc = run_phase(o, c, dr, timeout_ms, &hang);
-	t[T_STOP] = mono_now();
+	t[T_STOP] = proc_now_s();
 	struct batch_report r;
 	batch_collect(ctl_model(c), &r);
 	r.program = program_name(o);
@@ -802,7 +792,7 @@ int batch_main(const struct cudbg_options *o)
 	}
 	else /* the stop or exit so far, without reading more */
 		diag_run_fault(dr, ctl_model(c));
-	t[T_DIAG] = mono_now();
+	t[T_DIAG] = proc_now_s();
 	/* the session's failure first */
 	session_failure(o, c, rc, pass_final, &r);
 	add_diagnosis(o, dr, &r);
@@ -823,11 +813,11 @@ int batch_main(const struct cudbg_options *o)
 		text_write_line(stderr, "cudbg-tui: ", rec_err);
 		code = 2;
 	}
-	t[T_REPORT] = mono_now();
+	t[T_REPORT] = proc_now_s();
 	batch_report_free(&r);
 	bool core_opened = ctl_model(c)->is_core;
 	ctl_free(c);
-	t[T_END] = mono_now();
+	t[T_END] = proc_now_s();
 	timing_print(t, core_opened);
 	return code;
 }

@@ -8,14 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static bool settled_pred(void *ctx)
 {
@@ -168,7 +160,7 @@ static void pause_summary(struct dap *d, const struct dbg_model *m,
 	struct diag *dg = diag_run_diag(d->dr);
 	/* a replay has no clock: its recorded interrupt's time */
 	double rec = diag_run_replay_hang_seconds(d->dr);
-	double secs = rec >= 0 ? rec : mono_s() - d->ran_since;
+	double secs = rec >= 0 ? rec : proc_now_s() - d->ran_since;
 	if (diag_hang_from_model(dg, m, secs, rec >= 0, 0) != 0) {
 		model_describe_stop(m, summary, cap);
 		return;
@@ -287,7 +279,7 @@ void dap_engine_check(struct dap *d)
 		send_exit(d, m);
 	}
 	if (m->state == MODEL_RUNNING && d->last_state != MODEL_RUNNING) {
-		d->ran_since = mono_s();
+		d->ran_since = proc_now_s();
 		/* a resumed program drops the last pause's summary */
 		if (d->dr)
 			diag_hang_clear(diag_run_diag(d->dr));
@@ -297,7 +289,7 @@ void dap_engine_check(struct dap *d)
 	 * still going after it is interrupted and said as a hang */
 	if (m->state == MODEL_RUNNING && d->o.timeout_s > 0 && !d->pausing &&
 	    d->o.backend != SESSION_REPLAY &&
-	    mono_s() - d->ran_since >= d->o.timeout_s &&
+	    proc_now_s() - d->ran_since >= d->o.timeout_s &&
 	    ctl_interrupt(d->ctl) >= 0)
 		d->pausing = true;
 }

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 struct diag_run {
@@ -85,13 +84,6 @@ struct diag_run {
 	struct diag_report_tags view_tags;
 	char stop_reason[256];
 };
-
-static double mono_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int load_report(struct diag_run *r, const char *path, char *err,
 		       size_t cap)
@@ -512,7 +504,7 @@ static void hook_ready(void *ctx, int status, const char *msg)
 	(void)status;
 	(void)msg;
 	if (r->times.debugger_ready == 0)
-		r->times.debugger_ready = mono_now();
+		r->times.debugger_ready = proc_now_s();
 }
 
 void diag_run_hooks(struct diag_run *r, struct session_handlers *h)
@@ -568,7 +560,7 @@ static int poll_slice(int timeout_ms, double t0, struct session *s, int n,
 {
 	int left = 100;
 	if (timeout_ms >= 0) {
-		int used = (int)((mono_now() - t0) * 1000);
+		int used = (int)((proc_now_s() - t0) * 1000);
 		left = timeout_ms - used < left ? timeout_ms - used : left;
 	}
 	int st = n ? session_timeout_ms(s) : -1;
@@ -588,18 +580,18 @@ static int poll_slice(int timeout_ms, double t0, struct session *s, int n,
 static int wait_memcheck(struct diag_run *r, struct session *s,
 			 int timeout_ms)
 {
-	double t0 = mono_now();
+	double t0 = proc_now_s();
 	char what[64];
 	snprintf(what, sizeof what, "the %s pass", r->tool ? r->tool : "memcheck");
 	for (;;) {
 		if (r->cancel && *r->cancel)
 			return 0;
 		if (r->progress)
-			r->progress(r->progress_ctx, what, mono_now() - t0);
+			r->progress(r->progress_ctx, what, proc_now_s() - t0);
 		int rc = diag_memcheck_handle(r->mc);
 		if (rc != 0)
 			return rc;
-		if (timeout_ms >= 0 && (mono_now() - t0) * 1000 >= timeout_ms)
+		if (timeout_ms >= 0 && (proc_now_s() - t0) * 1000 >= timeout_ms)
 			return 0;
 		struct pollfd fds[SESSION_MAX_POLLFDS + 1];
 		int n = s && session_alive(s)
@@ -662,7 +654,7 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 	struct diag_memcheck_opts mo;
 	diag_run_pass_opts(r, &mo);
 	char err[1024];
-	r->times.pass_start = mono_now();
+	r->times.pass_start = proc_now_s();
 	r->mc = diag_memcheck_start(&mo, NULL, NULL, err, sizeof err);
 	diag_set_flag(r->d, DIAG_F_MEMCHECK_RAN, r->mc != NULL);
 	if (!r->mc) {
@@ -683,7 +675,7 @@ static int run_memcheck(struct diag_run *r, struct session *dbg,
 			diag_memcheck_wait(r->mc, 2000);
 		}
 	}
-	r->times.pass_end = mono_now();
+	r->times.pass_end = proc_now_s();
 	char rerr[1024];
 	struct diag_san *s = diag_memcheck_report(r->mc, rerr, sizeof rerr);
 	pass_stopped(r, r->mc, s);
@@ -1193,7 +1185,7 @@ const char *diag_after_step_name(enum diag_after_step s)
 /* Adds the time since *t0 to the step's and restarts the clock. */
 static void step_done(struct diag_run *r, enum diag_after_step s, double *t0)
 {
-	double now = mono_now();
+	double now = proc_now_s();
 	r->times.after[s] += now - *t0;
 	*t0 = now;
 }
@@ -1202,7 +1194,7 @@ int diag_run_after(struct diag_run *r, struct dbg_ctl *c, int timeout_ms)
 {
 	if (timeout_ms < 0)
 		timeout_ms = 600000;
-	double t0 = mono_now();
+	double t0 = proc_now_s();
 	/* A lazy session reads torch's CUDA library now: without it the host
 	 * stack stops short of the ATen operator's frames (8 s on the H200;
 	 * the screen reads it after the Python line instead). */

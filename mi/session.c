@@ -17,7 +17,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* A line longer than this is dropped with an error record: the largest
@@ -31,16 +30,9 @@
 /* Longest stderr / program line kept whole; longer ones are split. */
 #define MAX_SIDE_LINE ((size_t)1 << 16)
 
-static double mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 double session_elapsed(const struct session *s)
 {
-	return mono() - s->t0;
+	return proc_now_s() - s->t0;
 }
 
 __attribute__((format(printf, 2, 3)))
@@ -766,7 +758,7 @@ int session_handle(struct session *s, const struct pollfd *fds, int n)
 int session_run_until(struct session *s, bool (*pred)(void *ctx), void *ctx,
 		      int timeout_ms)
 {
-	double deadline = timeout_ms < 0 ? 0 : mono() + timeout_ms / 1000.0;
+	double deadline = timeout_ms < 0 ? 0 : proc_now_s() + timeout_ms / 1000.0;
 	for (;;) {
 		if (pred && pred(ctx))
 			return 1;
@@ -774,7 +766,7 @@ int session_run_until(struct session *s, bool (*pred)(void *ctx), void *ctx,
 			return SESSION_EGONE;
 		int wait = session_timeout_ms(s);
 		if (timeout_ms >= 0) {
-			double left = deadline - mono();
+			double left = deadline - proc_now_s();
 			if (left <= 0)
 				return SESSION_ETIMEOUT;
 			int ms = (int)(left * 1000) + 1;

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- capabilities ------------------------------------------------------- */
@@ -931,9 +930,7 @@ struct session *session_new(const struct session_config *cfg,
 			snprintf(err, cap, "out of memory");
 		return NULL;
 	}
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	s->t0 = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	s->t0 = proc_now_s();
 	s->backend = cfg->backend;
 	s->h = *h;
 	s->next_token = 1;

@@ -7,6 +7,7 @@
 #include "tui/glue.h"
 #include "tui/glue_int.h"
 
+#include "cudbg/base.h"
 #include "cudbg/diag.h"
 #include "cudbg/diagrun.h"
 #include "cudbg/hang.h"
@@ -17,14 +18,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void hang_drop(struct glue *g)
 {
@@ -65,7 +58,7 @@ int glue_hang_interrupt(struct glue *g)
 	if (r > 0 && g->hang.run_began > 0) {
 		double rec = recorded_seconds(g);
 		g->hang.interrupting = true;
-		g->hang.seconds = rec >= 0 ? rec : now_s() - g->hang.run_began;
+		g->hang.seconds = rec >= 0 ? rec : proc_now_s() - g->hang.run_began;
 	}
 	return ui_refused(g->ui, r);
 }
@@ -102,7 +95,7 @@ static void timeout_check(struct glue *g, const struct dbg_model *m)
 	 * sent what it holds before the interrupt; no timer (issue 32) */
 	bool replayed = recorded_seconds(g) >= 0 && !g->o->replay_realtime &&
 			!ctl_busy(g->ctl);
-	if (!replayed && (now_s() - g->hang.run_began) * 1000 < ms)
+	if (!replayed && (proc_now_s() - g->hang.run_began) * 1000 < ms)
 		return;
 	if (recorded_seconds(g) >= 0)
 		ui_message(g->ui, UC_ACCENT, "the recording interrupted the "
@@ -118,7 +111,7 @@ void glue_hang_step(struct glue *g)
 	const struct dbg_model *m = ctl_model(g->ctl);
 	if (m->state == MODEL_RUNNING) {
 		if (g->hang.run_began <= 0) {
-			g->hang.run_began = now_s();
+			g->hang.run_began = proc_now_s();
 			hang_drop(g); /* resumed: the old summary is history */
 		}
 		timeout_check(g, m);
@@ -146,7 +139,7 @@ int glue_hang_timeout_ms(struct glue *g)
 	int ms = deadline_ms(g);
 	if (ms < 0 || g->hang.run_began <= 0 || g->hang.interrupting)
 		return -1;
-	double left = g->hang.run_began + ms / 1000.0 - now_s();
+	double left = g->hang.run_began + ms / 1000.0 - proc_now_s();
 	return left <= 0 ? 0 : (int)(left * 1000) + 1;
 }
 

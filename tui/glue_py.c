@@ -39,11 +39,6 @@ static bool python_program(struct glue *g)
 	return g->py_argv;
 }
 
-/* Which stop the stack is of (glue_stop_key). */
-static unsigned stop_key(const struct dbg_model *m)
-{
-	return glue_stop_key(m);
-}
 
 /* A program not started as Python (a launcher script, make, env) may be
  * Python after exec: at a fault (a signal, a device exception) and in a
@@ -131,7 +126,7 @@ void glue_py_step(struct glue *g)
 	if (g->rf || !session_alive(s) || ctl_busy(g->ctl) ||
 	    !ctl_refreshed(g->ctl))
 		return;
-	if (g->py_stop == stop_key(m)) {
+	if (g->py_stop == glue_stop_key(m)) {
 		if (!g->py_after_done)
 			py_after(g);
 		return;
@@ -140,12 +135,12 @@ void glue_py_step(struct glue *g)
 	bool probe = !python_program(g);
 	if (probe && !memory_probe_due(g, m)) {
 		/* (--no-python-stack: the operator's symbols all the same) */
-		g->py_stop = stop_key(m);
+		g->py_stop = glue_stop_key(m);
 		py_after(g);
 		return;
 	}
 	py_clear(g);
-	g->py_stop = stop_key(m);
+	g->py_stop = glue_stop_key(m);
 	char what[600];
 	g->py.no_wait = true;
 	g->py.memory_only = probe;
@@ -153,7 +148,7 @@ void glue_py_step(struct glue *g)
 	diag_pystack_take(g->ctl, 5000, py_what(g, what, sizeof what), &g->py);
 	/* A stop the calls themselves caused (an interrupted call) is not a
 	 * new one to ask about: that would never end. */
-	g->py_stop = stop_key(ctl_model(g->ctl));
+	g->py_stop = glue_stop_key(ctl_model(g->ctl));
 	if (g->py.have) {
 		/* the Python line is on the screen from here */
 		g->ui->pystack = &g->py.ps;
@@ -171,7 +166,7 @@ void glue_py_step(struct glue *g)
 void glue_py_feed(struct glue *g, struct diag *d)
 {
 	const struct dbg_model *m = ctl_model(g->ctl);
-	if (g->py_stop && g->py_stop == stop_key(m))
+	if (g->py_stop && g->py_stop == glue_stop_key(m))
 		diag_pystack_result_give(d, &g->py);
 }
 

@@ -6,7 +6,8 @@
  * docs/text-safety.md.
  *
  * Code: base/buf.c, base/utf8.c (and hex_value), base/text.c, base/json.c,
- * base/proc.c (process ids and what /proc says of them).
+ * base/proc.c (process ids and what /proc says of them, the monotonic
+ * clock).
  *
  * Ownership: a struct dbuf owns its bytes until dbuf_take() hands them to
  * the caller (free()) or dbuf_free() releases them; a struct jw owns its
@@ -226,5 +227,9 @@ bool proc_is_descendant(pid_t pid, pid_t ancestor);
 /* True when pid is still the process seen with that start time (not
  * gone, not a zombie, not a reused pid). */
 bool proc_is_same(pid_t pid, unsigned long long start);
+
+/* The monotonic clock in seconds (CLOCK_MONOTONIC): for durations and
+ * deadlines, never a date. */
+double proc_now_s(void);
 
 #endif
