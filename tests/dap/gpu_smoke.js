@@ -8,25 +8,12 @@
 // (CUDBG_DAP_RECORD=FILE records the session: tests/fixtures/gpu/run27)
 'use strict';
 const assert = require('assert');
-const path = require('path');
-const { DebugClient } = require('@vscode/debugadapter-testsupport');
-
-const ROOT = path.resolve(__dirname, '..', '..');
-const BIN = process.env.CUDBG_BIN || path.join(ROOT, 'build', 'cudbg-tui');
-const PROG = process.argv[2];
-const T = 120000;
+const { T, launch } = require('./gpu_client');
 
 (async () => {
-	const dc = new DebugClient(BIN, '--dap', 'cudbg');
-	dc.defaultTimeout = T;
-	await dc.start();
-	await dc.initializeRequest({ adapterID: 'cudbg' });
-	const init = dc.waitForEvent('initialized', T);
 	// CUDBG_DAP_RECORD=FILE: the session's transcript, for CI to replay
 	// through DAP
-	await dc.launchRequest({ program: PROG, memcheck: 'never', sourceDirs: [path.join(ROOT, 'tests', 'gpu')],
-		record: process.env.CUDBG_DAP_RECORD || undefined });
-	await init;
+	const dc = await launch(process.argv[2]);
 	const f = await dc.setExceptionBreakpointsRequest({ filters: ['gpu', 'api'] });
 	assert.ok(f.body.breakpoints.every(b => b.verified), JSON.stringify(f.body));
 	const stopped = dc.waitForEvent('stopped', T);
