@@ -717,6 +717,7 @@ static void set_derived_flags(struct diag *d)
 	fl[DIAG_F_NO_CUDA_LIBRARY] |= d->exit_live && !d->device_stop_seen &&
 				      d->libs_seen && !d->cuda_loaded &&
 				      !d->forked && !d->n_children;
+	fl[DIAG_F_FORKED] |= d->forked;
 	const char *lb = diag_env_get(d, "CUDA_LAUNCH_BLOCKING");
 	fl[DIAG_F_LAUNCH_BLOCKING] |= lb && strcmp(lb, "1") == 0;
 	const char *nc = diag_env_get(d, "PYTORCH_NO_CUDA_MEMORY_CACHING");

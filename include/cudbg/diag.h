@@ -118,6 +118,7 @@ struct diag_dim3 {
 	X(NO_DEVICE_STOP, "no-device-stop", "a live run ended without a device stop") \
 	X(NO_CUDA_SEEN, "no-cuda-seen", "the libraries the debugger reported so far include no CUDA library (libcuda, libcudart) and no device stop came: nothing of the program has run on a GPU yet") \
 	X(NO_CUDA_LIBRARY, "no-cuda-library", "a live run ended having loaded no CUDA library (libcuda, libcudart) and started no other process: it made no CUDA call") \
+	X(FORKED, "forked", "the process the debugger followed started another process (the debugger let go of its fork): that process ran unseen") \
 	X(LAUNCH_BLOCKING, "launch-blocking", "CUDA_LAUNCH_BLOCKING=1 was set") \
 	X(CACHING_ALLOCATOR, "caching-allocator", "PyTorch's caching allocator was on") \
 	X(MEMCHECK_RAN, "memcheck-ran", "the memcheck pass ran")              \

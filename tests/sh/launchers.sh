@@ -6,7 +6,8 @@
 # program (mi/spawn.c spawn_resolve_scripts), with real gdb here: a sh
 # script that execs a program dying of SIGSEGV, a chain of two (`#!/usr/
 # bin/env sh`, as pyenv's shims are), the chain found through PATH, and
-# an executable script with no #! line (run by /bin/sh, as execvp does).
+# an executable script with no #! line (run by /bin/sh, as execvp does);
+# and a CUDA error from a child the launcher did not exec.
 set -u
 ROOT=${CUDBG_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${CUDBG_BIN:-$ROOT/build/cudbg-tui}
@@ -42,4 +43,19 @@ check sh_script "$tmp" ./train.sh
 check env_sh_chain "$tmp" "$tmp/bin/shim"
 PATH="$tmp/bin:$PATH" check chain_from_path "$tmp" shim
 check no_shebang "$tmp" ./plain.sh
+# A launcher that runs the GPU work in a child it does not exec (a
+# script's `python train.py`, make, uv run): the CUDA error comes from a
+# process the debugger let go, and the report says so (the followed
+# process loaded no CUDA library and forked), not "no device stop" alone.
+printf '#!/bin/sh\n( echo "RuntimeError: CUDA error: device-side assert triggered" >&2; exit 1 )\nexit 1\n' >"$tmp/gpu.sh"
+chmod +x "$tmp/gpu.sh"
+(cd "$tmp" && timeout 60 "$BIN" --batch --debugger gdb --memcheck=never ./gpu.sh) \
+	>"$tmp/gpu.out" 2>&1 </dev/null
+if ! grep -q '^\[1\] A CUDA error from a process the program started: .*(cuda-error-in-child)$' "$tmp/gpu.out"; then
+	fail cuda_error_in_child "$(grep -m2 '^\[' "$tmp/gpu.out")"
+elif grep -q '(cuda-error-no-stop)' "$tmp/gpu.out" || ! grep -q 'run: cudbg-tui --job ./gpu.sh$' "$tmp/gpu.out"; then
+	fail cuda_error_in_child "$(grep '(cuda-error-no-stop)\|run: ' "$tmp/gpu.out")"
+else
+	pass cuda_error_in_child
+fi
 exit $fails
